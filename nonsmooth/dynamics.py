@@ -1,0 +1,257 @@
+"""One evaluation of the equations of motion: KKT solve, normal-force HLCP, force recovery.
+
+First-kind Lagrange equations with Baumgarte stabilization (``formulation.md`` sections 1-4)::
+
+    M dv/dt - G^T lambda = f + W^T F_T
+    G dv/dt              = gamma - 2 alpha (G v + phi_t) - beta^2 phi
+
+Sliding Coulomb friction of pair i in mode ``s_i`` (+1 slip+, -1 slip-) is
+``F_T,i = -mu_i s_i |lambda_N,i|``. The KKT matrix ``K = [[M, -G^T], [G, 0]]`` is factored once per
+evaluation and solved for ``1 + p`` right-hand sides, which makes the normal forces affine in
+their magnitudes::
+
+    lambda_N = c + A |lambda_N|                 (absolute value equation = HLCP)
+
+solved exactly (closed form for one pair, sign enumeration / pivoting for more; see
+:mod:`nonsmooth.lcp`). No solution or several solutions (jamming, Painleve-type) raise
+:class:`~nonsmooth.errors.InconsistentLCPError` / :class:`~nonsmooth.errors.IndeterminateLCPError`.
+
+References: Wang X.J., Wang Q., Zhuang F.F.; Wang, Peng & Zhuang, DCDS-B 16 (2011) 589-605;
+Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .errors import ConstraintError, IndeterminateLCPError, InconsistentLCPError, ModeError
+from .system import System
+
+__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK"]
+
+#: Default Baumgarte parameters (1/s): critically damped constraint error, e^{-10 t}.
+DEFAULT_ALPHA = 10.0
+DEFAULT_BETA = 10.0
+
+#: Work accumulators appended to the state: drive, applied, damping, friction, constraint.
+WORK_NAMES = ("W_drive", "W_applied", "W_damping", "W_friction", "W_constraint")
+N_WORK = len(WORK_NAMES)
+
+
+class Evaluation:
+    """What one evaluation found (all arrays are fresh, safe to keep).
+
+    Attributes
+    ----------
+    dv : ndarray, shape (n_q,)      accelerations dv/dt
+    lam : ndarray, shape (m,)       all constraint multipliers (N, N m)
+    lambda_N : ndarray, shape (p,)  normal force of each frictional pair (N)
+    F_T : ndarray, shape (p,)       friction force on each slider along its slot (N)
+    v_T : ndarray, shape (p,)       sliding velocity of each pair (m/s)
+    residual : float                HLCP residual ``|lambda_N - c - A|lambda_N|| / scale``
+    powers : ndarray, shape (5,)    drive, applied, damping, friction, constraint power (W)
+    A, c : ndarray                  the absolute value equation solved (None without pairs)
+    M : ndarray, shape (n_q, n_q)   mass matrix at the state (not copied)
+    phi, dphi : ndarray, shape (m,) constraint values and their time derivatives (drift)
+    """
+
+    __slots__ = ("dv", "lam", "lambda_N", "F_T", "v_T", "residual", "powers", "A", "c",
+                 "M", "phi", "dphi")
+
+    def __init__(self, dv, lam, lambda_N, F_T, v_T, residual, powers, A, c, M, phi, dphi):
+        self.dv, self.lam, self.lambda_N, self.F_T, self.v_T = dv, lam, lambda_N, F_T, v_T
+        self.residual, self.powers, self.A, self.c = residual, powers, A, c
+        self.M, self.phi, self.dphi = M, phi, dphi
+
+
+class Dynamics:
+    """The right-hand side of a compiled system for fixed friction modes.
+
+    Parameters
+    ----------
+    system : System
+    alpha, beta : float
+        Baumgarte parameters (1/s), >= 0. ``alpha = beta = 0`` is the unstabilized index-1 form.
+    """
+
+    def __init__(self, system: System, *, alpha: float = DEFAULT_ALPHA,
+                 beta: float = DEFAULT_BETA):
+        for name, val in (("alpha", alpha), ("beta", beta)):
+            if not (np.isfinite(val) and val >= 0):
+                raise ValueError(f"Baumgarte parameter {name} = {val!r} is invalid; "
+                                 "it must be a finite number >= 0 (1/s)")
+        self.system = system
+        self.alpha, self.beta = float(alpha), float(beta)
+        self._2a, self._b2 = 2.0 * self.alpha, self.beta ** 2
+        n, m, p = system.n_q, system.n_constraints, system.n_pairs
+        self.n, self.m, self.p = n, m, p
+        self._K = np.zeros((n + m, n + m))
+        self._R = np.zeros((n + m, 1 + p))
+        self._nrows = n + system.normal_rows  # rows of lambda_N in the KKT solution
+        self._mu = system.mu
+        self._is_driver = np.zeros(m, dtype=bool)
+        self._is_driver[system.driver_rows] = True
+        self.n_evaluations = 0
+        self.max_residual = 0.0
+
+    # ------------------------------------------------------------------ the hot path
+    def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray) -> Evaluation:
+        """Evaluate at ``(t, q, v)`` with pair modes ``modes`` (shape (p,), entries +1 / -1)."""
+        self.n_evaluations += 1
+        n, p = self.n, self.p
+        T = self.system.terms(t, q, v)
+        G = T.G
+        Gv = G @ v
+        K, R = self._K, self._R
+        K[:n, :n] = T.M
+        K[:n, n:] = -G.T
+        K[n:, :n] = G
+        R[:n, 0] = T.f
+        dphi = Gv + T.phi_t
+        R[n:, 0] = T.gamma - self._2a * dphi - self._b2 * T.phi
+        if p:
+            a = self._mu * modes
+            R[:n, 1:] = T.W.T * (-a)
+        try:
+            X = np.linalg.solve(K, R)
+        except np.linalg.LinAlgError:
+            raise ConstraintError(
+                f"at t = {t:.10g} s the KKT matrix [[M, -G^T], [G, 0]] is singular: the "
+                "constraints are redundant or the mechanism is at a singular position "
+                f"(constraints: {self.system.constraint_names}); remove redundant constraints or "
+                "start away from the singular configuration"
+            ) from None
+        if p:
+            c = X[self._nrows, 0]
+            A = X[self._nrows, 1:]
+            N = self._normal_magnitudes(t, A, c)
+            x = X[:, 0] + X[:, 1:] @ N
+            lam = x[n:]
+            lambda_N = x[self._nrows]
+            F_T = -a * N
+            v_T = T.W @ v
+            res = float(np.max(np.abs(lambda_N - c - A @ np.abs(lambda_N))))
+            res /= max(1.0, float(np.max(np.abs(c))), float(np.max(N)))
+            if res > self.max_residual:
+                self.max_residual = res
+            P_fric = float(F_T @ v_T)
+        else:
+            x = X[:, 0]
+            lam = x[n:]
+            lambda_N = F_T = v_T = np.zeros(0)
+            A = c = None
+            res = 0.0
+            P_fric = 0.0
+        Pc = lam * Gv
+        P_drive = float(Pc[self._is_driver].sum())
+        powers = np.array([P_drive, T.P_applied, T.P_damping, P_fric, float(Pc.sum()) - P_drive])
+        return Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+
+    def _normal_magnitudes(self, t, A, c) -> np.ndarray:
+        """Solve ``lambda_N = c + A |lambda_N|``; return ``|lambda_N|`` (shape (p,))."""
+        if self.p == 1:
+            a, cc = A[0, 0], c[0]
+            if abs(a) < 1.0:
+                lam = cc / (1.0 - a) if cc >= 0 else cc / (1.0 + a)
+                return np.array([abs(lam)])
+        elif self.p > 1 and np.max(np.abs(np.linalg.eigvals(np.abs(A)))) < 1.0:
+            from .lcp import solve_ave
+
+            sol = solve_ave(A, c)
+            if sol.success:
+                return np.abs(sol.lam)
+        return np.abs(self._enumerate_or_raise(t, A, c))
+
+    def _enumerate_or_raise(self, t, A, c) -> np.ndarray:
+        """Exact sign enumeration; raise the named error unless there is exactly one solution."""
+        sols = enumerate_ave(A, c)
+        names = [pr.name for pr in self.system.pairs]
+        detail = (f"lambda_N = c + A |lambda_N| with A = {np.array2string(A, precision=6)}, "
+                  f"c = {np.array2string(c, precision=6)} N")
+        hint = ("friction self-locking (jamming, the bilateral analogue of Painleve's paradox): "
+                "the friction force creates more normal force than it needs. Try a smaller "
+                "friction coefficient, another geometry, or check the friction direction")
+        if not sols:
+            raise InconsistentLCPError(
+                f"at t = {t:.10g} s the normal forces of pairs {names} have no solution: {detail}; "
+                f"{hint}", t=t, pairs=names, A=A, c=c)
+        if len(sols) > 1:
+            raise IndeterminateLCPError(
+                f"at t = {t:.10g} s the normal forces of pairs {names} have {len(sols)} solutions "
+                f"{[s.tolist() for s in sols]}: {detail}; {hint}",
+                t=t, pairs=names, A=A, c=c, solutions=sols)
+        return sols[0]
+
+    # ------------------------------------------------------------------ the integrator's view
+    def rhs(self, t: float, y: np.ndarray, modes: np.ndarray) -> tuple[np.ndarray, Evaluation]:
+        """Derivative of the augmented state ``y = [q, v, work (5)]`` and the evaluation."""
+        n = self.n
+        ev = self.evaluate(t, y[:n], y[n:2 * n], modes)
+        return np.concatenate((y[n:2 * n], ev.dv, ev.powers)), ev
+
+    # ------------------------------------------------------------------ events: transition
+    def tangential_acceleration(self, t, q, v, ev: Evaluation) -> np.ndarray:
+        """``a_T = W dv/dt + (dW/dt) v``, shape (p,)."""
+        W = self.system.terms(t, q, v).W
+        return W @ ev.dv + self.system.tangential_bias(t, q, v)
+
+    def transition(self, t, q, v, modes, zero_pairs, *, tol=1e-9) -> np.ndarray:
+        """Decide the slip directions of the pairs whose sliding velocity is zero.
+
+        For each sign combination of the pairs ``zero_pairs`` the slip mode is consistent when
+        ``s_i a_T,i > 0`` (the pair does slide that way under the friction it assumes). Exactly one
+        combination must be consistent; otherwise the pair would stick (a ``ModeError`` naming
+        the pairs: set-valued sticking is outside the sliding Coulomb law) or the direction is
+        ambiguous.
+        """
+        zero_pairs = list(zero_pairs)
+        found = []
+        for signs in itertools.product((1.0, -1.0), repeat=len(zero_pairs)):
+            trial = np.array(modes, dtype=float)
+            trial[zero_pairs] = signs
+            ev = self.evaluate(t, q, v, trial)
+            a_T = self.tangential_acceleration(t, q, v, ev)
+            scale = max(1.0, float(np.max(np.abs(ev.dv))))
+            if all(s * a_T[i] > tol * scale for s, i in zip(signs, zero_pairs, strict=True)):
+                found.append(trial)
+        names = [self.system.pairs[i].name for i in zero_pairs]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise ModeError(
+                f"at t = {t:.10g} s the sliding velocity of pairs {names} is zero and no slip "
+                "direction is consistent: the pair would stick. The sliding Coulomb law cannot "
+                "represent sticking; reduce mu or use a smooth friction law")
+        raise ModeError(
+            f"at t = {t:.10g} s pairs {names} could slip either way (friction-induced "
+            "indeterminacy); reduce mu")
+
+
+def enumerate_ave(A: np.ndarray, c: np.ndarray, tol: float = 1e-12) -> list[np.ndarray]:
+    """All solutions of ``lam = c + A |lam|`` by exact sign enumeration (2^p linear solves).
+
+    Parameters
+    ----------
+    A : ndarray, shape (p, p)
+    c : ndarray, shape (p,)
+
+    Returns
+    -------
+    list of ndarray, shape (p,)
+        Distinct solutions (a component within ``tol`` of zero is compatible with both signs).
+    """
+    p = c.shape[0]
+    sols: list[np.ndarray] = []
+    scale = max(1.0, float(np.max(np.abs(c)))) if p else 1.0
+    for signs in itertools.product((1.0, -1.0), repeat=p):
+        s = np.array(signs)
+        try:
+            lam = np.linalg.solve(np.eye(p) - A * s, c)
+        except np.linalg.LinAlgError:
+            continue
+        if np.all(s * lam >= -tol * scale) and not any(
+                np.allclose(lam, o, rtol=1e-9, atol=tol * scale) for o in sols):
+            sols.append(lam)
+    return sols

@@ -1,0 +1,79 @@
+"""Named exceptions of nonsmooth.
+
+Every failure a user can meet is one of these. Messages say what is wrong, where (time,
+joint/pair, argument), the allowed range, and what to try.
+
+Hierarchy::
+
+    NonsmoothError
+    +-- ModelError (also ValueError)         bad model description or parameter
+    +-- ConstraintError                      constraints cannot be satisfied / singular KKT
+    +-- InconsistentLCPError                 the normal-force (H)LCP has no solution
+    +-- IndeterminateLCPError                the normal-force (H)LCP has several solutions
+    +-- ModeError                            no consistent friction mode at an event
+    +-- IntegrationError                     the integrator failed (step size, Zeno, ...)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "NonsmoothError",
+    "ModelError",
+    "ConstraintError",
+    "InconsistentLCPError",
+    "IndeterminateLCPError",
+    "ModeError",
+    "IntegrationError",
+]
+
+
+class NonsmoothError(Exception):
+    """Base class of every error raised by nonsmooth."""
+
+
+class ModelError(NonsmoothError, ValueError):
+    """A model description or parameter is invalid (names the element and the allowed range)."""
+
+
+class ConstraintError(NonsmoothError):
+    """The constraint equations cannot be solved (singular KKT matrix, redundant constraints)."""
+
+
+class InconsistentLCPError(NonsmoothError):
+    """The (horizontal) LCP of the normal forces has no solution (jamming / Painleve-type).
+
+    Attributes
+    ----------
+    t : float or None
+        Time of the evaluation.
+    pairs : list of str
+        Names of the frictional pairs involved.
+    A, c : ndarray
+        The absolute-value equation ``lambda_N = c + A |lambda_N|`` that has no solution.
+    """
+
+    def __init__(self, message: str, *, t=None, pairs=(), A=None, c=None):
+        super().__init__(message)
+        self.t = t
+        self.pairs = list(pairs)
+        self.A = A
+        self.c = c
+
+
+class IndeterminateLCPError(InconsistentLCPError):
+    """The (horizontal) LCP of the normal forces has several solutions (indeterminacy).
+
+    Attributes as :class:`InconsistentLCPError`, plus ``solutions`` (list of ndarray).
+    """
+
+    def __init__(self, message: str, *, t=None, pairs=(), A=None, c=None, solutions=()):
+        super().__init__(message, t=t, pairs=pairs, A=A, c=c)
+        self.solutions = list(solutions)
+
+
+class ModeError(NonsmoothError):
+    """No consistent friction mode (slip+, slip-) exists at an event."""
+
+
+class IntegrationError(NonsmoothError):
+    """The time integration failed (step-size collapse, too many events, non-finite state)."""

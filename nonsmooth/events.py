@@ -1,0 +1,110 @@
+"""Event functions, their location on a step, and the event log record.
+
+Kinds of event (``formulation.md`` section 5):
+
+* ``"velocity_zero"`` -- a slipping pair's sliding velocity ``v_T`` reaches zero: the transition
+  problem decides the new mode and the integration restarts from the event;
+* ``"normal_sign"`` -- a pair's normal force ``lambda_N`` changes sign (the slider moves to the
+  other face of the slot). The right-hand side is continuous there (only its derivative kinks),
+  so the event is located and logged without a restart;
+* ``"start"`` -- the modes chosen at the initial time;
+* ``"user"`` -- a user event function ``g(t, q, v)`` (scipy convention: attributes ``terminal``
+  and ``direction``).
+
+Modes are spelled ``"slip+"``, ``"slip-"`` and ``"stick"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import brentq
+
+__all__ = ["EventRecord", "mode_name", "UserEvent", "hermite", "locate", "crossed"]
+
+_MODE_NAMES = {1: "slip+", -1: "slip-", 0: "stick"}
+
+
+def mode_name(s: float) -> str:
+    """``+1 -> "slip+"``, ``-1 -> "slip-"``, ``0 -> "stick"``."""
+    return _MODE_NAMES[int(np.sign(s))]
+
+
+@dataclass
+class EventRecord:
+    """One entry of ``result.events``.
+
+    Attributes
+    ----------
+    t : float           event time (s)
+    pair : str          frictional pair (or user event) name
+    kind : str          ``velocity_zero``, ``normal_sign``, ``start`` or ``user``
+    before, after : str mode of the pair before / after (``slip+``, ``slip-``, ``stick``); for a
+                        ``normal_sign`` event the face: ``+`` or ``-``
+    q, v : ndarray      state at the event
+    """
+
+    t: float
+    pair: str
+    kind: str
+    before: str
+    after: str
+    q: np.ndarray = field(repr=False)
+    v: np.ndarray = field(repr=False)
+
+
+@dataclass
+class UserEvent:
+    """A user event normalized from a callable ``g(t, q, v)``."""
+
+    name: str
+    function: Callable
+    terminal: bool
+    direction: float
+
+    @classmethod
+    def wrap(cls, fn, index: int) -> UserEvent:
+        if not callable(fn):
+            raise ValueError(f"events[{index}] is not callable; an event is a function "
+                             "g(t, q, v) -> float with optional attributes terminal, direction")
+        direction = float(getattr(fn, "direction", 0.0))
+        return cls(getattr(fn, "__name__", f"event{index}"), fn,
+                   bool(getattr(fn, "terminal", False)), direction)
+
+
+def crossed(g0: float, g1: float, direction: float) -> bool:
+    """Did g cross zero from g0 to g1 in the watched direction (scipy's convention)?"""
+    up = g0 <= 0 <= g1 and g0 != g1
+    down = g0 >= 0 >= g1 and g0 != g1
+    if direction > 0:
+        return up
+    if direction < 0:
+        return down
+    return up or down
+
+
+def hermite(t0, y0, f0, t1, y1, f1):
+    """Cubic Hermite interpolant of a step, as a function of t (4th-order accurate for RK4)."""
+    h = t1 - t0
+    dy = y1 - y0
+
+    def y(t):
+        s = (t - t0) / h
+        h10 = s * (1 - s) ** 2
+        h01 = s * s * (3 - 2 * s)
+        h11 = s * s * (s - 1)
+        return y0 + h01 * dy + h * (h10 * f0 + h11 * f1)
+
+    return y
+
+
+def locate(g: Callable[[float], float], t0: float, t1: float, g0: float, g1: float,
+           xtol: float = 1e-13) -> float:
+    """Root of g on [t0, t1] (a sign change is known), to ``xtol`` seconds."""
+    if g0 == 0:
+        return t0
+    if g1 == 0:
+        return t1
+    return brentq(g, t0, t1, xtol=xtol, rtol=4 * np.finfo(float).eps)

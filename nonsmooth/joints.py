@@ -1,0 +1,299 @@
+"""Planar joints and driving constraints.
+
+* :class:`Revolute` -- a pin: a point of ``body_i`` coincides with a point of ``body_j``.
+  Multipliers ``name.x, name.y``: the force (N) of ``body_i`` on ``body_j`` at the pin.
+* :class:`Translational` -- a point of ``body_j`` (the slider) slides along a line (the slot) fixed
+  in ``body_i`` (the guide). The normal constraint ``name.normal`` is the *signed distance* of the
+  slider point from the guide line along the slot normal ``n``, so its multiplier is the normal
+  force ``lambda_N`` (N) of the guide on the slider along ``n``. ``n`` is the slot axis ``u``
+  turned clockwise by 90 degrees. A rigid slider can have its rotation locked (``name.lock``,
+  multiplier = the moment in N m). Dry friction is declared on the joint (``mu``, ``mu_s``).
+* :class:`Driver` -- a rheonomic constraint on a joint's relative angle (revolute) or relative
+  displacement along the slot (translational): ``coordinate(q) - f(t) = 0``; its multiplier is the
+  driving torque / force on ``body_j``.
+
+Kinematic formulas: Haug (1989), chapter 3; Nikravesh, *Computer-Aided Analysis of Mechanical
+Systems* (1988).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from .errors import ModelError
+from .planar import Body, Ground, PointMass, add_point_row, point_state, point_velocity
+from .system import FrictionPair
+
+__all__ = ["JointElement", "Revolute", "Translational", "Driver"]
+
+
+def _pair(value, what) -> tuple[float, float]:
+    try:
+        x, y = (float(value[0]), float(value[1]))
+    except (TypeError, IndexError, ValueError):
+        raise ModelError(f"{what} must be a pair of numbers (x, y), got {value!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise ModelError(f"{what} must be finite, got {value!r}")
+    return x, y
+
+
+def _check_body(body, what):
+    if not isinstance(body, (Body, PointMass, Ground)):
+        raise ModelError(f"{what} must be a Body, PointMass or the ground, got {body!r}")
+    return body
+
+
+class JointElement:
+    """Base class of joints and drivers.
+
+    Obligations: ``name``, ``n_rows``, :meth:`row_names`, :meth:`row_kinds`, :meth:`bodies`,
+    :meth:`fill` (write phi, phi_t, G, gamma of its rows at ``row``); ``friction`` (a
+    :class:`FrictionPair` or None) and, with friction, :meth:`fill_tangential` and
+    :meth:`tangential_bias`.
+    """
+
+    name: str
+    n_rows: int
+    friction: FrictionPair | None = None
+
+    def row_names(self) -> list[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def row_kinds(self) -> list[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def bodies(self) -> list:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def fill(self, t, q, v, row, phi, phi_t, G, gamma) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Revolute(JointElement):
+    """A revolute (pin) joint.
+
+    Parameters
+    ----------
+    name : str
+    body_i, body_j : Body, PointMass or ground
+    point_i, point_j : (float, float)
+        The pin in body coordinates of each body relative to its centre of mass (m); for the
+        ground, in global coordinates. Must be (0, 0) for a point mass.
+    """
+
+    n_rows = 2
+
+    def __init__(self, name, body_i, body_j, point_i=(0.0, 0.0), point_j=(0.0, 0.0)):
+        self.name = str(name)
+        self.body_i = _check_body(body_i, f"revolute '{name}': body_i")
+        self.body_j = _check_body(body_j, f"revolute '{name}': body_j")
+        if body_i is body_j:
+            raise ModelError(f"revolute '{name}': body_i and body_j are the same body")
+        self.point_i = _pair(point_i, f"revolute '{name}': point_i")
+        self.point_j = _pair(point_j, f"revolute '{name}': point_j")
+        for b, p in ((body_i, self.point_i), (body_j, self.point_j)):
+            if isinstance(b, PointMass) and p != (0.0, 0.0):
+                raise ModelError(f"revolute '{name}': a point mass can only be pinned at (0, 0)")
+
+    def row_names(self):
+        return [f"{self.name}.x", f"{self.name}.y"]
+
+    def row_kinds(self):
+        return ["joint", "joint"]
+
+    def bodies(self):
+        return [self.body_i, self.body_j]
+
+    def fill(self, t, q, v, row, phi, phi_t, G, gamma):
+        rix, riy, aix, aiy, wi, _ = point_state(self.body_i, self.point_i, q, v)
+        rjx, rjy, ajx, ajy, wj, _ = point_state(self.body_j, self.point_j, q, v)
+        phi[row] = rjx - rix
+        phi[row + 1] = rjy - riy
+        add_point_row(G, row, self.body_j, ajx, ajy, 1.0, 0.0)
+        add_point_row(G, row + 1, self.body_j, ajx, ajy, 0.0, 1.0)
+        add_point_row(G, row, self.body_i, aix, aiy, 1.0, 0.0, -1.0)
+        add_point_row(G, row + 1, self.body_i, aix, aiy, 0.0, 1.0, -1.0)
+        gamma[row] = wj * wj * ajx - wi * wi * aix
+        gamma[row + 1] = wj * wj * ajy - wi * wi * aiy
+
+    # relative rotation, for drivers and rotational springs/dampers
+    def coordinate(self, t, q, v, row, phi, G):
+        """Relative angle ``theta_j - theta_i`` (rad): value into ``phi[row]``, gradient into G."""
+        val = 0.0
+        for b, sign in ((self.body_j, 1.0), (self.body_i, -1.0)):
+            if isinstance(b, PointMass):
+                raise ModelError(f"revolute '{self.name}': a point mass has no angle to drive")
+            if b.ndof == 3:
+                val += sign * q[b.offset + 2]
+                G[row, b.offset + 2] += sign
+        phi[row] = val
+        return 0.0  # gamma of a relative angle is zero
+
+
+class Translational(JointElement):
+    """A translational (prismatic) joint: the slider point of ``body_j`` in a slot of ``body_i``.
+
+    Parameters
+    ----------
+    name : str
+    body_i : Body or ground
+        The guide (the body that carries the slot).
+    body_j : Body or PointMass
+        The slider.
+    point_i : (float, float)
+        A point of the slot's centre line, in guide body coordinates (m).
+    axis : (float, float)
+        Direction of the slot in guide body coordinates (normalized here).
+    point_j : (float, float)
+        The slider point in slider body coordinates (m); (0, 0) for a point mass.
+    lock_rotation : bool, optional
+        Lock the relative rotation (default: True for a rigid slider, False for a point mass).
+    mu, mu_s : float, optional
+        Dynamic and static Coulomb coefficients; ``mu=None`` means a frictionless joint.
+    """
+
+    def __init__(self, name, body_i, body_j, point_i=(0.0, 0.0), axis=(1.0, 0.0),
+                 point_j=(0.0, 0.0), *, lock_rotation=None, mu=None, mu_s=None):
+        self.name = str(name)
+        self.body_i = _check_body(body_i, f"translational '{name}': body_i (the guide)")
+        self.body_j = _check_body(body_j, f"translational '{name}': body_j (the slider)")
+        if isinstance(body_i, PointMass):
+            raise ModelError(f"translational '{name}': the guide body_i must be a Body or the "
+                             "ground (a point mass has no orientation for a slot)")
+        if isinstance(body_j, Ground) or body_i is body_j:
+            raise ModelError(f"translational '{name}': the slider body_j must be another body")
+        self.point_i = _pair(point_i, f"translational '{name}': point_i")
+        self.point_j = _pair(point_j, f"translational '{name}': point_j")
+        ax, ay = _pair(axis, f"translational '{name}': axis")
+        norm = math.hypot(ax, ay)
+        if norm == 0:
+            raise ModelError(f"translational '{name}': axis must be a nonzero vector")
+        self.axis = (ax / norm, ay / norm)
+        self.normal = (self.axis[1], -self.axis[0])  # axis turned clockwise by 90 degrees
+        if lock_rotation is None:
+            lock_rotation = isinstance(body_j, Body)
+        if lock_rotation and not isinstance(body_j, Body):
+            raise ModelError(f"translational '{name}': only a rigid Body slider has a rotation "
+                             "to lock")
+        self.lock_rotation = bool(lock_rotation)
+        self.n_rows = 2 if self.lock_rotation else 1
+        ai = body_i.angle if isinstance(body_i, Body) else 0.0
+        self._lock_angle = (body_j.angle if isinstance(body_j, Body) else 0.0) - ai
+        self.friction = None if mu is None else FrictionPair(
+            self.name, f"{self.name}.normal", float(mu), None if mu_s is None else float(mu_s))
+
+    def row_names(self):
+        names = [f"{self.name}.normal"]
+        return names + [f"{self.name}.lock"] if self.lock_rotation else names
+
+    def row_kinds(self):
+        return ["normal", "joint"] if self.lock_rotation else ["normal"]
+
+    def bodies(self):
+        return [self.body_i, self.body_j]
+
+    def _line(self, e_local, q, v, G, row):
+        """Value, gradient (into G[row]) and gamma of ``e . (r_P - r_Q)``, e fixed in body_i."""
+        rqx, rqy, aix, aiy, wi, thi = point_state(self.body_i, self.point_i, q, v)
+        rpx, rpy, ajx, ajy, wj, _ = point_state(self.body_j, self.point_j, q, v)
+        c, s = math.cos(thi), math.sin(thi)
+        ex = c * e_local[0] - s * e_local[1]
+        ey = s * e_local[0] + c * e_local[1]
+        dx, dy = rpx - rqx, rpy - rqy
+        add_point_row(G, row, self.body_j, ajx, ajy, ex, ey)
+        add_point_row(G, row, self.body_i, aix, aiy, ex, ey, -1.0)
+        pex, pey = -ey, ex  # rot90(e)
+        if self.body_i.ndof == 3:
+            G[row, self.body_i.offset + 2] += pex * dx + pey * dy
+        vpx, vpy = point_velocity(self.body_j, ajx, ajy, v)
+        vqx, vqy = point_velocity(self.body_i, aix, aiy, v)
+        gamma = (wi * wi * (ex * dx + ey * dy)
+                 - 2.0 * wi * (pex * (vpx - vqx) + pey * (vpy - vqy))
+                 + ex * (ajx * wj * wj - aix * wi * wi) + ey * (ajy * wj * wj - aiy * wi * wi))
+        return ex * dx + ey * dy, gamma
+
+    def fill(self, t, q, v, row, phi, phi_t, G, gamma):
+        phi[row], gamma[row] = self._line(self.normal, q, v, G, row)
+        if self.lock_rotation:
+            r = row + 1
+            val = 0.0
+            for b, sign in ((self.body_j, 1.0), (self.body_i, -1.0)):
+                if b.ndof == 3:
+                    val += sign * q[b.offset + 2]
+                    G[r, b.offset + 2] += sign
+            phi[r] = val - self._lock_angle
+            gamma[r] = 0.0
+
+    def coordinate(self, t, q, v, row, phi, G):
+        """Slider displacement ``u . (r_P - r_Q)`` along the slot (m): value, gradient, gamma."""
+        phi[row], gamma = self._line(self.axis, q, v, G, row)
+        return gamma
+
+    def fill_tangential(self, q, v, i, W):
+        """Row i of W: the sliding velocity ``v_T`` of the slider relative to the guide along u."""
+        phi = np.zeros(1)
+        tmp = np.zeros((1, W.shape[1]))
+        self.coordinate(0.0, q, v, 0, phi, tmp)
+        W[i] = tmp[0]
+
+    def tangential_bias(self, q, v):
+        """``(dW/dt) v`` (m/s^2) for this pair."""
+        tmp = np.zeros((1, q.shape[0]))
+        return -self._line(self.axis, q, v, tmp, 0)[1]
+
+
+class Driver(JointElement):
+    """A driving constraint on a joint coordinate: ``coordinate(q) - f(t) = 0``.
+
+    Parameters
+    ----------
+    name : str
+    joint : Revolute or Translational
+        Drives the relative angle (rad) or the slider displacement along the slot (m).
+    speed : float, optional
+        Constant speed (rad/s or m/s): ``f(t) = initial + speed * t``.
+    initial : float
+        Value of the coordinate at t = 0 (with ``speed``).
+    motion : (callable, callable, callable), optional
+        ``(f, df/dt, d2f/dt2)`` for any other prescribed motion.
+    """
+
+    n_rows = 1
+
+    def __init__(self, name, joint, *, speed: float | None = None, initial: float = 0.0,
+                 motion: tuple[Callable, Callable, Callable] | None = None):
+        self.name = str(name)
+        if not isinstance(joint, (Revolute, Translational)):
+            raise ModelError(f"driver '{name}': joint must be a Revolute or Translational joint")
+        self.joint = joint
+        if (speed is None) == (motion is None):
+            raise ModelError(f"driver '{name}': give exactly one of speed= or motion=(f, df, ddf)")
+        if speed is not None:
+            speed, initial = float(speed), float(initial)
+            if not (math.isfinite(speed) and math.isfinite(initial)):
+                raise ModelError(f"driver '{name}': speed and initial must be finite")
+            self._f = lambda t: initial + speed * t
+            self._df = lambda t: speed
+            self._ddf = lambda t: 0.0
+        else:
+            if len(motion) != 3 or not all(callable(m) for m in motion):
+                raise ModelError(f"driver '{name}': motion must be three callables (f, df, ddf)")
+            self._f, self._df, self._ddf = motion
+
+    def row_names(self):
+        return [self.name]
+
+    def row_kinds(self):
+        return ["driver"]
+
+    def bodies(self):
+        return self.joint.bodies()
+
+    def fill(self, t, q, v, row, phi, phi_t, G, gamma):
+        g = self.joint.coordinate(t, q, v, row, phi, G)
+        phi[row] -= self._f(t)
+        phi_t[row] = -self._df(t)
+        gamma[row] = g + self._ddf(t)

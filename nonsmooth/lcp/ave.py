@@ -1,0 +1,159 @@
+"""The absolute value equation ``lam = c + A |lam|`` (normal forces with friction).
+
+With ``lam = x - y``, ``|lam| = x + y``, ``x, y >= 0``, ``x^T y = 0`` it is the HLCP
+
+    (I - A) x - (I + A) y = c
+
+(formulation spec, section 4). Equivalently, for each sign pattern ``s in {+1, -1}^n``,
+``(I - A diag(s)) lam = c`` with ``s_i lam_i >= 0``; ``lam_i = 0`` is compatible with both
+signs, so solutions are deduplicated. Uniqueness for every ``c`` holds when
+``rho(|A|) < 1`` (Mangasarian & Meyer 2006; Rohn 2009); for ``n = 1``: ``|a| < 1`` gives the
+unique solution, ``|a| > 1`` none or two (self-locking, formulation spec section 8).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .enumeration import enumerate_complementary_bases
+from .hlcp import solve_hlcp
+from .result import AVEResult
+from .validation import as_square_matrix, as_vector
+
+__all__ = ["solve_ave", "AUTO_AVE_ENUMERATION_MAX_SIZE"]
+
+AUTO_AVE_ENUMERATION_MAX_SIZE = 10
+"""Sign patterns are enumerated up to this size; larger problems go through Lemke."""
+
+_EPS = np.finfo(float).eps
+
+
+def _ave_residual(A: np.ndarray, c: np.ndarray, lam: np.ndarray) -> float:
+    """``||lam - c - A |lam|||_2 / ||c||_2`` (the HLCP residual of ``x = lam+, y = lam-``)."""
+    err = float(np.linalg.norm(lam - c - A @ np.abs(lam)))
+    norm_c = float(np.linalg.norm(c))
+    return err / norm_c if norm_c > _EPS else err
+
+
+def _scalar(a: float, c: float, all_solutions: bool, tol: float) -> AVEResult:
+    """Closed form for ``n = 1``: ``lam = c/(1-a)`` if >= 0, ``lam = c/(1+a)`` if <= 0."""
+    roots: list[float] = []
+    continuum = False
+    if a != 1.0:
+        root = c / (1.0 - a)
+        if root >= 0.0:
+            roots.append(root)
+    elif c == 0.0:
+        roots.append(0.0)
+        continuum = True  # every lam >= 0 solves
+    if a != -1.0:
+        root = c / (1.0 + a)
+        if root <= 0.0 and not (roots and root == roots[0]):
+            roots.append(root)
+    elif c == 0.0:
+        continuum = True  # every lam <= 0 solves
+        if not roots:
+            roots.append(0.0)
+    if not roots:
+        kind = "a >= 1 and c > 0" if c > 0 else "a <= -1 and c < 0"
+        zero = np.zeros(1)
+        return AVEResult(
+            x=zero, y=zero, success=False, method="closed form", iterations=0,
+            residual=1.0 if c != 0.0 else 0.0,
+            message=f"no solution: lam = c + a|lam| with a = {a:g}, c = {c:g} ({kind})",
+            solutions=[] if all_solutions else None, infeasible=True, lam=zero,
+        )
+    lam = np.array([roots[0]])
+    residual = abs(roots[0] - c - a * abs(roots[0])) / (abs(c) if abs(c) > _EPS else 1.0)
+    count = len(roots)
+    if count == 1 and not continuum:
+        message = "unique solution" if abs(a) < 1.0 else "one solution"
+    else:
+        message = f"{count} solutions" + (" and a continuum" if continuum else "")
+    return AVEResult(
+        x=np.maximum(lam, 0.0), y=np.maximum(-lam, 0.0), success=residual <= tol,
+        method="closed form", iterations=1, residual=residual, message=message,
+        solutions=[np.array([r]) for r in roots] if all_solutions else None,
+        continuum=continuum, lam=lam,
+    )
+
+
+def solve_ave(
+    A,
+    c,
+    all_solutions: bool = False,
+    *,
+    method: str = "auto",
+    tol: float = 1e-10,
+) -> AVEResult:
+    """Solve the absolute value equation ``lam = c + A |lam|``.
+
+    Parameters
+    ----------
+    A : array_like, shape (n, n)
+    c : array_like, shape (n,)
+    all_solutions : bool
+        List every distinct solution ``lam`` in ``solutions`` (their number is the
+        multiplicity: 0 inconsistent, 1 unique, >1 indeterminate; ``continuum`` flags a
+        segment of solutions).
+    method : {"auto", "enumerate", "lemke", ...}
+        ``auto``: closed form for ``n = 1``, sign-pattern enumeration for ``n <= 10``,
+        else :func:`~nonsmooth.lcp.solve_hlcp` with its ``auto``. Other names are passed to
+        :func:`~nonsmooth.lcp.solve_hlcp`.
+    tol : float
+        ``success`` iff the residual ``||lam - c - A|lam|||_2 / ||c||_2 <= tol``.
+
+    Returns
+    -------
+    AVEResult
+        ``lam`` (the solution, or the best point), ``x = max(lam, 0)``, ``y = max(-lam, 0)``,
+        and with ``all_solutions`` the list of distinct ``lam`` in ``solutions``.
+
+    Examples
+    --------
+    >>> solve_ave([[0.5]], [1.0]).lam
+    array([2.])
+    >>> [s[0] for s in solve_ave([[2.0]], [-1.0], all_solutions=True).solutions]
+    [1.0, -0.3333333333333333]
+    """
+    A = as_square_matrix(A, "A")
+    n = A.shape[0]
+    c = as_vector(c, "c", n)
+    if method == "auto" and n == 1:
+        return _scalar(float(A[0, 0]), float(c[0]), all_solutions, tol)
+    identity = np.eye(n)
+    if method == "enumerate" or (method == "auto" and n <= AUTO_AVE_ENUMERATION_MAX_SIZE):
+        outcome = enumerate_complementary_bases(identity - A, -(identity + A), c,
+                                                all_solutions=all_solutions, accept_tol=tol)
+        lams = [x - y for x, y in zip(outcome.first, outcome.second, strict=True)]
+        if not lams:
+            zero = np.zeros(n)
+            return AVEResult(
+                x=zero, y=zero, success=False, method="enumerate", iterations=outcome.bases,
+                residual=_ave_residual(A, c, zero),
+                message=f"no solution: all {outcome.bases} sign patterns examined",
+                solutions=[] if all_solutions else None, infeasible=True, lam=zero,
+            )
+        lam = lams[0]
+        residual = _ave_residual(A, c, lam)
+        if all_solutions:
+            message = f"{len(lams)} distinct solution{'s' if len(lams) > 1 else ''}"
+            if outcome.continuum:
+                message += " and a continuum"
+        else:
+            message = "solution found"
+        message += f" ({outcome.bases} sign patterns examined)"
+        return AVEResult(
+            x=np.maximum(lam, 0.0), y=np.maximum(-lam, 0.0), success=residual <= tol,
+            method="enumerate", iterations=outcome.bases, residual=residual, message=message,
+            solutions=lams if all_solutions else None, continuum=outcome.continuum, lam=lam,
+        )
+    hlcp = solve_hlcp(identity - A, identity + A, c, method=method,
+                      all_solutions=all_solutions, tol=tol)
+    lam = hlcp.x - hlcp.y
+    return AVEResult(
+        x=hlcp.x, y=hlcp.y, success=hlcp.success, method=hlcp.method,
+        iterations=hlcp.iterations, residual=hlcp.residual, message=hlcp.message,
+        solutions=None if hlcp.solutions is None else [x - y for x, y in hlcp.solutions],
+        continuum=hlcp.continuum, infeasible=hlcp.infeasible, lam=lam,
+    )

@@ -1,0 +1,77 @@
+"""A cvxpy formulation of the monotone LCP, as an independent reference / cross-check.
+
+For ``M`` positive semidefinite (symmetric part PSD; ``M`` need not be symmetric) the LCP is
+equivalent to the convex quadratic program
+
+    minimize z^T (M z + q) = z^T S z + q^T z,   S = (M + M^T)/2,
+    subject to z >= 0,  M z + q >= 0,
+
+whose optimal value is zero exactly when the LCP has a solution (Cottle-Pang-Stone 3.1).
+``import cvxpy`` (slow, ~2 s) happens only when this solver is called.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .residual import lcp_residual
+from .result import LCPResult
+from .validation import as_square_matrix, as_vector
+
+__all__ = ["solve_cvxpy"]
+
+
+def solve_cvxpy(M, q, *, solver: str | None = None, **solver_options) -> LCPResult:
+    """Solve a monotone LCP(q, M) through cvxpy.
+
+    Parameters
+    ----------
+    M : array_like, shape (n, n)
+        Positive semidefinite (``x^T M x >= 0``); otherwise the QP is not convex and
+        ``success`` is False without solving.
+    q : array_like, shape (n,)
+    solver : str, optional
+        cvxpy solver name (default: ``"CLARABEL"`` when installed, else cvxpy's choice).
+    **solver_options
+        Passed to ``Problem.solve``.
+
+    Returns
+    -------
+    LCPResult
+    """
+    from .structure import is_positive_semidefinite
+
+    M = as_square_matrix(M, "M")
+    n = M.shape[0]
+    q = as_vector(q, "q", n)
+    if not is_positive_semidefinite(M):
+        z = np.zeros(n)
+        return LCPResult(z=z, w=M @ z + q, success=False, method="cvxpy", iterations=0,
+                         residual=lcp_residual(M, q, z),
+                         message="M is not positive semidefinite: the cvxpy QP formulation "
+                         "is only valid for monotone LCPs")
+    import cvxpy as cp
+
+    S = 0.5 * (M + M.T)
+    z_var = cp.Variable(n)
+    objective = cp.Minimize(cp.quad_form(z_var, cp.psd_wrap(S)) + q @ z_var)
+    problem = cp.Problem(objective, [z_var >= 0, M @ z_var + q >= 0])
+    if solver is None and "CLARABEL" in cp.installed_solvers():
+        solver = "CLARABEL"
+    try:
+        problem.solve(solver=solver, **solver_options)
+    except cp.error.SolverError as exc:
+        z = np.zeros(n)
+        return LCPResult(z=z, w=M @ z + q, success=False, method="cvxpy", iterations=0,
+                         residual=lcp_residual(M, q, z), message=f"cvxpy solver error: {exc}")
+    status = problem.status
+    iterations = int(getattr(problem.solver_stats, "num_iters", 0) or 0)
+    if z_var.value is None:
+        z = np.zeros(n)
+        return LCPResult(z=z, w=M @ z + q, success=False, method="cvxpy",
+                         iterations=iterations, residual=lcp_residual(M, q, z),
+                         message=f"cvxpy status: {status}", infeasible=status == "infeasible")
+    z = np.maximum(np.asarray(z_var.value, dtype=float), 0.0)
+    return LCPResult(z=z, w=M @ z + q, success=status == "optimal", method="cvxpy",
+                     iterations=iterations, residual=lcp_residual(M, q, z),
+                     message=f"cvxpy status: {status} (solver {problem.solver_stats.solver_name})")

@@ -1,0 +1,73 @@
+"""OSQP on the quadratic program equivalent to an LCP with symmetric PSD M.
+
+For symmetric positive semidefinite ``M`` the LCP is the KKT system of
+
+    minimize 1/2 z^T M z + q^T z   subject to  z >= 0,
+
+whose multiplier of ``z >= 0`` is ``w = M z + q``. OSQP (Stellato et al. 2020, ADMM with
+solution polishing) solves it; ``import osqp`` happens only when this solver is called.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .residual import lcp_residual
+from .result import LCPResult
+from .validation import as_square_matrix, as_vector
+
+__all__ = ["solve_osqp"]
+
+
+def solve_osqp(
+    M,
+    q,
+    *,
+    eps_abs: float = 1e-12,
+    eps_rel: float = 1e-12,
+    max_iter: int = 20000,
+) -> LCPResult:
+    """Solve LCP(q, M), ``M`` symmetric PSD, as a QP with OSQP.
+
+    Parameters
+    ----------
+    M : array_like, shape (n, n)
+        Symmetric positive semidefinite (the QP is otherwise not equivalent / not convex).
+    q : array_like, shape (n,)
+    eps_abs, eps_rel : float
+        OSQP tolerances.
+    max_iter : int
+        OSQP iteration limit.
+
+    Returns
+    -------
+    LCPResult
+        ``iterations`` is OSQP's ADMM iteration count.
+    """
+    import osqp
+    from scipy import sparse
+
+    M = as_square_matrix(M, "M")
+    n = M.shape[0]
+    q = as_vector(q, "q", n)
+    P = sparse.csc_matrix(np.triu(0.5 * (M + M.T)))
+    solver = osqp.OSQP()
+    settings = dict(verbose=False, eps_abs=eps_abs, eps_rel=eps_rel, max_iter=max_iter)
+    polish_key = "polishing" if int(osqp.__version__.split(".")[0]) >= 1 else "polish"
+    settings[polish_key] = True
+    solver.setup(P=P, q=q, A=sparse.identity(n, format="csc"), l=np.zeros(n),
+                 u=np.full(n, np.inf), **settings)
+    output = solver.solve()
+    status = str(output.info.status)
+    x = output.x
+    if x is None or not np.all(np.isfinite(x)):
+        z = np.zeros(n)
+        return LCPResult(z=z, w=M @ z + q, success=False, method="osqp",
+                         iterations=int(output.info.iter), residual=lcp_residual(M, q, z),
+                         message=f"OSQP returned no point (status: {status})",
+                         infeasible="dual infeasible" in status)
+    z = np.maximum(np.asarray(x, dtype=float), 0.0)
+    solved = status.startswith("solved") and "inaccurate" not in status
+    return LCPResult(z=z, w=M @ z + q, success=solved, method="osqp",
+                     iterations=int(output.info.iter), residual=lcp_residual(M, q, z),
+                     message=f"OSQP status: {status}")

@@ -1,0 +1,274 @@
+"""Planar bodies and the planar model builder.
+
+Bodies use absolute coordinates (Haug, *Computer-Aided Kinematics and Dynamics of Mechanical
+Systems*, 1989): a rigid body has ``(x, y, theta)`` (centre of mass, angle of its body x-axis from
+the global x-axis, counter-clockwise positive, rad); a point mass has ``(x, y)``; the ground has
+none. Points on a body are given in body coordinates relative to the centre of mass (m).
+
+Build a model with :class:`PlanarModel`, add bodies, joints (:mod:`nonsmooth.joints`) and forces
+(:mod:`nonsmooth.forces`), then :meth:`PlanarModel.compile` gives a :class:`PlanarSystem` (a
+:class:`nonsmooth.system.System`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import ModelError
+from .system import FrictionPair, System, Terms
+
+__all__ = ["Ground", "Body", "PointMass", "PlanarModel", "PlanarSystem", "ground"]
+
+
+def _check_positive(what: str, name: str, value: float) -> float:
+    value = float(value)
+    if not (math.isfinite(value) and value > 0):
+        raise ModelError(f"{what} '{name}': {value!r} is invalid; it must be a finite number > 0")
+    return value
+
+
+@dataclass(eq=False)
+class Ground:
+    """The fixed frame (no coordinates)."""
+
+    name: str = "ground"
+    ndof: int = field(default=0, init=False)
+    offset: int = field(default=-1, init=False)
+
+
+ground = Ground()
+
+
+@dataclass(eq=False)
+class Body:
+    """A planar rigid body.
+
+    Parameters
+    ----------
+    name : str
+    mass : float
+        Mass (kg), > 0.
+    inertia : float
+        Moment of inertia about the centre of mass (kg m^2), > 0.
+    position : (float, float)
+        Initial centre of mass (m).
+    angle : float
+        Initial angle of the body x-axis from the global x-axis, counter-clockwise (rad).
+    velocity, angular_velocity : initial velocities (m/s, rad/s); projected onto the constraints.
+    """
+
+    name: str
+    mass: float
+    inertia: float
+    position: tuple[float, float] = (0.0, 0.0)
+    angle: float = 0.0
+    velocity: tuple[float, float] = (0.0, 0.0)
+    angular_velocity: float = 0.0
+    ndof: int = field(default=3, init=False)
+    offset: int = field(default=-1, init=False)
+
+    def __post_init__(self):
+        self.mass = _check_positive("mass of body", self.name, self.mass)
+        self.inertia = _check_positive("inertia of body", self.name, self.inertia)
+
+
+@dataclass(eq=False)
+class PointMass:
+    """A point mass (no rotation): coordinates ``(x, y)``; mass in kg, > 0."""
+
+    name: str
+    mass: float
+    position: tuple[float, float] = (0.0, 0.0)
+    velocity: tuple[float, float] = (0.0, 0.0)
+    ndof: int = field(default=2, init=False)
+    offset: int = field(default=-1, init=False)
+
+    def __post_init__(self):
+        self.mass = _check_positive("mass of point mass", self.name, self.mass)
+
+
+# --------------------------------------------------------------------------- point kinematics
+def point_state(body, s, q, v):
+    """Position, rotated offset and angular velocity of a body-fixed point.
+
+    Returns ``(rx, ry, ax, ay, omega, theta)`` with ``r = R + A(theta) s`` and ``(ax, ay) = A s``.
+    For the ground, ``s`` is the global position. Plain floats (hot path).
+    """
+    if body.ndof == 0:
+        return s[0], s[1], 0.0, 0.0, 0.0, 0.0
+    k = body.offset
+    if body.ndof == 2:
+        return q[k], q[k + 1], 0.0, 0.0, 0.0, 0.0
+    th = q[k + 2]
+    c, sn = math.cos(th), math.sin(th)
+    ax = c * s[0] - sn * s[1]
+    ay = sn * s[0] + c * s[1]
+    return q[k] + ax, q[k + 1] + ay, ax, ay, v[k + 2], th
+
+
+def point_velocity(body, ax, ay, v):
+    """Velocity of a body-fixed point with rotated offset ``(ax, ay)``."""
+    if body.ndof == 0:
+        return 0.0, 0.0
+    k = body.offset
+    if body.ndof == 2:
+        return v[k], v[k + 1]
+    w = v[k + 2]
+    return v[k] - w * ay, v[k + 1] + w * ax
+
+
+def add_point_row(G, row, body, ax, ay, ex, ey, sign=1.0):
+    """Add ``sign * e . d(r_point)/dq`` to ``G[row]`` for a point with rotated offset (ax, ay)."""
+    if body.ndof == 0:
+        return
+    k = body.offset
+    G[row, k] += sign * ex
+    G[row, k + 1] += sign * ey
+    if body.ndof == 3:
+        G[row, k + 2] += sign * (-ex * ay + ey * ax)
+
+
+# --------------------------------------------------------------------------- builder
+class PlanarModel:
+    """A planar multibody model under construction (declarative: no integrator state).
+
+    Examples
+    --------
+    >>> from nonsmooth.planar import PlanarModel, Body, ground
+    >>> from nonsmooth.joints import Revolute
+    >>> from nonsmooth.forces import Gravity
+    >>> mdl = PlanarModel()
+    >>> bar = mdl.add(Body("bar", mass=1.0, inertia=1 / 12, position=(0.5, 0.0)))
+    >>> pin = mdl.add(Revolute("pin", ground, bar, (0.0, 0.0), (-0.5, 0.0)))
+    >>> g = mdl.add(Gravity(9.81))
+    >>> system = mdl.compile()
+    >>> system.n_q, system.n_constraints
+    (3, 2)
+    """
+
+    def __init__(self, name: str = "planar model"):
+        self.name = name
+        self.bodies: list = []
+        self.joints: list = []
+        self.forces: list = []
+
+    def add(self, element):
+        """Add a body, joint, driver or force element; returns it (for chaining)."""
+        from . import forces as _forces
+        from . import joints as _joints
+
+        if isinstance(element, (Body, PointMass)):
+            if any(b.name == element.name for b in self.bodies):
+                raise ModelError(f"a body named '{element.name}' already exists")
+            self.bodies.append(element)
+        elif isinstance(element, _joints.JointElement):
+            self.joints.append(element)
+        elif isinstance(element, _forces.ForceElement):
+            self.forces.append(element)
+        else:
+            raise ModelError(
+                f"cannot add {type(element).__name__}: expected a Body, PointMass, joint, driver "
+                "or force element"
+            )
+        return element
+
+    def validate(self) -> None:
+        """Collect every problem of the model into one :class:`ModelError`."""
+        problems = []
+        known = {id(b) for b in self.bodies} | {id(ground)}
+        for el in self.joints + self.forces:
+            for b in el.bodies():
+                if id(b) not in known and not isinstance(b, Ground):
+                    problems.append(f"{type(el).__name__} '{el.name}' uses body '{b.name}', "
+                                    "which was not added to the model")
+        names = [j.name for j in self.joints]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            problems.append(f"duplicate joint/driver names {dup}")
+        if not self.bodies:
+            problems.append("the model has no bodies")
+        if problems:
+            raise ModelError("invalid planar model: " + "; ".join(problems))
+
+    def compile(self) -> PlanarSystem:
+        """Compile into a :class:`PlanarSystem` (validates first)."""
+        self.validate()
+        return PlanarSystem(self)
+
+    def initial_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """Coordinates and velocities from the bodies' initial poses, shape (n_q,) each."""
+        q, v = [], []
+        for b in self.bodies:
+            q.extend(b.position)
+            v.extend(b.velocity)
+            if b.ndof == 3:
+                q.append(b.angle)
+                v.append(b.angular_velocity)
+        return np.array(q, dtype=float), np.array(v, dtype=float)
+
+
+class PlanarSystem(System):
+    """A compiled :class:`PlanarModel` (constant mass matrix, element loops for the rest)."""
+
+    def __init__(self, model: PlanarModel):
+        self.model = model
+        offset = 0
+        names, masses = [], []
+        for b in model.bodies:
+            b.offset = offset
+            offset += b.ndof
+            names += [f"{b.name}.x", f"{b.name}.y"]
+            masses += [b.mass, b.mass]
+            if b.ndof == 3:
+                names.append(f"{b.name}.theta")
+                masses.append(b.inertia)
+        self.n_q = offset
+        self.coordinate_names = names
+        self._M = np.diag(masses)
+        self.constraint_names, self.constraint_kinds = [], []
+        self.pairs: list[FrictionPair] = []
+        self._rows = []
+        row = 0
+        for j in model.joints:
+            self._rows.append(row)
+            self.constraint_names += j.row_names()
+            self.constraint_kinds += j.row_kinds()
+            row += j.n_rows
+            if j.friction is not None:
+                self.pairs.append(j.friction)
+        self._tangential = [j for j in model.joints if j.friction is not None]
+        self._finish()
+        self._forces = list(model.forces)
+        for fe in self._forces:
+            if hasattr(fe, "bind"):
+                fe.bind(model.bodies)
+
+    def terms(self, t, q, v):
+        m = self.n_constraints
+        phi = np.zeros(m)
+        phi_t = np.zeros(m)
+        gamma = np.zeros(m)
+        G = np.zeros((m, self.n_q))
+        for j, row in zip(self.model.joints, self._rows, strict=True):
+            j.fill(t, q, v, row, phi, phi_t, G, gamma)
+        W = np.zeros((len(self._tangential), self.n_q))
+        for i, j in enumerate(self._tangential):
+            j.fill_tangential(q, v, i, W)
+        f = np.zeros(self.n_q)
+        P_applied = P_damping = 0.0
+        for fe in self._forces:
+            p = fe.apply(t, q, v, f)
+            if fe.category == "damping":
+                P_damping += p
+            elif fe.category == "applied":
+                P_applied += p
+        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
+
+    def potential(self, t, q):
+        return float(sum(fe.potential(t, q) for fe in self._forces))
+
+    def tangential_bias(self, t, q, v):
+        return np.array([j.tangential_bias(q, v) for j in self._tangential])

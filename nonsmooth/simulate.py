@@ -1,0 +1,465 @@
+"""simulate(): smooth phases between events, event location, mode switches, outputs.
+
+Between events every frictional pair keeps its mode (slip+ / slip-), so the right-hand side is
+smooth and can be evaluated past an event (the integrator's dense output and the event root
+finder rely on that). A slipping pair's sliding velocity reaching zero is located on the step,
+the transition problem (:meth:`nonsmooth.dynamics.Dynamics.transition`) decides the new mode and
+the integration restarts fresh from the event: nothing is cached across a discontinuity.
+
+Integrators:
+
+* fixed step ``"RK4"`` (classical Runge-Kutta) and ``"Euler"`` (explicit, first order) with step
+  ``dt``; events are located on the cubic Hermite interpolant of the step, and the step is then
+  redone exactly up to the event;
+* adaptive ``"RK45"``, ``"DOP853"``, ``"RK23"``, ``"Radau"``, ``"BDF"``, ``"LSODA"`` from
+  :func:`scipy.integrate.solve_ivp`, with its event location (brentq on the dense output).
+
+Output is on the uniform grid ``t0, t0 + dt, ...`` (``dt`` defaults to ``(t_end - t0) / 1000``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, N_WORK, Dynamics, Evaluation
+from .errors import ConstraintError, IntegrationError, NonsmoothError
+from .events import EventRecord, UserEvent, crossed, hermite, locate, mode_name
+from .result import Result
+from .system import System
+
+__all__ = ["simulate", "FIXED_STEP_METHODS", "ADAPTIVE_METHODS", "METHODS", "project"]
+
+FIXED_STEP_METHODS = ("RK4", "Euler")
+ADAPTIVE_METHODS = ("RK45", "DOP853", "RK23", "Radau", "BDF", "LSODA")
+METHODS = FIXED_STEP_METHODS + ADAPTIVE_METHODS
+
+#: Most events allowed within 1e-12 s of each other before a chattering (Zeno) error.
+ZENO_LIMIT = 50
+
+
+def _rk4_step(rhs, t, y, f0, h):
+    k2 = rhs(t + 0.5 * h, y + 0.5 * h * f0)
+    k3 = rhs(t + 0.5 * h, y + 0.5 * h * k2)
+    k4 = rhs(t + h, y + h * k3)
+    return y + (h / 6.0) * (f0 + 2.0 * (k2 + k3) + k4)
+
+
+def _euler_step(rhs, t, y, f0, h):
+    return y + h * f0
+
+
+_STEPPERS = {"RK4": _rk4_step, "Euler": _euler_step}
+
+
+def project(system: System, t: float, q: np.ndarray, v: np.ndarray, *, tol: float = 1e-12,
+            max_iter: int = 50) -> tuple[np.ndarray, np.ndarray]:
+    """Make ``(q, v)`` consistent with the constraints (least-norm Gauss-Newton corrections).
+
+    Returns ``(q, v)`` with ``|Phi(q, t)| <= tol`` and ``G v + Phi_t = 0``; raises
+    :class:`ConstraintError` when the position constraints cannot be satisfied from ``q``.
+    """
+    q = np.array(q, dtype=float)
+    v = np.array(v, dtype=float)
+    if system.n_constraints == 0:
+        return q, v
+    for _ in range(max_iter):
+        T = system.terms(t, q, v)
+        err = float(np.max(np.abs(T.phi)))
+        if err <= tol:
+            break
+        q = q - np.linalg.lstsq(T.G, T.phi, rcond=None)[0]
+    else:
+        raise ConstraintError(
+            f"the initial configuration does not satisfy the constraints (max |Phi| = {err:.3g} "
+            f"after {max_iter} corrections) and could not be assembled; constraints: "
+            f"{system.constraint_names}. Give initial positions closer to an assembled pose")
+    T = system.terms(t, q, v)
+    v = v - np.linalg.lstsq(T.G, T.G @ v + T.phi_t, rcond=None)[0]
+    return q, v
+
+
+class _Run:
+    """The state of one simulation run (everything that changes in time lives here)."""
+
+    def __init__(self, system, dynamics, user_events, progress):
+        self.system = system
+        self.dyn = dynamics
+        self.n = system.n_q
+        self.user_events = user_events
+        self.progress = progress
+        self.events: list[EventRecord] = []
+        self.rec: dict[str, list] = {k: [] for k in (
+            "t", "y", "dv", "lam", "lambda_N", "F_T", "v_T", "modes", "residual", "phi",
+            "dphi", "T", "V")}
+        self.friction_pairs = [i for i, pr in enumerate(system.pairs) if pr.mu > 0]
+        self._last = None
+        self._zeno_t = -math.inf
+        self._zeno_count = 0
+        self.n_steps = 0
+
+    # ---------------------------------------------------------------- evaluation with a cache
+    def ev_at(self, t, y, modes) -> Evaluation:
+        last = self._last
+        if last is not None and last[0] == t and last[2] is modes and np.array_equal(last[1], y):
+            return last[3]
+        n = self.n
+        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes)
+        self._last = (t, y.copy(), modes, ev)
+        return ev
+
+    def fun(self, modes):
+        n = self.n
+
+        def f(t, y):
+            ev = self.ev_at(t, y, modes)
+            return np.concatenate((y[n:2 * n], ev.dv, ev.powers))
+
+        return f
+
+    # ---------------------------------------------------------------- recording
+    def record(self, t, y, ev, modes):
+        n = self.n
+        r = self.rec
+        r["t"].append(t)
+        r["y"].append(y.copy())
+        r["dv"].append(ev.dv)
+        r["lam"].append(ev.lam)
+        r["lambda_N"].append(ev.lambda_N)
+        r["F_T"].append(ev.F_T)
+        r["v_T"].append(ev.v_T)
+        r["modes"].append(np.array(modes))
+        r["residual"].append(ev.residual)
+        r["phi"].append(ev.phi)
+        r["dphi"].append(ev.dphi)
+        v = y[n:2 * n]
+        r["T"].append(0.5 * float(v @ ev.M @ v))
+        r["V"].append(self.system.potential(t, y[:n]))
+        if self.progress is not None:
+            self.progress(t)
+
+    # ---------------------------------------------------------------- modes and events
+    def initial_modes(self, t, y):
+        n = self.n
+        q, v = y[:n], y[n:2 * n]
+        modes = np.ones(self.system.n_pairs)
+        if not self.system.n_pairs:
+            return modes
+        v_T = self.system.terms(t, q, v).W @ v
+        scale = self._velocity_scale(v)
+        zero = []
+        for i in range(self.system.n_pairs):
+            if abs(v_T[i]) > 1e-12 * scale or i not in self.friction_pairs:
+                modes[i] = 1.0 if v_T[i] >= 0 else -1.0
+            else:
+                zero.append(i)
+        if zero:
+            modes = self.dyn.transition(t, q, v, modes, zero)
+        for i in range(self.system.n_pairs):
+            self.events.append(EventRecord(t, self.system.pairs[i].name, "start", "",
+                                           mode_name(modes[i]), q.copy(), v.copy()))
+        return modes
+
+    @staticmethod
+    def _velocity_scale(v):
+        return max(1.0, float(np.max(np.abs(v)))) if v.size else 1.0
+
+    def switch(self, t, y, modes, fired_pairs):
+        """Velocity-zero event(s) at t: decide new modes, log, guard against chattering."""
+        n = self.n
+        q, v = y[:n], y[n:2 * n]
+        if t - self._zeno_t < 1e-12 * max(1.0, abs(t)):
+            self._zeno_count += 1
+            if self._zeno_count > ZENO_LIMIT:
+                raise IntegrationError(
+                    f"chattering (Zeno) at t = {t:.12g} s: more than {ZENO_LIMIT} mode switches "
+                    f"of pairs {[self.system.pairs[i].name for i in fired_pairs]} within 1e-12 s;"
+                    " the motion accumulates events (sticking): use a smooth friction law")
+        else:
+            self._zeno_t, self._zeno_count = t, 0
+        new = self.dyn.transition(t, q, v, modes, fired_pairs)
+        for i in fired_pairs:
+            self.events.append(EventRecord(t, self.system.pairs[i].name, "velocity_zero",
+                                           mode_name(modes[i]), mode_name(new[i]),
+                                           q.copy(), v.copy()))
+        return new
+
+    def log_normal(self, t, y, i, g_before):
+        n = self.n
+        self.events.append(EventRecord(
+            t, self.system.pairs[i].name, "normal_sign", "+" if g_before > 0 else "-",
+            "-" if g_before > 0 else "+", y[:n].copy(), y[n:2 * n].copy()))
+
+    def log_user(self, t, y, ue):
+        n = self.n
+        self.events.append(EventRecord(t, ue.name, "user", "", "", y[:n].copy(),
+                                       y[n:2 * n].copy()))
+
+    def event_specs(self, modes):
+        """(name, kind, index, direction, terminal) for the current phase."""
+        specs = [("velocity", i, -modes[i], True) for i in self.friction_pairs]
+        specs += [("normal", i, 0.0, False) for i in range(self.system.n_pairs)]
+        specs += [("user", k, ue.direction, ue.terminal) for k, ue in enumerate(self.user_events)]
+        return specs
+
+    def g_value(self, spec, t, y, ev, modes):
+        kind, i = spec[0], spec[1]
+        if kind == "velocity":
+            return float(ev.v_T[i])
+        if kind == "normal":
+            return float(ev.lambda_N[i])
+        n = self.n
+        return float(self.user_events[i].function(t, y[:n], y[n:2 * n]))
+
+
+# ------------------------------------------------------------------------------- fixed step
+def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
+    step = _STEPPERS[method]
+    n_grid = int(math.floor((t_end - t0) / dt + 1e-9))
+    grid = t0 + dt * np.arange(n_grid + 1)
+    if t_end - grid[-1] > 1e-12 * max(1.0, abs(t_end)):
+        grid = np.append(grid, t_end)
+    rhs_cache = {}
+
+    def make_rhs(modes):
+        if id(modes) not in rhs_cache:
+            rhs_cache.clear()
+            rhs_cache[id(modes)] = run.fun(modes)
+        return rhs_cache[id(modes)]
+
+    t = t0
+    rhs = make_rhs(modes)
+    f = rhs(t, y)
+    ev = run.ev_at(t, y, modes)
+    run.record(t, y, ev, modes)
+    k = 0
+    while k < len(grid) - 1:
+        t_next = grid[k + 1]
+        h = t_next - t
+        y_new = step(rhs, t, y, f, h)
+        run.n_steps += 1
+        f_new = rhs(t_next, y_new)
+        ev_new = run.ev_at(t_next, y_new, modes)
+        if not np.all(np.isfinite(y_new)):
+            raise IntegrationError(f"the state became non-finite at t = {t_next:.6g} s "
+                                   f"(method {method}, dt = {dt:g} s): reduce dt")
+        hits = []
+        specs = run.event_specs(modes)
+        interp = None
+        for spec in specs:
+            g0 = run.g_value(spec, t, y, ev, modes)
+            g1 = run.g_value(spec, t_next, y_new, ev_new, modes)
+            if not crossed(g0, g1, spec[2]) or (g0 == 0 and spec[3]):
+                continue
+            if interp is None:
+                interp = hermite(t, y, f, t_next, y_new, f_new)
+
+            def g(tt, spec=spec, interp=interp):
+                yy = interp(tt)
+                return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
+
+            hits.append((locate(g, t, t_next, g0, g1), spec, g0))
+        terminal = [hit for hit in hits if hit[1][3]]
+        if terminal:
+            t_e = min(hit[0] for hit in terminal)
+            fired = [hit for hit in terminal if hit[0] <= t_e + 1e-13]
+        else:
+            t_e = t_next
+            fired = []
+        for t_h, spec, g0 in hits:  # non-terminal events before the (first) terminal one
+            if not spec[3] and t_h <= t_e:
+                y_h = interp(t_h)
+                if spec[0] == "normal":
+                    run.log_normal(t_h, y_h, spec[1], g0)
+                else:
+                    run.log_user(t_h, y_h, run.user_events[spec[1]])
+        if fired:
+            y_e = step(rhs, t, y, f, t_e - t) if t_e > t else y
+            users = [hit for hit in fired if hit[1][0] == "user"]
+            if users:
+                for _, spec, _ in users:
+                    run.log_user(t_e, y_e, run.user_events[spec[1]])
+                ev_e = run.ev_at(t_e, y_e, modes)
+                run.record(t_e, y_e, ev_e, modes)
+                return "user", t_e
+            modes = run.switch(t_e, y_e, modes, [hit[1][1] for hit in fired])
+            rhs = make_rhs(modes)
+            t, y = t_e, y_e
+            f = rhs(t, y)
+            ev = run.ev_at(t, y, modes)
+            if grid[k + 1] - t <= 1e-13 * max(1.0, abs(t)):
+                k += 1
+                run.record(t, y, ev, modes)
+            continue
+        t, y, f, ev = t_next, y_new, f_new, ev_new
+        k += 1
+        run.record(t, y, ev, modes)
+    return "done", t
+
+
+# ------------------------------------------------------------------------------- adaptive
+def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_step):
+    from scipy.integrate import solve_ivp
+
+    n_grid = int(math.floor((t_end - t0) / dt + 1e-9))
+    grid = t0 + dt * np.arange(n_grid + 1)
+    if t_end - grid[-1] > 1e-12 * max(1.0, abs(t_end)):
+        grid = np.append(grid, t_end)
+    run.record(t0, y, run.ev_at(t0, y, modes), modes)
+    next_k = 1
+    t = t0
+    while t < t_end:
+        specs = run.event_specs(modes)
+        fns = []
+        for spec in specs:
+            def g(tt, yy, spec=spec, modes=modes):
+                return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
+            g.terminal = spec[3]
+            g.direction = spec[2]
+            fns.append(g)
+        t_eval = grid[next_k:]
+        sol = solve_ivp(run.fun(modes), (t, t_end), y, method=method, t_eval=t_eval,
+                        events=fns or None, rtol=rtol, atol=atol, max_step=max_step,
+                        dense_output=True)
+        run.n_steps += max(len(sol.t), 1)
+        if sol.status == -1:
+            raise IntegrationError(f"{method} failed at t = {t:.6g} s: {sol.message}; try "
+                                   "another method, looser tolerances or a smaller max_step")
+        for tt, yy in zip(sol.t, sol.y.T, strict=True):
+            run.record(tt, yy, run.ev_at(tt, yy, modes), modes)
+        next_k += len(sol.t)
+        t_stop = t_end
+        fired = []
+        if sol.status == 1:
+            times = [(te[-1], j) for j, te in enumerate(sol.t_events)
+                     if len(te) and specs[j][3]]
+            t_stop = min(tt for tt, _ in times)
+            fired = [j for tt, j in times if tt <= t_stop + 1e-13]
+        for j, spec in enumerate(specs):
+            if spec[3]:
+                continue
+            for t_h, y_h in zip(sol.t_events[j], sol.y_events[j], strict=True):
+                if t_h > t_stop:
+                    continue
+                if spec[0] == "user":
+                    run.log_user(t_h, y_h, run.user_events[spec[1]])
+                    continue
+                # the face before the crossing: the normal force just before (or, at the phase
+                # start, minus the one just after) the event, on the dense output
+                delta = 1e-7 * max(dt, 1e-12)
+                side = -1.0 if t_h - delta >= t else 1.0
+                t_s = t_h + side * delta
+                y_s = sol.sol(t_s)
+                g_s = float(run.ev_at(t_s, y_s, modes).lambda_N[spec[1]])
+                run.log_normal(t_h, y_h, spec[1], g_s if side < 0 else -g_s)
+        if not fired:
+            break
+        y_e = sol.y_events[fired[0]][-1]
+        users = [j for j in fired if specs[j][0] == "user"]
+        if users:
+            for j in users:
+                run.log_user(t_stop, y_e, run.user_events[specs[j][1]])
+            run.record(t_stop, y_e, run.ev_at(t_stop, y_e, modes), modes)
+            return "user", t_stop
+        modes = run.switch(t_stop, y_e, modes, [specs[j][1] for j in fired])
+        t, y = t_stop, np.array(y_e)
+        if next_k < len(grid) and grid[next_k] - t <= 1e-13 * max(1.0, abs(t)):
+            run.record(t, y, run.ev_at(t, y, modes), modes)
+            next_k += 1
+    return "done", t
+
+
+# ------------------------------------------------------------------------------- entry point
+def simulate(model, t_span, *, method: str = "RK45", dt: float | None = None,
+             rtol: float = 1e-8, atol: float = 1e-10, alpha: float | None = None,
+             beta: float | None = None, events: Sequence[Callable] = (),
+             q0=None, v0=None, max_step: float = math.inf,
+             progress: Callable[[float], None] | None = None, throw: bool = True) -> Result:
+    """Simulate a model over ``t_span``.
+
+    Parameters
+    ----------
+    model : nonsmooth.Model, System or PlanarModel
+        What to simulate. A bare ``System`` needs ``q0`` and ``v0``.
+    t_span : float or (float, float)
+        End time, or (start, end) in s.
+    method : str
+        ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method.
+    dt : float, optional
+        Step of the fixed-step methods and output spacing (s); default ``(t_end - t0) / 1000``.
+    rtol, atol : float
+        Tolerances of the adaptive methods.
+    alpha, beta : float, optional
+        Baumgarte parameters (1/s); default the model's, else 10.
+    events : sequence of callable
+        User events ``g(t, q, v)`` with optional ``terminal`` and ``direction`` attributes.
+    q0, v0 : array_like, optional
+        Initial coordinates / velocities (default the model's); projected onto the constraints.
+    max_step : float
+        Largest step of the adaptive methods (s).
+    progress : callable(t), optional
+        Called at each output time (for progress display on long runs).
+    throw : bool
+        Raise on failure (default); with False return a Result with ``status = -1``.
+
+    Returns
+    -------
+    Result
+    """
+    from .model import as_model
+
+    mdl = as_model(model, q0=q0, v0=v0)
+    system = mdl.system
+    if np.ndim(t_span) == 0:
+        t0, t_end = 0.0, float(t_span)
+    else:
+        if len(t_span) != 2:
+            raise ValueError(f"t_span must be t_end or (t0, t_end), got {t_span!r}")
+        t0, t_end = float(t_span[0]), float(t_span[1])
+    if not (math.isfinite(t0) and math.isfinite(t_end) and t_end > t0):
+        raise ValueError(f"t_span = ({t0}, {t_end}) is invalid: the end time must be finite and "
+                         "greater than the start time (s)")
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if dt is None:
+        dt = (t_end - t0) / 1000.0
+    dt = float(dt)
+    if not (math.isfinite(dt) and dt > 0):
+        raise ValueError(f"dt = {dt!r} is invalid: the step must be a finite number > 0 (s)")
+    if dt > t_end - t0:
+        raise ValueError(f"dt = {dt:g} s is longer than the simulated interval "
+                         f"{t_end - t0:g} s; choose dt <= t_end - t0")
+    for name, val in (("rtol", rtol), ("atol", atol)):
+        if not (math.isfinite(val) and val > 0):
+            raise ValueError(f"{name} = {val!r} is invalid: it must be a finite number > 0")
+    alpha = mdl.alpha if alpha is None else alpha
+    beta = mdl.beta if beta is None else beta
+    alpha = DEFAULT_ALPHA if alpha is None else alpha
+    beta = DEFAULT_BETA if beta is None else beta
+    dynamics = Dynamics(system, alpha=alpha, beta=beta)
+    user_events = [UserEvent.wrap(fn, i) for i, fn in enumerate(events)]
+    run = _Run(system, dynamics, user_events, progress)
+    wall = time.perf_counter()
+    status, message = 0, "the simulation reached the end time"
+    t_reached = t0
+    try:
+        q, v = project(system, t0, mdl.q0, mdl.v0)
+        y = np.concatenate((q, v, np.zeros(N_WORK)))
+        modes = run.initial_modes(t0, y)
+        if method in FIXED_STEP_METHODS:
+            how, t_reached = _run_fixed(run, method, t0, t_end, y, dt, modes)
+        else:
+            how, t_reached = _run_adaptive(run, method, t0, t_end, y, dt, modes, rtol, atol,
+                                           max_step)
+        if how == "user":
+            status, message = 1, f"a terminal user event stopped the run at t = {t_reached:.10g} s"
+    except NonsmoothError as exc:
+        if throw:
+            raise
+        status, message = -1, str(exc)
+    wall = time.perf_counter() - wall
+    return Result.from_run(run, mdl, method=method, dt=dt, alpha=alpha, beta=beta,
+                           status=status, message=message, wall_time=wall)

@@ -1,0 +1,338 @@
+"""The compiled system: the matrices of one state that every evaluation needs.
+
+A :class:`System` is what the dynamics sees of a model, whatever way it was written: the planar
+builder (:mod:`nonsmooth.planar`) compiles into one, and :class:`GeneralizedSystem` lets a user
+write ``M(q)``, the applied forces and the constraints with their Jacobians directly (the paper's
+own two-coordinate form of the crank-rocker is written this way).
+
+Notation (Wang, Wang & Zhuang; ``shared/spec/formulation.md``):
+
+========  ==================  ==========================================================
+symbol    shape               meaning
+========  ==================  ==========================================================
+q, v      (n_q,)              generalized coordinates and velocities, v = dq/dt
+M         (n_q, n_q)          mass matrix
+f         (n_q,)              applied generalized forces (gravity, springs, dampers, ...)
+phi       (m,)                bilateral constraints Phi(q, t) = 0
+G         (m, n_q)            constraint Jacobian dPhi/dq
+phi_t     (m,)                partial time derivative dPhi/dt at fixed q
+gamma     (m,)                -(G v)_q v - 2 Phi_qt v - Phi_tt, so d2Phi/dt2 = G dv/dt - gamma
+W         (p, n_q)            tangential Jacobian of the p frictional pairs, v_T = W v
+========  ==================  ==========================================================
+
+Constraint rows come in three kinds: ``"normal"`` (the signed-distance normal constraint of a
+translational joint; its multiplier is the normal force ``lambda_N`` in newtons), ``"joint"`` (other
+ideal joints) and ``"driver"`` (rheonomic driving constraints; multiplier = driving force/torque).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from .errors import ModelError
+
+__all__ = [
+    "Terms",
+    "FrictionPair",
+    "System",
+    "Constraint",
+    "GeneralizedSystem",
+    "CONSTRAINT_KINDS",
+]
+
+CONSTRAINT_KINDS = ("normal", "joint", "driver")
+
+
+class Terms(NamedTuple):
+    """Everything one evaluation needs at a state ``(t, q, v)``.
+
+    Shapes as in the module table; ``P_applied`` and ``P_damping`` are the powers (W) of the
+    non-conservative applied forces and of the dampers, for the energy balance.
+    """
+
+    M: np.ndarray
+    f: np.ndarray
+    phi: np.ndarray
+    phi_t: np.ndarray
+    G: np.ndarray
+    gamma: np.ndarray
+    W: np.ndarray
+    P_applied: float
+    P_damping: float
+
+
+@dataclass(frozen=True)
+class FrictionPair:
+    """One frictional sliding pair (a translational joint with dry friction).
+
+    Parameters
+    ----------
+    name : str
+        Name used in outputs and the event log.
+    normal : str
+        Name of the ``"normal"`` constraint row whose multiplier is this pair's ``lambda_N``.
+    mu : float
+        Dynamic (sliding) Coulomb coefficient, >= 0.
+    mu_s : float or None
+        Static coefficient (>= mu); None means equal to ``mu``.
+    """
+
+    name: str
+    normal: str
+    mu: float
+    mu_s: float | None = None
+
+    def __post_init__(self):
+        if not (np.isfinite(self.mu) and self.mu >= 0):
+            raise ModelError(
+                f"friction pair '{self.name}': mu = {self.mu!r} is invalid; "
+                "the friction coefficient must be a finite number >= 0"
+            )
+        if self.mu_s is not None and not (np.isfinite(self.mu_s) and self.mu_s >= self.mu):
+            raise ModelError(
+                f"friction pair '{self.name}': mu_s = {self.mu_s!r} is invalid; "
+                f"the static coefficient must be >= mu = {self.mu}"
+            )
+
+
+class System:
+    """The contract every compiled system meets (the dynamics relies on nothing else).
+
+    Obligations of a subclass:
+
+    1. Set ``n_q`` (number of coordinates), ``constraint_names`` and ``constraint_kinds`` (one
+       entry per constraint row, kinds from ``CONSTRAINT_KINDS``), ``pairs`` (list of
+       :class:`FrictionPair`) and ``coordinate_names``.
+    2. Implement :meth:`terms` returning a :class:`Terms` at ``(t, q, v)``; it is the hot path,
+       so it must do no constant work (precompute in ``__init__``).
+    3. Implement :meth:`potential` (the potential energy V(t, q) of the conservative applied
+       forces, J) so that ``f = -dV/dq + (non-conservative forces)``.
+    4. Optionally override :meth:`tangential_bias` (``dW/dt v``, shape (p,)); the default uses a
+       central difference of ``W`` along ``v``.
+    """
+
+    n_q: int
+    coordinate_names: list[str]
+    constraint_names: list[str]
+    constraint_kinds: list[str]
+    pairs: list[FrictionPair]
+
+    # ------------------------------------------------------------------ derived, set by _finish
+    def _finish(self) -> None:
+        """Check the metadata and precompute index arrays (call at the end of ``__init__``)."""
+        names = list(self.constraint_names)
+        if len(set(names)) != len(names):
+            dup = sorted({n for n in names if names.count(n) > 1})
+            raise ModelError(f"duplicate constraint names {dup}; give every constraint a unique name")
+        for name, kind in zip(names, self.constraint_kinds, strict=True):
+            if kind not in CONSTRAINT_KINDS:
+                raise ModelError(
+                    f"constraint '{name}': unknown kind {kind!r}; allowed: {CONSTRAINT_KINDS}"
+                )
+        rows = []
+        for pair in self.pairs:
+            if pair.normal not in names:
+                raise ModelError(
+                    f"friction pair '{pair.name}': normal constraint '{pair.normal}' does not "
+                    f"exist; constraints are {names}"
+                )
+            row = names.index(pair.normal)
+            if self.constraint_kinds[row] != "normal":
+                raise ModelError(
+                    f"friction pair '{pair.name}': constraint '{pair.normal}' is of kind "
+                    f"'{self.constraint_kinds[row]}', it must be a 'normal' constraint"
+                )
+            rows.append(row)
+        pair_names = [p.name for p in self.pairs]
+        if len(set(pair_names)) != len(pair_names):
+            raise ModelError(f"duplicate friction pair names {pair_names}")
+        self.n_constraints = len(names)
+        self.normal_rows = np.array(rows, dtype=int)
+        kinds = np.array(self.constraint_kinds, dtype=object)
+        self.driver_rows = np.flatnonzero(kinds == "driver")
+        self.joint_rows = np.flatnonzero(kinds != "driver")
+        self.mu = np.array([p.mu for p in self.pairs], dtype=float)
+        self.mu_s = np.array(
+            [p.mu if p.mu_s is None else p.mu_s for p in self.pairs], dtype=float
+        )
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pairs)
+
+    def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
+        raise NotImplementedError("a System subclass must implement terms()")
+
+    def potential(self, t: float, q: np.ndarray) -> float:  # pragma: no cover
+        raise NotImplementedError("a System subclass must implement potential()")
+
+    def kinetic_energy(self, t: float, q: np.ndarray, v: np.ndarray) -> float:
+        """Kinetic energy ``v^T M v / 2`` (J)."""
+        M = self.terms(t, q, v).M
+        return 0.5 * float(v @ M @ v)
+
+    def tangential_bias(self, t: float, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """``(dW/dt) v``, shape (p,): the part of the tangential acceleration not in ``W dv/dt``.
+
+        Default: central difference of ``W(q)`` along ``v`` (step scaled to the state).
+        """
+        h = 1e-6 * max(1.0, float(np.max(np.abs(q)))) / max(1e-12, float(np.max(np.abs(v))))
+        h = min(h, 1e-4)
+        Wp = self.terms(t + h, q + h * v, v).W
+        Wm = self.terms(t - h, q - h * v, v).W
+        return (Wp - Wm) @ v / (2 * h)
+
+
+@dataclass
+class Constraint:
+    """One block of constraint rows written by the user (for :class:`GeneralizedSystem`).
+
+    Parameters
+    ----------
+    name : str or sequence of str
+        Name of the row (or one name per row for a block of several rows).
+    kind : {"normal", "joint", "driver"}
+        ``"normal"``: a signed distance whose multiplier is a normal force (N); ``"driver"``: a
+        rheonomic driving constraint (multiplier = driving force/torque).
+    phi : callable (t, q) -> array_like, shape (k,)
+        Constraint value.
+    jacobian : callable (t, q) -> array_like, shape (k, n_q)
+        ``dPhi/dq``.
+    gamma : callable (t, q, v) -> array_like, shape (k,)
+        ``-(G v)_q v - 2 Phi_qt v - Phi_tt``.
+    phi_t : callable (t, q) -> array_like, shape (k,), optional
+        ``dPhi/dt`` at fixed q (default zero: scleronomic).
+    """
+
+    name: str | Sequence[str]
+    kind: str
+    phi: Callable
+    jacobian: Callable
+    gamma: Callable
+    phi_t: Callable | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [self.name] if isinstance(self.name, str) else list(self.name)
+
+
+class GeneralizedSystem(System):
+    """A system written directly in generalized coordinates.
+
+    Parameters
+    ----------
+    coordinates : sequence of str
+        Names of the generalized coordinates (n_q of them).
+    mass : ndarray, shape (n_q, n_q), or callable q -> ndarray
+        Mass matrix (constant or configuration dependent).
+    constraints : sequence of Constraint
+    potential : callable (t, q) -> float, optional
+        Potential energy V (J) of the conservative forces.
+    potential_gradient : callable (t, q) -> array_like (n_q,), optional
+        ``dV/dq``; the force ``-dV/dq`` is applied. Required when ``potential`` is given.
+    forces : callable (t, q, v) -> array_like (n_q,), optional
+        Other applied generalized forces (counted as applied work in the energy balance).
+    damping : callable (t, q, v) -> array_like (n_q,), optional
+        Dissipative generalized forces (counted as damping work).
+    pairs : sequence of FrictionPair
+    tangential : callable (t, q) -> array_like, shape (p, n_q)
+        The tangential Jacobian ``W`` (row i: sliding velocity of pair i).
+    tangential_bias : callable (t, q, v) -> array_like (p,), optional
+        ``(dW/dt) v``; default a central difference.
+    """
+
+    def __init__(
+        self,
+        coordinates: Sequence[str],
+        mass,
+        constraints: Sequence[Constraint] = (),
+        *,
+        potential: Callable | None = None,
+        potential_gradient: Callable | None = None,
+        forces: Callable | None = None,
+        damping: Callable | None = None,
+        pairs: Sequence[FrictionPair] = (),
+        tangential: Callable | None = None,
+        tangential_bias: Callable | None = None,
+    ):
+        self.coordinate_names = list(coordinates)
+        self.n_q = n = len(self.coordinate_names)
+        if n == 0:
+            raise ModelError("GeneralizedSystem needs at least one coordinate")
+        if callable(mass):
+            self._mass_fn = mass
+            self._M = None
+        else:
+            M = np.asarray(mass, dtype=float)
+            if M.shape != (n, n):
+                raise ModelError(f"mass matrix has shape {M.shape}; expected ({n}, {n})")
+            if not np.allclose(M, M.T) or np.any(np.linalg.eigvalsh(M) <= 0):
+                raise ModelError("mass matrix must be symmetric positive definite")
+            self._M = M
+            self._mass_fn = None
+        if (potential is None) != (potential_gradient is None):
+            raise ModelError("give both potential and potential_gradient, or neither")
+        self._V = potential
+        self._dV = potential_gradient
+        self._forces = forces
+        self._damping = damping
+        self._constraints = list(constraints)
+        self.constraint_names = [nm for c in self._constraints for nm in c.names]
+        self.constraint_kinds = [c.kind for c in self._constraints for _ in c.names]
+        self.pairs = list(pairs)
+        if self.pairs and tangential is None:
+            raise ModelError("friction pairs need the tangential Jacobian: pass tangential=W(t, q)")
+        self._W = tangential
+        self._Wdv = tangential_bias
+        self._finish()
+        self._zeros_m = np.zeros(self.n_constraints)
+        self._zero_W = np.zeros((0, n))
+
+    def terms(self, t, q, v):
+        M = self._M if self._M is not None else np.asarray(self._mass_fn(q), dtype=float)
+        f = np.zeros(self.n_q)
+        P_applied = P_damping = 0.0
+        if self._dV is not None:
+            f -= np.asarray(self._dV(t, q), dtype=float)
+        if self._forces is not None:
+            fa = np.asarray(self._forces(t, q, v), dtype=float)
+            f += fa
+            P_applied = float(fa @ v)
+        if self._damping is not None:
+            fd = np.asarray(self._damping(t, q, v), dtype=float)
+            f += fd
+            P_damping = float(fd @ v)
+        cs = self._constraints
+        if len(cs) == 1:
+            c = cs[0]
+            phi = np.atleast_1d(np.asarray(c.phi(t, q), dtype=float))
+            G = np.atleast_2d(np.asarray(c.jacobian(t, q), dtype=float))
+            gamma = np.atleast_1d(np.asarray(c.gamma(t, q, v), dtype=float))
+            phi_t = self._zeros_m if c.phi_t is None else np.atleast_1d(
+                np.asarray(c.phi_t(t, q), dtype=float))
+        elif cs:
+            phi = np.hstack([np.atleast_1d(c.phi(t, q)) for c in cs]).astype(float)
+            G = np.vstack([np.atleast_2d(c.jacobian(t, q)) for c in cs]).astype(float)
+            gamma = np.hstack([np.atleast_1d(c.gamma(t, q, v)) for c in cs]).astype(float)
+            phi_t = np.hstack([
+                np.zeros(len(c.names)) if c.phi_t is None else np.atleast_1d(c.phi_t(t, q))
+                for c in cs
+            ]).astype(float)
+        else:
+            phi = gamma = phi_t = self._zeros_m
+            G = np.zeros((0, self.n_q))
+        W = self._zero_W if self._W is None else np.atleast_2d(
+            np.asarray(self._W(t, q), dtype=float))
+        return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
+
+    def potential(self, t, q):
+        return 0.0 if self._V is None else float(self._V(t, q))
+
+    def tangential_bias(self, t, q, v):
+        if self._Wdv is not None:
+            return np.atleast_1d(np.asarray(self._Wdv(t, q, v), dtype=float))
+        return super().tangential_bias(t, q, v)
