@@ -97,22 +97,22 @@ def _build_lagrange(p):
         return m1 * g * L1 * cos(q[0]) + (m2 * L2 + m3 * L3) * g * cos(q[1]) + (m2 + m3) * g * L4
 
     def potential_gradient(t, q):
-        return np.array([-m1 * g * L1 * sin(q[0]), -grav2 * sin(q[1])])
+        return (-m1 * g * L1 * sin(q[0]), -grav2 * sin(q[1]))
 
     def damping(t, q, v):
-        return np.array([-c * v[0], 0.0])
+        return (-c * v[0], 0.0)
 
     def slot_phi(t, q):
         return L3 * sin(q[1] - q[0]) - L4 * sin(q[0])
 
     def slot_jacobian(t, q):
         c21 = cos(q[1] - q[0])
-        return np.array([-L3 * c21 - L4 * cos(q[0]), L3 * c21])
+        return (-L3 * c21 - L4 * cos(q[0]), L3 * c21)
 
     def slot_gamma(t, q, v):
         return L3 * sin(q[1] - q[0]) * (v[1] - v[0]) ** 2 - L4 * sin(q[0]) * v[0] ** 2
 
-    drive_jacobian = np.array([0.0, 1.0])
+    drive_jacobian = (0.0, 1.0)
     constraints = [
         Constraint("slot", "normal", slot_phi, slot_jacobian, slot_gamma),
         Constraint("drive", "driver", lambda t, q: q[1] - omega * t,
@@ -120,10 +120,10 @@ def _build_lagrange(p):
     ]
 
     def tangential(t, q):
-        return np.array([[0.0, -L3 * sin(q[1] - q[0])]])
+        return ((0.0, -L3 * sin(q[1] - q[0])),)
 
     def tangential_bias(t, q, v):
-        return np.array([-L3 * cos(q[1] - q[0]) * (v[1] - v[0]) * v[1]])
+        return (-L3 * cos(q[1] - q[0]) * (v[1] - v[0]) * v[1],)
 
     system = GeneralizedSystem(
         ["theta1", "theta2"], np.diag([J1, J2 + m3 * L3 ** 2]), constraints,

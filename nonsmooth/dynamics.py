@@ -25,11 +25,20 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from scipy.linalg.lapack import dgesv
 
 from .errors import ConstraintError, IndeterminateLCPError, InconsistentLCPError, ModeError
 from .system import System
 
-__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK"]
+__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK", "enumerate_ave"]
+
+_EMPTY = np.zeros(0)
+
+
+def _solve(K, R):
+    """LU solve of the KKT system (LAPACK dgesv; far less call overhead than numpy's solve)."""
+    lu, piv, X, info = dgesv(K, R)
+    return X, info
 
 #: Default Baumgarte parameters (1/s): critically damped constraint error, e^{-10 t}.
 DEFAULT_ALPHA = 10.0
@@ -52,7 +61,8 @@ class Evaluation:
     v_T : ndarray, shape (p,)       sliding velocity of each pair (m/s)
     residual : float                HLCP residual ``|lambda_N - c - A|lambda_N|| / scale``
     powers : ndarray, shape (5,)    drive, applied, damping, friction, constraint power (W)
-    A, c : ndarray                  the absolute value equation solved (None without pairs)
+    A, c : ndarray or None          the absolute value equation solved, kept for p > 1 only
+                                    (any state: :meth:`Dynamics.normal_equation`)
     M : ndarray, shape (n_q, n_q)   mass matrix at the state (not copied)
     phi, dphi : ndarray, shape (m,) constraint values and their time derivatives (drift)
     """
@@ -91,10 +101,11 @@ class Dynamics:
         self._R = np.zeros((n + m, 1 + p))
         self._nrows = n + system.normal_rows  # rows of lambda_N in the KKT solution
         self._mu = system.mu
-        self._is_driver = np.zeros(m, dtype=bool)
-        self._is_driver[system.driver_rows] = True
+        self._driver_mask = np.zeros(m)
+        self._driver_mask[system.driver_rows] = 1.0
         self.n_evaluations = 0
         self.max_residual = 0.0
+        self._M_last = None
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray) -> Evaluation:
@@ -105,49 +116,80 @@ class Dynamics:
         G = T.G
         Gv = G @ v
         K, R = self._K, self._R
-        K[:n, :n] = T.M
-        K[:n, n:] = -G.T
+        if T.M is not self._M_last:  # a constant mass matrix is written once
+            K[:n, :n] = T.M
+            self._M_last = T.M
         K[n:, :n] = G
+        np.negative(G.T, out=K[:n, n:])
         R[:n, 0] = T.f
         dphi = Gv + T.phi_t
-        R[n:, 0] = T.gamma - self._2a * dphi - self._b2 * T.phi
+        R[n:, 0] = T.gamma
+        R[n:, 0] -= self._2a * dphi + self._b2 * T.phi
         if p:
             a = self._mu * modes
-            R[:n, 1:] = T.W.T * (-a)
-        try:
-            X = np.linalg.solve(K, R)
-        except np.linalg.LinAlgError:
-            raise ConstraintError(
-                f"at t = {t:.10g} s the KKT matrix [[M, -G^T], [G, 0]] is singular: the "
-                "constraints are redundant or the mechanism is at a singular position "
-                f"(constraints: {self.system.constraint_names}); remove redundant constraints or "
-                "start away from the singular configuration"
-            ) from None
-        if p:
+            np.multiply(T.W.T, -a, out=R[:n, 1:])
+        X, info = _solve(K, R)
+        if info:
+            self._singular(t)
+        if p == 1:  # the common case, in plain floats
+            row = self._nrows[0]
+            cc, aa = X[row, 0], X[row, 1]
+            if abs(aa) < 1.0:
+                lam_n = cc / (1.0 - aa) if cc >= 0 else cc / (1.0 + aa)
+                N = np.array((abs(lam_n),))
+            else:
+                N = self._normal_magnitudes(t, X[self._nrows, 1:], X[self._nrows, 0])
+            x = X[:, 0] + X[:, 1] * N[0]
+            lambda_N = x[self._nrows]
+            res = abs(lambda_N[0] - cc - aa * abs(lambda_N[0])) / max(1.0, abs(cc), N[0])
+            A = c = None  # formed on demand by normal_equation()
+            F_T = -a * N
+            v_T = T.W @ v
+            P_fric = F_T[0] * v_T[0]
+        elif p:
             c = X[self._nrows, 0]
             A = X[self._nrows, 1:]
             N = self._normal_magnitudes(t, A, c)
             x = X[:, 0] + X[:, 1:] @ N
-            lam = x[n:]
             lambda_N = x[self._nrows]
-            F_T = -a * N
-            v_T = T.W @ v
             res = float(np.max(np.abs(lambda_N - c - A @ np.abs(lambda_N))))
             res /= max(1.0, float(np.max(np.abs(c))), float(np.max(N)))
-            if res > self.max_residual:
-                self.max_residual = res
+            F_T = -a * N
+            v_T = T.W @ v
             P_fric = float(F_T @ v_T)
         else:
             x = X[:, 0]
-            lam = x[n:]
-            lambda_N = F_T = v_T = np.zeros(0)
+            lambda_N = F_T = v_T = _EMPTY
             A = c = None
             res = 0.0
             P_fric = 0.0
+        if res > self.max_residual:
+            self.max_residual = res
+        lam = x[n:]
         Pc = lam * Gv
-        P_drive = float(Pc[self._is_driver].sum())
-        powers = np.array([P_drive, T.P_applied, T.P_damping, P_fric, float(Pc.sum()) - P_drive])
+        P_total = Pc.sum()
+        P_drive = Pc @ self._driver_mask
+        powers = np.array((P_drive, T.P_applied, T.P_damping, P_fric, P_total - P_drive))
         return Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+
+    def _singular(self, t):
+        raise ConstraintError(
+            f"at t = {t:.10g} s the KKT matrix [[M, -G^T], [G, 0]] is singular: the "
+            "constraints are redundant or the mechanism is at a singular position "
+            f"(constraints: {self.system.constraint_names}); remove redundant constraints or "
+            "start away from the singular configuration")
+
+    def normal_equation(self, t, q, v, modes) -> tuple[np.ndarray, np.ndarray]:
+        """The absolute value equation ``lambda_N = c + A |lambda_N|`` at a state: ``(A, c)``."""
+        n = self.n
+        T = self.system.terms(t, q, v)
+        K = np.block([[T.M, -T.G.T], [T.G, np.zeros((self.m, self.m))]])
+        R = np.zeros((n + self.m, 1 + self.p))
+        R[:n, 0] = T.f
+        R[n:, 0] = T.gamma - self._2a * (T.G @ v + T.phi_t) - self._b2 * T.phi
+        R[:n, 1:] = T.W.T * (-(self._mu * modes))
+        X = np.linalg.solve(K, R)
+        return X[self._nrows, 1:], X[self._nrows, 0]
 
     def _normal_magnitudes(self, t, A, c) -> np.ndarray:
         """Solve ``lambda_N = c + A |lambda_N|``; return ``|lambda_N|`` (shape (p,))."""

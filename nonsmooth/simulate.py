@@ -111,11 +111,15 @@ class _Run:
         self._last = (t, y.copy(), modes, ev)
         return ev
 
-    def fun(self, modes):
+    def fun(self, modes, cached=True):
+        """The right-hand side for fixed modes; ``cached=False`` skips the cache lookup (the
+        fixed-step loop reads ``self.last_ev`` instead)."""
         n = self.n
+        evaluate = self.dyn.evaluate
 
         def f(t, y):
-            ev = self.ev_at(t, y, modes)
+            ev = self.ev_at(t, y, modes) if cached else evaluate(t, y[:n], y[n:2 * n], modes)
+            self.last_ev = ev
             return np.concatenate((y[n:2 * n], ev.dv, ev.powers))
 
         return f
@@ -227,13 +231,13 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
     def make_rhs(modes):
         if id(modes) not in rhs_cache:
             rhs_cache.clear()
-            rhs_cache[id(modes)] = run.fun(modes)
+            rhs_cache[id(modes)] = run.fun(modes, cached=False)
         return rhs_cache[id(modes)]
 
     t = t0
     rhs = make_rhs(modes)
     f = rhs(t, y)
-    ev = run.ev_at(t, y, modes)
+    ev = run.last_ev
     run.record(t, y, ev, modes)
     k = 0
     while k < len(grid) - 1:
@@ -242,7 +246,7 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
         y_new = step(rhs, t, y, f, h)
         run.n_steps += 1
         f_new = rhs(t_next, y_new)
-        ev_new = run.ev_at(t_next, y_new, modes)
+        ev_new = run.last_ev
         if not np.all(np.isfinite(y_new)):
             raise IntegrationError(f"the state became non-finite at t = {t_next:.6g} s "
                                    f"(method {method}, dt = {dt:g} s): reduce dt")
@@ -289,7 +293,7 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
             rhs = make_rhs(modes)
             t, y = t_e, y_e
             f = rhs(t, y)
-            ev = run.ev_at(t, y, modes)
+            ev = run.last_ev
             if grid[k + 1] - t <= 1e-13 * max(1.0, abs(t)):
                 k += 1
                 run.record(t, y, ev, modes)

@@ -289,7 +289,12 @@ class GeneralizedSystem(System):
         self._W = tangential
         self._Wdv = tangential_bias
         self._finish()
-        self._zeros_m = np.zeros(self.n_constraints)
+        self._blocks = []
+        row = 0
+        for c in self._constraints:
+            k = len(c.names)
+            self._blocks.append((c, slice(row, row + k)))
+            row += k
         self._zero_W = np.zeros((0, n))
 
     def terms(self, t, q, v):
@@ -297,36 +302,31 @@ class GeneralizedSystem(System):
         f = np.zeros(self.n_q)
         P_applied = P_damping = 0.0
         if self._dV is not None:
-            f -= np.asarray(self._dV(t, q), dtype=float)
+            f -= self._dV(t, q)
         if self._forces is not None:
             fa = np.asarray(self._forces(t, q, v), dtype=float)
             f += fa
             P_applied = float(fa @ v)
         if self._damping is not None:
-            fd = np.asarray(self._damping(t, q, v), dtype=float)
+            fd = self._damping(t, q, v)
             f += fd
-            P_damping = float(fd @ v)
-        cs = self._constraints
-        if len(cs) == 1:
-            c = cs[0]
-            phi = np.atleast_1d(np.asarray(c.phi(t, q), dtype=float))
-            G = np.atleast_2d(np.asarray(c.jacobian(t, q), dtype=float))
-            gamma = np.atleast_1d(np.asarray(c.gamma(t, q, v), dtype=float))
-            phi_t = self._zeros_m if c.phi_t is None else np.atleast_1d(
-                np.asarray(c.phi_t(t, q), dtype=float))
-        elif cs:
-            phi = np.hstack([np.atleast_1d(c.phi(t, q)) for c in cs]).astype(float)
-            G = np.vstack([np.atleast_2d(c.jacobian(t, q)) for c in cs]).astype(float)
-            gamma = np.hstack([np.atleast_1d(c.gamma(t, q, v)) for c in cs]).astype(float)
-            phi_t = np.hstack([
-                np.zeros(len(c.names)) if c.phi_t is None else np.atleast_1d(c.phi_t(t, q))
-                for c in cs
-            ]).astype(float)
+            P_damping = float(np.dot(fd, v))
+        m = self.n_constraints
+        phi = np.empty(m)
+        gamma = np.empty(m)
+        G = np.empty((m, self.n_q))
+        phi_t = np.zeros(m)
+        for c, sl in self._blocks:
+            phi[sl] = c.phi(t, q)
+            G[sl] = c.jacobian(t, q)
+            gamma[sl] = c.gamma(t, q, v)
+            if c.phi_t is not None:
+                phi_t[sl] = c.phi_t(t, q)
+        if self._W is None:
+            W = self._zero_W
         else:
-            phi = gamma = phi_t = self._zeros_m
-            G = np.zeros((0, self.n_q))
-        W = self._zero_W if self._W is None else np.atleast_2d(
-            np.asarray(self._W(t, q), dtype=float))
+            W = np.empty((self.n_pairs, self.n_q))
+            W[:] = self._W(t, q)
         return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
 
     def potential(self, t, q):

@@ -13,17 +13,25 @@ unique solution, ``|a| > 1`` none or two (self-locking, formulation spec section
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .enumeration import enumerate_complementary_bases
 from .hlcp import solve_hlcp
 from .result import AVEResult
+from .structure import _subset_masks
 from .validation import as_square_matrix, as_vector
 
 __all__ = ["solve_ave", "AUTO_AVE_ENUMERATION_MAX_SIZE"]
 
 AUTO_AVE_ENUMERATION_MAX_SIZE = 10
 """Sign patterns are enumerated up to this size; larger problems go through Lemke."""
+
+AVE_FAST_MAX_SIZE = 6
+"""Up to this size a batched determinant/solve path runs first (no SVD, no LP)."""
+
+_SINGULAR = 1e-12
 
 _EPS = np.finfo(float).eps
 
@@ -78,6 +86,70 @@ def _scalar(a: float, c: float, all_solutions: bool, tol: float) -> AVEResult:
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _sign_patterns(n: int) -> np.ndarray:
+    """All ``s in {+1, -1}^n``, fewest ``-1`` first. Shape (2**n, n), read-only."""
+    patterns = np.where(_subset_masks(n), -1.0, 1.0)
+    patterns.flags.writeable = False
+    return patterns
+
+
+def _fast_patterns(A: np.ndarray, c: np.ndarray, all_solutions: bool, tol: float):
+    """Batched sign-pattern solve for small ``n``; None if some pattern is near singular.
+
+    Returns
+    -------
+    (lams, patterns_examined) or None
+    """
+    n = A.shape[0]
+    signs = _sign_patterns(n)
+    matrices = np.eye(n)[None] - A[None] * signs[:, None, :]  # I - A diag(s)
+    determinants = np.linalg.det(matrices)
+    hadamard = np.prod(np.sqrt(np.einsum("kij,kij->kj", matrices, matrices)), axis=1)
+    if np.any(np.abs(determinants) <= _SINGULAR * hadamard):
+        return None
+    lams = np.linalg.solve(matrices, np.broadcast_to(c, (len(signs), n))[..., None])[..., 0]
+    scale = np.max(np.abs(lams), axis=1, keepdims=True)
+    feasible = np.flatnonzero(np.all(signs * lams >= -1e-9 * scale, axis=1))
+    found: list[np.ndarray] = []
+    for k in feasible:
+        lam = lams[k]
+        if _ave_residual(A, c, lam) > tol:
+            continue
+        if all(np.max(np.abs(lam - other)) > 1e-8 * max(float(np.max(np.abs(other))), 1e-300)
+               for other in found):
+            found.append(lam.copy())
+        if not all_solutions:
+            break
+    return found, len(signs)
+
+
+def _from_lams(A, c, lams, examined, all_solutions, continuum, tol) -> AVEResult:
+    """AVEResult from the distinct solutions found by sign-pattern enumeration."""
+    if not lams:
+        zero = np.zeros(A.shape[0])
+        return AVEResult(
+            x=zero, y=zero, success=False, method="enumerate", iterations=examined,
+            residual=_ave_residual(A, c, zero),
+            message=f"no solution: all {examined} sign patterns examined",
+            solutions=[] if all_solutions else None, infeasible=True, lam=zero,
+        )
+    lam = lams[0]
+    residual = _ave_residual(A, c, lam)
+    if all_solutions:
+        message = f"{len(lams)} distinct solution{'s' if len(lams) > 1 else ''}"
+        if continuum:
+            message += " and a continuum"
+    else:
+        message = "solution found"
+    message += f" ({examined} sign patterns examined)"
+    return AVEResult(
+        x=np.maximum(lam, 0.0), y=np.maximum(-lam, 0.0), success=residual <= tol,
+        method="enumerate", iterations=examined, residual=residual, message=message,
+        solutions=list(lams) if all_solutions else None, continuum=continuum, lam=lam,
+    )
+
+
 def solve_ave(
     A,
     c,
@@ -97,7 +169,9 @@ def solve_ave(
         multiplicity: 0 inconsistent, 1 unique, >1 indeterminate; ``continuum`` flags a
         segment of solutions).
     method : {"auto", "enumerate", "lemke", ...}
-        ``auto``: closed form for ``n = 1``, sign-pattern enumeration for ``n <= 10``,
+        ``auto``: closed form for ``n = 1``, sign-pattern enumeration for ``n <= 10``
+        (batched determinants and solves for ``n <= 6``, falling back on the exact
+        complementary-basis enumeration when a pattern matrix is near singular),
         else :func:`~nonsmooth.lcp.solve_hlcp` with its ``auto``. Other names are passed to
         :func:`~nonsmooth.lcp.solve_hlcp`.
     tol : float
@@ -121,33 +195,16 @@ def solve_ave(
     c = as_vector(c, "c", n)
     if method == "auto" and n == 1:
         return _scalar(float(A[0, 0]), float(c[0]), all_solutions, tol)
+    if method == "auto" and n <= AVE_FAST_MAX_SIZE:
+        fast = _fast_patterns(A, c, all_solutions, tol)
+        if fast is not None:
+            return _from_lams(A, c, fast[0], fast[1], all_solutions, False, tol)
     identity = np.eye(n)
     if method == "enumerate" or (method == "auto" and n <= AUTO_AVE_ENUMERATION_MAX_SIZE):
         outcome = enumerate_complementary_bases(identity - A, -(identity + A), c,
                                                 all_solutions=all_solutions, accept_tol=tol)
         lams = [x - y for x, y in zip(outcome.first, outcome.second, strict=True)]
-        if not lams:
-            zero = np.zeros(n)
-            return AVEResult(
-                x=zero, y=zero, success=False, method="enumerate", iterations=outcome.bases,
-                residual=_ave_residual(A, c, zero),
-                message=f"no solution: all {outcome.bases} sign patterns examined",
-                solutions=[] if all_solutions else None, infeasible=True, lam=zero,
-            )
-        lam = lams[0]
-        residual = _ave_residual(A, c, lam)
-        if all_solutions:
-            message = f"{len(lams)} distinct solution{'s' if len(lams) > 1 else ''}"
-            if outcome.continuum:
-                message += " and a continuum"
-        else:
-            message = "solution found"
-        message += f" ({outcome.bases} sign patterns examined)"
-        return AVEResult(
-            x=np.maximum(lam, 0.0), y=np.maximum(-lam, 0.0), success=residual <= tol,
-            method="enumerate", iterations=outcome.bases, residual=residual, message=message,
-            solutions=lams if all_solutions else None, continuum=outcome.continuum, lam=lam,
-        )
+        return _from_lams(A, c, lams, outcome.bases, all_solutions, outcome.continuum, tol)
     hlcp = solve_hlcp(identity - A, identity + A, c, method=method,
                       all_solutions=all_solutions, tol=tol)
     lam = hlcp.x - hlcp.y

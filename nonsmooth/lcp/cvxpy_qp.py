@@ -27,8 +27,8 @@ def solve_cvxpy(M, q, *, solver: str | None = None, **solver_options) -> LCPResu
     Parameters
     ----------
     M : array_like, shape (n, n)
-        Positive semidefinite (``x^T M x >= 0``); otherwise the QP is not convex and
-        ``success`` is False without solving.
+        Positive semidefinite (``x^T M x >= 0``); otherwise the QP is not convex
+        (``ValueError``).
     q : array_like, shape (n,)
     solver : str, optional
         cvxpy solver name (default: ``"CLARABEL"`` when installed, else cvxpy's choice).
@@ -38,6 +38,11 @@ def solve_cvxpy(M, q, *, solver: str | None = None, **solver_options) -> LCPResu
     Returns
     -------
     LCPResult
+
+    Raises
+    ------
+    ValueError
+        ``M`` is not positive semidefinite.
     """
     from .structure import is_positive_semidefinite
 
@@ -45,11 +50,10 @@ def solve_cvxpy(M, q, *, solver: str | None = None, **solver_options) -> LCPResu
     n = M.shape[0]
     q = as_vector(q, "q", n)
     if not is_positive_semidefinite(M):
-        z = np.zeros(n)
-        return LCPResult(z=z, w=M @ z + q, success=False, method="cvxpy", iterations=0,
-                         residual=lcp_residual(M, q, z),
-                         message="M is not positive semidefinite: the cvxpy QP formulation "
-                         "is only valid for monotone LCPs")
+        raise ValueError(
+            "M: method='cvxpy' needs a positive semidefinite M (x^T M x >= 0): its QP "
+            "formulation is convex only for monotone LCPs; use method='lemke' or 'auto'"
+        )
     import cvxpy as cp
 
     S = 0.5 * (M + M.T)

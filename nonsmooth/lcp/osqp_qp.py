@@ -43,21 +43,36 @@ def solve_osqp(
     -------
     LCPResult
         ``iterations`` is OSQP's ADMM iteration count.
+
+    Raises
+    ------
+    ValueError
+        ``M`` is not symmetric positive semidefinite.
     """
     import osqp
     from scipy import sparse
 
+    from .structure import is_symmetric_psd
+
     M = as_square_matrix(M, "M")
     n = M.shape[0]
     q = as_vector(q, "q", n)
+    if not is_symmetric_psd(M):
+        raise ValueError(
+            "M: method='osqp' solves the equivalent QP, which needs a symmetric positive "
+            "semidefinite M; use method='lemke' or 'auto'"
+        )
     P = sparse.csc_matrix(np.triu(0.5 * (M + M.T)))
     solver = osqp.OSQP()
     settings = dict(verbose=False, eps_abs=eps_abs, eps_rel=eps_rel, max_iter=max_iter)
     polish_key = "polishing" if int(osqp.__version__.split(".")[0]) >= 1 else "polish"
-    settings[polish_key] = True
+    settings[polish_key] = False  # solve_lcp polishes on the active set itself
     solver.setup(P=P, q=q, A=sparse.identity(n, format="csc"), l=np.zeros(n),
                  u=np.full(n, np.inf), **settings)
-    output = solver.solve()
+    try:
+        output = solver.solve(raise_error=False)
+    except TypeError:  # osqp < 1.0
+        output = solver.solve()
     status = str(output.info.status)
     x = output.x
     if x is None or not np.all(np.isfinite(x)):

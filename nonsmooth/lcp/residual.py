@@ -43,7 +43,7 @@ def lcp_residual(M, q, z) -> float:
 
 
 def hlcp_residual(A, B, c, x, y) -> float:
-    """Relative error of a candidate ``(x, y)`` of the HLCP ``A x - B y = c``, ``0 <= x _|_ y >= 0``.
+    """Relative error of a candidate ``(x, y)`` of the HLCP ``A x - B y = c``, ``0 <= x _|_ y``.
 
     Parameters
     ----------

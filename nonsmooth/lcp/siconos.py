@@ -44,7 +44,9 @@ class _Tokens:
         try:
             return int(token)
         except ValueError:
-            raise ValueError(f"{self._source}: expected an integer for {what}, got {token!r}") from None
+            raise ValueError(
+                f"{self._source}: expected an integer for {what}, got {token!r}"
+            ) from None
 
     def floats(self, count: int, what: str) -> np.ndarray:
         values = [self._next(what) for _ in range(count)]

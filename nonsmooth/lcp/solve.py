@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cvxpy_qp import solve_cvxpy
-from .enumeration import ENUMERATION_MAX_SIZE, solve_enumerate
+from .enumeration import solve_enumerate
 from .lemke import solve_lemke
 from .osqp_qp import solve_osqp
 from .pgs import solve_pgs
@@ -245,11 +245,6 @@ def solve_lcp(
         raise ValueError(
             f"method must be 'auto' or one of {sorted(LCP_METHODS)}; got {method!r}"
         )
-    if method == "osqp" and not (is_symmetric(M) and is_positive_semidefinite(M)):
-        raise ValueError(
-            "M: method='osqp' solves the equivalent QP, which needs a symmetric positive "
-            "semidefinite M; use method='lemke' or 'auto'"
-        )
     foreign = sorted(set(options) - _OPTION_OWNERS[method])
     if foreign:
         raise ValueError(
@@ -324,7 +319,10 @@ def _solve_auto(M, q, *, tol, scale, polish, options) -> LCPResult:
                          residual=lcp_residual(M, q, z), message="")
     tried = " | ".join(attempts)
     if proof is not None:
-        message = f"no solution: the LCP is infeasible [{structure.describe()}]; methods tried: {tried}"
+        message = (
+            f"no solution: the LCP is infeasible [{structure.describe()}]; "
+            f"methods tried: {tried}"
+        )
     else:
         message = (
             f"no certified solution (best residual {best.residual:.2e} > tol = {tol:.1e}) "

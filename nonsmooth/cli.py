@@ -1,0 +1,172 @@
+"""The command line: ``nonsmooth run | models | reproduce``.
+
+User errors print one line (``nonsmooth: error: ...``) and exit with code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from .errors import NonsmoothError
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2
+        raise _UserError(f"{message} (see '{self.prog} --help')")
+
+
+class _UserError(Exception):
+    pass
+
+
+class _Progress:
+    """A one-line progress display on stderr for runs longer than a second (tty only)."""
+
+    def __init__(self, t0, t_end, stream=sys.stderr):
+        self.t0, self.t_end, self.stream = t0, t_end, stream
+        self.start = self.last = time.perf_counter()
+        self.active = stream.isatty()
+        self.shown = False
+
+    def __call__(self, t):
+        if not self.active:
+            return
+        now = time.perf_counter()
+        if now - self.last < 0.25 or now - self.start < 1.0:
+            return
+        self.last = now
+        frac = (t - self.t0) / (self.t_end - self.t0)
+        self.stream.write(f"\r  t = {t:.4g} / {self.t_end:g} s ({100 * frac:5.1f} %)")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self):
+        if self.shown:
+            self.stream.write("\r" + " " * 40 + "\r")
+            self.stream.flush()
+
+
+def _parse_set(items):
+    values = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise _UserError(f"--set expects NAME=VALUE, got {item!r}")
+        values[name.strip()] = value.strip()
+    return values
+
+
+def _cmd_models(args):
+    from .models import available, load
+
+    for name in available():
+        mod = load(name)
+        print(f"{name}: {mod.DESCRIPTION}")
+        for p in mod.PARAMETERS:
+            default = p.default if isinstance(p.default, str) else f"{p.default:.6g}"
+            print(f"    {p.name:<8} = {default:<10} [{p.unit}]  {p.description} "
+                  f"({p.range_text()})")
+    return 0
+
+
+def _cmd_run(args):
+    from .models import load
+    from .simulate import METHODS, simulate
+
+    module = load(args.model)
+    params = _parse_set(args.set)
+    if hasattr(module, "PARAMETERS"):
+        from .model import check_parameters
+
+        check_parameters(getattr(module, "NAME", args.model), module.PARAMETERS, params)
+    model = module.build(**params)
+    if args.method not in METHODS:
+        raise _UserError(f"unknown method {args.method!r}; choose one of {', '.join(METHODS)}")
+    t_end = model.t_end if args.t_end is None else args.t_end
+    dt = model.dt if args.dt is None else args.dt
+    if t_end <= 0:
+        raise _UserError(f"--t-end {t_end:g} is invalid: the end time must be > 0 s")
+    if dt <= 0:
+        raise _UserError(f"--dt {dt:g} is invalid: the step must be > 0 s")
+    progress = _Progress(0.0, t_end)
+    try:
+        result = simulate(model, t_end, method=args.method, dt=dt, progress=progress)
+    finally:
+        progress.close()
+    print(result.summary())
+    if args.out:
+        _write(lambda: result.to_csv(args.out), args.out, "data")
+    if args.events:
+        _write(lambda: result.events_to_csv(args.events), args.events, "event log")
+    if args.plot:
+        _write(lambda: result.plot(path=args.plot), args.plot, "plot")
+    return 0
+
+
+def _write(fn, path, what):
+    try:
+        fn()
+    except OSError as exc:
+        raise _UserError(f"cannot write the {what} to {path}: {exc.strerror or exc}") from None
+    print(f"wrote {what} to {path}")
+
+
+def _cmd_reproduce(args):
+    from .reproduce import REPRODUCTIONS
+
+    name = args.name.replace("_", "-")
+    if name not in REPRODUCTIONS:
+        raise _UserError(f"unknown reproduction {args.name!r}; available: "
+                         f"{', '.join(REPRODUCTIONS)}")
+    try:
+        REPRODUCTIONS[name](args.outdir)
+    except OSError as exc:
+        raise _UserError(f"cannot write to {args.outdir}: {exc.strerror or exc}") from None
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="nonsmooth",
+                     description="Planar multibody dynamics with dry friction in joints.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    run = sub.add_parser("run", help="simulate a model", description=(
+        "Simulate MODEL (a name from 'nonsmooth models' or a path to a .py file with "
+        "build(**params)). Units are SI unless the model says otherwise."))
+    run.add_argument("model")
+    run.add_argument("--set", action="append", metavar="NAME=VALUE",
+                     help="set a model parameter (repeatable)")
+    run.add_argument("--t-end", type=float, help="end time [s] (default: the model's)")
+    run.add_argument("--dt", type=float, help="step / output spacing [s] (default: the model's)")
+    run.add_argument("--method", default="RK4",
+                     help="RK4, Euler (fixed step) or RK45, DOP853, RK23, Radau, BDF, LSODA")
+    run.add_argument("--out", metavar="FILE.csv", help="write the output columns as CSV")
+    run.add_argument("--events", metavar="FILE.csv", help="write the event log as CSV")
+    run.add_argument("--plot", metavar="FILE.png", help="plot the outputs to a PNG file")
+    run.set_defaults(func=_cmd_run)
+    models = sub.add_parser("models", help="list the models with their parameters")
+    models.set_defaults(func=_cmd_models)
+    rep = sub.add_parser("reproduce", help="reproduce a published benchmark")
+    rep.add_argument("name", help="crank-rocker")
+    rep.add_argument("--outdir", default="reproduction", help="output folder (default: %(default)s)")
+    rep.set_defaults(func=_cmd_reproduce)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        return args.func(args)
+    except (_UserError, NonsmoothError, ValueError) as exc:
+        print(f"nonsmooth: error: {exc}".replace("\n", " "), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("nonsmooth: interrupted", file=sys.stderr)
+        return 130
