@@ -49,6 +49,8 @@ def time_solvers(
 ) -> list[dict]:
     """Measure the wall-clock time per :func:`solve_lcp` call for each method and size.
 
+    The median over the repetitions is reported (robust to a busy machine).
+
     Parameters
     ----------
     sizes : iterable of int
@@ -65,29 +67,44 @@ def time_solvers(
     Returns
     -------
     list of dict
-        One row per (method, n): ``method``, ``n``, ``seconds`` (per solve, ``nan`` when
-        skipped), ``repeats``, ``success``, ``residual``, ``iterations``.
+        One row per (method, n): ``method``, ``n``, ``seconds`` (median per solve, ``nan``
+        when skipped), ``repeats``, ``success``, ``residual``, ``iterations``.
     """
     rows = []
     for n in sizes:
         M, q = problem(n)
         for method in methods:
             if method == "enumerate" and n > ENUMERATION_LIMIT:
-                rows.append(dict(method=method, n=n, seconds=float("nan"), repeats=0,
-                                 success=None, residual=float("nan"), iterations=0))
+                rows.append(
+                    dict(
+                        method=method,
+                        n=n,
+                        seconds=float("nan"),
+                        repeats=0,
+                        success=None,
+                        residual=float("nan"),
+                        iterations=0,
+                    )
+                )
                 continue
             solve_lcp(M, q, method=method)  # warm-up (lazy imports)
-            repeats = 0
-            start = time.perf_counter()
-            while True:
+            timings: list[float] = []
+            while sum(timings) < min_time and len(timings) < max_repeats:
+                start = time.perf_counter()
                 result = solve_lcp(M, q, method=method)
-                repeats += 1
-                elapsed = time.perf_counter() - start
-                if elapsed >= min_time or repeats >= max_repeats:
-                    break
-            rows.append(dict(method=method, n=n, seconds=elapsed / repeats, repeats=repeats,
-                             success=result.success, residual=result.residual,
-                             iterations=result.iterations))
+                timings.append(time.perf_counter() - start)
+            repeats = len(timings)
+            rows.append(
+                dict(
+                    method=method,
+                    n=n,
+                    seconds=float(np.median(timings)),
+                    repeats=repeats,
+                    success=result.success,
+                    residual=result.residual,
+                    iterations=result.iterations,
+                )
+            )
     return rows
 
 
@@ -96,8 +113,10 @@ def format_table(rows: list[dict]) -> str:
     methods = list(dict.fromkeys(row["method"] for row in rows))
     sizes = list(dict.fromkeys(row["n"] for row in rows))
     lookup = {(row["method"], row["n"]): row for row in rows}
-    lines = ["ms per solve (random SPD M, q ~ N(0, 1)); '!' marks an uncertified answer",
-             f"{'n':>5} " + " ".join(f"{m:>11}" for m in methods)]
+    lines = [
+        "ms per solve (random SPD M, q ~ N(0, 1)); '!' marks an uncertified answer",
+        f"{'n':>5} " + " ".join(f"{m:>11}" for m in methods),
+    ]
     for n in sizes:
         cells = []
         for m in methods:

@@ -104,12 +104,24 @@ class Dynamics:
         self._driver_mask = np.zeros(m)
         self._driver_mask[system.driver_rows] = 1.0
         self.n_evaluations = 0
-        self.max_residual = 0.0
         self._M_last = None
 
     # ------------------------------------------------------------------ the hot path
-    def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray) -> Evaluation:
-        """Evaluate at ``(t, q, v)`` with pair modes ``modes`` (shape (p,), entries +1 / -1)."""
+    def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
+                 faces: np.ndarray | None = None) -> Evaluation:
+        """Evaluate at ``(t, q, v)``.
+
+        Parameters
+        ----------
+        modes : ndarray, shape (p,)
+            Slip direction of each pair (+1 / -1).
+        faces : ndarray, shape (p,), optional
+            The face each slider bears on (sign of ``lambda_N``) during a smooth phase. Given,
+            the normal forces are the smooth continuation ``lambda_N = c + A diag(faces)
+            lambda_N`` of that face (what the integrator and the event location need: it equals
+            the HLCP solution while the signs agree, which the ``residual`` certifies). None:
+            the HLCP is solved outright (at events and initial times).
+        """
         self.n_evaluations += 1
         n, p = self.n, self.p
         T = self.system.terms(t, q, v)
@@ -135,8 +147,11 @@ class Dynamics:
             row = self._nrows[0]
             cc, aa = X[row, 0], X[row, 1]
             if abs(aa) < 1.0:
-                lam_n = cc / (1.0 - aa) if cc >= 0 else cc / (1.0 + aa)
-                N = np.array((abs(lam_n),))
+                if faces is None:
+                    lam_n = cc / (1.0 - aa) if cc >= 0 else cc / (1.0 + aa)
+                    N = np.array((abs(lam_n),))
+                else:
+                    N = faces * (cc / (1.0 - aa * faces[0]))
             else:
                 N = self._normal_magnitudes(t, X[self._nrows, 1:], X[self._nrows, 0])
             x = X[:, 0] + X[:, 1] * N[0]
@@ -149,7 +164,7 @@ class Dynamics:
         elif p:
             c = X[self._nrows, 0]
             A = X[self._nrows, 1:]
-            N = self._normal_magnitudes(t, A, c)
+            N = self._normal_magnitudes(t, A, c, faces)
             x = X[:, 0] + X[:, 1:] @ N
             lambda_N = x[self._nrows]
             res = float(np.max(np.abs(lambda_N - c - A @ np.abs(lambda_N))))
@@ -163,8 +178,6 @@ class Dynamics:
             A = c = None
             res = 0.0
             P_fric = 0.0
-        if res > self.max_residual:
-            self.max_residual = res
         lam = x[n:]
         Pc = lam * Gv
         P_total = Pc.sum()
@@ -191,14 +204,20 @@ class Dynamics:
         X = np.linalg.solve(K, R)
         return X[self._nrows, 1:], X[self._nrows, 0]
 
-    def _normal_magnitudes(self, t, A, c) -> np.ndarray:
-        """Solve ``lambda_N = c + A |lambda_N|``; return ``|lambda_N|`` (shape (p,))."""
+    def _normal_magnitudes(self, t, A, c, faces=None) -> np.ndarray:
+        """Solve ``lambda_N = c + A |lambda_N|``; return ``|lambda_N|`` (shape (p,)), or with
+        ``faces`` the continuation ``faces * lambda_N`` of the face-fixed linear system.
+
+        Uniqueness is guaranteed when the spectral radius of ``abs(A)`` is below one
+        (``formulation.md`` section 8); otherwise all solutions are enumerated and anything but
+        exactly one raises a named error."""
         if self.p == 1:
-            a, cc = A[0, 0], c[0]
-            if abs(a) < 1.0:
-                lam = cc / (1.0 - a) if cc >= 0 else cc / (1.0 + a)
-                return np.array([abs(lam)])
-        elif self.p > 1 and np.max(np.abs(np.linalg.eigvals(np.abs(A)))) < 1.0:
+            unique = abs(A[0, 0]) < 1.0
+        else:
+            unique = np.max(np.abs(np.linalg.eigvals(np.abs(A)))) < 1.0
+        if unique and faces is not None:
+            return faces * np.linalg.solve(np.eye(self.p) - A * faces, c)
+        if unique:
             from .lcp import solve_ave
 
             sol = solve_ave(A, c)
@@ -227,12 +246,6 @@ class Dynamics:
         return sols[0]
 
     # ------------------------------------------------------------------ the integrator's view
-    def rhs(self, t: float, y: np.ndarray, modes: np.ndarray) -> tuple[np.ndarray, Evaluation]:
-        """Derivative of the augmented state ``y = [q, v, work (5)]`` and the evaluation."""
-        n = self.n
-        ev = self.evaluate(t, y[:n], y[n:2 * n], modes)
-        return np.concatenate((y[n:2 * n], ev.dv, ev.powers)), ev
-
     # ------------------------------------------------------------------ events: transition
     def tangential_acceleration(self, t, q, v, ev: Evaluation) -> np.ndarray:
         """``a_T = W dv/dt + (dW/dt) v``, shape (p,)."""

@@ -70,7 +70,7 @@ class Result:
         r.diagnostics = {
             "max_drift_position": float(np.max(np.abs(phi))) if phi.size else 0.0,
             "max_drift_velocity": float(np.max(np.abs(dphi))) if dphi.size else 0.0,
-            "max_lcp_residual": float(run.dyn.max_residual),
+            "max_lcp_residual": float(run.max_residual),
             "energy_balance_error": float(np.max(np.abs(balance))) if N else 0.0,
             "energy_balance_relative": float(np.max(np.abs(balance))) / scale if N else 0.0,
             "work": dict(zip(WORK_NAMES, r.work[-1].tolist() if N else [0.0] * N_WORK,

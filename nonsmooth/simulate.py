@@ -97,17 +97,20 @@ class _Run:
             "dphi", "T", "V")}
         self.friction_pairs = [i for i, pr in enumerate(system.pairs) if pr.mu > 0]
         self._last = None
+        self.faces = None
+        self.max_residual = 0.0
         self._zeno_t = -math.inf
         self._zeno_count = 0
         self.n_steps = 0
 
     # ---------------------------------------------------------------- evaluation with a cache
     def ev_at(self, t, y, modes) -> Evaluation:
+        """Evaluation in the current phase (modes and faces fixed), cached for the last state."""
         last = self._last
         if last is not None and last[0] == t and last[2] is modes and np.array_equal(last[1], y):
             return last[3]
         n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes)
+        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces)
         self._last = (t, y.copy(), modes, ev)
         return ev
 
@@ -116,9 +119,11 @@ class _Run:
         fixed-step loop reads ``self.last_ev`` instead)."""
         n = self.n
         evaluate = self.dyn.evaluate
+        faces = self.faces
 
         def f(t, y):
-            ev = self.ev_at(t, y, modes) if cached else evaluate(t, y[:n], y[n:2 * n], modes)
+            ev = self.ev_at(t, y, modes) if cached else evaluate(t, y[:n], y[n:2 * n], modes,
+                                                                 faces)
             self.last_ev = ev
             return np.concatenate((y[n:2 * n], ev.dv, ev.powers))
 
@@ -137,6 +142,8 @@ class _Run:
         r["v_T"].append(ev.v_T)
         r["modes"].append(np.array(modes))
         r["residual"].append(ev.residual)
+        if ev.residual > self.max_residual:
+            self.max_residual = ev.residual
         r["phi"].append(ev.phi)
         r["dphi"].append(ev.dphi)
         v = y[n:2 * n]
@@ -171,31 +178,55 @@ class _Run:
     def _velocity_scale(v):
         return max(1.0, float(np.max(np.abs(v)))) if v.size else 1.0
 
-    def switch(self, t, y, modes, fired_pairs):
-        """Velocity-zero event(s) at t: decide new modes, log, guard against chattering."""
+    def initial_faces(self, t, y, modes):
+        """The face of the slot each slider bears on (sign of lambda_N); a zero normal force
+        takes the sign it has just after t (probed along the flow)."""
         n = self.n
-        q, v = y[:n], y[n:2 * n]
+        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes)
+        faces = np.sign(ev.lambda_N)
+        if np.any(faces == 0):
+            dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers))
+            delta = 1e-6
+            probe = y + delta * dy
+            later = self.dyn.evaluate(t + delta, probe[:n], probe[n:2 * n], modes).lambda_N
+            faces = np.where(faces == 0, np.sign(later), faces)
+        self.faces = np.where(faces == 0, 1.0, faces)
+
+    def handle(self, t, y, modes, fired):
+        """Terminal engine events at t: flip faces (normal force sign), decide new modes
+        (velocity zero), log them; guard against chattering. Returns the modes to go on with."""
         if t - self._zeno_t < 1e-12 * max(1.0, abs(t)):
             self._zeno_count += 1
             if self._zeno_count > ZENO_LIMIT:
                 raise IntegrationError(
-                    f"chattering (Zeno) at t = {t:.12g} s: more than {ZENO_LIMIT} mode switches "
-                    f"of pairs {[self.system.pairs[i].name for i in fired_pairs]} within 1e-12 s;"
-                    " the motion accumulates events (sticking): use a smooth friction law")
+                    f"chattering (Zeno) at t = {t:.12g} s: more than {ZENO_LIMIT} events "
+                    f"{sorted({kind for kind, _ in fired})} within 1e-12 s; the motion "
+                    "accumulates events (sticking or a grazing normal force): use a smooth "
+                    "friction law or change the parameters")
         else:
             self._zeno_t, self._zeno_count = t, 0
-        new = self.dyn.transition(t, q, v, modes, fired_pairs)
-        for i in fired_pairs:
+        n = self.n
+        q, v = y[:n], y[n:2 * n]
+        self._last = None  # nothing is cached across an event
+        faces = self.faces.copy()
+        for kind, i in fired:
+            if kind == "normal":
+                before = "+" if faces[i] > 0 else "-"
+                faces[i] = -faces[i]
+                after = "+" if faces[i] > 0 else "-"
+                self.events.append(EventRecord(t, self.system.pairs[i].name, "normal_sign",
+                                               before, after, q.copy(), v.copy()))
+        self.faces = faces
+        zero = [i for kind, i in fired if kind == "velocity"]
+        if not zero:
+            return modes
+        new = self.dyn.transition(t, q, v, modes, zero)
+        self.initial_faces(t, y, new)  # a reversed friction force can move the slider's face
+        for i in zero:
             self.events.append(EventRecord(t, self.system.pairs[i].name, "velocity_zero",
                                            mode_name(modes[i]), mode_name(new[i]),
                                            q.copy(), v.copy()))
         return new
-
-    def log_normal(self, t, y, i, g_before):
-        n = self.n
-        self.events.append(EventRecord(
-            t, self.system.pairs[i].name, "normal_sign", "+" if g_before > 0 else "-",
-            "-" if g_before > 0 else "+", y[:n].copy(), y[n:2 * n].copy()))
 
     def log_user(self, t, y, ue):
         n = self.n
@@ -203,9 +234,12 @@ class _Run:
                                        y[n:2 * n].copy()))
 
     def event_specs(self, modes):
-        """(name, kind, index, direction, terminal) for the current phase."""
+        """(kind, index, direction, terminal) of each event function of the current phase.
+
+        Engine events are terminal and one-sided (they watch the crossing away from the current
+        mode / face), so a restart exactly at an event cannot find it again."""
         specs = [("velocity", i, -modes[i], True) for i in self.friction_pairs]
-        specs += [("normal", i, 0.0, False) for i in range(self.system.n_pairs)]
+        specs += [("normal", i, -self.faces[i], True) for i in range(self.system.n_pairs)]
         specs += [("user", k, ue.direction, ue.terminal) for k, ue in enumerate(self.user_events)]
         return specs
 
@@ -219,31 +253,27 @@ class _Run:
         return float(self.user_events[i].function(t, y[:n], y[n:2 * n]))
 
 
-# ------------------------------------------------------------------------------- fixed step
-def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
-    step = _STEPPERS[method]
+def _grid(t0, t_end, dt):
     n_grid = int(math.floor((t_end - t0) / dt + 1e-9))
     grid = t0 + dt * np.arange(n_grid + 1)
     if t_end - grid[-1] > 1e-12 * max(1.0, abs(t_end)):
         grid = np.append(grid, t_end)
-    rhs_cache = {}
+    return grid
 
-    def make_rhs(modes):
-        if id(modes) not in rhs_cache:
-            rhs_cache.clear()
-            rhs_cache[id(modes)] = run.fun(modes, cached=False)
-        return rhs_cache[id(modes)]
 
+# ------------------------------------------------------------------------------- fixed step
+def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
+    step = _STEPPERS[method]
+    grid = _grid(t0, t_end, dt)
     t = t0
-    rhs = make_rhs(modes)
+    rhs = run.fun(modes, cached=False)
     f = rhs(t, y)
     ev = run.last_ev
     run.record(t, y, ev, modes)
     k = 0
     while k < len(grid) - 1:
         t_next = grid[k + 1]
-        h = t_next - t
-        y_new = step(rhs, t, y, f, h)
+        y_new = step(rhs, t, y, f, t_next - t)
         run.n_steps += 1
         f_new = rhs(t_next, y_new)
         ev_new = run.last_ev
@@ -251,9 +281,8 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
             raise IntegrationError(f"the state became non-finite at t = {t_next:.6g} s "
                                    f"(method {method}, dt = {dt:g} s): reduce dt")
         hits = []
-        specs = run.event_specs(modes)
         interp = None
-        for spec in specs:
+        for spec in run.event_specs(modes):
             g0 = run.g_value(spec, t, y, ev, modes)
             g1 = run.g_value(spec, t_next, y_new, ev_new, modes)
             if not crossed(g0, g1, spec[2]) or (g0 == 0 and spec[3]):
@@ -265,32 +294,23 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
                 yy = interp(tt)
                 return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
 
-            hits.append((locate(g, t, t_next, g0, g1), spec, g0))
+            hits.append((locate(g, t, t_next, g0, g1), spec))
         terminal = [hit for hit in hits if hit[1][3]]
-        if terminal:
-            t_e = min(hit[0] for hit in terminal)
-            fired = [hit for hit in terminal if hit[0] <= t_e + 1e-13]
-        else:
-            t_e = t_next
-            fired = []
-        for t_h, spec, g0 in hits:  # non-terminal events before the (first) terminal one
+        t_e = min(hit[0] for hit in terminal) if terminal else t_next
+        for t_h, spec in hits:  # non-terminal user events up to the first terminal one
             if not spec[3] and t_h <= t_e:
-                y_h = interp(t_h)
-                if spec[0] == "normal":
-                    run.log_normal(t_h, y_h, spec[1], g0)
-                else:
-                    run.log_user(t_h, y_h, run.user_events[spec[1]])
-        if fired:
+                run.log_user(t_h, interp(t_h), run.user_events[spec[1]])
+        if terminal:
+            fired = [hit[1] for hit in terminal if hit[0] <= t_e + 1e-13]
             y_e = step(rhs, t, y, f, t_e - t) if t_e > t else y
-            users = [hit for hit in fired if hit[1][0] == "user"]
+            users = [spec for spec in fired if spec[0] == "user"]
             if users:
-                for _, spec, _ in users:
+                for spec in users:
                     run.log_user(t_e, y_e, run.user_events[spec[1]])
-                ev_e = run.ev_at(t_e, y_e, modes)
-                run.record(t_e, y_e, ev_e, modes)
+                run.record(t_e, y_e, run.ev_at(t_e, y_e, modes), modes)
                 return "user", t_e
-            modes = run.switch(t_e, y_e, modes, [hit[1][1] for hit in fired])
-            rhs = make_rhs(modes)
+            modes = run.handle(t_e, y_e, modes, [(spec[0], spec[1]) for spec in fired])
+            rhs = run.fun(modes, cached=False)
             t, y = t_e, y_e
             f = rhs(t, y)
             ev = run.last_ev
@@ -308,10 +328,7 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
 def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_step):
     from scipy.integrate import solve_ivp
 
-    n_grid = int(math.floor((t_end - t0) / dt + 1e-9))
-    grid = t0 + dt * np.arange(n_grid + 1)
-    if t_end - grid[-1] > 1e-12 * max(1.0, abs(t_end)):
-        grid = np.append(grid, t_end)
+    grid = _grid(t0, t_end, dt)
     run.record(t0, y, run.ev_at(t0, y, modes), modes)
     next_k = 1
     t = t0
@@ -324,10 +341,8 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
             g.terminal = spec[3]
             g.direction = spec[2]
             fns.append(g)
-        t_eval = grid[next_k:]
-        sol = solve_ivp(run.fun(modes), (t, t_end), y, method=method, t_eval=t_eval,
-                        events=fns or None, rtol=rtol, atol=atol, max_step=max_step,
-                        dense_output=True)
+        sol = solve_ivp(run.fun(modes), (t, t_end), y, method=method, t_eval=grid[next_k:],
+                        events=fns or None, rtol=rtol, atol=atol, max_step=max_step)
         run.n_steps += max(len(sol.t), 1)
         if sol.status == -1:
             raise IntegrationError(f"{method} failed at t = {t:.6g} s: {sol.message}; try "
@@ -335,41 +350,27 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
         for tt, yy in zip(sol.t, sol.y.T, strict=True):
             run.record(tt, yy, run.ev_at(tt, yy, modes), modes)
         next_k += len(sol.t)
-        t_stop = t_end
-        fired = []
+        fired, t_stop = [], t_end
         if sol.status == 1:
-            times = [(te[-1], j) for j, te in enumerate(sol.t_events)
-                     if len(te) and specs[j][3]]
+            times = [(te[-1], j) for j, te in enumerate(sol.t_events) if len(te) and specs[j][3]]
             t_stop = min(tt for tt, _ in times)
             fired = [j for tt, j in times if tt <= t_stop + 1e-13]
-        for j, spec in enumerate(specs):
-            if spec[3]:
-                continue
-            for t_h, y_h in zip(sol.t_events[j], sol.y_events[j], strict=True):
-                if t_h > t_stop:
-                    continue
-                if spec[0] == "user":
-                    run.log_user(t_h, y_h, run.user_events[spec[1]])
-                    continue
-                # the face before the crossing: the normal force just before (or, at the phase
-                # start, minus the one just after) the event, on the dense output
-                delta = 1e-7 * max(dt, 1e-12)
-                side = -1.0 if t_h - delta >= t else 1.0
-                t_s = t_h + side * delta
-                y_s = sol.sol(t_s)
-                g_s = float(run.ev_at(t_s, y_s, modes).lambda_N[spec[1]])
-                run.log_normal(t_h, y_h, spec[1], g_s if side < 0 else -g_s)
+        for j, spec in enumerate(specs):  # non-terminal user events
+            if not spec[3]:
+                for t_h, y_h in zip(sol.t_events[j], sol.y_events[j], strict=True):
+                    if t_h <= t_stop:
+                        run.log_user(t_h, y_h, run.user_events[spec[1]])
         if not fired:
             break
-        y_e = sol.y_events[fired[0]][-1]
+        y_e = np.array(sol.y_events[fired[0]][-1])
         users = [j for j in fired if specs[j][0] == "user"]
         if users:
             for j in users:
                 run.log_user(t_stop, y_e, run.user_events[specs[j][1]])
             run.record(t_stop, y_e, run.ev_at(t_stop, y_e, modes), modes)
             return "user", t_stop
-        modes = run.switch(t_stop, y_e, modes, [specs[j][1] for j in fired])
-        t, y = t_stop, np.array(y_e)
+        modes = run.handle(t_stop, y_e, modes, [(specs[j][0], specs[j][1]) for j in fired])
+        t, y = t_stop, y_e
         if next_k < len(grid) and grid[next_k] - t <= 1e-13 * max(1.0, abs(t)):
             run.record(t, y, run.ev_at(t, y, modes), modes)
             next_k += 1
@@ -453,6 +454,7 @@ def simulate(model, t_span, *, method: str = "RK45", dt: float | None = None,
         q, v = project(system, t0, mdl.q0, mdl.v0)
         y = np.concatenate((q, v, np.zeros(N_WORK)))
         modes = run.initial_modes(t0, y)
+        run.initial_faces(t0, y, modes)
         if method in FIXED_STEP_METHODS:
             how, t_reached = _run_fixed(run, method, t0, t_end, y, dt, modes)
         else:

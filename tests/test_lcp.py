@@ -97,8 +97,9 @@ def test_auto_solves_every_feasible_siconos_problem(path):
         assert min(distances) <= 1e-9 * max(1.0, float(np.max(np.abs(result.z))))
 
 
-@pytest.mark.parametrize("path", [p for p in FILES if read_siconos_lcp(p)[0].shape[0] <= 12],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [p for p in FILES if read_siconos_lcp(p)[0].shape[0] <= 12], ids=lambda p: p.stem
+)
 def test_enumeration_reproduces_the_inventory(path):
     M, q = read_siconos_lcp(path)
     result = solve_lcp(M, q, method="enumerate", all_solutions=True)
@@ -334,8 +335,13 @@ def test_ave_large_contraction_matches_fixed_point():
 
 def test_import_does_not_load_cvxpy_or_osqp():
     code = "import sys, nonsmooth.lcp; print('cvxpy' in sys.modules, 'osqp' in sys.modules)"
-    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True, cwd=Path(__file__).resolve().parents[1]).stdout
+    output = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    ).stdout
     assert output.split() == ["False", "False"]
 
 
@@ -352,8 +358,10 @@ def test_import_does_not_load_cvxpy_or_osqp():
         (lambda: solve_lcp(np.eye(20), np.ones(20), method="enumerate"), "max_size = 16"),
         (lambda: solve_lcp(np.eye(2), [1, 1], bogus=1), "unknown option"),
         (lambda: solve_lcp(np.eye(2), [1, 1], method="pgs", covering="ones"), "do not apply"),
-        (lambda: solve_lcp(np.eye(2), [1, 1], method="lemke", all_solutions=True),
-         "all_solutions=True needs"),
+        (
+            lambda: solve_lcp(np.eye(2), [1, 1], method="lemke", all_solutions=True),
+            "all_solutions=True needs",
+        ),
         (lambda: solve_lcp(np.eye(2), [1, 1], scale="yes"), "scale must be"),
         (lambda: solve_lcp(np.eye(2), [1, 1], tol=0.0), "tol must be positive"),
         (lambda: solve_lemke(np.eye(2), [-1, 1], covering=[1, 0]), "covering must be a vector"),
@@ -380,3 +388,15 @@ def test_read_errors(tmp_path):
     short.write_text("2\n0\n2\n2\n2 2\n1 0 0 1\n-1\n")
     with pytest.raises(ValueError, match="unexpected end of file while reading q"):
         read_siconos_lcp(short)
+
+
+@pytest.mark.parametrize(
+    "module_name", ["nonsmooth.lcp", "nonsmooth.lcp.solve", "nonsmooth.lcp.ave"]
+)
+def test_docstring_examples(module_name):
+    import doctest
+    import importlib
+
+    outcome = doctest.testmod(importlib.import_module(module_name))
+    assert outcome.attempted > 0
+    assert outcome.failed == 0

@@ -66,10 +66,16 @@ def _scalar(a: float, c: float, all_solutions: bool, tol: float) -> AVEResult:
         kind = "a >= 1 and c > 0" if c > 0 else "a <= -1 and c < 0"
         zero = np.zeros(1)
         return AVEResult(
-            x=zero, y=zero, success=False, method="closed form", iterations=0,
+            x=zero,
+            y=zero,
+            success=False,
+            method="closed form",
+            iterations=0,
             residual=1.0 if c != 0.0 else 0.0,
             message=f"no solution: lam = c + a|lam| with a = {a:g}, c = {c:g} ({kind})",
-            solutions=[] if all_solutions else None, infeasible=True, lam=zero,
+            solutions=[] if all_solutions else None,
+            infeasible=True,
+            lam=zero,
         )
     lam = np.array([roots[0]])
     residual = abs(roots[0] - c - a * abs(roots[0])) / (abs(c) if abs(c) > _EPS else 1.0)
@@ -79,10 +85,16 @@ def _scalar(a: float, c: float, all_solutions: bool, tol: float) -> AVEResult:
     else:
         message = f"{count} solutions" + (" and a continuum" if continuum else "")
     return AVEResult(
-        x=np.maximum(lam, 0.0), y=np.maximum(-lam, 0.0), success=residual <= tol,
-        method="closed form", iterations=1, residual=residual, message=message,
+        x=np.maximum(lam, 0.0),
+        y=np.maximum(-lam, 0.0),
+        success=residual <= tol,
+        method="closed form",
+        iterations=1,
+        residual=residual,
+        message=message,
         solutions=[np.array([r]) for r in roots] if all_solutions else None,
-        continuum=continuum, lam=lam,
+        continuum=continuum,
+        lam=lam,
     )
 
 
@@ -116,8 +128,10 @@ def _fast_patterns(A: np.ndarray, c: np.ndarray, all_solutions: bool, tol: float
         lam = lams[k]
         if _ave_residual(A, c, lam) > tol:
             continue
-        if all(np.max(np.abs(lam - other)) > 1e-8 * max(float(np.max(np.abs(other))), 1e-300)
-               for other in found):
+        if all(
+            np.max(np.abs(lam - other)) > 1e-8 * max(float(np.max(np.abs(other))), 1e-300)
+            for other in found
+        ):
             found.append(lam.copy())
         if not all_solutions:
             break
@@ -129,10 +143,16 @@ def _from_lams(A, c, lams, examined, all_solutions, continuum, tol) -> AVEResult
     if not lams:
         zero = np.zeros(A.shape[0])
         return AVEResult(
-            x=zero, y=zero, success=False, method="enumerate", iterations=examined,
+            x=zero,
+            y=zero,
+            success=False,
+            method="enumerate",
+            iterations=examined,
             residual=_ave_residual(A, c, zero),
             message=f"no solution: all {examined} sign patterns examined",
-            solutions=[] if all_solutions else None, infeasible=True, lam=zero,
+            solutions=[] if all_solutions else None,
+            infeasible=True,
+            lam=zero,
         )
     lam = lams[0]
     residual = _ave_residual(A, c, lam)
@@ -144,9 +164,16 @@ def _from_lams(A, c, lams, examined, all_solutions, continuum, tol) -> AVEResult
         message = "solution found"
     message += f" ({examined} sign patterns examined)"
     return AVEResult(
-        x=np.maximum(lam, 0.0), y=np.maximum(-lam, 0.0), success=residual <= tol,
-        method="enumerate", iterations=examined, residual=residual, message=message,
-        solutions=list(lams) if all_solutions else None, continuum=continuum, lam=lam,
+        x=np.maximum(lam, 0.0),
+        y=np.maximum(-lam, 0.0),
+        success=residual <= tol,
+        method="enumerate",
+        iterations=examined,
+        residual=residual,
+        message=message,
+        solutions=list(lams) if all_solutions else None,
+        continuum=continuum,
+        lam=lam,
     )
 
 
@@ -187,7 +214,7 @@ def solve_ave(
     --------
     >>> solve_ave([[0.5]], [1.0]).lam
     array([2.])
-    >>> [s[0] for s in solve_ave([[2.0]], [-1.0], all_solutions=True).solutions]
+    >>> [float(s[0]) for s in solve_ave([[2.0]], [-1.0], all_solutions=True).solutions]
     [1.0, -0.3333333333333333]
     """
     A = as_square_matrix(A, "A")
@@ -201,16 +228,25 @@ def solve_ave(
             return _from_lams(A, c, fast[0], fast[1], all_solutions, False, tol)
     identity = np.eye(n)
     if method == "enumerate" or (method == "auto" and n <= AUTO_AVE_ENUMERATION_MAX_SIZE):
-        outcome = enumerate_complementary_bases(identity - A, -(identity + A), c,
-                                                all_solutions=all_solutions, accept_tol=tol)
+        outcome = enumerate_complementary_bases(
+            identity - A, -(identity + A), c, all_solutions=all_solutions, accept_tol=tol
+        )
         lams = [x - y for x, y in zip(outcome.first, outcome.second, strict=True)]
         return _from_lams(A, c, lams, outcome.bases, all_solutions, outcome.continuum, tol)
-    hlcp = solve_hlcp(identity - A, identity + A, c, method=method,
-                      all_solutions=all_solutions, tol=tol)
+    hlcp = solve_hlcp(
+        identity - A, identity + A, c, method=method, all_solutions=all_solutions, tol=tol
+    )
     lam = hlcp.x - hlcp.y
     return AVEResult(
-        x=hlcp.x, y=hlcp.y, success=hlcp.success, method=hlcp.method,
-        iterations=hlcp.iterations, residual=hlcp.residual, message=hlcp.message,
+        x=hlcp.x,
+        y=hlcp.y,
+        success=hlcp.success,
+        method=hlcp.method,
+        iterations=hlcp.iterations,
+        residual=hlcp.residual,
+        message=hlcp.message,
         solutions=None if hlcp.solutions is None else [x - y for x, y in hlcp.solutions],
-        continuum=hlcp.continuum, infeasible=hlcp.infeasible, lam=lam,
+        continuum=hlcp.continuum,
+        infeasible=hlcp.infeasible,
+        lam=lam,
     )

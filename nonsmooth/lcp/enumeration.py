@@ -87,8 +87,9 @@ def _singular_basis(C: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, bool] | N
     if norm_r == 0.0:
         u = np.zeros(n)
     else:
-        lp = linprog(np.zeros(n), A_eq=C / norm_r, b_eq=r / norm_r, bounds=(0, None),
-                     method="highs")
+        lp = linprog(
+            np.zeros(n), A_eq=C / norm_r, b_eq=r / norm_r, bounds=(0, None), method="highs"
+        )
         if lp.status != 0:
             return None
         u = np.maximum(lp.x, 0.0)
@@ -107,16 +108,27 @@ def _singular_basis(C: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, bool] | N
     N_zero = null[at_zero]
     if np.linalg.matrix_rank(N_zero, tol=_RCOND) < null.shape[1] if N_zero.size else True:
         return u, True
-    lp = linprog(np.zeros(null.shape[1]), A_ub=-N_zero, b_ub=np.zeros(N_zero.shape[0]),
-                 A_eq=N_zero.sum(axis=0)[None, :], b_eq=[1.0], bounds=(None, None),
-                 method="highs")
+    lp = linprog(
+        np.zeros(null.shape[1]),
+        A_ub=-N_zero,
+        b_ub=np.zeros(N_zero.shape[0]),
+        A_eq=N_zero.sum(axis=0)[None, :],
+        b_eq=[1.0],
+        bounds=(None, None),
+        method="highs",
+    )
     return u, lp.status == 0
 
 
 def _is_new(a: np.ndarray, b: np.ndarray, found_a: list, found_b: list) -> bool:
     for fa, fb in zip(found_a, found_b, strict=True):
-        scale = max(float(np.max(np.abs(fa))), float(np.max(np.abs(fb))),
-                    float(np.max(np.abs(a))), float(np.max(np.abs(b))), np.finfo(float).tiny)
+        scale = max(
+            float(np.max(np.abs(fa))),
+            float(np.max(np.abs(fb))),
+            float(np.max(np.abs(a))),
+            float(np.max(np.abs(b))),
+            np.finfo(float).tiny,
+        )
         if max(float(np.max(np.abs(fa - a))), float(np.max(np.abs(fb - b)))) <= 1e-8 * scale:
             return False
     return True
@@ -159,8 +171,10 @@ def enumerate_complementary_bases(
             U = np.linalg.solve(C[index], np.broadcast_to(r, (len(index), n))[..., None])[..., 0]
             bound = _FEASIBILITY * np.max(np.abs(U), axis=1, keepdims=True)
             feasible = np.all(U >= -bound, axis=1)
-            candidates += [(int(k), U[j], False) for j, k in zip(np.flatnonzero(feasible),
-                                                                index[feasible], strict=True)]
+            candidates += [
+                (int(k), U[j], False)
+                for j, k in zip(np.flatnonzero(feasible), index[feasible], strict=True)
+            ]
         for k in np.flatnonzero(~regular):
             outcome.singular += 1
             found = _singular_basis(C[k], r)
@@ -220,8 +234,9 @@ def solve_enumerate(
             f"M: method 'enumerate' examines 2^n complementary bases; n = {n} exceeds "
             f"max_size = {max_size} (pass max_size=... to force it)"
         )
-    outcome = enumerate_complementary_bases(np.eye(n), -M, q, all_solutions=all_solutions,
-                                            accept_tol=accept_tol)
+    outcome = enumerate_complementary_bases(
+        np.eye(n), -M, q, all_solutions=all_solutions, accept_tol=accept_tol
+    )
     return _lcp_result_from_enumeration(M, q, outcome, all_solutions)
 
 
@@ -235,10 +250,15 @@ def _lcp_result_from_enumeration(M, q, outcome: Enumeration, all_solutions: bool
     if not outcome.second:
         z = np.zeros(n)
         return LCPResult(
-            z=z, w=M @ z + q, success=False, method="enumerate", iterations=outcome.bases,
+            z=z,
+            w=M @ z + q,
+            success=False,
+            method="enumerate",
+            iterations=outcome.bases,
             residual=lcp_residual(M, q, z),
             message=f"no solution: the LCP is infeasible ({basis_note})",
-            solutions=[] if all_solutions else None, infeasible=True,
+            solutions=[] if all_solutions else None,
+            infeasible=True,
         )
     z = outcome.second[0]
     if all_solutions:
@@ -249,8 +269,13 @@ def _lcp_result_from_enumeration(M, q, outcome: Enumeration, all_solutions: bool
     else:
         message = f"solution found ({basis_note})"
     return LCPResult(
-        z=z, w=M @ z + q, success=True, method="enumerate", iterations=outcome.bases,
-        residual=lcp_residual(M, q, z), message=message,
+        z=z,
+        w=M @ z + q,
+        success=True,
+        method="enumerate",
+        iterations=outcome.bases,
+        residual=lcp_residual(M, q, z),
+        message=message,
         solutions=list(outcome.second) if all_solutions else None,
         continuum=outcome.continuum,
     )

@@ -74,17 +74,40 @@ def hlcp_to_lcp(A, B, c) -> tuple[np.ndarray, np.ndarray, str]:
     return np.linalg.solve(B, A), -np.linalg.solve(B, c), "x"
 
 
-def _result(A, B, c, x, y, method, iterations, message, tol, *, solutions=None,
-            continuum=False, infeasible=False, polish=True) -> HLCPResult:
+def _result(
+    A,
+    B,
+    c,
+    x,
+    y,
+    method,
+    iterations,
+    message,
+    tol,
+    *,
+    solutions=None,
+    continuum=False,
+    infeasible=False,
+    polish=True,
+) -> HLCPResult:
     if polish:
         x, y = polish_hlcp(A, B, c, x, y)
     residual = hlcp_residual(A, B, c, x, y)
     success = residual <= tol
     if not success and not infeasible and "exceeds" not in message:
         message += f" (residual {residual:.2e} exceeds tol = {tol:.1e})"
-    return HLCPResult(x=x, y=y, success=success, method=method, iterations=iterations,
-                      residual=residual, message=message, solutions=solutions,
-                      continuum=continuum, infeasible=infeasible and not success)
+    return HLCPResult(
+        x=x,
+        y=y,
+        success=success,
+        method=method,
+        iterations=iterations,
+        residual=residual,
+        message=message,
+        solutions=solutions,
+        continuum=continuum,
+        infeasible=infeasible and not success,
+    )
 
 
 def _enumerate(A, B, c, all_solutions, tol, max_size) -> HLCPResult:
@@ -94,26 +117,46 @@ def _enumerate(A, B, c, all_solutions, tol, max_size) -> HLCPResult:
             f"A: method 'enumerate' examines 2^n complementary bases; n = {n} exceeds "
             f"max_size = {max_size} (pass max_size=... to force it)"
         )
-    outcome = enumerate_complementary_bases(A, -B, c, all_solutions=all_solutions,
-                                            accept_tol=tol)
+    outcome = enumerate_complementary_bases(A, -B, c, all_solutions=all_solutions, accept_tol=tol)
     note = f"{outcome.bases} complementary bases examined"
     if outcome.singular:
         note += f" ({outcome.singular} singular, resolved by linear programming)"
     pairs = list(zip(outcome.first, outcome.second, strict=True))
     if not pairs:
         zero = np.zeros(n)
-        return _result(A, B, c, zero, zero, "enumerate", outcome.bases,
-                       f"no solution: the HLCP is infeasible ({note})", tol,
-                       solutions=[] if all_solutions else None, infeasible=True, polish=False)
+        return _result(
+            A,
+            B,
+            c,
+            zero,
+            zero,
+            "enumerate",
+            outcome.bases,
+            f"no solution: the HLCP is infeasible ({note})",
+            tol,
+            solutions=[] if all_solutions else None,
+            infeasible=True,
+            polish=False,
+        )
     if all_solutions:
         message = f"{len(pairs)} distinct solution{'s' if len(pairs) > 1 else ''} found ({note})"
         if outcome.continuum:
             message += "; the solution set contains a continuum (segment)"
     else:
         message = f"solution found ({note})"
-    return _result(A, B, c, *pairs[0], "enumerate", outcome.bases, message, tol,
-                   solutions=pairs if all_solutions else None, continuum=outcome.continuum,
-                   polish=False)
+    return _result(
+        A,
+        B,
+        c,
+        *pairs[0],
+        "enumerate",
+        outcome.bases,
+        message,
+        tol,
+        solutions=pairs if all_solutions else None,
+        continuum=outcome.continuum,
+        polish=False,
+    )
 
 
 def _reduce(A, B, c, lcp_method, tol, options) -> HLCPResult:
@@ -124,16 +167,34 @@ def _reduce(A, B, c, lcp_method, tol, options) -> HLCPResult:
         M, q, z_is = hlcp_to_lcp(A, B, c)
     except np.linalg.LinAlgError as exc:
         zero = np.zeros(n)
-        return _result(A, B, c, zero, zero, lcp_method, 0,
-                       f"reduction to an LCP impossible: {exc}; use method='enumerate'", tol,
-                       polish=False)
+        return _result(
+            A,
+            B,
+            c,
+            zero,
+            zero,
+            lcp_method,
+            0,
+            f"reduction to an LCP impossible: {exc}; use method='enumerate'",
+            tol,
+            polish=False,
+        )
     lcp = solve_lcp(M, q, method=lcp_method, tol=tol, **options)
     x, y = (lcp.w, lcp.z) if z_is == "y" else (lcp.z, lcp.w)
     x, y = np.maximum(x, 0.0), np.maximum(y, 0.0)
     inverted = "A" if z_is == "y" else "B"
-    return _result(A, B, c, x, y, lcp.method, lcp.iterations,
-                   f"LCP reduction (inverted {inverted}): {lcp.message}", tol,
-                   infeasible=lcp.infeasible)
+    return _result(
+        A,
+        B,
+        c,
+        x,
+        y,
+        lcp.method,
+        lcp.iterations,
+        f"LCP reduction (inverted {inverted}): {lcp.message}",
+        tol,
+        infeasible=lcp.infeasible,
+    )
 
 
 def solve_hlcp(
@@ -182,11 +243,10 @@ def solve_hlcp(
     if method not in HLCP_METHODS:
         raise ValueError(f"method must be one of {list(HLCP_METHODS)}; got {method!r}")
     if all_solutions and method not in ("auto", "enumerate"):
-        raise ValueError(
-            f"all_solutions=True needs method='enumerate' (or 'auto'); got {method!r}"
-        )
-    if method == "enumerate" or (method == "auto" and (
-            all_solutions or n <= AUTO_HLCP_ENUMERATION_MAX_SIZE)):
+        raise ValueError(f"all_solutions=True needs method='enumerate' (or 'auto'); got {method!r}")
+    if method == "enumerate" or (
+        method == "auto" and (all_solutions or n <= AUTO_HLCP_ENUMERATION_MAX_SIZE)
+    ):
         return _enumerate(A, B, c, all_solutions, tol, max_size)
     if method != "auto":
         return _reduce(A, B, c, method, tol, options)

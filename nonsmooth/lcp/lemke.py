@@ -65,8 +65,9 @@ def covering_vector(covering, n: int, q: np.ndarray, seed: int = 0) -> np.ndarra
     return d
 
 
-def _lexicographic_min(T: np.ndarray, rows: np.ndarray, column: np.ndarray,
-                       lex_columns: np.ndarray) -> int:
+def _lexicographic_min(
+    T: np.ndarray, rows: np.ndarray, column: np.ndarray, lex_columns: np.ndarray
+) -> int:
     """Row of ``rows`` minimizing ``(T[i, lex_columns]) / column[i]`` lexicographically."""
     candidates = rows
     for k in lex_columns:
@@ -124,9 +125,16 @@ def solve_lemke(
         max_iter = max(1000, 50 * n)
 
     def finish(z, success, iterations, message, infeasible=False):
-        return LCPResult(z=z, w=M @ z + q, success=success, method="lemke",
-                         iterations=iterations, residual=lcp_residual(M, q, z),
-                         message=message, infeasible=infeasible)
+        return LCPResult(
+            z=z,
+            w=M @ z + q,
+            success=success,
+            method="lemke",
+            iterations=iterations,
+            residual=lcp_residual(M, q, z),
+            message=message,
+            infeasible=infeasible,
+        )
 
     if np.all(q >= 0.0):
         return finish(np.zeros(n), True, 0, "q >= 0: z = 0 solves the LCP")
@@ -169,7 +177,9 @@ def solve_lemke(
                 "try another covering vector or method='enumerate'"
             )
             return finish(
-                z, False, iterations,
+                z,
+                False,
+                iterations,
                 f"secondary ray: entering variable {kind}_{(entering % n) + 1} is unblocked "
                 f"after {iterations} pivot{'s' if iterations > 1 else ''}; {note}",
                 infeasible=bool(copositive_plus),
@@ -187,8 +197,9 @@ def solve_lemke(
             z = _basic_solution(M, q, d, basis, n)
             return finish(z, True, iterations, f"solution found after {iterations} pivots")
     z = _basic_solution(M, q, d, basis, n)
-    return finish(z, False, iterations,
-                  f"iteration limit max_iter = {max_iter} reached without a solution")
+    return finish(
+        z, False, iterations, f"iteration limit max_iter = {max_iter} reached without a solution"
+    )
 
 
 def _basic_solution(M, q, d, basis, n) -> np.ndarray:

@@ -25,6 +25,7 @@ def solve_osqp(
     *,
     eps_abs: float = 1e-12,
     eps_rel: float = 1e-12,
+    eps_dual_inf: float = 1e-14,
     max_iter: int = 20000,
 ) -> LCPResult:
     """Solve LCP(q, M), ``M`` symmetric PSD, as a QP with OSQP.
@@ -36,6 +37,9 @@ def solve_osqp(
     q : array_like, shape (n,)
     eps_abs, eps_rel : float
         OSQP tolerances.
+    eps_dual_inf : float
+        OSQP's unboundedness ("dual infeasible") detection tolerance. OSQP's default 1e-4
+        falsely declares nearly singular feasible problems unbounded.
     max_iter : int
         OSQP iteration limit.
 
@@ -64,11 +68,23 @@ def solve_osqp(
         )
     P = sparse.csc_matrix(np.triu(0.5 * (M + M.T)))
     solver = osqp.OSQP()
-    settings = dict(verbose=False, eps_abs=eps_abs, eps_rel=eps_rel, max_iter=max_iter)
+    settings = dict(
+        verbose=False,
+        eps_abs=eps_abs,
+        eps_rel=eps_rel,
+        eps_dual_inf=eps_dual_inf,
+        max_iter=max_iter,
+    )
     polish_key = "polishing" if int(osqp.__version__.split(".")[0]) >= 1 else "polish"
     settings[polish_key] = False  # solve_lcp polishes on the active set itself
-    solver.setup(P=P, q=q, A=sparse.identity(n, format="csc"), l=np.zeros(n),
-                 u=np.full(n, np.inf), **settings)
+    solver.setup(
+        P=P,
+        q=q,
+        A=sparse.identity(n, format="csc"),
+        l=np.zeros(n),
+        u=np.full(n, np.inf),
+        **settings,
+    )
     try:
         output = solver.solve(raise_error=False)
     except TypeError:  # osqp < 1.0
@@ -77,12 +93,24 @@ def solve_osqp(
     x = output.x
     if x is None or not np.all(np.isfinite(x)):
         z = np.zeros(n)
-        return LCPResult(z=z, w=M @ z + q, success=False, method="osqp",
-                         iterations=int(output.info.iter), residual=lcp_residual(M, q, z),
-                         message=f"OSQP returned no point (status: {status})",
-                         infeasible="dual infeasible" in status)
+        return LCPResult(
+            z=z,
+            w=M @ z + q,
+            success=False,
+            method="osqp",
+            iterations=int(output.info.iter),
+            residual=lcp_residual(M, q, z),
+            message=f"OSQP returned no point (status: {status})",
+            infeasible="dual infeasible" in status,
+        )
     z = np.maximum(np.asarray(x, dtype=float), 0.0)
     solved = status.startswith("solved") and "inaccurate" not in status
-    return LCPResult(z=z, w=M @ z + q, success=solved, method="osqp",
-                     iterations=int(output.info.iter), residual=lcp_residual(M, q, z),
-                     message=f"OSQP status: {status}")
+    return LCPResult(
+        z=z,
+        w=M @ z + q,
+        success=solved,
+        method="osqp",
+        iterations=int(output.info.iter),
+        residual=lcp_residual(M, q, z),
+        message=f"OSQP status: {status}",
+    )

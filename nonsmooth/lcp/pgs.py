@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .polish import polish_lcp
 from .residual import lcp_residual
 from .result import LCPResult
 from .validation import as_square_matrix, as_vector
@@ -30,6 +31,7 @@ def solve_pgs(
     max_iter: int = 20000,
     omega: float = 1.0,
     z0=None,
+    polish: bool = True,
 ) -> LCPResult:
     """Solve LCP(q, M) by projected Gauss-Seidel / SOR sweeps.
 
@@ -47,6 +49,9 @@ def solve_pgs(
         Relaxation factor, ``0 < omega < 2`` (1: Gauss-Seidel).
     z0 : array_like, shape (n,), optional
         Starting point (default zero).
+    polish : bool
+        After 10, 20, 40, ... sweeps try :func:`~nonsmooth.lcp.polish.polish_lcp` on the
+        iterate and stop when the polished point is certified.
 
     Returns
     -------
@@ -67,6 +72,8 @@ def solve_pgs(
     residual = lcp_residual(M, q, z)
     sweeps = 0
     check_every = 1 if n <= 50 else 5
+    polished = False
+    next_polish = 10
     while residual > tol and sweeps < max_iter:
         for i in active:
             value = z[i] - inverse_diagonal[i] * (rows[i] @ z + q[i])
@@ -74,10 +81,26 @@ def solve_pgs(
         sweeps += 1
         if sweeps % check_every == 0 or sweeps == max_iter:
             residual = lcp_residual(M, q, z)
+        if polish and sweeps >= next_polish and residual > tol:
+            # PGS identifies the active set long before it converges: try to finish exactly.
+            next_polish *= 2
+            candidate = polish_lcp(M, q, z)
+            candidate_residual = lcp_residual(M, q, candidate)
+            if candidate_residual <= tol:
+                z, residual, polished = candidate, candidate_residual, True
     success = residual <= tol
-    message = (
-        f"converged in {sweeps} sweeps" if success
-        else f"not converged after max_iter = {max_iter} sweeps (residual {residual:.2e})"
+    if polished:
+        message = f"active set identified in {sweeps} sweeps, finished by polishing"
+    elif success:
+        message = f"converged in {sweeps} sweeps"
+    else:
+        message = f"not converged after max_iter = {max_iter} sweeps (residual {residual:.2e})"
+    return LCPResult(
+        z=z,
+        w=M @ z + q,
+        success=success,
+        method="pgs",
+        iterations=sweeps,
+        residual=residual,
+        message=message,
     )
-    return LCPResult(z=z, w=M @ z + q, success=success, method="pgs", iterations=sweeps,
-                     residual=residual, message=message)

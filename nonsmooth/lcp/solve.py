@@ -133,6 +133,8 @@ def analyze_lcp(M) -> LCPStructure:
 def _run(name: str, M, q, options: dict, scale: bool, polish: bool, tol: float) -> LCPResult:
     """Run one method (optionally on the equilibrated problem), polish and certify."""
     solver = LCP_METHODS[name]
+    if name == "pgs":
+        options = {"polish": polish, **options}
     if scale:
         M_s, q_s, d = equilibrate(M, q)
         raw = solver(M_s, q_s, **options)
@@ -157,8 +159,15 @@ def _run(name: str, M, q, options: dict, scale: bool, polish: bool, tol: float) 
     if not success and raw.success:
         message += f"; but the residual {residual:.2e} exceeds tol = {tol:.1e}"
     return LCPResult(
-        z=z, w=M @ z + q, success=success, method=name, iterations=raw.iterations,
-        residual=residual, message=message, solutions=solutions, continuum=raw.continuum,
+        z=z,
+        w=M @ z + q,
+        success=success,
+        method=name,
+        iterations=raw.iterations,
+        residual=residual,
+        message=message,
+        solutions=solutions,
+        continuum=raw.continuum,
         infeasible=raw.infeasible and not success,
     )
 
@@ -242,9 +251,7 @@ def solve_lcp(
     if method == "auto":
         return _solve_auto(M, q, tol=tol, scale=do_scale, polish=polish, options=options)
     if method not in LCP_METHODS:
-        raise ValueError(
-            f"method must be 'auto' or one of {sorted(LCP_METHODS)}; got {method!r}"
-        )
+        raise ValueError(f"method must be 'auto' or one of {sorted(LCP_METHODS)}; got {method!r}")
     foreign = sorted(set(options) - _OPTION_OWNERS[method])
     if foreign:
         raise ValueError(
@@ -315,13 +322,19 @@ def _solve_auto(M, q, *, tol, scale, polish, options) -> LCPResult:
                 break
     if best is None:
         z = np.zeros(M.shape[0])
-        best = LCPResult(z=z, w=M @ z + q, success=False, method="auto", iterations=0,
-                         residual=lcp_residual(M, q, z), message="")
+        best = LCPResult(
+            z=z,
+            w=M @ z + q,
+            success=False,
+            method="auto",
+            iterations=0,
+            residual=lcp_residual(M, q, z),
+            message="",
+        )
     tried = " | ".join(attempts)
     if proof is not None:
         message = (
-            f"no solution: the LCP is infeasible [{structure.describe()}]; "
-            f"methods tried: {tried}"
+            f"no solution: the LCP is infeasible [{structure.describe()}]; methods tried: {tried}"
         )
     else:
         message = (
@@ -329,8 +342,14 @@ def _solve_auto(M, q, *, tol, scale, polish, options) -> LCPResult:
             f"[{structure.describe()}]; methods tried: {tried}"
         )
     return LCPResult(
-        z=best.z, w=best.w, success=False, method="auto", iterations=total_iterations,
-        residual=best.residual, message=message, infeasible=proof is not None,
+        z=best.z,
+        w=best.w,
+        success=False,
+        method="auto",
+        iterations=total_iterations,
+        residual=best.residual,
+        message=message,
+        infeasible=proof is not None,
     )
 
 
@@ -338,7 +357,7 @@ _OPTION_OWNERS = {
     "lemke": {"covering", "max_iter", "pivot_tol", "seed"},
     "enumerate": {"max_size", "accept_tol"},
     "pgs": {"max_iter", "omega", "z0"},
-    "osqp": {"eps_abs", "eps_rel", "max_iter"},
+    "osqp": {"eps_abs", "eps_rel", "eps_dual_inf", "max_iter"},
     "cvxpy": {"solver"},
 }
 
