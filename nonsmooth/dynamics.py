@@ -30,7 +30,7 @@ from scipy.linalg.lapack import dgesv
 from .errors import ConstraintError, IndeterminateLCPError, InconsistentLCPError, ModeError
 from .system import System
 
-__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK", "enumerate_ave"]
+__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK"]
 
 _EMPTY = np.zeros(0)
 
@@ -227,7 +227,11 @@ class Dynamics:
 
     def _enumerate_or_raise(self, t, A, c) -> np.ndarray:
         """Exact sign enumeration; raise the named error unless there is exactly one solution."""
-        sols = enumerate_ave(A, c)
+        from .lcp import solve_ave
+
+        found = solve_ave(A, c, all_solutions=True)
+        sols = list(found.solutions or [])
+        continuum = bool(getattr(found, "continuum", False))
         names = [pr.name for pr in self.system.pairs]
         detail = (f"lambda_N = c + A |lambda_N| with A = {np.array2string(A, precision=6)}, "
                   f"c = {np.array2string(c, precision=6)} N")
@@ -238,9 +242,10 @@ class Dynamics:
             raise InconsistentLCPError(
                 f"at t = {t:.10g} s the normal forces of pairs {names} have no solution: {detail}; "
                 f"{hint}", t=t, pairs=names, A=A, c=c)
-        if len(sols) > 1:
+        if len(sols) > 1 or continuum:
+            how = "infinitely many solutions" if continuum else f"{len(sols)} solutions"
             raise IndeterminateLCPError(
-                f"at t = {t:.10g} s the normal forces of pairs {names} have {len(sols)} solutions "
+                f"at t = {t:.10g} s the normal forces of pairs {names} have {how} "
                 f"{[s.tolist() for s in sols]}: {detail}; {hint}",
                 t=t, pairs=names, A=A, c=c, solutions=sols)
         return sols[0]
@@ -282,31 +287,3 @@ class Dynamics:
         raise ModeError(
             f"at t = {t:.10g} s pairs {names} could slip either way (friction-induced "
             "indeterminacy); reduce mu")
-
-
-def enumerate_ave(A: np.ndarray, c: np.ndarray, tol: float = 1e-12) -> list[np.ndarray]:
-    """All solutions of ``lam = c + A |lam|`` by exact sign enumeration (2^p linear solves).
-
-    Parameters
-    ----------
-    A : ndarray, shape (p, p)
-    c : ndarray, shape (p,)
-
-    Returns
-    -------
-    list of ndarray, shape (p,)
-        Distinct solutions (a component within ``tol`` of zero is compatible with both signs).
-    """
-    p = c.shape[0]
-    sols: list[np.ndarray] = []
-    scale = max(1.0, float(np.max(np.abs(c)))) if p else 1.0
-    for signs in itertools.product((1.0, -1.0), repeat=p):
-        s = np.array(signs)
-        try:
-            lam = np.linalg.solve(np.eye(p) - A * s, c)
-        except np.linalg.LinAlgError:
-            continue
-        if np.all(s * lam >= -tol * scale) and not any(
-                np.allclose(lam, o, rtol=1e-9, atol=tol * scale) for o in sols):
-            sols.append(lam)
-    return sols
