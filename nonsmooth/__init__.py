@@ -8,8 +8,8 @@ by event. See ``docs/architecture.md`` for the map of modules.
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, Dynamics, Evaluation
 from .errors import (
     ConstraintError,
-    IndeterminateLCPError,
     InconsistentLCPError,
+    IndeterminateLCPError,
     IntegrationError,
     ModeError,
     ModelError,

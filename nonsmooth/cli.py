@@ -151,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     models.set_defaults(func=_cmd_models)
     rep = sub.add_parser("reproduce", help="reproduce a published benchmark")
     rep.add_argument("name", help="crank-rocker")
-    rep.add_argument("--outdir", default="reproduction", help="output folder (default: %(default)s)")
+    rep.add_argument("--outdir", default="reproduction",
+                     help="output folder (default: %(default)s)")
     rep.set_defaults(func=_cmd_reproduce)
     return parser
 

@@ -27,7 +27,7 @@ import itertools
 import numpy as np
 from scipy.linalg.lapack import dgesv
 
-from .errors import ConstraintError, IndeterminateLCPError, InconsistentLCPError, ModeError
+from .errors import ConstraintError, InconsistentLCPError, IndeterminateLCPError, ModeError
 from .system import System
 
 __all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK"]
@@ -101,8 +101,11 @@ class Dynamics:
         self._R = np.zeros((n + m, 1 + p))
         self._nrows = n + system.normal_rows  # rows of lambda_N in the KKT solution
         self._mu = system.mu
-        self._driver_mask = np.zeros(m)
-        self._driver_mask[system.driver_rows] = 1.0
+        self._power_rows = np.zeros((m, 2))  # columns: all constraint rows, driver rows
+        self._power_rows[:, 0] = 1.0
+        self._power_rows[system.driver_rows, 1] = 1.0
+        self._mu0 = float(self._mu[0]) if p else 0.0
+        self._row0 = int(self._nrows[0]) if p else -1
         self.n_evaluations = 0
         self._M_last = None
 
@@ -137,30 +140,36 @@ class Dynamics:
         dphi = Gv + T.phi_t
         R[n:, 0] = T.gamma
         R[n:, 0] -= self._2a * dphi + self._b2 * T.phi
-        if p:
+        if p == 1:
+            a0 = self._mu0 * modes[0]
+            np.multiply(T.W.T, -a0, out=R[:n, 1:])
+        elif p:
             a = self._mu * modes
             np.multiply(T.W.T, -a, out=R[:n, 1:])
         X, info = _solve(K, R)
         if info:
             self._singular(t)
         if p == 1:  # the common case, in plain floats
-            row = self._nrows[0]
-            cc, aa = X[row, 0], X[row, 1]
+            row = self._row0
+            cc, aa = float(X[row, 0]), float(X[row, 1])
             if abs(aa) < 1.0:
                 if faces is None:
                     lam_n = cc / (1.0 - aa) if cc >= 0 else cc / (1.0 + aa)
-                    N = np.array((abs(lam_n),))
+                    Nf = abs(lam_n)
                 else:
-                    N = faces * (cc / (1.0 - aa * faces[0]))
+                    Nf = faces[0] * (cc / (1.0 - aa * faces[0]))
             else:
-                N = self._normal_magnitudes(t, X[self._nrows, 1:], X[self._nrows, 0])
-            x = X[:, 0] + X[:, 1] * N[0]
-            lambda_N = x[self._nrows]
-            res = abs(lambda_N[0] - cc - aa * abs(lambda_N[0])) / max(1.0, abs(cc), N[0])
+                Nf = float(self._normal_magnitudes(t, X[self._nrows, 1:], X[self._nrows, 0])[0])
+            x = X[:, 1] * Nf
+            x += X[:, 0]
+            lambda_N = x[row:row + 1]
+            ln = float(lambda_N[0])
+            res = abs(ln - cc - aa * abs(ln)) / max(1.0, abs(cc), Nf)
             A = c = None  # formed on demand by normal_equation()
-            F_T = -a * N
+            F = -a0 * Nf
+            F_T = np.array((F,))
             v_T = T.W @ v
-            P_fric = F_T[0] * v_T[0]
+            P_fric = F * float(v_T[0])
         elif p:
             c = X[self._nrows, 0]
             A = X[self._nrows, 1:]
@@ -179,9 +188,7 @@ class Dynamics:
             res = 0.0
             P_fric = 0.0
         lam = x[n:]
-        Pc = lam * Gv
-        P_total = Pc.sum()
-        P_drive = Pc @ self._driver_mask
+        P_total, P_drive = (lam * Gv) @ self._power_rows
         powers = np.array((P_drive, T.P_applied, T.P_damping, P_fric, P_total - P_drive))
         return Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
 

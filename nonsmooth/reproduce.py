@@ -137,7 +137,7 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
 
     # summary
     echo("")
-    echo("crank-rocker summary (RK4, h = %g s, 0..%g s)" % (dt, t_end))
+    echo(f"crank-rocker summary (RK4, h = {dt:g} s, 0..{t_end:g} s)")
     echo(f"{'case':<8}{'peak |lambda_N| [N]':>21}{'peak |F_f| [N]':>16}{'peak |tau| [N m]':>18}"
          f"{'max |phi| [m]':>15}{'events':>8}")
     for key, r in res.items():
@@ -145,7 +145,7 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
              f"{np.max(np.abs(r['tau'])):>18.4f}{np.max(np.abs(r['phi'])):>15.2e}"
              f"{r.diagnostics['n_mode_switches']:>8d}")
     echo("")
-    echo("Baumgarte study (max |phi| over 0..%g s)" % t_end)
+    echo(f"Baumgarte study (max |phi| over 0..{t_end:g} s)")
     echo(f"{'method':<8}{'alpha=beta':>11}{'max |phi| [m]':>15}{'final |phi| [m]':>17}")
     for (method, ab), r in study.items():
         tag = "" if r.success else f"  failed: {r.message[:60]}"

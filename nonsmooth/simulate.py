@@ -290,7 +290,7 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
             if interp is None:
                 interp = hermite(t, y, f, t_next, y_new, f_new)
 
-            def g(tt, spec=spec, interp=interp):
+            def g(tt, spec=spec, interp=interp, modes=modes):
                 yy = interp(tt)
                 return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
 

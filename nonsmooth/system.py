@@ -127,7 +127,8 @@ class System:
         names = list(self.constraint_names)
         if len(set(names)) != len(names):
             dup = sorted({n for n in names if names.count(n) > 1})
-            raise ModelError(f"duplicate constraint names {dup}; give every constraint a unique name")
+            raise ModelError(f"duplicate constraint names {dup}; give every constraint a unique "
+                             "name")
         for name, kind in zip(names, self.constraint_kinds, strict=True):
             if kind not in CONSTRAINT_KINDS:
                 raise ModelError(

@@ -234,7 +234,7 @@ def _solve_branch_scalar(t: float, p: dict[str, float], branch: float) -> dict:
     k = _kin_scalar(t, p)
     A, b = _assemble(k, p, branch)
     x = np.linalg.solve(A, b)
-    out = {name: float(v) for name, v in zip(UNKNOWNS, x)}
+    out = {name: float(v) for name, v in zip(UNKNOWNS, x, strict=True)}
     out["consistent"] = bool(branch * out["lambda_N"] >= 0.0)
     out["residual"] = float(np.max(np.abs(A @ x - b)))
     return out

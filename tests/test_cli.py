@@ -18,7 +18,8 @@ def run_cli(capsys, *argv):
 
 
 @pytest.mark.parametrize("argv, match", [
-    (["run", "crank_rocker", "--set", "m1=-1"], "parameter m1 = '-1' is out of range; allowed: > 0"),
+    (["run", "crank_rocker", "--set", "m1=-1"],
+     "parameter m1 = '-1' is out of range; allowed: > 0"),
     (["run", "crank_rocker", "--set", "J2=0"], "parameter J2 = '0' is out of range"),
     (["run", "crank_rocker", "--set", "mu=-0.2"], "parameter mu = '-0.2' is out of range; "
                                                   "allowed: >= 0"),

@@ -9,13 +9,13 @@ import pytest
 
 import nonsmooth
 from nonsmooth import (
-    ConstraintError,
     Constraint,
+    ConstraintError,
     Dynamics,
     FrictionPair,
     GeneralizedSystem,
-    IndeterminateLCPError,
     InconsistentLCPError,
+    IndeterminateLCPError,
     ModeError,
 )
 

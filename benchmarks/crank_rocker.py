@@ -1,0 +1,53 @@
+"""Wall time of the crank-rocker benchmark run (0..5 s), in-process.
+
+    python benchmarks/crank_rocker.py [--repeat N]
+
+Prints, for each formulation and method: best wall time over N runs, evaluations, time per
+evaluation, and the accuracy against the independent Newton-Euler oracle (tests/newton_euler.py).
+A benchmark, not a timed test: figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from nonsmooth.models import crank_rocker  # noqa: E402
+
+import nonsmooth  # noqa: E402
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    from newton_euler import newton_euler_forces
+
+    print(f"{'form':<10}{'method':<8}{'wall [s]':>10}{'evals':>8}{'us/eval':>9}"
+          f"{'events':>8}{'max rel. err (F_f)':>20}")
+    for form in ("lagrange", "planar"):
+        for method, kw in (("RK4", {"dt": 1e-3}),
+                           ("RK45", {"dt": 1e-3, "rtol": 1e-8, "atol": 1e-10}),
+                           ("DOP853", {"dt": 1e-3, "rtol": 1e-8, "atol": 1e-10})):
+            model = crank_rocker.build(c=8.0, form=form)
+            best = np.inf
+            for _ in range(args.repeat):
+                t0 = time.perf_counter()
+                r = nonsmooth.simulate(model, 5.0, method=method, **kw)
+                best = min(best, time.perf_counter() - t0)
+            ref = newton_euler_forces(r.t, c=8.0)
+            ok = np.abs(np.sin(r["theta2"])) > 1e-6
+            err = np.max(np.abs(r["F_f"][ok] - ref["F_f"][ok])) / np.max(np.abs(ref["F_f"]))
+            n = r.diagnostics["n_evaluations"]
+            print(f"{form:<10}{method:<8}{best:>10.3f}{n:>8d}{1e6 * best / n:>9.1f}"
+                  f"{r.diagnostics['n_mode_switches']:>8d}{err:>20.2e}")
+
+
+if __name__ == "__main__":
+    main()
