@@ -79,7 +79,8 @@ def build(**params) -> Model:
     system, q0, v0, columns = builder(p)
     outputs = {name: Output(columns[name], *OUTPUT_UNITS[name]) for name in OUTPUT_UNITS}
     return Model(system, q0, v0, name=NAME, outputs=outputs, parameters=p, t_end=5.0, dt=1e-3,
-                 alpha=p["alpha"], beta=p["beta"], description=DESCRIPTION)
+                 alpha=p["alpha"], beta=p["beta"], description=DESCRIPTION,
+                 plot_outputs=("theta1", "omega1", "alpha1", "v_r", "lambda_N", "F_f", "tau"))
 
 
 def _initial_angles(p):

@@ -100,6 +100,7 @@ class Model:
     outputs : dict of str to Output   named output columns, in order
     parameters : dict                 the parameter values the model was built with
     t_end, dt : float                 default end time and output step (s)
+    plot_outputs : tuple of str       the outputs ``Result.plot()`` shows by default
     alpha, beta : float or None       Baumgarte parameters (1/s), None = engine default
     """
 
@@ -114,6 +115,7 @@ class Model:
     alpha: float | None = None
     beta: float | None = None
     description: str = ""
+    plot_outputs: tuple[str, ...] = ()
 
     def __post_init__(self):
         n = self.system.n_q
@@ -134,7 +136,7 @@ def as_model(obj, *, q0=None, v0=None) -> Model:
             return obj
         return Model(obj.system, obj.q0 if q0 is None else q0, obj.v0 if v0 is None else v0,
                      obj.name, obj.outputs, obj.parameters, obj.t_end, obj.dt, obj.alpha,
-                     obj.beta, obj.description)
+                     obj.beta, obj.description, obj.plot_outputs)
     if isinstance(obj, PlanarModel):
         system = obj.compile()
         qi, vi = obj.initial_state()

@@ -168,7 +168,9 @@ class Result:
             matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        names = list(names or [c for c in self.columns() if c != "t"][:6])
+        default = getattr(self.model, "plot_outputs", ()) or [c for c in self.columns()
+                                                              if c != "t"][:6]
+        names = list(names or default)
         fig, axes = plt.subplots(len(names), 1, sharex=True, figsize=(8, 1.9 * len(names) + 0.6),
                                  squeeze=False)
         xs = self[x]
