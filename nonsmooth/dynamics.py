@@ -127,6 +127,8 @@ class Dynamics:
         """
         self.n_evaluations += 1
         n, p = self.n, self.p
+        if p > 1 or (p == 1 and modes[0] == 0.0):
+            return self._evaluate_general(t, q, v, modes, faces)
         T = self.system.terms(t, q, v)
         G = T.G
         Gv = G @ v
@@ -140,12 +142,9 @@ class Dynamics:
         dphi = Gv + T.phi_t
         R[n:, 0] = T.gamma
         R[n:, 0] -= self._2a * dphi + self._b2 * T.phi
-        if p == 1:
+        if p:
             a0 = self._mu0 * modes[0]
             np.multiply(T.W.T, -a0, out=R[:n, 1:])
-        elif p:
-            a = self._mu * modes
-            np.multiply(T.W.T, -a, out=R[:n, 1:])
         X, info = _solve(K, R)
         if info:
             self._singular(t)
@@ -170,17 +169,6 @@ class Dynamics:
             F_T = np.array((F,))
             v_T = T.W @ v
             P_fric = F * float(v_T[0])
-        elif p:
-            c = X[self._nrows, 0]
-            A = X[self._nrows, 1:]
-            N = self._normal_magnitudes(t, A, c, faces)
-            x = X[:, 0] + X[:, 1:] @ N
-            lambda_N = x[self._nrows]
-            res = float(np.max(np.abs(lambda_N - c - A @ np.abs(lambda_N))))
-            res /= max(1.0, float(np.max(np.abs(c))), float(np.max(N)))
-            F_T = -a * N
-            v_T = T.W @ v
-            P_fric = float(F_T @ v_T)
         else:
             x = X[:, 0]
             lambda_N = F_T = v_T = _EMPTY
@@ -192,24 +180,89 @@ class Dynamics:
         powers = np.array((P_drive, T.P_applied, T.P_damping, P_fric, P_total - P_drive))
         return Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
 
-    def _singular(self, t):
+    def _singular(self, t, sticking=()):
+        extra = f" with sticking pairs {list(sticking)}" if sticking else ""
         raise ConstraintError(
-            f"at t = {t:.10g} s the KKT matrix [[M, -G^T], [G, 0]] is singular: the "
+            f"at t = {t:.10g} s the KKT matrix [[M, -G^T], [G, 0]]{extra} is singular: the "
             "constraints are redundant or the mechanism is at a singular position "
             f"(constraints: {self.system.constraint_names}); remove redundant constraints or "
             "start away from the singular configuration")
 
+    def _evaluate_general(self, t, q, v, modes, faces):
+        """Any number of pairs, slipping (``modes = +-1``) or sticking (``modes = 0``).
+
+        A sticking pair adds the row ``W_i dv/dt = -(dW_i/dt) v - 2 alpha v_T,i`` (zero tangential
+        acceleration, velocity drift damped) to the KKT system; its multiplier is the friction
+        force ``F_T,i``, bounded by ``mu_s |lambda_N,i|`` (checked by the events). The normal
+        forces of the slipping pairs solve the absolute value equation of their own block.
+        """
+        n, m = self.n, self.m
+        T = self.system.terms(t, q, v)
+        stick = np.flatnonzero(modes == 0.0)
+        slip = np.flatnonzero(modes != 0.0)
+        k = stick.size
+        G, W = T.G, T.W
+        Gv = G @ v
+        v_T = W @ v
+        size = n + m + k
+        K = np.zeros((size, size))
+        K[:n, :n] = T.M
+        K[n:n + m, :n] = G
+        K[:n, n:n + m] = -G.T
+        R = np.zeros((size, 1 + slip.size))
+        R[:n, 0] = T.f
+        dphi = Gv + T.phi_t
+        R[n:n + m, 0] = T.gamma - self._2a * dphi - self._b2 * T.phi
+        if k:
+            Ws = W[stick]
+            K[n + m:, :n] = Ws
+            K[:n, n + m:] = -Ws.T
+            bias = self.system.tangential_bias(t, q, v)
+            R[n + m:, 0] = -bias[stick] - self._2a * v_T[stick]
+        a = self._mu[slip] * modes[slip]
+        R[:n, 1:] = W[slip].T * (-a)
+        X, info = _solve(K, R)
+        if info:
+            self._singular(t, [self.system.pairs[i].name for i in stick])
+        rows = n + self.system.normal_rows
+        c_all = X[rows, 0]
+        B = X[rows, 1:]  # (p, n_slip): lambda_N = c_all + B |lambda_N[slip]|
+        A, c = B[slip], c_all[slip]
+        if slip.size:
+            N = self._normal_magnitudes(t, A, c, None if faces is None else faces[slip])
+        else:
+            N = _EMPTY
+        x = X[:, 0] + X[:, 1:] @ N
+        lambda_N = x[rows]
+        F_T = np.empty(self.p)
+        F_T[slip] = -a * N
+        F_T[stick] = x[n + m:]
+        if slip.size:
+            ls = lambda_N[slip]
+            res = float(np.max(np.abs(ls - c - A @ np.abs(ls))))
+            res /= max(1.0, float(np.max(np.abs(c))), float(np.max(np.abs(N))))
+        else:
+            res = 0.0
+        lam = x[n:n + m]
+        P_total, P_drive = (lam * Gv) @ self._power_rows
+        powers = np.array((P_drive, T.P_applied, T.P_damping, float(F_T @ v_T),
+                           P_total - P_drive))
+        return Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+
     def normal_equation(self, t, q, v, modes) -> tuple[np.ndarray, np.ndarray]:
-        """The absolute value equation ``lambda_N = c + A |lambda_N|`` at a state: ``(A, c)``."""
+        """The absolute value equation ``lambda_N = c + A |lambda_N|`` of the slipping pairs at
+        a state: ``(A, c)``, shapes (n_slip, n_slip) and (n_slip,)."""
         n = self.n
         T = self.system.terms(t, q, v)
         K = np.block([[T.M, -T.G.T], [T.G, np.zeros((self.m, self.m))]])
-        R = np.zeros((n + self.m, 1 + self.p))
+        slip = np.flatnonzero(np.asarray(modes) != 0.0)
+        R = np.zeros((n + self.m, 1 + slip.size))
         R[:n, 0] = T.f
         R[n:, 0] = T.gamma - self._2a * (T.G @ v + T.phi_t) - self._b2 * T.phi
-        R[:n, 1:] = T.W.T * (-(self._mu * modes))
+        R[:n, 1:] = T.W[slip].T * (-(self._mu[slip] * np.asarray(modes)[slip]))
         X = np.linalg.solve(K, R)
-        return X[self._nrows, 1:], X[self._nrows, 0]
+        rows = n + self.system.normal_rows[slip]
+        return X[rows, 1:], X[rows, 0]
 
     def _normal_magnitudes(self, t, A, c, faces=None) -> np.ndarray:
         """Solve ``lambda_N = c + A |lambda_N|``; return ``|lambda_N|`` (shape (p,)), or with
@@ -218,12 +271,13 @@ class Dynamics:
         Uniqueness is guaranteed when the spectral radius of ``abs(A)`` is below one
         (``formulation.md`` section 8); otherwise all solutions are enumerated and anything but
         exactly one raises a named error."""
-        if self.p == 1:
+        size = A.shape[0]
+        if size == 1:
             unique = abs(A[0, 0]) < 1.0
         else:
             unique = np.max(np.abs(np.linalg.eigvals(np.abs(A)))) < 1.0
         if unique and faces is not None:
-            return faces * np.linalg.solve(np.eye(self.p) - A * faces, c)
+            return faces * np.linalg.solve(np.eye(size) - A * faces, c)
         if unique:
             from .lcp import solve_ave
 
@@ -257,40 +311,96 @@ class Dynamics:
                 t=t, pairs=names, A=A, c=c, solutions=sols)
         return sols[0]
 
-    # ------------------------------------------------------------------ the integrator's view
     # ------------------------------------------------------------------ events: transition
     def tangential_acceleration(self, t, q, v, ev: Evaluation) -> np.ndarray:
         """``a_T = W dv/dt + (dW/dt) v``, shape (p,)."""
         W = self.system.terms(t, q, v).W
         return W @ ev.dv + self.system.tangential_bias(t, q, v)
 
-    def transition(self, t, q, v, modes, zero_pairs, *, tol=1e-9) -> np.ndarray:
-        """Decide the slip directions of the pairs whose sliding velocity is zero.
+    def can_stick(self, t, q, v, pairs) -> bool:
+        """Whether the stick rows of ``pairs`` are independent of the constraint rows.
 
-        For each sign combination of the pairs ``zero_pairs`` the slip mode is consistent when
-        ``s_i a_T,i > 0`` (the pair does slide that way under the friction it assumes). Exactly one
-        combination must be consistent; otherwise the pair would stick (a ``ModeError`` naming
-        the pairs: set-valued sticking is outside the sliding Coulomb law) or the direction is
-        ambiguous.
+        A sticking pair whose tangential row is a combination of the bilateral constraints
+        (the drives already fix its motion) cannot stick: friction cannot stop that motion."""
+        T = self.system.terms(t, q, v)
+        if not len(pairs):
+            return True
+        stacked = np.vstack((T.G, T.W[list(pairs)]))
+        s = np.linalg.svd(stacked, compute_uv=False)
+        return bool(s[-1] > 1e-9 * max(1.0, s[0])) if stacked.shape[0] <= stacked.shape[1] \
+            else False
+
+    def transition(self, t, q, v, modes, candidates, *, options=None, tol=1e-9) -> np.ndarray:
+        """The transition problem at an event (Pfeiffer & Glocker; ``formulation.md`` section 9).
+
+        Decide the modes of the ``candidates`` (pairs at zero sliding velocity): each may stick
+        (``0``) or slip either way (``+1``, ``-1``). A combination is consistent when every
+        sticking pair's friction force satisfies ``|F_T| <= mu_s |lambda_N|`` and every slipping
+        pair accelerates the way it slips (``s a_T > 0``). Among the consistent combinations the
+        one earliest in the candidates' preference orders wins (default: stick, then slip+,
+        slip-: a pair at rest stays at rest while static friction can hold it); two equally
+        preferred consistent combinations are an indeterminacy (``ModeError``), none is a
+        ``ModeError`` too (or the jamming error met on the way).
+
+        Parameters
+        ----------
+        modes : ndarray, shape (p,)       current modes; non-candidates keep theirs
+        candidates : sequence of int      pairs to decide
+        options : dict int -> tuple, optional
+            Preference order of the modes of a candidate (e.g. ``(1.0, 0.0)`` for a pair whose
+            friction reserve just ran out in the slip+ direction: slip first, stick only if
+            slipping is inconsistent).
         """
-        zero_pairs = list(zero_pairs)
-        found = []
-        for signs in itertools.product((1.0, -1.0), repeat=len(zero_pairs)):
+        candidates = list(candidates)
+        options = options or {}
+        choice = [tuple(options.get(i, (0.0, 1.0, -1.0))) for i in candidates]
+        mu_s = self.system.mu_s
+        ranked = []
+        for combo in itertools.product(*[range(len(c)) for c in choice]):
+            ranked.append((sum(combo), combo))
+        ranked.sort()
+        found, best, last_error = [], None, None
+        for rank, combo in ranked:
+            if best is not None and rank > best:
+                break
             trial = np.array(modes, dtype=float)
-            trial[zero_pairs] = signs
-            ev = self.evaluate(t, q, v, trial)
+            for i, j, opts in zip(candidates, combo, choice, strict=True):
+                trial[i] = opts[j]
+            sticking = np.flatnonzero(trial == 0.0)
+            if sticking.size and not self.can_stick(t, q, v, sticking):
+                continue
+            try:
+                ev = self.evaluate(t, q, v, trial)
+            except (ConstraintError, InconsistentLCPError) as exc:
+                last_error = exc
+                continue
             a_T = self.tangential_acceleration(t, q, v, ev)
             scale = max(1.0, float(np.max(np.abs(ev.dv))))
-            if all(s * a_T[i] > tol * scale for s, i in zip(signs, zero_pairs, strict=True)):
+            ok = True
+            for i in candidates:
+                if trial[i] == 0.0:
+                    bound = mu_s[i] * abs(ev.lambda_N[i])
+                    ok &= abs(ev.F_T[i]) <= bound * (1 + 1e-9) + 1e-12 * max(1.0, bound)
+                else:
+                    ok &= trial[i] * a_T[i] > tol * scale
+            if ok:
                 found.append(trial)
-        names = [self.system.pairs[i].name for i in zero_pairs]
+                best = rank
+        names = [self.system.pairs[i].name for i in candidates]
         if len(found) == 1:
             return found[0]
         if not found:
+            if isinstance(last_error, InconsistentLCPError):
+                raise last_error
             raise ModeError(
-                f"at t = {t:.10g} s the sliding velocity of pairs {names} is zero and no slip "
-                "direction is consistent: the pair would stick. The sliding Coulomb law cannot "
-                "represent sticking; reduce mu or use a smooth friction law")
+                f"at t = {t:.10g} s no consistent mode (stick, slip+, slip-) exists for pairs "
+                f"{names}: the contact problem has no solution here; check mu, mu_s and the "
+                "geometry")
         raise ModeError(
-            f"at t = {t:.10g} s pairs {names} could slip either way (friction-induced "
+            f"at t = {t:.10g} s pairs {names} have several equally admissible modes "
+            f"{[[_mode_text(m) for m in f[candidates]] for f in found]} (friction-induced "
             "indeterminacy); reduce mu")
+
+
+def _mode_text(m: float) -> str:
+    return {1.0: "slip+", -1.0: "slip-", 0.0: "stick"}[float(m)]

@@ -4,6 +4,8 @@ Kinds of event (``formulation.md`` section 5):
 
 * ``"velocity_zero"`` -- a slipping pair's sliding velocity ``v_T`` reaches zero: the transition
   problem decides the new mode and the integration restarts from the event;
+* ``"reserve_zero"`` -- a sticking pair's friction reserve ``mu_s |lambda_N| -+ F_T`` reaches
+  zero: the pair starts to slip (direction from the transition problem);
 * ``"normal_sign"`` -- a pair's normal force ``lambda_N`` changes sign (the slider moves to the
   other face of the slot). The right-hand side is continuous there (only its derivative kinks),
   so the event is located and logged without a restart;
@@ -40,7 +42,8 @@ class EventRecord:
     ----------
     t : float           event time (s)
     pair : str          frictional pair (or user event) name
-    kind : str          ``velocity_zero``, ``normal_sign``, ``start`` or ``user``
+    kind : str          ``velocity_zero``, ``reserve_zero``, ``normal_sign``, ``start`` or
+                        ``user``
     before, after : str mode of the pair before / after (``slip+``, ``slip-``, ``stick``); for a
                         ``normal_sign`` event the face: ``+`` or ``-``
     q, v : ndarray      state at the event

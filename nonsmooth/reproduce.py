@@ -19,19 +19,17 @@ __all__ = ["REPRODUCTIONS", "reproduce_crank_rocker", "baumgarte_study"]
 
 
 def _figure(nrows=1, height=3.2):
-    import matplotlib
+    """A figure for a file (matplotlib's Figure, no pyplot: the backend is left alone)."""
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(nrows, 1, figsize=(7.5, height * nrows), squeeze=False)
-    return plt, fig, axes[:, 0]
+    fig = Figure(figsize=(7.5, height * nrows))
+    axes = fig.subplots(nrows, 1, squeeze=False)
+    return None, fig, axes[:, 0]
 
 
-def _save(plt, fig, path):
+def _save(_, fig, path):
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return path
 
 

@@ -78,7 +78,7 @@ class Result:
             "n_evaluations": int(run.dyn.n_evaluations),
             "n_steps": int(run.n_steps),
             "n_events": len(r.events) - kinds.count("start"),
-            "n_mode_switches": kinds.count("velocity_zero"),
+            "n_mode_switches": kinds.count("velocity_zero") + kinds.count("reserve_zero"),
             "wall_time": float(wall_time),
         }
         for name, out in model.outputs.items():
@@ -162,17 +162,19 @@ class Result:
 
     def plot(self, names=None, path=None, *, x="t", title=None):
         """Plot named columns against ``x`` (one panel per name); save to ``path`` if given."""
-        import matplotlib
-
-        if path is not None:
-            matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
         default = getattr(self.model, "plot_outputs", ()) or [c for c in self.columns()
                                                               if c != "t"][:6]
         names = list(names or default)
-        fig, axes = plt.subplots(len(names), 1, sharex=True, figsize=(8, 1.9 * len(names) + 0.6),
-                                 squeeze=False)
+        size = (8, 1.9 * len(names) + 0.6)
+        if path is None:  # interactive: pyplot's current backend
+            import matplotlib.pyplot as plt
+
+            fig = plt.figure(figsize=size)
+        else:  # to a file: no pyplot, no backend switch (safe inside notebooks and servers)
+            from matplotlib.figure import Figure
+
+            fig = Figure(figsize=size)
+        axes = fig.subplots(len(names), 1, sharex=True, squeeze=False)
         xs = self[x]
         for ax, name in zip(axes[:, 0], names, strict=True):
             ax.plot(xs, self[name], lw=1.2)
@@ -184,5 +186,4 @@ class Result:
         fig.tight_layout()
         if path is not None:
             fig.savefig(path, dpi=120)
-            plt.close(fig)
         return fig

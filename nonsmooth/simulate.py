@@ -95,7 +95,8 @@ class _Run:
         self.rec: dict[str, list] = {k: [] for k in (
             "t", "y", "dv", "lam", "lambda_N", "F_T", "v_T", "modes", "residual", "phi",
             "dphi", "T", "V")}
-        self.friction_pairs = [i for i, pr in enumerate(system.pairs) if pr.mu > 0]
+        self.friction_pairs = [i for i, pr in enumerate(system.pairs) if system.mu_s[i] > 0]
+        self.mu_s = system.mu_s
         self._last = None
         self.faces = None
         self.max_residual = 0.0
@@ -217,15 +218,30 @@ class _Run:
                 self.events.append(EventRecord(t, self.system.pairs[i].name, "normal_sign",
                                                before, after, q.copy(), v.copy()))
         self.faces = faces
-        zero = [i for kind, i in fired if kind == "velocity"]
-        if not zero:
+        options = {}
+        for kind, i in fired:
+            if kind == "velocity":
+                options[i] = (0.0, 1.0, -1.0)  # stick if static friction can hold it
+            elif kind == "reserve+":
+                options[i] = (1.0, 0.0)  # F_T reached -mu_s N: slip+ (stick only if it can't)
+            elif kind == "reserve-":
+                options[i] = (-1.0, 0.0)
+        if not options:
             return modes
-        new = self.dyn.transition(t, q, v, modes, zero)
+        candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
+        new = self.dyn.transition(t, q, v, modes, candidates, options=options)
         self.initial_faces(t, y, new)  # a reversed friction force can move the slider's face
-        for i in zero:
-            self.events.append(EventRecord(t, self.system.pairs[i].name, "velocity_zero",
-                                           mode_name(modes[i]), mode_name(new[i]),
-                                           q.copy(), v.copy()))
+        for kind, i in fired:
+            if kind != "normal":
+                self.events.append(EventRecord(
+                    t, self.system.pairs[i].name,
+                    "velocity_zero" if kind == "velocity" else "reserve_zero",
+                    mode_name(modes[i]), mode_name(new[i]), q.copy(), v.copy()))
+        for i in candidates:  # sticking pairs that the transition set slipping
+            if i not in options and new[i] != modes[i]:
+                self.events.append(EventRecord(t, self.system.pairs[i].name, "reserve_zero",
+                                               mode_name(modes[i]), mode_name(new[i]),
+                                               q.copy(), v.copy()))
         return new
 
     def log_user(self, t, y, ue):
@@ -238,7 +254,12 @@ class _Run:
 
         Engine events are terminal and one-sided (they watch the crossing away from the current
         mode / face), so a restart exactly at an event cannot find it again."""
-        specs = [("velocity", i, -modes[i], True) for i in self.friction_pairs]
+        specs = []
+        for i in self.friction_pairs:
+            if modes[i] == 0.0:  # sticking: the friction reserves mu_s N -+ F_T must stay >= 0
+                specs += [("reserve+", i, -1.0, True), ("reserve-", i, -1.0, True)]
+            else:
+                specs.append(("velocity", i, -modes[i], True))
         specs += [("normal", i, -self.faces[i], True) for i in range(self.system.n_pairs)]
         specs += [("user", k, ue.direction, ue.terminal) for k, ue in enumerate(self.user_events)]
         return specs
@@ -249,6 +270,10 @@ class _Run:
             return float(ev.v_T[i])
         if kind == "normal":
             return float(ev.lambda_N[i])
+        if kind == "reserve+":
+            return float(self.mu_s[i] * self.faces[i] * ev.lambda_N[i] + ev.F_T[i])
+        if kind == "reserve-":
+            return float(self.mu_s[i] * self.faces[i] * ev.lambda_N[i] - ev.F_T[i])
         n = self.n
         return float(self.user_events[i].function(t, y[:n], y[n:2 * n]))
 

@@ -16,7 +16,6 @@ from nonsmooth import (
     GeneralizedSystem,
     InconsistentLCPError,
     IndeterminateLCPError,
-    ModeError,
 )
 
 MASS = 2.0
@@ -113,8 +112,8 @@ def test_redundant_constraints_raise_constraint_error():
         nonsmooth.simulate(system, 1.0, q0=[0.0])
 
 
-def test_sticking_is_reported_not_guessed():
-    """A block sliding to rest on a rough floor would stick: the sliding law says so."""
+def test_block_slides_to_rest_and_sticks():
+    """A block sliding on a rough floor stops at v0 / (mu g) after v0^2 / (2 mu g) and stays."""
     g, mu, v0 = 9.81, 0.5, 1.0
     system = GeneralizedSystem(
         ["x", "y"], np.eye(2),
@@ -122,9 +121,15 @@ def test_sticking_is_reported_not_guessed():
                     lambda t, q, v: 0.0)],
         forces=lambda t, q, v: [0.0, -g], pairs=[FrictionPair("floor", "floor", mu)],
         tangential=lambda t, q: [[1.0, 0.0]])
-    with pytest.raises(ModeError, match=r"would stick") as info:
-        nonsmooth.simulate(system, 1.0, q0=[0, 0], v0=[v0, 0], method="RK4", dt=1e-3)
-    assert f"t = {v0 / (mu * g):.10g} s" in str(info.value)  # located on the step
+    r = nonsmooth.simulate(system, 1.0, q0=[0, 0], v0=[v0, 0], method="RK4", dt=1e-3)
+    stops = [e for e in r.events if e.kind == "velocity_zero"]
+    assert len(stops) == 1 and (stops[0].before, stops[0].after) == ("slip+", "stick")
+    assert abs(stops[0].t - v0 / (mu * g)) < 1e-10
+    assert abs(stops[0].q[0] - v0 ** 2 / (2 * mu * g)) < 1e-10
+    after = r.t > stops[0].t
+    assert np.all(r.modes[after, 0] == 0)
+    np.testing.assert_allclose(r.q[after, 0], v0 ** 2 / (2 * mu * g), atol=1e-10)
+    np.testing.assert_allclose(r["F_T"][after], 0.0, atol=1e-10)
 
 
 def test_baumgarte_parameters_are_checked():
