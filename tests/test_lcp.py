@@ -26,8 +26,10 @@ from nonsmooth.lcp import (
 )
 from nonsmooth.lcp.lemke import solve_lemke
 
-DATA = Path("/work/shared/testdata/siconos_lcp")
+# shared/ lies beside the repository (in development and in CI)
+DATA = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "siconos_lcp"
 FILES = sorted(DATA.glob("lcp_*.dat"))
+
 INFEASIBLE = {"lcp_Pang_isolated_sol_perturbed"}
 
 # Basic solutions from the README inventory (z of LCP(q, M)); None: not listed there.
