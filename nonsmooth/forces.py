@@ -19,6 +19,7 @@ __all__ = [
     "ForceElement",
     "Gravity",
     "Spring",
+    "Damper",
     "RotationalDamper",
     "RotationalSpring",
     "JointDamper",
@@ -146,6 +147,22 @@ class Spring(_TwoPoint):
     def potential(self, t, q):
         length = self._geometry(q, q * 0.0)[0]
         return 0.5 * self.k * (length - self.length0) ** 2
+
+
+class Damper(_TwoPoint):
+    """Linear point-to-point damper: tension ``c dl/dt`` (c in N s/m) along the line."""
+
+    category = "damping"
+
+    def __init__(self, name, body_i, point_i, body_j, point_j, c):
+        super().__init__(name, body_i, point_i, body_j, point_j)
+        self.c = _finite(name, "damping coefficient of", c, minimum=0.0)
+
+    def apply(self, t, q, v, f):
+        _, rate, ex, ey, ai, aj = self._geometry(q, v)
+        F = self.c * rate
+        self._push(f, F, ex, ey, ai, aj)
+        return -F * rate
 
 
 class _JointCoordinate(ForceElement):

@@ -6,7 +6,7 @@
   in ``body_i`` (the guide). The normal constraint ``name.normal`` is the *signed distance* of the
   slider point from the guide line along the slot normal ``n``, so its multiplier is the normal
   force ``lambda_N`` (N) of the guide on the slider along ``n``. ``n`` is the slot axis ``u``
-  turned clockwise by 90 degrees. A rigid slider can have its rotation locked (``name.lock``,
+  turned clockwise by 90 degrees (``normal="left"``: counter-clockwise). A rigid slider can have its rotation locked (``name.lock``,
   multiplier = the moment in N m). Dry friction is declared on the joint (``mu``, ``mu_s``).
 * :class:`Driver` -- a rheonomic constraint on a joint's relative angle (revolute) or relative
   displacement along the slot (translational): ``coordinate(q) - f(t) = 0``; its multiplier is the
@@ -153,10 +153,15 @@ class Translational(JointElement):
         Lock the relative rotation (default: True for a rigid slider, False for a point mass).
     mu, mu_s : float, optional
         Dynamic and static Coulomb coefficients; ``mu=None`` means a frictionless joint.
+    normal : {"right", "left"}
+        Which side the slot normal ``n`` (the positive direction of ``lambda_N``) points to,
+        looking along the axis: ``"right"`` (default) is the axis turned clockwise by 90 degrees,
+        ``"left"`` counter-clockwise (e.g. axis +x, normal +y: ``lambda_N`` = support force).
     """
 
     def __init__(self, name, body_i, body_j, point_i=(0.0, 0.0), axis=(1.0, 0.0),
-                 point_j=(0.0, 0.0), *, lock_rotation=None, mu=None, mu_s=None):
+                 point_j=(0.0, 0.0), *, lock_rotation=None, mu=None, mu_s=None,
+                 normal="right"):
         self.name = str(name)
         self.body_i = _check_body(body_i, f"translational '{name}': body_i (the guide)")
         self.body_j = _check_body(body_j, f"translational '{name}': body_j (the slider)")
@@ -172,7 +177,11 @@ class Translational(JointElement):
         if norm == 0:
             raise ModelError(f"translational '{name}': axis must be a nonzero vector")
         self.axis = (ax / norm, ay / norm)
-        self.normal = (self.axis[1], -self.axis[0])  # axis turned clockwise by 90 degrees
+        if normal not in ("right", "left"):
+            raise ModelError(f"translational '{name}': normal = {normal!r}; use 'right' (axis "
+                             "turned clockwise) or 'left' (counter-clockwise)")
+        side = 1.0 if normal == "right" else -1.0
+        self.normal = (side * self.axis[1], -side * self.axis[0])
         if lock_rotation is None:
             lock_rotation = isinstance(body_j, Body)
         if lock_rotation and not isinstance(body_j, Body):
