@@ -18,9 +18,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from nonsmooth.models import crank_rocker  # noqa: E402
-
 import nonsmooth  # noqa: E402
+from nonsmooth.models import crank_rocker  # noqa: E402
 
 
 def main(argv=None):

@@ -6,8 +6,9 @@
   in ``body_i`` (the guide). The normal constraint ``name.normal`` is the *signed distance* of the
   slider point from the guide line along the slot normal ``n``, so its multiplier is the normal
   force ``lambda_N`` (N) of the guide on the slider along ``n``. ``n`` is the slot axis ``u``
-  turned clockwise by 90 degrees (``normal="left"``: counter-clockwise). A rigid slider can have its rotation locked (``name.lock``,
-  multiplier = the moment in N m). Dry friction is declared on the joint (``mu``, ``mu_s``).
+  turned clockwise by 90 degrees (``normal="left"``: counter-clockwise). A rigid slider can have
+  its rotation locked (``name.lock``, multiplier = the moment in N m). Dry friction is declared
+  on the joint (``mu``, ``mu_s``).
 * :class:`Driver` -- a rheonomic constraint on a joint's relative angle (revolute) or relative
   displacement along the slot (translational): ``coordinate(q) - f(t) = 0``; its multiplier is the
   driving torque / force on ``body_j``.

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 from newton_euler import kinematics, newton_euler_forces
-from nonsmooth.models import crank_rocker
 
 import nonsmooth
+from nonsmooth.models import crank_rocker
 
 T_END = 2.5  # beyond the first two dead centres (t = pi/3, 2 pi/3 s)
 
