@@ -244,6 +244,27 @@ class _Run:
                                                q.copy(), v.copy()))
         return new
 
+    def coincident(self, t, y, modes, fired):
+        """Add to ``fired`` every other engine event that is at (or just past) its zero at t.
+
+        Root finders report the first of several simultaneous roots only (scipy drops the
+        events after the first terminal one), so two pairs that stop at the same instant would
+        otherwise leave the second one in a mode it has already left."""
+        n = self.n
+        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces)
+        v_scale = self._velocity_scale(y[n:2 * n])
+        f_scale = max([1.0, *np.abs(ev.lambda_N).tolist(), *np.abs(ev.F_T).tolist()])
+        out = list(fired)
+        for spec in self.event_specs(modes):
+            key = (spec[0], spec[1])
+            if spec[0] == "user" or key in out:
+                continue
+            signed = -spec[2] * self.g_value(spec, t, y, ev, modes)  # > 0 before the crossing
+            scale = v_scale if spec[0] == "velocity" else f_scale
+            if signed <= 1e-9 * scale:
+                out.append(key)
+        return out
+
     def log_user(self, t, y, ue):
         n = self.n
         self.events.append(EventRecord(t, ue.name, "user", "", "", y[:n].copy(),
@@ -334,7 +355,8 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
                     run.log_user(t_e, y_e, run.user_events[spec[1]])
                 run.record(t_e, y_e, run.ev_at(t_e, y_e, modes), modes)
                 return "user", t_e
-            modes = run.handle(t_e, y_e, modes, [(spec[0], spec[1]) for spec in fired])
+            modes = run.handle(t_e, y_e, modes, run.coincident(
+                t_e, y_e, modes, [(spec[0], spec[1]) for spec in fired]))
             rhs = run.fun(modes, cached=False)
             t, y = t_e, y_e
             f = rhs(t, y)
@@ -394,7 +416,8 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
                 run.log_user(t_stop, y_e, run.user_events[specs[j][1]])
             run.record(t_stop, y_e, run.ev_at(t_stop, y_e, modes), modes)
             return "user", t_stop
-        modes = run.handle(t_stop, y_e, modes, [(specs[j][0], specs[j][1]) for j in fired])
+        modes = run.handle(t_stop, y_e, modes, run.coincident(
+            t_stop, y_e, modes, [(specs[j][0], specs[j][1]) for j in fired]))
         t, y = t_stop, y_e
         if next_k < len(grid) and grid[next_k] - t <= 1e-13 * max(1.0, abs(t)):
             run.record(t, y, run.ev_at(t, y, modes), modes)
