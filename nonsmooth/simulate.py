@@ -184,7 +184,8 @@ class _Run:
         takes the sign it has just after t (probed along the flow)."""
         n = self.n
         ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes)
-        faces = np.sign(ev.lambda_N)
+        scale = max(1.0, float(np.max(np.abs(ev.lam)))) if ev.lam.size else 1.0
+        faces = np.where(np.abs(ev.lambda_N) <= 1e-10 * scale, 0.0, np.sign(ev.lambda_N))
         if np.any(faces == 0):
             dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers))
             delta = 1e-6
@@ -210,6 +211,8 @@ class _Run:
         q, v = y[:n], y[n:2 * n]
         self._last = None  # nothing is cached across an event
         faces = self.faces.copy()
+        coincident = {(f[0], f[1]) for f in fired if len(f) > 2}
+        fired = [(f[0], f[1]) for f in fired]
         for kind, i in fired:
             if kind == "normal":
                 before = "+" if faces[i] > 0 else "-"
@@ -232,7 +235,7 @@ class _Run:
         new = self.dyn.transition(t, q, v, modes, candidates, options=options)
         self.initial_faces(t, y, new)  # a reversed friction force can move the slider's face
         for kind, i in fired:
-            if kind != "normal":
+            if kind != "normal" and ((kind, i) not in coincident or new[i] != modes[i]):
                 self.events.append(EventRecord(
                     t, self.system.pairs[i].name,
                     "velocity_zero" if kind == "velocity" else "reserve_zero",
@@ -262,7 +265,7 @@ class _Run:
             signed = -spec[2] * self.g_value(spec, t, y, ev, modes)  # > 0 before the crossing
             scale = v_scale if spec[0] == "velocity" else f_scale
             if signed <= 1e-9 * scale:
-                out.append(key)
+                out.append((*key, "coincident"))
         return out
 
     def log_user(self, t, y, ue):
