@@ -210,16 +210,13 @@ class _Run:
         n = self.n
         q, v = y[:n], y[n:2 * n]
         self._last = None  # nothing is cached across an event
-        faces = self.faces.copy()
+        old_faces = self.faces
         coincident = {(f[0], f[1]) for f in fired if len(f) > 2}
         fired = [(f[0], f[1]) for f in fired]
+        faces = old_faces.copy()
         for kind, i in fired:
-            if kind == "normal":
-                before = "+" if faces[i] > 0 else "-"
+            if kind == "normal":  # the normal force crossed zero: the slider changes face
                 faces[i] = -faces[i]
-                after = "+" if faces[i] > 0 else "-"
-                self.events.append(EventRecord(t, self.system.pairs[i].name, "normal_sign",
-                                               before, after, q.copy(), v.copy()))
         self.faces = faces
         options = {}
         for kind, i in fired:
@@ -229,22 +226,27 @@ class _Run:
                 options[i] = (1.0, 0.0)  # F_T reached -mu_s N: slip+ (stick only if it can't)
             elif kind == "reserve-":
                 options[i] = (-1.0, 0.0)
-        if not options:
-            return modes
-        candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
-        new = self.dyn.transition(t, q, v, modes, candidates, options=options)
-        self.initial_faces(t, y, new)  # a reversed friction force can move the slider's face
-        for kind, i in fired:
-            if kind != "normal" and ((kind, i) not in coincident or new[i] != modes[i]):
-                self.events.append(EventRecord(
-                    t, self.system.pairs[i].name,
-                    "velocity_zero" if kind == "velocity" else "reserve_zero",
-                    mode_name(modes[i]), mode_name(new[i]), q.copy(), v.copy()))
-        for i in candidates:  # sticking pairs that the transition set slipping
-            if i not in options and new[i] != modes[i]:
-                self.events.append(EventRecord(t, self.system.pairs[i].name, "reserve_zero",
-                                               mode_name(modes[i]), mode_name(new[i]),
-                                               q.copy(), v.copy()))
+        new = modes
+        if options:
+            candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
+            new = self.dyn.transition(t, q, v, modes, candidates, options=options)
+            # the friction force changed: re-derive every face from the HLCP at the new modes
+            self.initial_faces(t, y, new)
+            for kind, i in fired:
+                if kind != "normal" and ((kind, i) not in coincident or new[i] != modes[i]):
+                    self.events.append(EventRecord(
+                        t, self.system.pairs[i].name,
+                        "velocity_zero" if kind == "velocity" else "reserve_zero",
+                        mode_name(modes[i]), mode_name(new[i]), q.copy(), v.copy()))
+            for i in candidates:  # sticking pairs that the transition set slipping
+                if i not in options and new[i] != modes[i]:
+                    self.events.append(EventRecord(t, self.system.pairs[i].name,
+                                                   "reserve_zero", mode_name(modes[i]),
+                                                   mode_name(new[i]), q.copy(), v.copy()))
+        for i in np.flatnonzero(self.faces != old_faces):  # one entry per face change
+            self.events.append(EventRecord(
+                t, self.system.pairs[i].name, "normal_sign", "+" if old_faces[i] > 0 else "-",
+                "+" if self.faces[i] > 0 else "-", q.copy(), v.copy()))
         return new
 
     def coincident(self, t, y, modes, fired):
