@@ -1,7 +1,8 @@
-"""Time per solve of the LCP methods by problem size.
+"""Time per solve of the LCP methods by problem size, and the LCP's share of an evaluation.
 
-Run ``python benchmarks/lcp.py`` (add ``--quick`` for a short run). The engine-share part
-(fraction of simulation time spent in the LCP) is meant to call :func:`time_solvers`.
+Run ``python benchmarks/lcp.py`` (add ``--quick`` for a short run). The second table times one
+engine evaluation (crank-rocker: one pair; two coupled pairs at an event: the full HLCP) and the
+normal-force (H)LCP solve inside it.
 """
 
 from __future__ import annotations
@@ -130,6 +131,75 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _per_call(fn, min_time=0.2) -> float:
+    """Median seconds per call of ``fn`` over batches filling ``min_time``."""
+    fn()
+    times, total = [], 0.0
+    while total < min_time:
+        t0 = time.perf_counter()
+        for _ in range(50):
+            fn()
+        dt = (time.perf_counter() - t0) / 50
+        times.append(dt)
+        total += 50 * dt
+    return float(np.median(times))
+
+
+def engine_share(min_time: float = 0.2) -> list[dict]:
+    """Time of one engine evaluation and of the normal-force (H)LCP solve inside it.
+
+    * crank-rocker (one pair, within a smooth phase): the scalar absolute value equation is
+      solved in closed form inline; also shown, what a ``solve_ave`` call would cost;
+    * two coupled pairs at an event (``faces=None``: the full HLCP by ``solve_ave``).
+    """
+    from nonsmooth import Constraint, Dynamics, FrictionPair, GeneralizedSystem
+    from nonsmooth.lcp import solve_ave
+    from nonsmooth.models import crank_rocker
+
+    rows = []
+    model = crank_rocker.build(c=8.0)
+    dyn = Dynamics(model.system)
+    q, v, modes, faces = np.array([0.1, 0.3]), np.array([1.0, 3.0]), np.array([-1.0]), np.ones(1)
+    A, c = dyn.normal_equation(0.1, q, v, modes)
+    a0, c0 = float(A[0, 0]), float(c[0])
+
+    def inline():
+        return faces[0] * (c0 / (1.0 - a0 * faces[0]))
+
+    t_eval = _per_call(lambda: dyn.evaluate(0.1, q, v, modes, faces), min_time)
+    rows.append({"case": "crank-rocker, 1 pair (inline closed form)", "eval": t_eval,
+                 "lcp": _per_call(inline, min_time)})
+    rows.append({"case": "crank-rocker, 1 pair (if solve_ave were called)", "eval": t_eval,
+                 "lcp": _per_call(lambda: solve_ave(A, c), min_time)})
+    M = np.array([[2.0, 0.3, 0.1, 0.0], [0.3, 1.5, 0.0, 0.2], [0.1, 0.0, 1.0, 0.1],
+                  [0.0, 0.2, 0.1, 1.2]])
+    two = GeneralizedSystem(
+        ["x1", "y1", "x2", "y2"], M,
+        [Constraint("n1", "normal", lambda t, q: q[1], lambda t, q: [0, 1, 0, 0],
+                    lambda t, q, v: 0.0),
+         Constraint("n2", "normal", lambda t, q: q[3] - q[1], lambda t, q: [0, -1, 0, 1],
+                    lambda t, q, v: 0.0)],
+        forces=lambda t, q, v: [0.0, -9.81, 1.0, -5.0],
+        pairs=[FrictionPair("p1", "n1", 0.4), FrictionPair("p2", "n2", 0.6)],
+        tangential=lambda t, q: [[1, 0.2, 0, 0], [-1, 0, 1, 0.3]])
+    dyn2 = Dynamics(two)
+    q2, v2, m2 = np.zeros(4), np.array([1.0, 0, -1.0, 0]), np.array([1.0, -1.0])
+    A2, c2 = dyn2.normal_equation(0.0, q2, v2, m2)
+    rows.append({"case": "2 coupled pairs at an event (full HLCP)",
+                 "eval": _per_call(lambda: dyn2.evaluate(0.0, q2, v2, m2), min_time),
+                 "lcp": _per_call(lambda: solve_ave(A2, c2), min_time)})
+    return rows
+
+
+def format_share(rows: list[dict]) -> str:
+    lines = ["engine evaluation and its normal-force (H)LCP solve",
+             f"{'case':<50}{'eval [us]':>11}{'LCP [us]':>10}{'share':>8}"]
+    for row in rows:
+        lines.append(f"{row['case']:<50}{1e6 * row['eval']:>11.1f}{1e6 * row['lcp']:>10.2f}"
+                     f"{row['lcp'] / row['eval']:>8.1%}")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -138,6 +208,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows = time_solvers(args.sizes, args.methods, min_time=0.02 if args.quick else 0.2)
     print(format_table(rows))
+    print()
+    print(format_share(engine_share(min_time=0.05 if args.quick else 0.2)))
 
 
 if __name__ == "__main__":
