@@ -87,7 +87,7 @@ def _cmd_run(args):
     if args.method not in METHODS:
         raise _UserError(f"unknown method {args.method!r}; choose one of {', '.join(METHODS)}")
     t_end = model.t_end if args.t_end is None else args.t_end
-    dt = model.dt if args.dt is None else args.dt
+    dt = args.dt if args.dt is not None else (model.dt or t_end / 1000.0)
     if t_end <= 0:
         raise _UserError(f"--t-end {t_end:g} is invalid: the end time must be > 0 s")
     if dt <= 0:

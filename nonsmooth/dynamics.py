@@ -65,15 +65,17 @@ class Evaluation:
                                     (any state: :meth:`Dynamics.normal_equation`)
     M : ndarray, shape (n_q, n_q)   mass matrix at the state (not copied)
     phi, dphi : ndarray, shape (m,) constraint values and their time derivatives (drift)
+    dz : ndarray, shape (n_z,)      time derivatives of the smooth laws' internal states
     """
 
     __slots__ = ("dv", "lam", "lambda_N", "F_T", "v_T", "residual", "powers", "A", "c",
-                 "M", "phi", "dphi")
+                 "M", "phi", "dphi", "dz")
 
     def __init__(self, dv, lam, lambda_N, F_T, v_T, residual, powers, A, c, M, phi, dphi):
         self.dv, self.lam, self.lambda_N, self.F_T, self.v_T = dv, lam, lambda_N, F_T, v_T
         self.residual, self.powers, self.A, self.c = residual, powers, A, c
         self.M, self.phi, self.dphi = M, phi, dphi
+        self.dz = _EMPTY
 
 
 class Dynamics:
@@ -87,7 +89,7 @@ class Dynamics:
     """
 
     def __init__(self, system: System, *, alpha: float = DEFAULT_ALPHA,
-                 beta: float = DEFAULT_BETA):
+                 beta: float = DEFAULT_BETA, laws=None):
         for name, val in (("alpha", alpha), ("beta", beta)):
             if not (np.isfinite(val) and val >= 0):
                 raise ValueError(f"Baumgarte parameter {name} = {val!r} is invalid; "
@@ -100,18 +102,31 @@ class Dynamics:
         self._K = np.zeros((n + m, n + m))
         self._R = np.zeros((n + m, 1 + p))
         self._nrows = n + system.normal_rows  # rows of lambda_N in the KKT solution
-        self._mu = system.mu
         self._power_rows = np.zeros((m, 2))  # columns: all constraint rows, driver rows
         self._power_rows[:, 0] = 1.0
         self._power_rows[system.driver_rows, 1] = 1.0
-        self._mu0 = float(self._mu[0]) if p else 0.0
         self._row0 = int(self._nrows[0]) if p else -1
         self.n_evaluations = 0
         self._M_last = None
+        # friction laws: set-valued Coulomb (modes, events) or smooth (state functions)
+        self.laws = [pr.make_law() for pr in system.pairs] if laws is None else list(laws)
+        if len(self.laws) != p:
+            raise ValueError(f"laws: {len(self.laws)} given for {p} frictional pairs")
+        self.smooth = np.array([law.smooth for law in self.laws], dtype=bool)
+        self.any_smooth = bool(self.smooth.any())
+        self.z_slices, start = [], 0
+        for law in self.laws:
+            self.z_slices.append(slice(start, start + law.n_states))
+            start += law.n_states
+        self.n_z = start
+        # Coulomb coefficients come from the laws (they may override the pairs' own)
+        self._mu = np.array([0.0 if law.smooth else law.mu_d for law in self.laws])
+        self.mu_s = np.array([0.0 if law.smooth else law.mu_s for law in self.laws])
+        self._mu0 = float(self._mu[0]) if p else 0.0
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
-                 faces: np.ndarray | None = None) -> Evaluation:
+                 faces: np.ndarray | None = None, z: np.ndarray | None = None) -> Evaluation:
         """Evaluate at ``(t, q, v)``.
 
         Parameters
@@ -124,11 +139,13 @@ class Dynamics:
             lambda_N`` of that face (what the integrator and the event location need: it equals
             the HLCP solution while the signs agree, which the ``residual`` certifies). None:
             the HLCP is solved outright (at events and initial times).
+        z : ndarray, shape (n_z,), optional
+            Internal states of the smooth laws (LuGre bristle deflections, m).
         """
         self.n_evaluations += 1
         n, p = self.n, self.p
-        if p > 1 or (p == 1 and modes[0] == 0.0):
-            return self._evaluate_general(t, q, v, modes, faces)
+        if p > 1 or self.any_smooth or (p == 1 and modes[0] == 0.0):
+            return self._evaluate_general(t, q, v, modes, faces, z)
         T = self.system.terms(t, q, v)
         G = T.G
         Gv = G @ v
@@ -188,8 +205,9 @@ class Dynamics:
             f"(constraints: {self.system.constraint_names}); remove redundant constraints or "
             "start away from the singular configuration")
 
-    def _evaluate_general(self, t, q, v, modes, faces):
-        """Any number of pairs, slipping (``modes = +-1``) or sticking (``modes = 0``).
+    def _evaluate_general(self, t, q, v, modes, faces, z=None):
+        """Any number of pairs, slipping (``modes = +-1``), sticking (``modes = 0``) or with a
+        smooth law (``F_T = -a(v_T, z) N - b(v_T, z)``, modes ignored).
 
         A sticking pair adds the row ``W_i dv/dt = -(dW_i/dt) v - 2 alpha v_T,i`` (zero tangential
         acceleration, velocity drift damped) to the KKT system; its multiplier is the friction
@@ -198,19 +216,30 @@ class Dynamics:
         """
         n, m = self.n, self.m
         T = self.system.terms(t, q, v)
-        stick = np.flatnonzero(modes == 0.0)
-        slip = np.flatnonzero(modes != 0.0)
+        smooth = self.smooth
+        stick = np.flatnonzero((modes == 0.0) & ~smooth)
+        slip = np.flatnonzero((modes != 0.0) | smooth)
         k = stick.size
         G, W = T.G, T.W
         Gv = G @ v
         v_T = W @ v
+        a_all = self._mu * modes
+        b_all = np.zeros(self.p)
+        dz = np.empty(self.n_z)
+        if self.any_smooth:
+            for i in np.flatnonzero(smooth):
+                law, sl = self.laws[i], self.z_slices[i]
+                zi = z[sl] if z is not None else law.initial_state(float(v_T[i]))
+                a_all[i], b_all[i] = law.coefficients(float(v_T[i]), zi)
+                if law.n_states:
+                    dz[sl] = law.state_derivative(float(v_T[i]), zi)
         size = n + m + k
         K = np.zeros((size, size))
         K[:n, :n] = T.M
         K[n:n + m, :n] = G
         K[:n, n:n + m] = -G.T
         R = np.zeros((size, 1 + slip.size))
-        R[:n, 0] = T.f
+        R[:n, 0] = T.f - W.T @ b_all
         dphi = Gv + T.phi_t
         R[n:n + m, 0] = T.gamma - self._2a * dphi - self._b2 * T.phi
         if k:
@@ -219,7 +248,7 @@ class Dynamics:
             K[:n, n + m:] = -Ws.T
             bias = self.system.tangential_bias(t, q, v)
             R[n + m:, 0] = -bias[stick] - self._2a * v_T[stick]
-        a = self._mu[slip] * modes[slip]
+        a = a_all[slip]
         R[:n, 1:] = W[slip].T * (-a)
         X, info = _solve(K, R)
         if info:
@@ -235,7 +264,7 @@ class Dynamics:
         x = X[:, 0] + X[:, 1:] @ N
         lambda_N = x[rows]
         F_T = np.empty(self.p)
-        F_T[slip] = -a * N
+        F_T[slip] = -a * N - b_all[slip]
         F_T[stick] = x[n + m:]
         if slip.size:
             ls = lambda_N[slip]
@@ -247,7 +276,9 @@ class Dynamics:
         P_total, P_drive = (lam * Gv) @ self._power_rows
         powers = np.array((P_drive, T.P_applied, T.P_damping, float(F_T @ v_T),
                            P_total - P_drive))
-        return Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+        ev = Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+        ev.dz = dz
+        return ev
 
     def normal_equation(self, t, q, v, modes) -> tuple[np.ndarray, np.ndarray]:
         """The absolute value equation ``lambda_N = c + A |lambda_N|`` of the slipping pairs at
@@ -330,7 +361,8 @@ class Dynamics:
         return bool(s[-1] > 1e-9 * max(1.0, s[0])) if stacked.shape[0] <= stacked.shape[1] \
             else False
 
-    def transition(self, t, q, v, modes, candidates, *, options=None, tol=1e-9) -> np.ndarray:
+    def transition(self, t, q, v, modes, candidates, *, options=None, z=None,
+                   tol=1e-9) -> np.ndarray:
         """The transition problem at an event (Pfeiffer & Glocker; ``formulation.md`` section 9).
 
         Decide the modes of the ``candidates`` (pairs at zero sliding velocity): each may stick
@@ -346,6 +378,7 @@ class Dynamics:
         ----------
         modes : ndarray, shape (p,)       current modes; non-candidates keep theirs
         candidates : sequence of int      pairs to decide
+        z : ndarray, optional             internal states of the smooth laws
         options : dict int -> tuple, optional
             Preference order of the modes of a candidate (e.g. ``(1.0, 0.0)`` for a pair whose
             friction reserve just ran out in the slip+ direction: slip first, stick only if
@@ -354,7 +387,7 @@ class Dynamics:
         candidates = list(candidates)
         options = options or {}
         choice = [tuple(options.get(i, (0.0, 1.0, -1.0))) for i in candidates]
-        mu_s = self.system.mu_s
+        mu_s = self.mu_s
         ranked = []
         for combo in itertools.product(*[range(len(c)) for c in choice]):
             ranked.append((sum(combo), combo))
@@ -370,7 +403,7 @@ class Dynamics:
             if sticking.size and not self.can_stick(t, q, v, sticking):
                 continue
             try:
-                ev = self.evaluate(t, q, v, trial)
+                ev = self.evaluate(t, q, v, trial, None, z)
             except (ConstraintError, InconsistentLCPError) as exc:
                 last_error = exc
                 continue

@@ -154,6 +154,11 @@ class Translational(JointElement):
         Lock the relative rotation (default: True for a rigid slider, False for a point mass).
     mu, mu_s : float, optional
         Dynamic and static Coulomb coefficients; ``mu=None`` means a frictionless joint.
+    friction : dict, optional
+        The rest of the friction description (LuGre and regularized parameters, see
+        :class:`nonsmooth.system.FrictionPair`).
+    law : str
+        The pair's default friction law (``"coulomb"``, ``"lugre"``, ``"regularized"``).
     normal : {"right", "left"}
         Which side the slot normal ``n`` (the positive direction of ``lambda_N``) points to,
         looking along the axis: ``"right"`` (default) is the axis turned clockwise by 90 degrees,
@@ -162,7 +167,7 @@ class Translational(JointElement):
 
     def __init__(self, name, body_i, body_j, point_i=(0.0, 0.0), axis=(1.0, 0.0),
                  point_j=(0.0, 0.0), *, lock_rotation=None, mu=None, mu_s=None,
-                 normal="right"):
+                 normal="right", friction: dict | None = None, law: str = "coulomb"):
         self.name = str(name)
         self.body_i = _check_body(body_i, f"translational '{name}': body_i (the guide)")
         self.body_j = _check_body(body_j, f"translational '{name}': body_j (the slider)")
@@ -193,7 +198,8 @@ class Translational(JointElement):
         ai = body_i.angle if isinstance(body_i, Body) else 0.0
         self._lock_angle = (body_j.angle if isinstance(body_j, Body) else 0.0) - ai
         self.friction = None if mu is None else FrictionPair(
-            self.name, f"{self.name}.normal", float(mu), None if mu_s is None else float(mu_s))
+            self.name, f"{self.name}.normal", float(mu), None if mu_s is None else float(mu_s),
+            law=law, params=dict(friction or {}))
 
     def row_names(self):
         names = [f"{self.name}.normal"]

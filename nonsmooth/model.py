@@ -99,7 +99,8 @@ class Model:
     name : str
     outputs : dict of str to Output   named output columns, in order
     parameters : dict                 the parameter values the model was built with
-    t_end, dt : float                 default end time and output step (s)
+    t_end, dt : float                 default end time and output step (s); dt None:
+                                      a thousandth of the simulated interval
     plot_outputs : tuple of str       the outputs ``Result.plot()`` shows by default
     alpha, beta : float or None       Baumgarte parameters (1/s), None = engine default
     """
@@ -111,7 +112,7 @@ class Model:
     outputs: dict[str, Output] = field(default_factory=dict)
     parameters: dict = field(default_factory=dict)
     t_end: float = 1.0
-    dt: float = 1e-3
+    dt: float | None = None
     alpha: float | None = None
     beta: float | None = None
     description: str = ""

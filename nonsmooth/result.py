@@ -24,6 +24,8 @@ class Result:
     modes : ndarray, shape (N, p)             +1 slip+, -1 slip- (0 stick)
     work : ndarray, shape (N, 5)              W_drive, W_applied, W_damping, W_friction,
                                               W_constraint (J), integrated from t0
+    z : ndarray, shape (N, n_z)               internal states of smooth friction laws
+    laws : list of str                        the friction law of each pair
     T, V : ndarray, shape (N,)                kinetic and potential energy (J)
     events : list of EventRecord
     diagnostics : dict                        drift, residuals, energy balance, counts, wall time
@@ -47,8 +49,11 @@ class Result:
         r.status, r.message = status, message
         r.success = status >= 0
         r.t = np.array(rec["t"], dtype=float)
-        y = np.array(rec["y"], dtype=float).reshape(N, 2 * n + N_WORK)
-        r.q, r.v, r.work = y[:, :n], y[:, n:2 * n], y[:, 2 * n:]
+        n_z = run.dyn.n_z
+        y = np.array(rec["y"], dtype=float).reshape(N, 2 * n + N_WORK + n_z)
+        r.q, r.v = y[:, :n], y[:, n:2 * n]
+        r.work, r.z = y[:, 2 * n:2 * n + N_WORK], y[:, 2 * n + N_WORK:]
+        r.laws = [law.name for law in run.dyn.laws]
         r.dv = np.array(rec["dv"], dtype=float).reshape(N, n)
         r.lam = np.array(rec["lam"], dtype=float).reshape(N, m)
         for key in ("lambda_N", "F_T", "v_T", "modes"):

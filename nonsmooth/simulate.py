@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -53,6 +54,22 @@ def _euler_step(rhs, t, y, f0, h):
 
 
 _STEPPERS = {"RK4": _rk4_step, "Euler": _euler_step}
+
+
+def resolve_laws(system: System, friction) -> list:
+    """The friction law object of every pair from ``simulate``'s ``friction`` argument."""
+    from .friction import FrictionLaw
+
+    names = [pr.name for pr in system.pairs]
+    if friction is None or isinstance(friction, (str, FrictionLaw)):
+        return [pr.make_law(friction) for pr in system.pairs]
+    if isinstance(friction, dict):
+        unknown = [k for k in friction if k not in names]
+        if unknown:
+            raise ValueError(f"friction: no frictional pair named {unknown}; pairs: {names}")
+        return [pr.make_law(friction.get(pr.name)) for pr in system.pairs]
+    raise ValueError(f"friction = {friction!r}: give a law name (coulomb, lugre, regularized), "
+                     "a FrictionLaw, or a dict {pair name: law}")
 
 
 def project(system: System, t: float, q: np.ndarray, v: np.ndarray, *, tol: float = 1e-12,
@@ -95,8 +112,11 @@ class _Run:
         self.rec: dict[str, list] = {k: [] for k in (
             "t", "y", "dv", "lam", "lambda_N", "F_T", "v_T", "modes", "residual", "phi",
             "dphi", "T", "V")}
-        self.friction_pairs = [i for i, pr in enumerate(system.pairs) if system.mu_s[i] > 0]
-        self.mu_s = system.mu_s
+        # pairs with set-valued Coulomb friction: modes and stick/slip events
+        self.friction_pairs = [i for i in range(system.n_pairs)
+                               if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
+        self.mu_s = dynamics.mu_s
+        self.zo = 2 * self.n + N_WORK  # the smooth laws' states follow q, v and the work
         self._last = None
         self.faces = None
         self.max_residual = 0.0
@@ -111,22 +131,22 @@ class _Run:
         if last is not None and last[0] == t and last[2] is modes and np.array_equal(last[1], y):
             return last[3]
         n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces)
+        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
         self._last = (t, y.copy(), modes, ev)
         return ev
 
     def fun(self, modes, cached=True):
         """The right-hand side for fixed modes; ``cached=False`` skips the cache lookup (the
         fixed-step loop reads ``self.last_ev`` instead)."""
-        n = self.n
+        n, zo = self.n, self.zo
         evaluate = self.dyn.evaluate
         faces = self.faces
 
         def f(t, y):
             ev = self.ev_at(t, y, modes) if cached else evaluate(t, y[:n], y[n:2 * n], modes,
-                                                                 faces)
+                                                                 faces, y[zo:])
             self.last_ev = ev
-            return np.concatenate((y[n:2 * n], ev.dv, ev.powers))
+            return np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
 
         return f
 
@@ -169,7 +189,7 @@ class _Run:
             else:
                 zero.append(i)
         if zero:
-            modes = self.dyn.transition(t, q, v, modes, zero)
+            modes = self.dyn.transition(t, q, v, modes, zero, z=y[self.zo:])
         for i in range(self.system.n_pairs):
             self.events.append(EventRecord(t, self.system.pairs[i].name, "start", "",
                                            mode_name(modes[i]), q.copy(), v.copy()))
@@ -183,14 +203,15 @@ class _Run:
         """The face of the slot each slider bears on (sign of lambda_N); a zero normal force
         takes the sign it has just after t (probed along the flow)."""
         n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes)
+        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, None, y[self.zo:])
         scale = max(1.0, float(np.max(np.abs(ev.lam)))) if ev.lam.size else 1.0
         faces = np.where(np.abs(ev.lambda_N) <= 1e-10 * scale, 0.0, np.sign(ev.lambda_N))
         if np.any(faces == 0):
-            dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers))
+            dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
             delta = 1e-6
             probe = y + delta * dy
-            later = self.dyn.evaluate(t + delta, probe[:n], probe[n:2 * n], modes).lambda_N
+            later = self.dyn.evaluate(t + delta, probe[:n], probe[n:2 * n], modes, None,
+                                      probe[self.zo:]).lambda_N
             faces = np.where(faces == 0, np.sign(later), faces)
         self.faces = np.where(faces == 0, 1.0, faces)
 
@@ -229,7 +250,8 @@ class _Run:
         new = modes
         if options:
             candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
-            new = self.dyn.transition(t, q, v, modes, candidates, options=options)
+            new = self.dyn.transition(t, q, v, modes, candidates, options=options,
+                                      z=y[self.zo:])
             # the friction force changed: re-derive every face from the HLCP at the new modes
             self.initial_faces(t, y, new)
             for kind, i in fired:
@@ -256,7 +278,7 @@ class _Run:
         events after the first terminal one), so two pairs that stop at the same instant would
         otherwise leave the second one in a mode it has already left."""
         n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces)
+        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
         v_scale = self._velocity_scale(y[n:2 * n])
         f_scale = max([1.0, *np.abs(ev.lambda_N).tolist(), *np.abs(ev.F_T).tolist()])
         out = list(fired)
@@ -431,9 +453,9 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
 
 
 # ------------------------------------------------------------------------------- entry point
-def simulate(model, t_span, *, method: str = "RK45", dt: float | None = None,
+def simulate(model, t_span, *, method: str | None = None, dt: float | None = None,
              rtol: float = 1e-8, atol: float = 1e-10, alpha: float | None = None,
-             beta: float | None = None, events: Sequence[Callable] = (),
+             beta: float | None = None, friction=None, events: Sequence[Callable] = (),
              q0=None, v0=None, max_step: float = math.inf,
              progress: Callable[[float], None] | None = None, throw: bool = True) -> Result:
     """Simulate a model over ``t_span``.
@@ -444,14 +466,20 @@ def simulate(model, t_span, *, method: str = "RK45", dt: float | None = None,
         What to simulate. A bare ``System`` needs ``q0`` and ``v0``.
     t_span : float or (float, float)
         End time, or (start, end) in s.
-    method : str
-        ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method.
+    method : str, optional
+        ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method. Default:
+        ``"RK45"`` with set-valued Coulomb friction only; ``"Radau"`` (implicit) as soon as a pair
+        uses a smooth law (LuGre's bristles and steep regularizations are stiff).
     dt : float, optional
         Step of the fixed-step methods and output spacing (s); default ``(t_end - t0) / 1000``.
     rtol, atol : float
         Tolerances of the adaptive methods.
     alpha, beta : float, optional
         Baumgarte parameters (1/s); default the model's, else 10.
+    friction : str, FrictionLaw or dict, optional
+        The friction law of every pair (``"coulomb"``, ``"lugre"``, ``"regularized"``), or a
+        dict ``{pair name: law}`` overriding some pairs; default each pair's own law. The laws
+        take their parameters from the pair's friction description (``FrictionPair.params``).
     events : sequence of callable
         User events ``g(t, q, v)`` with optional ``terminal`` and ``direction`` attributes.
     q0, v0 : array_like, optional
@@ -480,6 +508,9 @@ def simulate(model, t_span, *, method: str = "RK45", dt: float | None = None,
     if not (math.isfinite(t0) and math.isfinite(t_end) and t_end > t0):
         raise ValueError(f"t_span = ({t0}, {t_end}) is invalid: the end time must be finite and "
                          "greater than the start time (s)")
+    laws = resolve_laws(system, friction)
+    if method is None:
+        method = "Radau" if any(law.smooth for law in laws) else "RK45"
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if dt is None:
@@ -497,7 +528,10 @@ def simulate(model, t_span, *, method: str = "RK45", dt: float | None = None,
     beta = mdl.beta if beta is None else beta
     alpha = DEFAULT_ALPHA if alpha is None else alpha
     beta = DEFAULT_BETA if beta is None else beta
-    dynamics = Dynamics(system, alpha=alpha, beta=beta)
+    dynamics = Dynamics(system, alpha=alpha, beta=beta, laws=laws)
+    for law in laws:
+        for text in law.warnings():
+            warnings.warn(text, RuntimeWarning, stacklevel=2)
     user_events = [UserEvent.wrap(fn, i) for i, fn in enumerate(events)]
     run = _Run(system, dynamics, user_events, progress)
     wall = time.perf_counter()
@@ -505,7 +539,9 @@ def simulate(model, t_span, *, method: str = "RK45", dt: float | None = None,
     t_reached = t0
     try:
         q, v = project(system, t0, mdl.q0, mdl.v0)
-        y = np.concatenate((q, v, np.zeros(N_WORK)))
+        v_T = system.terms(t0, q, v).W @ v
+        z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
+        y = np.concatenate((q, v, np.zeros(N_WORK), np.array(z0, dtype=float)))
         modes = run.initial_modes(t0, y)
         run.initial_faces(t0, y, modes)
         if method in FIXED_STEP_METHODS:

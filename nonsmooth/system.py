@@ -28,7 +28,7 @@ ideal joints) and ``"driver"`` (rheonomic driving constraints; multiplier = driv
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -79,12 +79,49 @@ class FrictionPair:
         Dynamic (sliding) Coulomb coefficient, >= 0.
     mu_s : float or None
         Static coefficient (>= mu); None means equal to ``mu``.
+    law : {"coulomb", "lugre", "regularized"}
+        The friction law this pair uses unless ``simulate(friction=...)`` says otherwise.
+    params : dict
+        The rest of the pair's friction description (the superset every law draws from):
+        LuGre ``sigma0`` (1/m), ``sigma1`` (s/m), ``sigma2`` (N s/m), ``v_s`` (m/s), ``effect``;
+        regularized ``viscous`` (N s/m), ``coulomb``, ``falloff_vel`` (m/s), ``stiction_extra``,
+        ``stribeck_vel`` (m/s), ``normal_load`` (bool). Missing entries take the laws' defaults
+        (MotionSolve's for LuGre, in SI; for the regularized law ``coulomb = mu``,
+        ``stiction_extra = mu_s - mu`` as coefficients of the normal load).
     """
 
     name: str
     normal: str
     mu: float
     mu_s: float | None = None
+    law: str = "coulomb"
+    params: dict = field(default_factory=dict, compare=False)
+
+    def make_law(self, law: str | None = None):
+        """The :class:`nonsmooth.friction.FrictionLaw` of this pair (``law`` overrides)."""
+        from .friction import LAWS, Coulomb, LuGre, Regularized
+
+        name = (law or self.law)
+        if not isinstance(name, str):
+            return name  # a law object given directly
+        name = name.lower()
+        mu_s = self.mu if self.mu_s is None else self.mu_s
+        p = dict(self.params)
+        if name == "coulomb":
+            return Coulomb(self.mu, mu_s)
+        if name == "lugre":
+            keys = ("sigma0", "sigma1", "sigma2", "v_s", "effect")
+            return LuGre(mu_s, self.mu, **{k: p[k] for k in keys if k in p})
+        if name == "regularized":
+            keys = ("viscous", "coulomb", "falloff_vel", "stiction_extra", "stribeck_vel",
+                    "normal_load")
+            kw = {k: p[k] for k in keys if k in p}
+            if kw.get("normal_load", True):
+                kw.setdefault("coulomb", self.mu)
+                kw.setdefault("stiction_extra", mu_s - self.mu)
+            return Regularized(**kw)
+        raise ModelError(f"friction pair '{self.name}': unknown friction law {name!r}; "
+                         f"choose one of {', '.join(LAWS)}")
 
     def __post_init__(self):
         if not (np.isfinite(self.mu) and self.mu >= 0):

@@ -1,0 +1,66 @@
+"""The contract every friction law meets (``formulation.md`` section 3).
+
+Every law gives the friction force of a pair as linear in the normal-force magnitude::
+
+    F_T = -a(v_T, z) N - b(v_T, z)            N = |lambda_N|
+
+so the normal forces stay one (H)LCP per evaluation whatever the law.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import ModelError
+
+__all__ = ["FrictionLaw", "check_nonnegative"]
+
+
+def check_nonnegative(law: str, name: str, value: float, *, positive: bool = False) -> float:
+    """``value`` as a float, or a ModelError naming the law, the parameter and the range."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ModelError(f"{law} friction: {name} = {value!r} is not a number") from None
+    if not math.isfinite(x) or x < 0 or (positive and x == 0):
+        rng = "> 0" if positive else ">= 0"
+        raise ModelError(f"{law} friction: {name} = {value!r} is invalid; it must be a finite "
+                         f"number {rng}")
+    return x
+
+
+class FrictionLaw:
+    """Base class of the friction laws.
+
+    Obligations of a subclass:
+
+    1. ``name`` (the registry key) and ``smooth``: False for the set-valued Coulomb law (which
+       needs modes and events), True for laws whose force is a function of the state.
+    2. ``n_states``: internal states per pair (LuGre's bristle deflection: 1).
+    3. :meth:`coefficients` ``(v_T, z) -> (a, b)`` in plain floats: the hot path.
+    4. :meth:`state_derivative` ``(v_T, z) -> tuple`` (``n_states`` values) and
+       :meth:`initial_state` ``(v_T) -> tuple`` when ``n_states > 0``.
+    5. Validate parameters in ``__init__`` (``ModelError`` naming the parameter and its range);
+       :meth:`warnings` lists parameter sets that are legal but questionable.
+    """
+
+    name = "base"
+    smooth = True
+    n_states = 0
+
+    def coefficients(self, v_T: float, z) -> tuple[float, float]:  # pragma: no cover
+        raise NotImplementedError
+
+    def state_derivative(self, v_T: float, z) -> tuple:
+        return ()
+
+    def initial_state(self, v_T: float) -> tuple:
+        return ()
+
+    def warnings(self) -> list[str]:
+        return []
+
+    def force(self, v_T: float, N: float, z=()) -> float:
+        """The friction force ``-a N - b`` (N) at sliding velocity ``v_T`` and normal load N."""
+        a, b = self.coefficients(v_T, z)
+        return -a * N - b
