@@ -28,7 +28,14 @@ import numpy as np
 
 from nonsmooth.forces import Gravity, JointDamper
 from nonsmooth.joints import Driver, Revolute, Translational
-from nonsmooth.model import Model, Output, Parameter, check_parameters
+from nonsmooth.model import (
+    FRICTION_PARAMETERS,
+    Model,
+    Output,
+    Parameter,
+    check_parameters,
+    friction_params,
+)
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
 from nonsmooth.system import Constraint, FrictionPair, GeneralizedSystem
 
@@ -46,12 +53,14 @@ PARAMETERS = [
     Parameter("L3", 0.5, "m", "O1 to slider B (crank length)", 0.0, exclusive=True),
     Parameter("L4", 1.0, "m", "O to O1 (must exceed L3)", 0.0, exclusive=True),
     Parameter("mu", 0.2, "-", "dynamic friction coefficient slider/slot", 0.0),
+    Parameter("mu_s", None, "-", "static coefficient (>= mu; default: equal to mu)"),
     Parameter("omega", 3.0, "rad/s", "crank speed (driving constraint)"),
     Parameter("c", 0.0, "N m s/rad", "rocker damping, M_f = -c dtheta1/dt", 0.0),
     Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0),
     Parameter("alpha", 10.0, "1/s", "Baumgarte velocity parameter", 0.0),
     Parameter("beta", 10.0, "1/s", "Baumgarte position parameter", 0.0),
     Parameter("form", "lagrange", "-", "formulation", choices=("lagrange", "planar")),
+    *FRICTION_PARAMETERS,
 ]
 
 OUTPUT_UNITS = {
@@ -80,7 +89,8 @@ def build(**params) -> Model:
     outputs = {name: Output(columns[name], *OUTPUT_UNITS[name]) for name in OUTPUT_UNITS}
     return Model(system, q0, v0, name=NAME, outputs=outputs, parameters=p, t_end=5.0, dt=1e-3,
                  alpha=p["alpha"], beta=p["beta"], description=DESCRIPTION,
-                 plot_outputs=("theta1", "omega1", "alpha1", "v_r", "lambda_N", "F_f", "tau"))
+                 plot_outputs=("theta1", "omega1", "alpha1", "v_r", "lambda_N", "F_f", "tau"),
+                 motion_outputs=("theta1", "omega1"))
 
 
 def _initial_angles(p):
@@ -129,7 +139,8 @@ def _build_lagrange(p):
     system = GeneralizedSystem(
         ["theta1", "theta2"], np.diag([J1, J2 + m3 * L3 ** 2]), constraints,
         potential=potential, potential_gradient=potential_gradient, damping=damping,
-        pairs=[FrictionPair("slot", "slot", p["mu"])], tangential=tangential,
+        pairs=[FrictionPair("slot", "slot", p["mu"], p["mu_s"], law=p["friction"],
+                            params=friction_params(p))], tangential=tangential,
         tangential_bias=tangential_bias)
     th1, w1 = _initial_angles(p)
     columns = {
@@ -166,7 +177,8 @@ def _build_planar(p):
     pivot = mdl.add(Revolute("O", ground, rocker, (0.0, 0.0), (-L1, 0.0)))
     crank_pin = mdl.add(Revolute("O1", ground, crank, (0.0, L4), (-L2, 0.0)))
     mdl.add(Revolute("B", crank, slider, (L3 - L2, 0.0), (0.0, 0.0)))
-    mdl.add(Translational("slot", rocker, slider, (-L1, 0.0), (1.0, 0.0), mu=p["mu"]))
+    mdl.add(Translational("slot", rocker, slider, (-L1, 0.0), (1.0, 0.0), mu=p["mu"],
+                          mu_s=p["mu_s"], law=p["friction"], friction=friction_params(p)))
     mdl.add(Driver("drive", crank_pin, speed=-omega, initial=math.pi / 2))
     if p["c"] > 0:
         mdl.add(JointDamper("rocker damping", pivot, p["c"]))

@@ -20,7 +20,14 @@ from __future__ import annotations
 
 from nonsmooth.forces import Damper, Gravity, Spring
 from nonsmooth.joints import Driver, Translational
-from nonsmooth.model import Model, Output, Parameter, check_parameters
+from nonsmooth.model import (
+    FRICTION_PARAMETERS,
+    Model,
+    Output,
+    Parameter,
+    check_parameters,
+    friction_params,
+)
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
 
 NAME = "stick_slip_oscillator"
@@ -37,6 +44,7 @@ PARAMETERS = [
     Parameter("v0", 0.1, "m/s", "initial block velocity (absolute)"),
     Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0, exclusive=True),
     Parameter("t_end", 5.0, "s", "default end time", 0.0, exclusive=True),
+    *FRICTION_PARAMETERS,
 ]
 
 SPRING_LENGTH = 1.0  # m: the wall anchor sits this far behind the block's rest position
@@ -56,7 +64,8 @@ def build(**params) -> Model:
     track = mdl.add(Translational("track", ground, belt, (0.0, 0.0), (1.0, 0.0)))
     mdl.add(Driver("belt_drive", track, speed=p["v_belt"]))
     mdl.add(Translational("contact", belt, block, (0.0, 0.0), (1.0, 0.0), mu=p["mu_d"],
-                          mu_s=p["mu_s"], normal="left"))
+                          mu_s=p["mu_s"], normal="left", law=p["friction"],
+                          friction=friction_params(p)))
     wall = (-SPRING_LENGTH, 0.0)
     mdl.add(Spring("spring", ground, wall, block, (0.0, 0.0), p["k"], SPRING_LENGTH))
     if p["c"] > 0:
@@ -75,4 +84,4 @@ def build(**params) -> Model:
     }
     return Model(system, q0, v0, name=NAME, outputs=outputs, parameters=p, t_end=p["t_end"],
                  dt=1e-3, description=DESCRIPTION,
-                 plot_outputs=("x", "v", "F_f", "mode"))
+                 plot_outputs=("x", "v", "F_f", "mode"), motion_outputs=("x", "v"))

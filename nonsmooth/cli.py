@@ -67,7 +67,8 @@ def _cmd_models(args):
         mod = load(name)
         print(f"{name}: {mod.DESCRIPTION}")
         for p in mod.PARAMETERS:
-            default = p.default if isinstance(p.default, str) else f"{p.default:.6g}"
+            default = (p.default if isinstance(p.default, str) else "-" if p.default is None
+                       else f"{p.default:.6g}")
             print(f"    {p.name:<8} = {default:<10} [{p.unit}]  {p.description} "
                   f"({p.range_text()})")
     return 0

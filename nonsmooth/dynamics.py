@@ -44,6 +44,10 @@ def _solve(K, R):
 DEFAULT_ALPHA = 10.0
 DEFAULT_BETA = 10.0
 
+#: Within this distance of singular, ``I - A diag(faces)`` is reported as imminent jamming
+#: (the normal force ~ c / (1 - a) grows without bound) instead of integrated into.
+JAM_MARGIN = 1e-6
+
 #: Work accumulators appended to the state: drive, applied, damping, friction, constraint.
 WORK_NAMES = ("W_drive", "W_applied", "W_damping", "W_friction", "W_constraint")
 N_WORK = len(WORK_NAMES)
@@ -173,7 +177,10 @@ class Dynamics:
                     lam_n = cc / (1.0 - aa) if cc >= 0 else cc / (1.0 + aa)
                     Nf = abs(lam_n)
                 else:
-                    Nf = faces[0] * (cc / (1.0 - aa * faces[0]))
+                    den = 1.0 - aa * faces[0]
+                    if den < JAM_MARGIN:
+                        self._jam(t, np.array([[aa]]), np.array([cc]))
+                    Nf = faces[0] * (cc / den)
             else:
                 Nf = float(self._normal_magnitudes(t, X[self._nrows, 1:], X[self._nrows, 0])[0])
             x = X[:, 1] * Nf
@@ -308,7 +315,10 @@ class Dynamics:
         else:
             unique = np.max(np.abs(np.linalg.eigvals(np.abs(A)))) < 1.0
         if unique and faces is not None:
-            return faces * np.linalg.solve(np.eye(size) - A * faces, c)
+            K = np.eye(size) - A * faces
+            if np.min(np.abs(np.linalg.eigvals(K))) < JAM_MARGIN:
+                self._jam(t, A, c)
+            return faces * np.linalg.solve(K, c)
         if unique:
             from .lcp import solve_ave
 
@@ -316,6 +326,15 @@ class Dynamics:
             if sol.success:
                 return np.abs(sol.lam)
         return np.abs(self._enumerate_or_raise(t, A, c))
+
+    def _jam(self, t, A, c):
+        names = [pr.name for pr in self.system.pairs]
+        raise InconsistentLCPError(
+            f"at t = {t:.10g} s the normal forces of pairs {names} grow without bound: "
+            f"lambda_N = c + A |lambda_N| with A = {np.array2string(A, precision=6)}, c = "
+            f"{np.array2string(c, precision=6)} N is at the edge of solvability (|a| -> 1): "
+            "friction self-locking (jamming) is imminent. Try a smaller friction coefficient or "
+            "another geometry", t=t, pairs=names, A=A, c=c)
 
     def _enumerate_or_raise(self, t, A, c) -> np.ndarray:
         """Exact sign enumeration; raise the named error unless there is exactly one solution."""

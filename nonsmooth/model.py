@@ -16,7 +16,8 @@ import numpy as np
 from .errors import ModelError
 from .system import System
 
-__all__ = ["Model", "Parameter", "Output", "check_parameters", "as_model"]
+__all__ = ["Model", "Parameter", "Output", "check_parameters", "as_model",
+           "FRICTION_PARAMETERS", "PARAMETER_ALIASES", "friction_params"]
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Parameter:
     """
 
     name: str
-    default: float | str
+    default: float | str | None
     unit: str
     description: str
     minimum: float | None = None
@@ -37,6 +38,8 @@ class Parameter:
     choices: tuple[str, ...] | None = None
 
     def range_text(self) -> str:
+        if self.default is None and self.minimum is None:
+            return "optional"
         if self.choices:
             return "one of " + ", ".join(self.choices)
         lo = "" if self.minimum is None else (
@@ -46,6 +49,8 @@ class Parameter:
 
     def check(self, value, where: str):
         """Return the value converted and checked; raise ModelError naming it otherwise."""
+        if value is None and self.default is None:
+            return None  # an optional parameter left unset
         if self.choices:
             if str(value) not in self.choices:
                 raise ModelError(f"{where}: parameter {self.name} = {value!r} is invalid; allowed: "
@@ -67,9 +72,51 @@ class Parameter:
         return x
 
 
+#: The friction description every model with frictional pairs exposes (besides mu_s, mu_d):
+#: LuGre (MotionSolve's defaults in SI) and the regularized law; see nonsmooth.friction.
+FRICTION_PARAMETERS = [
+    Parameter("friction", "coulomb", "-", "friction law of the pairs",
+              choices=("coulomb", "lugre", "regularized")),
+    Parameter("sigma0", 1e5, "1/m", "LuGre bristle stiffness per N of normal load", 0.0,
+              exclusive=True),
+    Parameter("sigma1", 316.0, "s/m", "LuGre bristle damping per N of normal load", 0.0),
+    Parameter("sigma2", 0.4, "N s/m", "LuGre viscous coefficient", 0.0),
+    Parameter("v_s", 1e-4, "m/s", "LuGre Stribeck (stiction transition) velocity", 0.0,
+              exclusive=True),
+    Parameter("effect", "ALL", "-", "LuGre effect", choices=("ALL", "STICTION", "SLIDING")),
+    Parameter("viscous", 0.0, "N s/m", "regularized law: viscous coefficient", 0.0),
+    Parameter("falloff_vel", 1e-3, "m/s", "regularized law: velocity of the breakaway peak",
+              0.0, exclusive=True),
+    Parameter("stribeck_vel", 0.0, "m/s", "regularized law: Stribeck decay velocity (0: none)",
+              0.0),
+]
+
+#: MotionSolve's attribute names accepted for our parameter names.
+PARAMETER_ALIASES = {
+    "bristle_stiffness": "sigma0",
+    "damping_effects": "sigma1",
+    "viscous_effects": "sigma2",
+    "stiction_trans_vel": "v_s",
+    "mu_static": "mu_s",
+    "mu_dynamic": "mu_d",
+    "mu0": "mu_s",
+}
+
+
+def friction_params(p: dict) -> dict:
+    """The pair ``params`` (``FrictionPair.params``) from checked model parameters."""
+    keys = ("sigma0", "sigma1", "sigma2", "v_s", "effect", "viscous", "falloff_vel",
+            "stribeck_vel")
+    return {k: p[k] for k in keys if k in p}
+
+
 def check_parameters(model_name: str, parameters: Sequence[Parameter], given: dict) -> dict:
-    """Defaults updated with ``given``, every value checked; unknown names list the valid ones."""
+    """Defaults updated with ``given``, every value checked; unknown names list the valid ones.
+
+    MotionSolve's attribute names (``bristle_stiffness`` ...) are accepted as aliases."""
     known = {p.name: p for p in parameters}
+    given = {PARAMETER_ALIASES.get(k, k) if PARAMETER_ALIASES.get(k) in known else k: val
+             for k, val in given.items()}
     unknown = [k for k in given if k not in known]
     if unknown:
         raise ModelError(f"model {model_name}: unknown parameter(s) {', '.join(unknown)}; valid "
@@ -102,6 +149,7 @@ class Model:
     t_end, dt : float                 default end time and output step (s); dt None:
                                       a thousandth of the simulated interval
     plot_outputs : tuple of str       the outputs ``Result.plot()`` shows by default
+    motion_outputs : tuple of str     the outputs ``compare()`` treats as the motion
     alpha, beta : float or None       Baumgarte parameters (1/s), None = engine default
     """
 
@@ -117,6 +165,7 @@ class Model:
     beta: float | None = None
     description: str = ""
     plot_outputs: tuple[str, ...] = ()
+    motion_outputs: tuple[str, ...] = ()
 
     def __post_init__(self):
         n = self.system.n_q
@@ -137,7 +186,7 @@ def as_model(obj, *, q0=None, v0=None) -> Model:
             return obj
         return Model(obj.system, obj.q0 if q0 is None else q0, obj.v0 if v0 is None else v0,
                      obj.name, obj.outputs, obj.parameters, obj.t_end, obj.dt, obj.alpha,
-                     obj.beta, obj.description, obj.plot_outputs)
+                     obj.beta, obj.description, obj.plot_outputs, obj.motion_outputs)
     if isinstance(obj, PlanarModel):
         system = obj.compile()
         qi, vi = obj.initial_state()

@@ -419,8 +419,9 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
                         events=fns or None, rtol=rtol, atol=atol, max_step=max_step)
         run.n_steps += max(len(sol.t), 1)
         if sol.status == -1:
-            raise IntegrationError(f"{method} failed at t = {t:.6g} s: {sol.message}; try "
-                                   "another method, looser tolerances or a smaller max_step")
+            t_fail = float(sol.t[-1]) if len(sol.t) else t
+            raise IntegrationError(f"{method} failed after t = {t_fail:.6g} s: {sol.message}; "
+                                   "try another method, looser tolerances or a smaller max_step")
         for tt, yy in zip(sol.t, sol.y.T, strict=True):
             run.record(tt, yy, run.ev_at(tt, yy, modes), modes)
         next_k += len(sol.t)
