@@ -5,6 +5,7 @@ translational joints solved as a horizontal LCP each evaluation; Coulomb frictio
 by event. See ``docs/architecture.md`` for the map of modules.
 """
 
+from .compare import Comparison, compare
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, Dynamics, Evaluation
 from .errors import (
     ConstraintError,
@@ -25,6 +26,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "simulate",
+    "compare",
+    "Comparison",
     "Result",
     "Model",
     "Output",

@@ -1,4 +1,4 @@
-"""The command line: ``nonsmooth run | models | reproduce``.
+"""The command line: ``nonsmooth run | compare | models | reproduce``.
 
 User errors print one line (``nonsmooth: error: ...``) and exit with code 2, never a traceback.
 """
@@ -74,9 +74,8 @@ def _cmd_models(args):
     return 0
 
 
-def _cmd_run(args):
+def _build(args):
     from .models import load
-    from .simulate import METHODS, simulate
 
     module = load(args.model)
     params = _parse_set(args.set)
@@ -84,9 +83,35 @@ def _cmd_run(args):
         from .model import check_parameters
 
         check_parameters(getattr(module, "NAME", args.model), module.PARAMETERS, params)
-    model = module.build(**params)
-    if args.method not in METHODS:
-        raise _UserError(f"unknown method {args.method!r}; choose one of {', '.join(METHODS)}")
+    return module.build(**params)
+
+
+def _check_method(method):
+    from .simulate import METHODS
+
+    if method is not None and method not in METHODS:
+        raise _UserError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+
+
+def _check_laws(laws):
+    from .friction import LAWS
+
+    for law in laws:
+        if law not in LAWS:
+            raise _UserError(f"unknown friction law {law!r}; choose from {', '.join(LAWS)}")
+
+
+def _cmd_run(args):
+    from .simulate import simulate
+
+    model = _build(args)
+    _check_method(args.method)
+    if args.friction:
+        _check_laws([args.friction])
+    method = args.method
+    if method is None:  # RK4 for Coulomb friction, an implicit method for the stiff smooth laws
+        laws = [args.friction or pr.law for pr in model.system.pairs]
+        method = "RK4" if all(law == "coulomb" for law in laws) else None
     t_end = model.t_end if args.t_end is None else args.t_end
     dt = args.dt if args.dt is not None else (model.dt or t_end / 1000.0)
     if t_end <= 0:
@@ -95,7 +120,8 @@ def _cmd_run(args):
         raise _UserError(f"--dt {dt:g} is invalid: the step must be > 0 s")
     progress = _Progress(0.0, t_end)
     try:
-        result = simulate(model, t_end, method=args.method, dt=dt, progress=progress)
+        result = simulate(model, t_end, method=method, dt=dt, progress=progress,
+                          friction=args.friction)
     finally:
         progress.close()
     print(result.summary())
@@ -105,6 +131,26 @@ def _cmd_run(args):
         _write(lambda: result.events_to_csv(args.events), args.events, "event log")
     if args.plot:
         _write(lambda: result.plot(path=args.plot), args.plot, "plot")
+    return 0
+
+
+def _cmd_compare(args):
+    from .compare import compare
+
+    model = _build(args)
+    _check_method(args.method)
+    _check_laws(args.friction)
+    if args.t_end is not None and args.t_end <= 0:
+        raise _UserError(f"--t-end {args.t_end:g} is invalid: the end time must be > 0 s")
+    if args.dt is not None and args.dt <= 0:
+        raise _UserError(f"--dt {args.dt:g} is invalid: the step must be > 0 s")
+    print(f"comparing {model.name} under {', '.join(args.friction)} ...", file=sys.stderr)
+    comparison = compare(model, args.friction, args.t_end, method=args.method, dt=args.dt)
+    print(comparison.summary())
+    if args.out:
+        _write(lambda: comparison.to_csv(args.out), args.out, "comparison table")
+    if args.plot:
+        _write(lambda: comparison.plot(path=args.plot), args.plot, "overlay plot")
     return 0
 
 
@@ -142,12 +188,31 @@ def build_parser() -> argparse.ArgumentParser:
                      help="set a model parameter (repeatable)")
     run.add_argument("--t-end", type=float, help="end time [s] (default: the model's)")
     run.add_argument("--dt", type=float, help="step / output spacing [s] (default: the model's)")
-    run.add_argument("--method", default="RK4",
-                     help="RK4, Euler (fixed step) or RK45, DOP853, RK23, Radau, BDF, LSODA")
+    run.add_argument("--method", default=None,
+                     help="RK4, Euler (fixed step) or RK45, DOP853, RK23, Radau, BDF, LSODA "
+                          "(default: RK4 with Coulomb friction, Radau with smooth laws)")
+    run.add_argument("--friction", default=None,
+                     help="friction law of every pair: coulomb, lugre or regularized "
+                          "(default: the model's)")
     run.add_argument("--out", metavar="FILE.csv", help="write the output columns as CSV")
     run.add_argument("--events", metavar="FILE.csv", help="write the event log as CSV")
     run.add_argument("--plot", metavar="FILE.png", help="plot the outputs to a PNG file")
     run.set_defaults(func=_cmd_run)
+    cmp = sub.add_parser("compare", help="the same model under several friction laws",
+                         description="Simulate MODEL once per friction law and print a table "
+                                     "of the differences (the first law is the reference).")
+    cmp.add_argument("model")
+    cmp.add_argument("--friction", nargs="+", default=["coulomb", "lugre"],
+                     help="laws to compare (default: coulomb lugre)")
+    cmp.add_argument("--set", action="append", metavar="NAME=VALUE",
+                     help="set a model parameter (repeatable)")
+    cmp.add_argument("--t-end", type=float, help="end time [s] (default: the model's)")
+    cmp.add_argument("--dt", type=float, help="output spacing [s]")
+    cmp.add_argument("--method", default=None, help="integrator for every law (default: RK45 "
+                                                      "for Coulomb, Radau for smooth laws)")
+    cmp.add_argument("--out", metavar="FILE.csv", help="write the comparison table as CSV")
+    cmp.add_argument("--plot", metavar="FILE.png", help="overlay plot of the runs")
+    cmp.set_defaults(func=_cmd_compare)
     models = sub.add_parser("models", help="list the models with their parameters")
     models.set_defaults(func=_cmd_models)
     rep = sub.add_parser("reproduce", help="reproduce a published benchmark")
@@ -158,8 +223,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warning_line(message, category, filename, lineno, file=None, line=None):
+    print(f"nonsmooth: warning: {message}", file=sys.stderr)
+
+
 def main(argv=None) -> int:
+    import warnings
+
     parser = build_parser()
+    saved = warnings.showwarning
+    warnings.showwarning = _warning_line  # one line per warning, no source excerpt
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
@@ -172,3 +245,5 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("nonsmooth: interrupted", file=sys.stderr)
         return 130
+    finally:
+        warnings.showwarning = saved

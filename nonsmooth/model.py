@@ -87,8 +87,8 @@ FRICTION_PARAMETERS = [
     Parameter("viscous", 0.0, "N s/m", "regularized law: viscous coefficient", 0.0),
     Parameter("falloff_vel", 1e-3, "m/s", "regularized law: velocity of the breakaway peak",
               0.0, exclusive=True),
-    Parameter("stribeck_vel", 0.0, "m/s", "regularized law: Stribeck decay velocity (0: none)",
-              0.0),
+    Parameter("stribeck_vel", 0.01, "m/s", "regularized law: Stribeck decay velocity (0: none; "
+              "then the force jumps at falloff_vel)", 0.0),
 ]
 
 #: MotionSolve's attribute names accepted for our parameter names.
