@@ -292,6 +292,22 @@ class _Run:
                 out.append((*key, "coincident"))
         return out
 
+    def inconsistent(self, y, ev, modes) -> bool:
+        """Whether an output of the current phase contradicts its modes or faces (a slipping
+        pair moving against its mode, a sticking pair beyond its friction reserve, a normal
+        force on the other face): the sign of an event missed between two steps."""
+        n = self.n
+        v_tol = 1e-9 * self._velocity_scale(y[n:2 * n])
+        f_tol = 1e-9 * max(1.0, float(np.max(np.abs(ev.lambda_N), initial=0.0)))
+        for i in self.friction_pairs:
+            if modes[i] == 0.0:
+                N = self.mu_s[i] * self.faces[i] * ev.lambda_N[i]
+                if N + ev.F_T[i] < -f_tol or N - ev.F_T[i] < -f_tol:
+                    return True
+            elif modes[i] * ev.v_T[i] < -v_tol:
+                return True
+        return bool(np.any(self.faces * ev.lambda_N < -f_tol))
+
     def log_user(self, t, y, ue):
         n = self.n
         self.events.append(EventRecord(t, ue.name, "user", "", "", y[:n].copy(),
@@ -327,8 +343,9 @@ class _Run:
 
 
 def _grid(t0, t_end, dt):
+    """Output times ``t0, t0 + dt, ...``, never beyond ``t_end``, ending at ``t_end``."""
     n_grid = int(math.floor((t_end - t0) / dt + 1e-9))
-    grid = t0 + dt * np.arange(n_grid + 1)
+    grid = np.minimum(t0 + dt * np.arange(n_grid + 1), t_end)
     if t_end - grid[-1] > 1e-12 * max(1.0, abs(t_end)):
         grid = np.append(grid, t_end)
     return grid
@@ -344,18 +361,21 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
     ev = run.last_ev
     run.record(t, y, ev, modes)
     k = 0
+    specs_key, specs = None, []
     while k < len(grid) - 1:
         t_next = grid[k + 1]
         y_new = step(rhs, t, y, f, t_next - t)
         run.n_steps += 1
         f_new = rhs(t_next, y_new)
         ev_new = run.last_ev
-        if not np.all(np.isfinite(y_new)):
+        if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
             raise IntegrationError(f"the state became non-finite at t = {t_next:.6g} s "
                                    f"(method {method}, dt = {dt:g} s): reduce dt")
         hits = []
         interp = None
-        for spec in run.event_specs(modes):
+        if specs_key != (id(modes), id(run.faces)):  # the event functions change only at events
+            specs_key, specs = (id(modes), id(run.faces)), run.event_specs(modes)
+        for spec in specs:
             g0 = run.g_value(spec, t, y, ev, modes)
             g1 = run.g_value(spec, t_next, y_new, ev_new, modes)
             if not crossed(g0, g1, spec[2]) or (g0 == 0 and spec[3]):
@@ -406,6 +426,7 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
     run.record(t0, y, run.ev_at(t0, y, modes), modes)
     next_k = 1
     t = t0
+    phase_max_step = max_step
     while t < t_end:
         specs = run.event_specs(modes)
         fns = []
@@ -416,14 +437,35 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
             g.direction = spec[2]
             fns.append(g)
         sol = solve_ivp(run.fun(modes), (t, t_end), y, method=method, t_eval=grid[next_k:],
-                        events=fns or None, rtol=rtol, atol=atol, max_step=max_step)
+                        events=fns or None, rtol=rtol, atol=atol, max_step=phase_max_step)
         run.n_steps += max(len(sol.t), 1)
         if sol.status == -1:
             t_fail = float(sol.t[-1]) if len(sol.t) else t
             raise IntegrationError(f"{method} failed after t = {t_fail:.6g} s: {sol.message}; "
                                    "try another method, looser tolerances or a smaller max_step")
-        for tt, yy in zip(sol.t, sol.y.T, strict=True):
-            run.record(tt, yy, run.ev_at(tt, yy, modes), modes)
+        Y = np.asarray(sol.y, dtype=float).reshape(y.size, len(sol.t))
+        evs = [run.ev_at(tt, yy, modes) for tt, yy in zip(sol.t, Y.T, strict=True)]
+        bad = next((j for j, ev in enumerate(evs) if run.inconsistent(Y[:, j], ev, modes)),
+                   None)
+        if bad is not None:
+            # an event was stepped over (its function crossed zero twice within one step):
+            # keep the outputs before it and redo the phase from there with shorter steps
+            for j in range(bad):
+                run.record(sol.t[j], Y[:, j], evs[j], modes)
+            next_k += bad
+            t_from = sol.t[bad - 1] if bad else t
+            limit = (sol.t[bad] - t_from) / 8.0
+            if limit < 1e-12 * max(1.0, abs(t_from)):
+                raise IntegrationError(
+                    f"{method} steps over a mode switch near t = {sol.t[bad]:.10g} s that it "
+                    "cannot resolve; try a smaller dt or max_step, or the RK4 method")
+            if bad:
+                t, y = float(sol.t[bad - 1]), np.array(Y[:, bad - 1])
+                run._last = None
+            phase_max_step = min(phase_max_step, limit)
+            continue
+        for tt, yy, ev in zip(sol.t, Y.T, evs, strict=True):
+            run.record(tt, yy, ev, modes)
         next_k += len(sol.t)
         fired, t_stop = [], t_end
         if sol.status == 1:
@@ -447,6 +489,7 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
         modes = run.handle(t_stop, y_e, modes, run.coincident(
             t_stop, y_e, modes, [(specs[j][0], specs[j][1]) for j in fired]))
         t, y = t_stop, y_e
+        phase_max_step = max_step
         if next_k < len(grid) and grid[next_k] - t <= 1e-13 * max(1.0, abs(t)):
             run.record(t, y, run.ev_at(t, y, modes), modes)
             next_k += 1

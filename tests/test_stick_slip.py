@@ -129,3 +129,24 @@ def test_cli_events_file_spells_modes(tmp_path, capsys):
     rows = [line.split(",") for line in path.read_text().splitlines()[1:]]
     assert {row[3] for row in rows[1:]} | {row[4] for row in rows} <= {"stick", "slip+", "slip-"}
     assert any(row[2] == "reserve_zero" for row in rows)
+
+
+def test_adaptive_run_does_not_step_over_a_short_slip():
+    """A slip phase shorter than one adaptive step (small mu_s - mu_d, fast belt): the velocity
+    event crosses zero twice within a step; the run must notice and resolve it."""
+    p = {"m": 1.0, "k": 100.0, "mu_s": 0.32, "mu_d": 0.3, "v_belt": 0.316}
+    T_stick, T_slip = belt_cycle(p["m"], p["k"], p["mu_s"], p["mu_d"], 9.81, p["v_belt"])
+    r = nonsmooth.simulate(oscillator.build(x0=0.0, v0=p["v_belt"], **p), 2.0, dt=0.01,
+                           method="DOP853", rtol=1e-10, atol=1e-12)
+    breakaway = [e.t for e in r.events if e.kind == "reserve_zero"]
+    restick = [e.t for e in r.events if e.kind == "velocity_zero"]
+    assert len(breakaway) == 4 and len(restick) == 3
+    np.testing.assert_allclose(np.diff(breakaway), T_stick + T_slip, rtol=1e-8)
+    moving = r["mode"] != 0
+    assert np.all(r["mode"][moving] * r["v_r"][moving] >= -1e-9)
+
+
+def test_output_grid_never_passes_the_end_time():
+    t_end = 7.5300592246145985
+    r = nonsmooth.simulate(oscillator.build(), t_end, dt=t_end / 200, method="DOP853")
+    assert r.t[-1] == t_end and len(r.t) == 201
