@@ -154,11 +154,13 @@ class PlanarModel:
         self.bodies: list = []
         self.joints: list = []
         self.forces: list = []
+        self.inertias: list = []
 
     def add(self, element):
-        """Add a body, joint, driver or force element; returns it (for chaining)."""
+        """Add a body, joint, driver, force or rotor-inertia element; returns it."""
         from . import forces as _forces
         from . import joints as _joints
+        from .inertia import RotorInertia
 
         if isinstance(element, (Body, PointMass)):
             if any(b.name == element.name for b in self.bodies):
@@ -168,10 +170,12 @@ class PlanarModel:
             self.joints.append(element)
         elif isinstance(element, _forces.ForceElement):
             self.forces.append(element)
+        elif isinstance(element, RotorInertia):
+            self.inertias.append(element)
         else:
             raise ModelError(
-                f"cannot add {type(element).__name__}: expected a Body, PointMass, joint, driver "
-                "or force element"
+                f"cannot add {type(element).__name__}: expected a Body, PointMass, joint, driver, "
+                "force or RotorInertia element"
             )
         return element
 
@@ -179,7 +183,7 @@ class PlanarModel:
         """Collect every problem of the model into one :class:`ModelError`."""
         problems = []
         known = {id(b) for b in self.bodies} | {id(ground)}
-        for el in self.joints + self.forces:
+        for el in self.joints + self.forces + self.inertias:
             for b in el.bodies():
                 if id(b) not in known and not isinstance(b, Ground):
                     problems.append(f"{type(el).__name__} '{el.name}' uses body '{b.name}', "
@@ -228,6 +232,8 @@ class PlanarSystem(System):
         self.n_q = offset
         self.coordinate_names = names
         self._M = np.diag(masses)
+        for rotor in model.inertias:
+            self._M = self._M + rotor.mass_matrix(self.n_q)
         self.constraint_names, self.constraint_kinds = [], []
         self.pairs: list[FrictionPair] = []
         self._rows = []

@@ -1,0 +1,97 @@
+"""Equivalent rotor inertia of geared joints (``friction_laws.md``, rotor inertia).
+
+A motor with rotor inertia ``I_r`` behind a reduction of ratio ``G`` adds ``J_eq = G^2 I_r`` about
+a revolute joint. Two models:
+
+* ``mode="armature"``: kinetic energy ``J_eq / 2 (dtheta_rel/dt)^2``; only ``J_eq`` matters;
+* ``mode="virtual"``: a rotor on the joint's parent body (``body_i``) spinning at ``G`` times the
+  joint rate: ``I_r / 2 (omega_parent + G dtheta_rel/dt)^2``; keeps the finite-gear-ratio terms
+  (of order ``J_eq / G``), so the split of ``J_eq`` into ``G`` and ``I_r`` matters.
+
+Either adds a constant term to the mass matrix (``J g g^T`` with ``g`` the gradient of the
+joint's relative angle), so a driven joint's torque grows by ``J_eq d2theta/dt2``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .errors import ModelError
+from .joints import Revolute
+from .planar import Body, Ground
+
+__all__ = ["RotorInertia"]
+
+
+class RotorInertia:
+    """Rotor inertia on a revolute joint between rigid bodies (or a body and the ground).
+
+    Parameters
+    ----------
+    name : str
+    joint : Revolute
+    rotor_inertia : float, optional
+        ``I_r`` (kg m^2). With ``gear_ratio``: ``J_eq = G^2 I_r``; alone: taken as ``J_eq``.
+    gear_ratio : float, optional
+        ``G`` (> 0), required for ``mode="virtual"``.
+    joint_axis_inertia : float, optional
+        ``J_eq`` given directly (kg m^2); exclusive with ``rotor_inertia``.
+    mode : {"armature", "virtual"}
+    """
+
+    def __init__(self, name, joint, *, rotor_inertia=None, gear_ratio=None,
+                 joint_axis_inertia=None, mode="armature"):
+        self.name = str(name)
+        if not isinstance(joint, Revolute):
+            raise ModelError(f"rotor inertia '{name}': joint must be a Revolute joint (a "
+                             "rotor on a translational joint is not supported)")
+        for b in joint.bodies():
+            if not isinstance(b, (Body, Ground)):
+                raise ModelError(f"rotor inertia '{name}': joint '{joint.name}' connects a point "
+                                 "mass, which has no rotation")
+        if mode not in ("armature", "virtual"):
+            raise ModelError(f"rotor inertia '{name}': mode = {mode!r}; use 'armature' or "
+                             "'virtual'")
+        if (rotor_inertia is None) == (joint_axis_inertia is None):
+            raise ModelError(f"rotor inertia '{name}': give rotor_inertia (with or without "
+                             "gear_ratio) or joint_axis_inertia, not both or neither")
+
+        def positive(what, x):
+            x = float(x)
+            if not (math.isfinite(x) and x > 0):
+                raise ModelError(f"rotor inertia '{name}': {what} = {x!r} is invalid; it must "
+                                 "be a finite number > 0")
+            return x
+
+        self.joint, self.mode = joint, mode
+        self.gear_ratio = None if gear_ratio is None else positive("gear_ratio", gear_ratio)
+        if joint_axis_inertia is not None:
+            self.J_eq = positive("joint_axis_inertia", joint_axis_inertia)
+            self.rotor_inertia = (None if self.gear_ratio is None
+                                  else self.J_eq / self.gear_ratio ** 2)
+        else:
+            I_r = positive("rotor_inertia", rotor_inertia)
+            self.rotor_inertia = I_r
+            self.J_eq = I_r if self.gear_ratio is None else self.gear_ratio ** 2 * I_r
+        if mode == "virtual" and self.gear_ratio is None:
+            raise ModelError(f"rotor inertia '{name}': mode='virtual' needs gear_ratio (the "
+                             "rotor spins at gear_ratio times the joint rate)")
+
+    def bodies(self):
+        return self.joint.bodies()
+
+    def mass_matrix(self, n_q: int) -> np.ndarray:
+        """The constant addition to the mass matrix, shape (n_q, n_q)."""
+        g = np.zeros(n_q)
+        for b, sign in ((self.joint.body_j, 1.0), (self.joint.body_i, -1.0)):
+            if b.ndof == 3:
+                g[b.offset + 2] += sign
+        if self.mode == "armature":
+            return self.J_eq * np.outer(g, g)
+        h = self.gear_ratio * g
+        parent = self.joint.body_i
+        if parent.ndof == 3:
+            h[parent.offset + 2] += 1.0
+        return self.rotor_inertia * np.outer(h, h)
