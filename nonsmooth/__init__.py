@@ -9,6 +9,7 @@ from .compare import Comparison, compare
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, Dynamics, Evaluation
 from .errors import (
     ConstraintError,
+    FrictionLoadError,
     InconsistentLCPError,
     IndeterminateLCPError,
     IntegrationError,
@@ -48,6 +49,7 @@ __all__ = [
     "InconsistentLCPError",
     "IndeterminateLCPError",
     "ModeError",
+    "FrictionLoadError",
     "IntegrationError",
     "__version__",
 ]

@@ -23,11 +23,18 @@ Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 from scipy.linalg.lapack import dgesv
 
-from .errors import ConstraintError, InconsistentLCPError, IndeterminateLCPError, ModeError
+from .errors import (
+    ConstraintError,
+    FrictionLoadError,
+    InconsistentLCPError,
+    IndeterminateLCPError,
+    ModeError,
+)
 from .system import System
 
 __all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK"]
@@ -43,6 +50,9 @@ def _solve(K, R):
 #: Default Baumgarte parameters (1/s): critically damped constraint error, e^{-10 t}.
 DEFAULT_ALPHA = 10.0
 DEFAULT_BETA = 10.0
+
+#: Largest number of fixed-point iterations for radial (revolute) loads.
+_LOAD_ITERATIONS = 100
 
 #: Within this distance of singular, ``I - A diag(faces)`` is reported as imminent jamming
 #: (the normal force ~ c / (1 - a) grows without bound) instead of integrated into.
@@ -60,7 +70,8 @@ class Evaluation:
     ----------
     dv : ndarray, shape (n_q,)      accelerations dv/dt
     lam : ndarray, shape (m,)       all constraint multipliers (N, N m)
-    lambda_N : ndarray, shape (p,)  normal force of each frictional pair (N)
+    lambda_N : ndarray, shape (p,)  normal force of each pair (N): its normal row's multiplier, or
+                                    its load N for a revolute pair
     F_T : ndarray, shape (p,)       friction force on each slider along its slot (N)
     v_T : ndarray, shape (p,)       sliding velocity of each pair (m/s)
     residual : float                HLCP residual ``|lambda_N - c - A|lambda_N|| / scale``
@@ -70,16 +81,18 @@ class Evaluation:
     M : ndarray, shape (n_q, n_q)   mass matrix at the state (not copied)
     phi, dphi : ndarray, shape (m,) constraint values and their time derivatives (drift)
     dz : ndarray, shape (n_z,)      time derivatives of the smooth laws' internal states
+    N : ndarray, shape (p,)         normal load of each pair (N)
+    lam_abs : ndarray, shape (k,)   the multipliers whose |.| enter the loads (HLCP unknowns)
     """
 
     __slots__ = ("dv", "lam", "lambda_N", "F_T", "v_T", "residual", "powers", "A", "c",
-                 "M", "phi", "dphi", "dz")
+                 "M", "phi", "dphi", "dz", "N", "lam_abs")
 
     def __init__(self, dv, lam, lambda_N, F_T, v_T, residual, powers, A, c, M, phi, dphi):
         self.dv, self.lam, self.lambda_N, self.F_T, self.v_T = dv, lam, lambda_N, F_T, v_T
         self.residual, self.powers, self.A, self.c = residual, powers, A, c
         self.M, self.phi, self.dphi = M, phi, dphi
-        self.dz = _EMPTY
+        self.dz = self.N = self.lam_abs = _EMPTY
 
 
 class Dynamics:
@@ -127,6 +140,23 @@ class Dynamics:
         self._mu = np.array([0.0 if law.smooth else law.mu_d for law in self.laws])
         self.mu_s = np.array([0.0 if law.smooth else law.mu_s for law in self.laws])
         self._mu0 = float(self._mu[0]) if p else 0.0
+        # normal loads: weights over the |.| rows, radial rows, preloads
+        abs_rows = list(system.abs_rows)
+        self._Wt = np.zeros((p, len(abs_rows)))
+        self._callable_weights = []
+        for i, load in enumerate(system.pair_load):
+            for row, w in load:
+                if callable(w):
+                    self._callable_weights.append((i, abs_rows.index(row), w))
+                else:
+                    self._Wt[i, abs_rows.index(row)] += float(w)
+        self._preload = system.preload
+        self._has_radial = np.array([bool(r) for r in system.pair_radial], dtype=bool)
+        self._radial = bool(self._has_radial.any())
+        self._has_normal = system.normal_rows >= 0
+        self._normal_idx = np.where(self._has_normal, system.normal_rows, 0)
+        # the one-pair fast path: one translational pair, load = |lambda_N|, Coulomb
+        self._fast = p == 1 and system.simple_pairs and not self.any_smooth
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
@@ -148,7 +178,7 @@ class Dynamics:
         """
         self.n_evaluations += 1
         n, p = self.n, self.p
-        if p > 1 or self.any_smooth or (p == 1 and modes[0] == 0.0):
+        if p and (not self._fast or modes[0] == 0.0):
             return self._evaluate_general(t, q, v, modes, faces, z)
         T = self.system.terms(t, q, v)
         G = T.G
@@ -202,7 +232,11 @@ class Dynamics:
         lam = x[n:]
         P_total, P_drive = (lam * Gv) @ self._power_rows
         powers = np.array((P_drive, T.P_applied, T.P_damping, P_fric, P_total - P_drive))
-        return Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+        ev = Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+        if p:
+            ev.N = np.array((Nf,))
+            ev.lam_abs = lambda_N
+        return ev
 
     def _singular(self, t, sticking=()):
         extra = f" with sticking pairs {list(sticking)}" if sticking else ""
@@ -213,16 +247,19 @@ class Dynamics:
             "start away from the singular configuration")
 
     def _evaluate_general(self, t, q, v, modes, faces, z=None):
-        """Any number of pairs, slipping (``modes = +-1``), sticking (``modes = 0``) or with a
-        smooth law (``F_T = -a(v_T, z) N - b(v_T, z)``, modes ignored).
+        """Any pairs: slipping (``modes = +-1``), sticking (``modes = 0``) or with a smooth law
+        (``F_T = -a(v_T, z) N - b(v_T, z)``, modes ignored), with any normal load
+        ``N = sum_r w_r |lambda_r| + ||lambda_radial|| + preload``.
 
         A sticking pair adds the row ``W_i dv/dt = -(dW_i/dt) v - 2 alpha v_T,i`` (zero tangential
         acceleration, velocity drift damped) to the KKT system; its multiplier is the friction
-        force ``F_T,i``, bounded by ``mu_s |lambda_N,i|`` (checked by the events). The normal
-        forces of the slipping pairs solve the absolute value equation of their own block.
+        force ``F_T,i``, bounded by ``mu_s N_i`` (checked by the events). The rows whose ``|.|``
+        enters a load solve one absolute value equation (the HLCP); a radial (revolute) load is
+        not piecewise linear and is found by fixed-point iteration around it (the KKT system is
+        factored once; each iteration is a small AVE solve).
         """
-        n, m = self.n, self.m
-        T = self.system.terms(t, q, v)
+        n, m, sysm = self.n, self.m, self.system
+        T = sysm.terms(t, q, v)
         smooth = self.smooth
         stick = np.flatnonzero((modes == 0.0) & ~smooth)
         slip = np.flatnonzero((modes != 0.0) | smooth)
@@ -253,54 +290,98 @@ class Dynamics:
             Ws = W[stick]
             K[n + m:, :n] = Ws
             K[:n, n + m:] = -Ws.T
-            bias = self.system.tangential_bias(t, q, v)
+            bias = sysm.tangential_bias(t, q, v)
             R[n + m:, 0] = -bias[stick] - self._2a * v_T[stick]
         a = a_all[slip]
         R[:n, 1:] = W[slip].T * (-a)
         X, info = _solve(K, R)
         if info:
-            self._singular(t, [self.system.pairs[i].name for i in stick])
-        rows = n + self.system.normal_rows
-        c_all = X[rows, 0]
-        B = X[rows, 1:]  # (p, n_slip): lambda_N = c_all + B |lambda_N[slip]|
-        A, c = B[slip], c_all[slip]
-        if slip.size:
-            N = self._normal_magnitudes(t, A, c, None if faces is None else faces[slip])
+            self._singular(t, [sysm.pairs[i].name for i in stick])
+        X0, X1 = X[:, 0], X[:, 1:]
+        # loads: N = Wt |lambda_abs| + radial + preload
+        Wt = self._load_weights(q)
+        AR = n + sysm.abs_rows
+        A = X1[AR] @ Wt[slip]
+        c_fixed = X0[AR] + X1[AR] @ self._preload[slip]
+        radial = self._radial
+        Rad = np.zeros(self.p)
+        if radial:
+            Rad = self._radial_norms(X0)  # start: the loads without friction
+        f_abs = None if faces is None else faces
+        for _iteration in range(_LOAD_ITERATIONS):
+            c = c_fixed + X1[AR] @ Rad[slip]
+            if AR.size:
+                mag = self._normal_magnitudes(t, A, c, f_abs)  # |lambda_abs| (or continuation)
+            else:
+                mag = _EMPTY
+            N_slip = Wt[slip] @ mag + Rad[slip] + self._preload[slip]
+            x = X0 + X1 @ N_slip
+            if not radial:
+                break
+            new = self._radial_norms(x)
+            done = np.all(np.abs(new - Rad) <= 1e-12 * np.maximum(1.0, np.abs(new)))
+            Rad = new
+            if done:
+                break
         else:
-            N = _EMPTY
-        x = X[:, 0] + X[:, 1:] @ N
-        lambda_N = x[rows]
+            names = [sysm.pairs[i].name for i in np.flatnonzero(self._has_radial)]
+            raise FrictionLoadError(
+                f"at t = {t:.10g} s the radial load of the revolute joint(s) {names} did not "
+                f"converge in {_LOAD_ITERATIONS} fixed-point iterations (friction feeds back "
+                "into the pin reaction too strongly); reduce mu or the pin radius")
+        lam_abs = x[AR]
+        signed = lam_abs if faces is None else faces * lam_abs
+        N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + self._preload
         F_T = np.empty(self.p)
-        F_T[slip] = -a * N - b_all[slip]
+        F_T[slip] = -a * N_slip - b_all[slip]
         F_T[stick] = x[n + m:]
-        if slip.size:
-            ls = lambda_N[slip]
-            res = float(np.max(np.abs(ls - c - A @ np.abs(ls))))
-            res /= max(1.0, float(np.max(np.abs(c))), float(np.max(np.abs(N))))
+        if AR.size:
+            res = float(np.max(np.abs(lam_abs - c - A @ np.abs(lam_abs))))
+            res /= max(1.0, float(np.max(np.abs(c))), float(np.max(np.abs(lam_abs))))
         else:
             res = 0.0
         lam = x[n:n + m]
+        lambda_N = np.where(self._has_normal, lam[self._normal_idx], N)
         P_total, P_drive = (lam * Gv) @ self._power_rows
         powers = np.array((P_drive, T.P_applied, T.P_damping, float(F_T @ v_T),
                            P_total - P_drive))
         ev = Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
-        ev.dz = dz
+        ev.dz, ev.N, ev.lam_abs = dz, N, lam_abs
         return ev
 
+    def _load_weights(self, q) -> np.ndarray:
+        """The load weights ``Wt`` (p, k) at ``q`` (constant unless a weight is callable)."""
+        if not self._callable_weights:
+            return self._Wt
+        Wt = self._Wt.copy()
+        for i, j, fn in self._callable_weights:
+            Wt[i, j] = fn(q)
+        return Wt
+
+    def _radial_norms(self, x) -> np.ndarray:
+        out = np.zeros(self.p)
+        for i, rows in enumerate(self.system.pair_radial):
+            if rows:
+                out[i] = math.sqrt(sum(float(x[self.n + r]) ** 2 for r in rows))
+        return out
+
     def normal_equation(self, t, q, v, modes) -> tuple[np.ndarray, np.ndarray]:
-        """The absolute value equation ``lambda_N = c + A |lambda_N|`` of the slipping pairs at
-        a state: ``(A, c)``, shapes (n_slip, n_slip) and (n_slip,)."""
+        """The absolute value equation ``lambda_abs = c + A |lambda_abs|`` of the normal forces
+        at a state (no smooth laws, no radial loads): ``(A, c)``, shapes (k, k) and (k,) over the
+        load rows (for simple translational pairs: their normal rows)."""
         n = self.n
         T = self.system.terms(t, q, v)
         K = np.block([[T.M, -T.G.T], [T.G, np.zeros((self.m, self.m))]])
-        slip = np.flatnonzero(np.asarray(modes) != 0.0)
+        modes = np.asarray(modes, dtype=float)
+        slip = np.flatnonzero(modes != 0.0)
         R = np.zeros((n + self.m, 1 + slip.size))
         R[:n, 0] = T.f
         R[n:, 0] = T.gamma - self._2a * (T.G @ v + T.phi_t) - self._b2 * T.phi
-        R[:n, 1:] = T.W[slip].T * (-(self._mu[slip] * np.asarray(modes)[slip]))
+        R[:n, 1:] = T.W[slip].T * (-(self._mu[slip] * modes[slip]))
         X = np.linalg.solve(K, R)
-        rows = n + self.system.normal_rows[slip]
-        return X[rows, 1:], X[rows, 0]
+        AR = n + self.system.abs_rows
+        Wt = self._load_weights(q)
+        return X[AR, 1:] @ Wt[slip], X[AR, 0] + X[AR, 1:] @ self._preload[slip]
 
     def _normal_magnitudes(self, t, A, c, faces=None) -> np.ndarray:
         """Solve ``lambda_N = c + A |lambda_N|``; return ``|lambda_N|`` (shape (p,)), or with
@@ -431,7 +512,7 @@ class Dynamics:
             ok = True
             for i in candidates:
                 if trial[i] == 0.0:
-                    bound = mu_s[i] * abs(ev.lambda_N[i])
+                    bound = mu_s[i] * abs(ev.N[i])
                     ok &= abs(ev.F_T[i]) <= bound * (1 + 1e-9) + 1e-12 * max(1.0, bound)
                 else:
                     ok &= trial[i] * a_T[i] > tol * scale

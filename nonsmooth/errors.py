@@ -11,6 +11,7 @@ Hierarchy::
     +-- InconsistentLCPError                 the normal-force (H)LCP has no solution
     +-- IndeterminateLCPError                the normal-force (H)LCP has several solutions
     +-- ModeError                            no consistent friction mode at an event
+    +-- FrictionLoadError                    a revolute joint's load iteration did not converge
     +-- IntegrationError                     the integrator failed (step size, Zeno, ...)
 """
 
@@ -24,6 +25,7 @@ __all__ = [
     "IndeterminateLCPError",
     "ModeError",
     "IntegrationError",
+    "FrictionLoadError",
 ]
 
 
@@ -73,6 +75,11 @@ class IndeterminateLCPError(InconsistentLCPError):
 
 class ModeError(NonsmoothError):
     """No consistent friction mode (slip+, slip-) exists at an event."""
+
+
+class FrictionLoadError(NonsmoothError):
+    """The normal load of a joint whose load is not piecewise linear (a revolute pin's radial
+    reaction) could not be found: the fixed-point iteration did not converge."""
 
 
 class IntegrationError(NonsmoothError):

@@ -41,6 +41,30 @@ def _pair(value, what) -> tuple[float, float]:
     return x, y
 
 
+def _positive(what, value) -> float:
+    x = float(value)
+    if not (math.isfinite(x) and x > 0):
+        raise ModelError(f"{what} = {value!r} is invalid; it must be a finite number > 0")
+    return x
+
+
+def _nonnegative(what, value) -> float:
+    x = float(value)
+    if not (math.isfinite(x) and x >= 0):
+        raise ModelError(f"{what} = {value!r} is invalid; it must be a finite number >= 0")
+    return x
+
+
+def _input_bits(name, inputs) -> tuple[bool, bool, bool, bool]:
+    """MotionSolve's 4-bit ``inputs`` (Preload, Reaction_Force, Bending_Moment, Torsional)."""
+    text = str(inputs).strip()
+    if len(text) != 4 or set(text) - {"0", "1"}:
+        raise ModelError(f"joint '{name}': inputs = {inputs!r} is invalid; give four bits "
+                         "(Preload, Reaction_Force, Bending_Moment, Torsional_Moment), e.g. "
+                         "'1111' (all) or '0100' (reaction force only)")
+    return tuple(c == "1" for c in text)
+
+
 def _check_body(body, what):
     if not isinstance(body, (Body, PointMass, Ground)):
         raise ModelError(f"{what} must be a Body, PointMass or the ground, got {body!r}")
@@ -83,11 +107,26 @@ class Revolute(JointElement):
     point_i, point_j : (float, float)
         The pin in body coordinates of each body relative to its centre of mass (m); for the
         ground, in global coordinates. Must be (0, 0) for a point mass.
+    mu, mu_s, law, friction : optional
+        Joint friction (MotionSolve's ``Force_JointFriction`` on a revolute joint, planar part):
+        the normal load is the radial pin reaction ``sqrt(lambda_x^2 + lambda_y^2)`` plus the
+        preload ``torque_preload / (mu_s pin_radius)``; the friction force acts at the pin radius,
+        its torque on ``body_j`` is ``pin_radius * F_T`` and the sliding velocity is
+        ``pin_radius * (omega_j - omega_i)``. Axial load and bending do not exist in a plane.
+    pin_radius : float
+        ``r_p`` (m), > 0.
+    torque_preload : float
+        Preload friction torque (N m), >= 0.
+    inputs : str
+        MotionSolve's four bits (Preload, Reaction_Force, Bending_Moment, Torsional_Moment):
+        ``"1111"`` all, ``"0100"`` reaction only, ``"0000"`` no load (no dry friction).
     """
 
     n_rows = 2
 
-    def __init__(self, name, body_i, body_j, point_i=(0.0, 0.0), point_j=(0.0, 0.0)):
+    def __init__(self, name, body_i, body_j, point_i=(0.0, 0.0), point_j=(0.0, 0.0), *,
+                 mu=None, mu_s=None, law: str = "coulomb", friction: dict | None = None,
+                 pin_radius: float = 1.0, torque_preload: float = 0.0, inputs: str = "1111"):
         self.name = str(name)
         self.body_i = _check_body(body_i, f"revolute '{name}': body_i")
         self.body_j = _check_body(body_j, f"revolute '{name}': body_j")
@@ -98,6 +137,31 @@ class Revolute(JointElement):
         for b, p in ((body_i, self.point_i), (body_j, self.point_j)):
             if isinstance(b, PointMass) and p != (0.0, 0.0):
                 raise ModelError(f"revolute '{name}': a point mass can only be pinned at (0, 0)")
+        self.friction = None
+        if mu is not None:
+            if isinstance(body_i, PointMass) or isinstance(body_j, PointMass):
+                raise ModelError(f"revolute '{name}': joint friction needs a relative rotation; "
+                                 "a point mass has none")
+            self.pin_radius = _positive(f"revolute '{name}': pin_radius", pin_radius)
+            preload, reaction, _bending, _torsion = _input_bits(name, inputs)
+            torque_preload = _nonnegative(f"revolute '{name}': torque_preload", torque_preload)
+            mu_static = float(mu if mu_s is None else mu_s)
+            pre = (torque_preload / (mu_static * self.pin_radius)
+                   if preload and torque_preload > 0 else 0.0)
+            self.friction = FrictionPair(
+                self.name, None, float(mu), None if mu_s is None else float(mu_s), law=law,
+                params=dict(friction or {}), load=(),
+                radial=(f"{self.name}.x", f"{self.name}.y") if reaction else (), preload=pre)
+
+    def fill_tangential(self, q, v, i, W):
+        """Row i of W: ``pin_radius`` times the relative angular velocity (m/s)."""
+        for b, sign in ((self.body_j, 1.0), (self.body_i, -1.0)):
+            if b.ndof == 3:
+                W[i, b.offset + 2] += sign * self.pin_radius
+
+    def tangential_bias(self, q, v):
+        """``(dW/dt) v = 0``: the relative angle's gradient is constant."""
+        return 0.0
 
     def row_names(self):
         return [f"{self.name}.x", f"{self.name}.y"]
@@ -159,6 +223,19 @@ class Translational(JointElement):
         :class:`nonsmooth.system.FrictionPair`).
     law : str
         The pair's default friction law (``"coulomb"``, ``"lugre"``, ``"regularized"``).
+    inputs : str
+        Which loads make the friction's normal load ``N`` (MotionSolve's four bits: Preload,
+        Reaction_Force, Bending_Moment, Torsional_Moment). Default ``"0100"``: the reaction
+        ``|lambda_N|`` alone (the formulation's ``F = mu |lambda_N|``); ``"1111"`` (MotionSolve's
+        default) adds the preload ``force_preload / mu_s`` and the bending moment of the rotation
+        lock divided by the contact spacing ``x_s``, ``|M_lock| / x_s``. Torsion about the slide
+        axis does not exist in a plane.
+    force_preload : float
+        Preload friction force (N), >= 0.
+    initial_overlap : float
+        Contact spacing ``x_s`` at the initial position (m), > 0.
+    overlap_delta : {"CONSTANT", "INCREASE", "DECREASE"}
+        ``x_s`` stays, grows or shrinks with the slider's travel along the axis.
     normal : {"right", "left"}
         Which side the slot normal ``n`` (the positive direction of ``lambda_N``) points to,
         looking along the axis: ``"right"`` (default) is the axis turned clockwise by 90 degrees,
@@ -167,7 +244,10 @@ class Translational(JointElement):
 
     def __init__(self, name, body_i, body_j, point_i=(0.0, 0.0), axis=(1.0, 0.0),
                  point_j=(0.0, 0.0), *, lock_rotation=None, mu=None, mu_s=None,
-                 normal="right", friction: dict | None = None, law: str = "coulomb"):
+                 normal="right", friction: dict | None = None, law: str = "coulomb",
+                 inputs: str = "0100", force_preload: float = 0.0,
+                 initial_overlap: float = 1000.0, overlap_delta: str = "CONSTANT",
+                 reaction_arm: float = 1.0):
         self.name = str(name)
         self.body_i = _check_body(body_i, f"translational '{name}': body_i (the guide)")
         self.body_j = _check_body(body_j, f"translational '{name}': body_j (the slider)")
@@ -197,9 +277,65 @@ class Translational(JointElement):
         self.n_rows = 2 if self.lock_rotation else 1
         ai = body_i.angle if isinstance(body_i, Body) else 0.0
         self._lock_angle = (body_j.angle if isinstance(body_j, Body) else 0.0) - ai
-        self.friction = None if mu is None else FrictionPair(
-            self.name, f"{self.name}.normal", float(mu), None if mu_s is None else float(mu_s),
-            law=law, params=dict(friction or {}))
+        self.friction = None
+        if mu is not None:
+            preload, reaction, bending, _torsion = _input_bits(name, inputs)
+            force_preload = _nonnegative(f"translational '{name}': force_preload",
+                                         force_preload)
+            self.initial_overlap = _positive(f"translational '{name}': initial_overlap",
+                                             initial_overlap)
+            _positive(f"translational '{name}': reaction_arm", reaction_arm)  # torsion only
+            delta = str(overlap_delta).upper()
+            if delta not in ("CONSTANT", "INCREASE", "DECREASE"):
+                raise ModelError(f"translational '{name}': overlap_delta = {overlap_delta!r}; "
+                                 "use CONSTANT, INCREASE or DECREASE")
+            self.overlap_sign = {"CONSTANT": 0.0, "INCREASE": 1.0, "DECREASE": -1.0}[delta]
+            self._s0 = self._initial_displacement()
+            load = []
+            if reaction:
+                load.append((f"{self.name}.normal", 1.0))
+            if bending and self.lock_rotation:
+                weight = (1.0 / self.initial_overlap if self.overlap_sign == 0.0
+                          else self.bending_weight)
+                load.append((f"{self.name}.lock", weight))
+            mu_static = float(mu if mu_s is None else mu_s)
+            pre = force_preload / mu_static if preload and force_preload > 0 else 0.0
+            self.friction = FrictionPair(
+                self.name, f"{self.name}.normal", float(mu),
+                None if mu_s is None else float(mu_s), law=law, params=dict(friction or {}),
+                load=tuple(load), preload=pre)
+
+    def _initial_displacement(self) -> float:
+        """The slider's displacement along the axis in the bodies' initial poses (m)."""
+        def pose(b, p):
+            if isinstance(b, Ground):
+                return p[0], p[1], 0.0
+            th = getattr(b, "angle", 0.0)
+            c, s = math.cos(th), math.sin(th)
+            return (b.position[0] + c * p[0] - s * p[1], b.position[1] + s * p[0] + c * p[1],
+                    th)
+
+        qx, qy, thi = pose(self.body_i, self.point_i)
+        px, py, _ = pose(self.body_j, self.point_j)
+        ux = math.cos(thi) * self.axis[0] - math.sin(thi) * self.axis[1]
+        uy = math.sin(thi) * self.axis[0] + math.cos(thi) * self.axis[1]
+        return ux * (px - qx) + uy * (py - qy)
+
+    def contact_spacing(self, q) -> float:
+        """``x_s`` (m): the initial overlap, grown or shrunk by the slider's travel."""
+        if self.overlap_sign == 0.0:
+            return self.initial_overlap
+        s = float(self._line(self.axis, q, q * 0.0, np.zeros((1, q.shape[0])), 0)[0])
+        x_s = self.initial_overlap + self.overlap_sign * (s - self._s0)
+        if x_s <= 0:
+            raise ModelError(f"translational '{self.name}': the contact spacing x_s = {x_s:g} m "
+                             "has vanished (the slider left its guide); increase "
+                             "initial_overlap")
+        return x_s
+
+    def bending_weight(self, q) -> float:
+        """``1 / x_s(q)``: the weight of ``|M_lock|`` in the normal load."""
+        return 1.0 / self.contact_spacing(q)
 
     def row_names(self):
         names = [f"{self.name}.normal"]

@@ -117,6 +117,11 @@ class _Run:
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
         self.mu_s = dynamics.mu_s
         self.zo = 2 * self.n + N_WORK  # the smooth laws' states follow q, v and the work
+        # the rows whose sign (face) is tracked, named by their pair when it is its normal row
+        by_row = {int(r): pr.name for r, pr in zip(system.normal_rows, system.pairs,
+                                                    strict=True) if r >= 0}
+        self.abs_names = [by_row.get(int(r), system.constraint_names[r])
+                          for r in system.abs_rows]
         self._last = None
         self.faces = None
         self.max_residual = 0.0
@@ -205,13 +210,13 @@ class _Run:
         n = self.n
         ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, None, y[self.zo:])
         scale = max(1.0, float(np.max(np.abs(ev.lam)))) if ev.lam.size else 1.0
-        faces = np.where(np.abs(ev.lambda_N) <= 1e-10 * scale, 0.0, np.sign(ev.lambda_N))
+        faces = np.where(np.abs(ev.lam_abs) <= 1e-10 * scale, 0.0, np.sign(ev.lam_abs))
         if np.any(faces == 0):
             dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
             delta = 1e-6
             probe = y + delta * dy
             later = self.dyn.evaluate(t + delta, probe[:n], probe[n:2 * n], modes, None,
-                                      probe[self.zo:]).lambda_N
+                                      probe[self.zo:]).lam_abs
             faces = np.where(faces == 0, np.sign(later), faces)
         self.faces = np.where(faces == 0, 1.0, faces)
 
@@ -265,10 +270,10 @@ class _Run:
                     self.events.append(EventRecord(t, self.system.pairs[i].name,
                                                    "reserve_zero", mode_name(modes[i]),
                                                    mode_name(new[i]), q.copy(), v.copy()))
-        for i in np.flatnonzero(self.faces != old_faces):  # one entry per face change
+        for r in np.flatnonzero(self.faces != old_faces):  # one entry per face change
             self.events.append(EventRecord(
-                t, self.system.pairs[i].name, "normal_sign", "+" if old_faces[i] > 0 else "-",
-                "+" if self.faces[i] > 0 else "-", q.copy(), v.copy()))
+                t, self.abs_names[r], "normal_sign", "+" if old_faces[r] > 0 else "-",
+                "+" if self.faces[r] > 0 else "-", q.copy(), v.copy()))
         return new
 
     def coincident(self, t, y, modes, fired):
@@ -280,7 +285,7 @@ class _Run:
         n = self.n
         ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
         v_scale = self._velocity_scale(y[n:2 * n])
-        f_scale = max([1.0, *np.abs(ev.lambda_N).tolist(), *np.abs(ev.F_T).tolist()])
+        f_scale = max([1.0, *np.abs(ev.N).tolist(), *np.abs(ev.F_T).tolist()])
         out = list(fired)
         for spec in self.event_specs(modes):
             key = (spec[0], spec[1])
@@ -298,15 +303,15 @@ class _Run:
         force on the other face): the sign of an event missed between two steps."""
         n = self.n
         v_tol = 1e-9 * self._velocity_scale(y[n:2 * n])
-        f_tol = 1e-9 * max(1.0, float(np.max(np.abs(ev.lambda_N), initial=0.0)))
+        f_tol = 1e-9 * max(1.0, float(np.max(np.abs(ev.N), initial=0.0)))
         for i in self.friction_pairs:
             if modes[i] == 0.0:
-                N = self.mu_s[i] * self.faces[i] * ev.lambda_N[i]
+                N = self.mu_s[i] * ev.N[i]
                 if N + ev.F_T[i] < -f_tol or N - ev.F_T[i] < -f_tol:
                     return True
             elif modes[i] * ev.v_T[i] < -v_tol:
                 return True
-        return bool(np.any(self.faces * ev.lambda_N < -f_tol))
+        return bool(np.any(self.faces * ev.lam_abs < -f_tol))
 
     def log_user(self, t, y, ue):
         n = self.n
@@ -324,7 +329,7 @@ class _Run:
                 specs += [("reserve+", i, -1.0, True), ("reserve-", i, -1.0, True)]
             else:
                 specs.append(("velocity", i, -modes[i], True))
-        specs += [("normal", i, -self.faces[i], True) for i in range(self.system.n_pairs)]
+        specs += [("normal", r, -self.faces[r], True) for r in range(len(self.faces))]
         specs += [("user", k, ue.direction, ue.terminal) for k, ue in enumerate(self.user_events)]
         return specs
 
@@ -333,11 +338,11 @@ class _Run:
         if kind == "velocity":
             return float(ev.v_T[i])
         if kind == "normal":
-            return float(ev.lambda_N[i])
+            return float(ev.lam_abs[i])
         if kind == "reserve+":
-            return float(self.mu_s[i] * self.faces[i] * ev.lambda_N[i] + ev.F_T[i])
+            return float(self.mu_s[i] * ev.N[i] + ev.F_T[i])
         if kind == "reserve-":
-            return float(self.mu_s[i] * self.faces[i] * ev.lambda_N[i] - ev.F_T[i])
+            return float(self.mu_s[i] * ev.N[i] - ev.F_T[i])
         n = self.n
         return float(self.user_events[i].function(t, y[:n], y[n:2 * n]))
 

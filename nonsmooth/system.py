@@ -73,8 +73,9 @@ class FrictionPair:
     ----------
     name : str
         Name used in outputs and the event log.
-    normal : str
-        Name of the ``"normal"`` constraint row whose multiplier is this pair's ``lambda_N``.
+    normal : str or None
+        Name of the ``"normal"`` constraint row whose multiplier is this pair's ``lambda_N``
+        (None for a revolute joint, whose load is radial).
     mu : float
         Dynamic (sliding) Coulomb coefficient, >= 0.
     mu_s : float or None
@@ -96,7 +97,16 @@ class FrictionPair:
     mu_s: float | None = None
     law: str = "coulomb"
     params: dict = field(default_factory=dict, compare=False)
+    load: tuple = None
+    radial: tuple = ()
+    preload: float = 0.0
 
+    # The normal load of the pair (``formulation.md`` section 6; MotionSolve's inputs):
+    #     N = sum_r w_r |lambda_r|  +  sqrt(sum_s lambda_s^2)  +  preload
+    # ``load``: (row name, weight) pairs, the weight a number or a callable q -> number (default
+    # ``((normal, 1.0),)``): piecewise linear, so the normal forces stay one HLCP; ``radial``:
+    # rows whose Euclidean norm adds (a revolute pin's reaction, solved by fixed-point iteration
+    # inside each evaluation); ``preload``: a constant load (N).
     def make_law(self, law: str | None = None):
         """The :class:`nonsmooth.friction.FrictionLaw` of this pair (``law`` overrides)."""
         from .friction import LAWS, Coulomb, LuGre, Regularized
@@ -172,19 +182,38 @@ class System:
                     f"constraint '{name}': unknown kind {kind!r}; allowed: {CONSTRAINT_KINDS}"
                 )
         rows = []
+        self.pair_load, self.pair_radial = [], []
         for pair in self.pairs:
-            if pair.normal not in names:
-                raise ModelError(
-                    f"friction pair '{pair.name}': normal constraint '{pair.normal}' does not "
-                    f"exist; constraints are {names}"
-                )
-            row = names.index(pair.normal)
-            if self.constraint_kinds[row] != "normal":
-                raise ModelError(
-                    f"friction pair '{pair.name}': constraint '{pair.normal}' is of kind "
-                    f"'{self.constraint_kinds[row]}', it must be a 'normal' constraint"
-                )
-            rows.append(row)
+            if pair.normal is None:
+                rows.append(-1)
+            else:
+                if pair.normal not in names:
+                    raise ModelError(
+                        f"friction pair '{pair.name}': normal constraint '{pair.normal}' does "
+                        f"not exist; constraints are {names}"
+                    )
+                row = names.index(pair.normal)
+                if self.constraint_kinds[row] != "normal":
+                    raise ModelError(
+                        f"friction pair '{pair.name}': constraint '{pair.normal}' is of kind "
+                        f"'{self.constraint_kinds[row]}', it must be a 'normal' constraint"
+                    )
+                rows.append(row)
+            load = pair.load if pair.load is not None else (
+                () if pair.normal is None else ((pair.normal, 1.0),))
+            for row_name in [r for r, _ in load] + list(pair.radial):
+                if row_name not in names:
+                    raise ModelError(f"friction pair '{pair.name}': load row '{row_name}' does "
+                                     f"not exist; constraints are {names}")
+            self.pair_load.append([(names.index(r), w) for r, w in load])
+            self.pair_radial.append([names.index(r) for r in pair.radial])
+        # rows whose |.| enters some load: the unknowns of the normal-force HLCP
+        self.abs_rows = np.array(sorted({r for load in self.pair_load for r, _ in load}),
+                                 dtype=int)
+        self.preload = np.array([float(p.preload) for p in self.pairs])
+        self.simple_pairs = all(
+            len(load) == 1 and load[0] == (rows[i], 1.0) and not self.pair_radial[i]
+            and self.preload[i] == 0 for i, load in enumerate(self.pair_load))
         pair_names = [p.name for p in self.pairs]
         if len(set(pair_names)) != len(pair_names):
             raise ModelError(f"duplicate friction pair names {pair_names}")

@@ -14,9 +14,11 @@ Units (SI): sigma0 in 1/m (N/m per newton of normal load), sigma1 in s/m, sigma2
 m/s. MotionSolve's defaults are per millimetre: sigma0 = 100 /mm, sigma1 = 0.316 s/mm,
 sigma2 = 0.0004 N s/mm, v_s = 0.1 mm/s; in SI: 1e5 /m, 316 s/m, 0.4 N s/m, 1e-4 m/s.
 
-``effect``: ``ALL`` (the law above), ``STICTION`` (static level only: ``g = mu_s``, no viscous
-term), ``SLIDING`` (dynamic level only: ``g = mu_d``, no Stribeck peak). This reading of
-MotionSolve's switch is ours: its reference says only "static only" / "dynamic only".
+``effect``: ``ALL`` (the law above); ``STICTION`` (static friction only: the bristles with
+``g = mu_s``, no viscous term: holds a load below ``mu_s N`` with presliding displacement);
+``SLIDING`` (dynamic friction only: no bristles and no stiction, ``F = N mu_d tanh(v / v_s) +
+sigma2 v``: a load on a slope creeps, it never sticks). This reading of MotionSolve's switch is
+ours: its reference says only "stiction + sliding" / "static only" / "dynamic only".
 """
 
 from __future__ import annotations
@@ -80,9 +82,13 @@ class LuGre(FrictionLaw):
         return self._lo + self._gap * math.exp(-r * r)
 
     def state_derivative(self, v_T, z):
+        if self.effect == "SLIDING":
+            return (0.0,)
         return (v_T - self.sigma0 * abs(v_T) * z[0] / self.g(v_T),)
 
     def coefficients(self, v_T, z):
+        if self.effect == "SLIDING":
+            return self.mu_d * math.tanh(v_T / self.v_s), self._visc * v_T
         dz = v_T - self.sigma0 * abs(v_T) * z[0] / self.g(v_T)
         return self.sigma0 * z[0] + self.sigma1 * dz, self._visc * v_T
 
@@ -94,6 +100,8 @@ class LuGre(FrictionLaw):
 
     def steady_force(self, v: float, N: float) -> float:
         """Steady-state friction (opposing the slip) ``N g(v) sgn(v) + sigma2 v`` (N)."""
+        if self.effect == "SLIDING":
+            return N * self.mu_d * math.tanh(v / self.v_s) + self._visc * v
         return N * math.copysign(self.g(v), v) * (v != 0) + self._visc * v
 
     def warnings(self):
