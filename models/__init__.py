@@ -23,9 +23,13 @@ def available() -> list[str]:
 
 
 def load(name_or_path: str) -> ModuleType:
-    """The model module for a bundled name (``crank_rocker`` or ``crank-rocker``) or a path to
-    a Python file defining ``build(**params)``."""
+    """The model module for a bundled name (``crank_rocker`` or ``crank-rocker``), a path to
+    a Python file defining ``build(**params)``, or a MotionSolve ``.xml`` file."""
     text = str(name_or_path)
+    if text.lower().endswith(".xml"):  # a MotionSolve model (planar subset)
+        from nonsmooth.io.motionsolve import motionsolve_module
+
+        return motionsolve_module(text)
     if text.endswith(".py") or "/" in text or "\\" in text:
         path = Path(text)
         if not path.is_file():

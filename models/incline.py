@@ -26,7 +26,14 @@ import numpy as np
 from nonsmooth.errors import ModelError
 from nonsmooth.forces import Gravity
 from nonsmooth.joints import Driver, Revolute, Translational
-from nonsmooth.model import Model, Output, Parameter, check_parameters
+from nonsmooth.model import (
+    FRICTION_PARAMETERS,
+    Model,
+    Output,
+    Parameter,
+    check_parameters,
+    friction_params,
+)
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
 
 NAME = "incline"
@@ -43,6 +50,7 @@ PARAMETERS = [
     Parameter("x0", 0.0, "m", "initial position along the plane from the hinge (up the slope)"),
     Parameter("v0", 0.0, "m/s", "initial velocity along the plane relative to it"),
     Parameter("t_end", 2.0, "s", "default end time", 0.0, exclusive=True),
+    *FRICTION_PARAMETERS,
 ]
 
 OUTPUT_UNITS = {
@@ -70,7 +78,8 @@ def build(**params) -> Model:
     hinge = mdl.add(Revolute("hinge", ground, plane, (0.0, 0.0), (0.0, 0.0)))
     mdl.add(Driver("tilt", hinge, speed=w, initial=th))
     mdl.add(Translational("contact", plane, block, (0.0, 0.0), (1.0, 0.0), mu=p["mu_d"],
-                          mu_s=p["mu_s"], normal="left"))
+                          mu_s=p["mu_s"], normal="left", law=p["friction"],
+                          friction=friction_params(p)))
     mdl.add(Gravity(p["g"]))
     system = mdl.compile()
     q0, v0_ = mdl.initial_state()

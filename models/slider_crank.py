@@ -44,7 +44,14 @@ import math
 from nonsmooth.errors import ModelError
 from nonsmooth.forces import Gravity, Torque
 from nonsmooth.joints import Driver, Revolute, Translational
-from nonsmooth.model import Model, Output, Parameter, check_parameters
+from nonsmooth.model import (
+    FRICTION_PARAMETERS,
+    Model,
+    Output,
+    Parameter,
+    check_parameters,
+    friction_params,
+)
 from nonsmooth.planar import Body, PlanarModel, ground
 
 NAME = "slider_crank"
@@ -67,6 +74,7 @@ PARAMETERS = [
     Parameter("t_end", 1.0, "s", "default end time", 0.0, exclusive=True),
     Parameter("alpha", 10.0, "1/s", "Baumgarte velocity parameter", 0.0),
     Parameter("beta", 10.0, "1/s", "Baumgarte position parameter", 0.0),
+    *FRICTION_PARAMETERS,
 ]
 
 #: Side of the (square) slider block (m): sets its moment of inertia only (rotation locked).
@@ -127,7 +135,8 @@ def build(**params) -> Model:
     mdl.add(Revolute("B", crank, rod, (0.5 * r, 0.0), (-0.5 * L, 0.0)))
     mdl.add(Revolute("P", rod, slider, (0.5 * L, 0.0), (0.0, 0.0)))
     mdl.add(Translational("guide", ground, slider, (0.0, e), (1.0, 0.0), mu=p["mu_d"],
-                          mu_s=p["mu_s"], normal="left"))
+                          mu_s=p["mu_s"], normal="left", law=p["friction"],
+                          friction=friction_params(p)))
     if p["drive"] == "speed":
         mdl.add(Driver("drive", pivot, speed=w, initial=th))
     elif p["drive"] == "torque" and p["T0"] != 0.0:

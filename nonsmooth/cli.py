@@ -137,9 +137,12 @@ def _cmd_run(args):
 def _cmd_compare(args):
     from .compare import compare
 
+    _check_laws(args.friction)
+    if len(args.friction) < 2 or len(set(args.friction)) != len(args.friction):
+        raise _UserError(f"--friction needs at least two different laws, got "
+                         f"{' '.join(args.friction)}")
     model = _build(args)
     _check_method(args.method)
-    _check_laws(args.friction)
     if args.t_end is not None and args.t_end <= 0:
         raise _UserError(f"--t-end {args.t_end:g} is invalid: the end time must be > 0 s")
     if args.dt is not None and args.dt <= 0:
@@ -181,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
                      description="Planar multibody dynamics with dry friction in joints.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     run = sub.add_parser("run", help="simulate a model", description=(
-        "Simulate MODEL (a name from 'nonsmooth models' or a path to a .py file with "
-        "build(**params)). Units are SI unless the model says otherwise."))
+        "Simulate MODEL (a name from 'nonsmooth models', a path to a .py file with "
+        "build(**params), or a MotionSolve .xml file). Units are SI unless the model says "
+        "otherwise."))
     run.add_argument("model")
     run.add_argument("--set", action="append", metavar="NAME=VALUE",
                      help="set a model parameter (repeatable)")

@@ -21,7 +21,7 @@ class Result:
     q, v, dv : ndarray, shape (N, n_q)        coordinates, velocities, accelerations
     lam : ndarray, shape (N, m)               constraint multipliers (names in constraint_names)
     lambda_N, F_T, v_T : ndarray, (N, p)      normal force, friction force, sliding velocity
-    modes : ndarray, shape (N, p)             +1 slip+, -1 slip- (0 stick)
+    modes : ndarray, shape (N, p)             +1 slip+, -1 slip-, 0 stick; NaN for smooth laws
     work : ndarray, shape (N, 5)              W_drive, W_applied, W_damping, W_friction,
                                               W_constraint (J), integrated from t0
     z : ndarray, shape (N, n_z)               internal states of smooth friction laws

@@ -38,6 +38,8 @@ FIXED_STEP_METHODS = ("RK4", "Euler")
 ADAPTIVE_METHODS = ("RK45", "DOP853", "RK23", "Radau", "BDF", "LSODA")
 METHODS = FIXED_STEP_METHODS + ADAPTIVE_METHODS
 
+_FACE = {1.0: "+", -1.0: "-", 0.0: "0"}
+
 #: Most events allowed within 1e-12 s of each other before a chattering (Zeno) error.
 ZENO_LIMIT = 50
 
@@ -124,6 +126,7 @@ class _Run:
                           for r in system.abs_rows]
         self._last = None
         self.faces = None
+        self.face_threshold = 0.0
         self.max_residual = 0.0
         self._zeno_t = -math.inf
         self._zeno_count = 0
@@ -166,7 +169,7 @@ class _Run:
         r["lambda_N"].append(ev.lambda_N)
         r["F_T"].append(ev.F_T)
         r["v_T"].append(ev.v_T)
-        r["modes"].append(np.array(modes))
+        r["modes"].append(np.where(self.dyn.smooth, np.nan, modes))
         r["residual"].append(ev.residual)
         if ev.residual > self.max_residual:
             self.max_residual = ev.residual
@@ -195,7 +198,7 @@ class _Run:
                 zero.append(i)
         if zero:
             modes = self.dyn.transition(t, q, v, modes, zero, z=y[self.zo:])
-        for i in range(self.system.n_pairs):
+        for i in self.friction_pairs:  # smooth-law pairs have no modes
             self.events.append(EventRecord(t, self.system.pairs[i].name, "start", "",
                                            mode_name(modes[i]), q.copy(), v.copy()))
         return modes
@@ -205,11 +208,15 @@ class _Run:
         return max(1.0, float(np.max(np.abs(v)))) if v.size else 1.0
 
     def initial_faces(self, t, y, modes):
-        """The face of the slot each slider bears on (sign of lambda_N); a zero normal force
-        takes the sign it has just after t (probed along the flow)."""
+        """The face of the slot each slider bears on (sign of each load row, e.g. lambda_N).
+
+        A zero multiplier takes the sign it has just after t (probed along the flow); one that
+        stays at roundoff level (a rotation-lock moment that nothing loads) gets face 0: it adds
+        nothing to the load until it exceeds ``face_threshold`` (a ``detach`` event)."""
         n = self.n
         ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, None, y[self.zo:])
         scale = max(1.0, float(np.max(np.abs(ev.lam)))) if ev.lam.size else 1.0
+        self.face_threshold = 1e-8 * scale
         faces = np.where(np.abs(ev.lam_abs) <= 1e-10 * scale, 0.0, np.sign(ev.lam_abs))
         if np.any(faces == 0):
             dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
@@ -217,8 +224,9 @@ class _Run:
             probe = y + delta * dy
             later = self.dyn.evaluate(t + delta, probe[:n], probe[n:2 * n], modes, None,
                                       probe[self.zo:]).lam_abs
-            faces = np.where(faces == 0, np.sign(later), faces)
-        self.faces = np.where(faces == 0, 1.0, faces)
+            faces = np.where((faces == 0) & (np.abs(later) > 1e-10 * scale), np.sign(later),
+                             faces)
+        self.faces = faces
 
     def handle(self, t, y, modes, fired):
         """Terminal engine events at t: flip faces (normal force sign), decide new modes
@@ -243,6 +251,9 @@ class _Run:
         for kind, i in fired:
             if kind == "normal":  # the normal force crossed zero: the slider changes face
                 faces[i] = -faces[i]
+            elif kind == "detach":  # a load row left zero: it takes the face of its sign
+                ev = self.dyn.evaluate(t, q, v, modes, old_faces, y[self.zo:])
+                faces[i] = 1.0 if ev.lam_abs[i] >= 0 else -1.0
         self.faces = faces
         options = {}
         for kind, i in fired:
@@ -260,7 +271,8 @@ class _Run:
             # the friction force changed: re-derive every face from the HLCP at the new modes
             self.initial_faces(t, y, new)
             for kind, i in fired:
-                if kind != "normal" and ((kind, i) not in coincident or new[i] != modes[i]):
+                if kind in ("velocity", "reserve+", "reserve-") and (
+                        (kind, i) not in coincident or new[i] != modes[i]):
                     self.events.append(EventRecord(
                         t, self.system.pairs[i].name,
                         "velocity_zero" if kind == "velocity" else "reserve_zero",
@@ -272,8 +284,8 @@ class _Run:
                                                    mode_name(new[i]), q.copy(), v.copy()))
         for r in np.flatnonzero(self.faces != old_faces):  # one entry per face change
             self.events.append(EventRecord(
-                t, self.abs_names[r], "normal_sign", "+" if old_faces[r] > 0 else "-",
-                "+" if self.faces[r] > 0 else "-", q.copy(), v.copy()))
+                t, self.abs_names[r], "normal_sign", _FACE[old_faces[r]], _FACE[self.faces[r]],
+                q.copy(), v.copy()))
         return new
 
     def coincident(self, t, y, modes, fired):
@@ -329,7 +341,8 @@ class _Run:
                 specs += [("reserve+", i, -1.0, True), ("reserve-", i, -1.0, True)]
             else:
                 specs.append(("velocity", i, -modes[i], True))
-        specs += [("normal", r, -self.faces[r], True) for r in range(len(self.faces))]
+        specs += [("normal", r, -self.faces[r], True) if self.faces[r] else
+                  ("detach", r, 1.0, True) for r in range(len(self.faces))]
         specs += [("user", k, ue.direction, ue.terminal) for k, ue in enumerate(self.user_events)]
         return specs
 
@@ -339,6 +352,8 @@ class _Run:
             return float(ev.v_T[i])
         if kind == "normal":
             return float(ev.lam_abs[i])
+        if kind == "detach":
+            return abs(float(ev.lam_abs[i])) - self.face_threshold
         if kind == "reserve+":
             return float(self.mu_s[i] * ev.N[i] + ev.F_T[i])
         if kind == "reserve-":
@@ -442,8 +457,9 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
             g.direction = spec[2]
             fns.append(g)
         sol = solve_ivp(run.fun(modes), (t, t_end), y, method=method, t_eval=grid[next_k:],
-                        events=fns or None, rtol=rtol, atol=atol, max_step=phase_max_step)
-        run.n_steps += max(len(sol.t), 1)
+                        events=fns or None, rtol=rtol, atol=atol, max_step=phase_max_step,
+                        dense_output=True)
+        run.n_steps += len(sol.sol.ts) - 1 if sol.sol is not None else 0
         if sol.status == -1:
             t_fail = float(sol.t[-1]) if len(sol.t) else t
             raise IntegrationError(f"{method} failed after t = {t_fail:.6g} s: {sol.message}; "
