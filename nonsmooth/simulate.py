@@ -456,9 +456,11 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
             g.terminal = spec[3]
             g.direction = spec[2]
             fns.append(g)
-        sol = solve_ivp(run.fun(modes), (t, t_end), y, method=method, t_eval=grid[next_k:],
-                        events=fns or None, rtol=rtol, atol=atol, max_step=phase_max_step,
-                        dense_output=True)
+        with warnings.catch_warnings():  # scipy's finite-difference Jacobian step control
+            warnings.filterwarnings("ignore", category=RuntimeWarning, module="scipy.integrate")
+            sol = solve_ivp(run.fun(modes), (t, t_end), y, method=method,
+                            t_eval=grid[next_k:], events=fns or None, rtol=rtol, atol=atol,
+                            max_step=phase_max_step, dense_output=True)
         run.n_steps += len(sol.sol.ts) - 1 if sol.sol is not None else 0
         if sol.status == -1:
             t_fail = float(sol.t[-1]) if len(sol.t) else t
@@ -533,8 +535,10 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
         End time, or (start, end) in s.
     method : str, optional
         ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method. Default:
-        ``"RK45"`` with set-valued Coulomb friction only; ``"Radau"`` (implicit) as soon as a pair
-        uses a smooth law (LuGre's bristles and steep regularizations are stiff).
+        ``"RK45"`` with set-valued Coulomb friction only; ``"Radau"`` (implicit, the most
+        accurate here) as soon as a pair uses a smooth law: LuGre's bristles and steep
+        regularizations are stiff. ``"LSODA"`` (stiffness switching) is 2-4 times faster on
+        these models at a slightly lower accuracy (``benchmarks/friction_backends.py``).
     dt : float, optional
         Step of the fixed-step methods and output spacing (s); default ``(t_end - t0) / 1000``.
     rtol, atol : float
