@@ -167,9 +167,13 @@ class Result:
 
     def plot(self, names=None, path=None, *, x="t", title=None):
         """Plot named columns against ``x`` (one panel per name); save to ``path`` if given."""
-        default = getattr(self.model, "plot_outputs", ()) or [c for c in self.columns()
-                                                              if c != "t"][:6]
-        names = list(names or default)
+        if not names:  # the model's choice, else the first columns that are not all zero
+            names = list(getattr(self.model, "plot_outputs", ()))
+            if not names:
+                names = [c for c in self.columns() if c != "t" and np.any(self[c] != 0)][:6]
+            if not names:
+                names = [c for c in self.columns() if c != "t"][:1]
+        names = list(names)
         size = (8, 1.9 * len(names) + 0.6)
         if path is None:  # interactive: pyplot's current backend
             import matplotlib.pyplot as plt
