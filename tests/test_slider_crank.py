@@ -14,6 +14,7 @@ rod is then a two-force member).
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -343,3 +344,31 @@ def test_adaptive_run_reports_imminent_jam_instead_of_collapsing():
         nonsmooth.simulate(model, 0.5, method="DOP853", rtol=1e-12, atol=1e-14)
     assert 0 < t_c - info.value.t < 1e-4
     assert 1 - info.value.A[0, 0] < 1e-6
+
+
+@pytest.mark.parametrize("factor", [0.97, 1.03])
+def test_self_locking_limit_of_the_steep_slider_crank(factor):
+    """r = 0.25, l = 0.3, e = 0: |a| = mu |tan phi| peaks at mu r / sqrt(l^2 - r^2), so the
+    self-locking limit is mu* = sqrt(l^2 - r^2) / r. Just below it a whole revolution runs;
+    just above it the jamming error comes where mu |tan phi| first reaches 1, naming |a| > 1."""
+    r_, l_ = 0.25, 0.3
+    mu_star = math.sqrt(l_ ** 2 - r_ ** 2) / r_
+    mu = factor * mu_star
+    omega0, theta0 = -10.0, 0.0
+    model = slider_crank.build(r=r_, l=l_, e=0.0, mu_s=mu, mu_d=mu, omega0=omega0,
+                               theta0=theta0)
+    dt = 1e-4
+    if factor < 1:
+        res = nonsmooth.simulate(model, 2 * math.pi / abs(omega0), method="RK4", dt=dt)
+        assert res.status == 0
+        return
+    # first crank angle (turning clockwise from 0) where mu |tan phi| = 1: sin(theta) = -s_c
+    s_c = l_ / (r_ * math.sqrt(1 + mu ** 2))
+    t_c = math.asin(s_c) / abs(omega0)
+    with pytest.raises(nonsmooth.InconsistentLCPError) as info:
+        nonsmooth.simulate(model, 2 * math.pi / abs(omega0), method="RK4", dt=dt)
+    err = info.value
+    assert t_c < err.t <= t_c + dt
+    assert abs(err.A[0, 0]) > 1
+    shown = float(re.search(r"A = \[\[(-?[0-9.]+)\]\]", str(err)).group(1))
+    assert abs(shown) > 1  # the message names the coefficient
