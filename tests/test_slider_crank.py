@@ -343,7 +343,7 @@ def test_adaptive_run_reports_imminent_jam_instead_of_collapsing():
     with pytest.raises(nonsmooth.InconsistentLCPError, match=r"grow without bound") as info:
         nonsmooth.simulate(model, 0.5, method="DOP853", rtol=1e-12, atol=1e-14)
     assert 0 < t_c - info.value.t < 1e-4
-    assert 1 - info.value.A[0, 0] < 1e-6
+    assert info.value.A[0, 0] > 1 - 1e-6  # at the edge of solvability
 
 
 @pytest.mark.parametrize("factor", [0.97, 1.03])
