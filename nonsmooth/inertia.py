@@ -10,6 +10,12 @@ a revolute joint. Two models:
 
 Either adds a constant term to the mass matrix (``J g g^T`` with ``g`` the gradient of the
 joint's relative angle), so a driven joint's torque grows by ``J_eq d2theta/dt2``.
+
+On a translational joint (a linear actuator: ``G`` in rad/m, ``J_eq`` in kg) the joint coordinate
+is the slider's displacement ``s(q)``, whose gradient ``w`` may depend on q (a moving guide):
+the kinetic energy ``J_eq / 2 (ds/dt)^2`` adds ``J_eq w w^T`` to the mass matrix and the velocity
+term ``-J_eq w (dw/dt . v)`` to the applied forces (Lagrange's equations; likewise for the
+virtual rotor with ``h = e_parent + G w``).
 """
 
 from __future__ import annotations
@@ -19,8 +25,8 @@ import math
 import numpy as np
 
 from .errors import ModelError
-from .joints import Revolute
-from .planar import Body, Ground
+from .joints import Revolute, Translational
+from .planar import PointMass
 
 __all__ = ["RotorInertia"]
 
@@ -31,7 +37,7 @@ class RotorInertia:
     Parameters
     ----------
     name : str
-    joint : Revolute
+    joint : Revolute or Translational
     rotor_inertia : float, optional
         ``I_r`` (kg m^2). With ``gear_ratio``: ``J_eq = G^2 I_r``; alone: taken as ``J_eq``.
     gear_ratio : float, optional
@@ -44,13 +50,17 @@ class RotorInertia:
     def __init__(self, name, joint, *, rotor_inertia=None, gear_ratio=None,
                  joint_axis_inertia=None, mode="armature"):
         self.name = str(name)
-        if not isinstance(joint, Revolute):
-            raise ModelError(f"rotor inertia '{name}': joint must be a Revolute joint (a "
-                             "rotor on a translational joint is not supported)")
-        for b in joint.bodies():
-            if not isinstance(b, (Body, Ground)):
-                raise ModelError(f"rotor inertia '{name}': joint '{joint.name}' connects a point "
-                                 "mass, which has no rotation")
+        if not isinstance(joint, (Revolute, Translational)):
+            raise ModelError(f"rotor inertia '{name}': joint must be a Revolute or "
+                             "Translational joint")
+        if isinstance(joint, Revolute):
+            for b in joint.bodies():
+                if isinstance(b, PointMass):
+                    raise ModelError(f"rotor inertia '{name}': joint '{joint.name}' connects a "
+                                     "point mass, which has no rotation")
+        if mode == "virtual" and isinstance(joint.body_i, PointMass):
+            raise ModelError(f"rotor inertia '{name}': the parent body_i of a virtual rotor "
+                             "must be able to rotate")
         if mode not in ("armature", "virtual"):
             raise ModelError(f"rotor inertia '{name}': mode = {mode!r}; use 'armature' or "
                              "'virtual'")
@@ -82,8 +92,27 @@ class RotorInertia:
     def bodies(self):
         return self.joint.bodies()
 
+    @property
+    def constant(self) -> bool:
+        """Whether the mass-matrix term is constant (a revolute joint)."""
+        return isinstance(self.joint, Revolute)
+
+    def terms(self, q, v) -> tuple[np.ndarray, np.ndarray]:
+        """Mass-matrix term (n_q, n_q) and velocity force (n_q,) at a state (translational)."""
+        n_q = q.shape[0]
+        phi, w = np.zeros(1), np.zeros((1, n_q))
+        g = self.joint.coordinate(0.0, q, v, 0, phi, w)  # d2s/dt2 = w a - g, so dw/dt v = -g
+        w = w[0]
+        if self.mode == "armature":
+            return self.J_eq * np.outer(w, w), self.J_eq * g * w
+        h = self.gear_ratio * w
+        parent = self.joint.body_i
+        if parent.ndof == 3:
+            h[parent.offset + 2] += 1.0
+        return self.rotor_inertia * np.outer(h, h), self.rotor_inertia * self.gear_ratio * g * h
+
     def mass_matrix(self, n_q: int) -> np.ndarray:
-        """The constant addition to the mass matrix, shape (n_q, n_q)."""
+        """The constant addition to the mass matrix of a revolute joint, shape (n_q, n_q)."""
         g = np.zeros(n_q)
         for b, sign in ((self.joint.body_j, 1.0), (self.joint.body_i, -1.0)):
             if b.ndof == 3:

@@ -233,7 +233,9 @@ class PlanarSystem(System):
         self.coordinate_names = names
         self._M = np.diag(masses)
         for rotor in model.inertias:
-            self._M = self._M + rotor.mass_matrix(self.n_q)
+            if rotor.constant:
+                self._M = self._M + rotor.mass_matrix(self.n_q)
+        self._state_rotors = [rotor for rotor in model.inertias if not rotor.constant]
         self.constraint_names, self.constraint_kinds = [], []
         self.pairs: list[FrictionPair] = []
         self._rows = []
@@ -271,7 +273,12 @@ class PlanarSystem(System):
                 P_damping += p
             elif fe.category == "applied":
                 P_applied += p
-        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
+        M = self._M
+        for rotor in self._state_rotors:  # rotors on translational joints: M(q), velocity term
+            dM, df = rotor.terms(q, v)
+            M = M + dM
+            f += df
+        return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
 
     def potential(self, t, q):
         return float(sum(fe.potential(t, q) for fe in self._forces))
