@@ -7,6 +7,7 @@ the data as CSV, a Baumgarte stabilization study, and a summary table.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,15 +34,17 @@ def _save(_, fig, path):
     return path
 
 
-def baumgarte_study(t_end: float = 5.0, dt: float = 1e-3, stabilized: float = 10.0,
+def baumgarte_study(t_end: float = 5.0, dt: float = 1e-3, stabilized=10.0,
                     **params) -> dict[tuple[str, float], Result]:
-    """Crank-rocker drift at step ``dt`` for alpha = beta = 0 and = ``stabilized``, with RK4 and
-    explicit Euler. Returns ``{(method, alpha): Result}`` (failed runs have ``status = -1``)."""
+    """Crank-rocker drift at step ``dt`` for alpha = beta = 0 and = ``stabilized`` (a value or
+    a tuple of values, 1/s), with RK4 and explicit Euler. Returns ``{(method, alpha): Result}``
+    (failed runs have ``status = -1``)."""
     from .models import crank_rocker
 
+    values = (stabilized,) if np.ndim(stabilized) == 0 else tuple(stabilized)
     runs = {}
     for method in ("RK4", "Euler"):
-        for ab in (0.0, stabilized):
+        for ab in (0.0, *values):
             model = crank_rocker.build(alpha=ab, beta=ab, **params)
             runs[(method, ab)] = simulate(model, t_end, method=method, dt=dt, throw=False)
     return runs
@@ -113,8 +116,9 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
     files.append(_save(plt, fig, out / "fig6_friction_c8.png"))
 
     # Baumgarte study
-    echo(f"Baumgarte study: RK4 and explicit Euler, h = {dt:g} s, alpha = beta = 0 and 10 ...")
-    study = baumgarte_study(t_end=t_end, dt=dt)
+    echo(f"Baumgarte study: RK4 and explicit Euler, h = {dt:g} s, alpha = beta = 0, 10, 100 "
+         "1/s ...")
+    study = baumgarte_study(t_end=t_end, dt=dt, stabilized=(10.0, 100.0))
     plt, fig, ax = _figure(1, 3.6)
     for (method, ab), r in study.items():
         drift = np.maximum(np.abs(r["phi"]), 1e-18)
@@ -144,11 +148,24 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
              f"{r.diagnostics['n_mode_switches']:>8d}")
     echo("")
     echo(f"Baumgarte study (max |phi| over 0..{t_end:g} s)")
-    echo(f"{'method':<8}{'alpha=beta':>11}{'max |phi| [m]':>15}{'final |phi| [m]':>17}")
+    echo(f"{'method':<8}{'alpha=beta':>11}{'max |phi| [m]':>15}{'final |phi| [m]':>17}"
+         f"{'max |dphi/dt| [m/s]':>21}")
     for (method, ab), r in study.items():
         tag = "" if r.success else f"  failed: {r.message[:60]}"
         echo(f"{method:<8}{ab:>11g}{np.max(np.abs(r['phi'])):>15.2e}"
-             f"{abs(r['phi'][-1]):>17.2e}{tag}")
+             f"{abs(r['phi'][-1]):>17.2e}{r.diagnostics['max_drift_velocity']:>21.2e}{tag}")
+    drift = {key: float(np.max(np.abs(r["phi"]))) for key, r in study.items() if r.success}
+    rk4 = max(d for (m, _), d in drift.items() if m == "RK4")
+    euler0 = drift.get(("Euler", 0.0), math.nan)
+    euler_best = min(d for (m, _), d in drift.items() if m == "Euler")
+    for line in textwrap.wrap(
+            "The paper reports that alpha = beta = 0 with h = 1e-3 diverges. Observed here: with "
+            f"RK4 the drift stays below {rk4:.1e} m with or without stabilization (no divergence); "
+            f"with explicit Euler the unstabilized drift stays bounded at {euler0:.1e} m "
+            "(oscillating with the crank) and Baumgarte lowers it to "
+            f"{euler_best:.1e} m, roughly in proportion to alpha = beta, but not the velocity "
+            "drift, which is Euler's own truncation error.", 96):
+        echo(line)
     echo("")
     echo(f"wrote {len(files)} files to {out}/")
     return {"results": res, "study": study, "files": files}
