@@ -69,7 +69,8 @@ def _cmd_models(args):
         for p in mod.PARAMETERS:
             default = (p.default if isinstance(p.default, str) else "-" if p.default is None
                        else f"{p.default:.6g}")
-            print(f"    {p.name:<8} = {default:<10} [{p.unit}]  {p.description} "
+            unit = f"[{p.unit}]"
+            print(f"    {p.name:<12} = {default:<9} {unit:<12} {p.description} "
                   f"({p.range_text()})")
     return 0
 

@@ -119,8 +119,9 @@ def check_parameters(model_name: str, parameters: Sequence[Parameter], given: di
              for k, val in given.items()}
     unknown = [k for k in given if k not in known]
     if unknown:
-        raise ModelError(f"model {model_name}: unknown parameter(s) {', '.join(unknown)}; valid "
-                         f"parameters: {', '.join(known)}")
+        valid = (f"valid parameters: {', '.join(known)}" if known
+                 else "this model has no parameters to set")
+        raise ModelError(f"model {model_name}: unknown parameter(s) {', '.join(unknown)}; {valid}")
     values = {p.name: p.default for p in parameters}
     values.update(given)
     return {k: known[k].check(val, f"model {model_name}") for k, val in values.items()}

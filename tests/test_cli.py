@@ -85,7 +85,7 @@ def test_models_lists_parameters_with_units(capsys):
     code, out, _ = run_cli(capsys, "models")
     assert code == 0
     assert "crank_rocker:" in out
-    assert "mu       = 0.2" in out and "[N m s/rad]" in out and "[kg m^2]" in out
+    assert "mu           = 0.2" in out and "[N m s/rad]" in out and "[kg m^2]" in out
 
 
 def test_user_model_file(capsys, tmp_path):
