@@ -250,5 +250,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("nonsmooth: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader (e.g. `| head`) stopped reading: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     finally:
         warnings.showwarning = saved
