@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .residual import lcp_residual
 from .result import LCPResult
 from .validation import as_square_matrix, as_vector
 
@@ -66,36 +65,30 @@ def solve_cvxpy(M, q, *, solver: str | None = None, **solver_options) -> LCPResu
         problem.solve(solver=solver, **solver_options)
     except cp.error.SolverError as exc:
         z = np.zeros(n)
-        return LCPResult(
-            z=z,
-            w=M @ z + q,
+        return LCPResult.from_point(
+            M, q, z,
             success=False,
             method="cvxpy",
             iterations=0,
-            residual=lcp_residual(M, q, z),
             message=f"cvxpy solver error: {exc}",
         )
     status = problem.status
     iterations = int(getattr(problem.solver_stats, "num_iters", 0) or 0)
     if z_var.value is None:
         z = np.zeros(n)
-        return LCPResult(
-            z=z,
-            w=M @ z + q,
+        return LCPResult.from_point(
+            M, q, z,
             success=False,
             method="cvxpy",
             iterations=iterations,
-            residual=lcp_residual(M, q, z),
             message=f"cvxpy status: {status}",
             infeasible=status == "infeasible",
         )
     z = np.maximum(np.asarray(z_var.value, dtype=float), 0.0)
-    return LCPResult(
-        z=z,
-        w=M @ z + q,
+    return LCPResult.from_point(
+        M, q, z,
         success=status == "optimal",
         method="cvxpy",
         iterations=iterations,
-        residual=lcp_residual(M, q, z),
         message=f"cvxpy status: {status} (solver {problem.solver_stats.solver_name})",
     )

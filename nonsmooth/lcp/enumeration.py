@@ -241,7 +241,6 @@ def solve_enumerate(
 
 
 def _lcp_result_from_enumeration(M, q, outcome: Enumeration, all_solutions: bool) -> LCPResult:
-    from .residual import lcp_residual
 
     n = M.shape[0]
     basis_note = f"{outcome.bases} complementary bases examined"
@@ -249,13 +248,11 @@ def _lcp_result_from_enumeration(M, q, outcome: Enumeration, all_solutions: bool
         basis_note += f" ({outcome.singular} singular, resolved by linear programming)"
     if not outcome.second:
         z = np.zeros(n)
-        return LCPResult(
-            z=z,
-            w=M @ z + q,
+        return LCPResult.from_point(
+            M, q, z,
             success=False,
             method="enumerate",
             iterations=outcome.bases,
-            residual=lcp_residual(M, q, z),
             message=f"no solution: the LCP is infeasible ({basis_note})",
             solutions=[] if all_solutions else None,
             infeasible=True,
@@ -268,13 +265,11 @@ def _lcp_result_from_enumeration(M, q, outcome: Enumeration, all_solutions: bool
             message += "; the solution set contains a continuum (segment)"
     else:
         message = f"solution found ({basis_note})"
-    return LCPResult(
-        z=z,
-        w=M @ z + q,
+    return LCPResult.from_point(
+        M, q, z,
         success=True,
         method="enumerate",
         iterations=outcome.bases,
-        residual=lcp_residual(M, q, z),
         message=message,
         solutions=list(outcome.second) if all_solutions else None,
         continuum=outcome.continuum,

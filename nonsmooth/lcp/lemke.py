@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .residual import lcp_residual
 from .result import LCPResult
 from .validation import as_square_matrix, as_vector
 
@@ -125,13 +124,11 @@ def solve_lemke(
         max_iter = max(1000, 50 * n)
 
     def finish(z, success, iterations, message, infeasible=False):
-        return LCPResult(
-            z=z,
-            w=M @ z + q,
+        return LCPResult.from_point(
+            M, q, z,
             success=success,
             method="lemke",
             iterations=iterations,
-            residual=lcp_residual(M, q, z),
             message=message,
             infeasible=infeasible,
         )

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .residual import lcp_residual
 from .result import LCPResult
 from .validation import as_square_matrix, as_vector
 
@@ -93,24 +92,20 @@ def solve_osqp(
     x = output.x
     if x is None or not np.all(np.isfinite(x)):
         z = np.zeros(n)
-        return LCPResult(
-            z=z,
-            w=M @ z + q,
+        return LCPResult.from_point(
+            M, q, z,
             success=False,
             method="osqp",
             iterations=int(output.info.iter),
-            residual=lcp_residual(M, q, z),
             message=f"OSQP returned no point (status: {status})",
             infeasible="dual infeasible" in status,
         )
     z = np.maximum(np.asarray(x, dtype=float), 0.0)
     solved = status.startswith("solved") and "inaccurate" not in status
-    return LCPResult(
-        z=z,
-        w=M @ z + q,
+    return LCPResult.from_point(
+        M, q, z,
         success=solved,
         method="osqp",
         iterations=int(output.info.iter),
-        residual=lcp_residual(M, q, z),
         message=f"OSQP status: {status}",
     )

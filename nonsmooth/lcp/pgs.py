@@ -95,9 +95,8 @@ def solve_pgs(
         message = f"converged in {sweeps} sweeps"
     else:
         message = f"not converged after max_iter = {max_iter} sweeps (residual {residual:.2e})"
-    return LCPResult(
-        z=z,
-        w=M @ z + q,
+    return LCPResult.from_point(
+        M, q, z,
         success=success,
         method="pgs",
         iterations=sweeps,

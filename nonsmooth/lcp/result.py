@@ -59,6 +59,17 @@ class LCPResult:
     continuum: bool = False
     infeasible: bool = False
 
+    @classmethod
+    def from_point(cls, M: np.ndarray, q: np.ndarray, z: np.ndarray, *, residual=None,
+                   **fields) -> LCPResult:
+        """The result at point ``z``: ``w = M z + q`` and (unless given) Siconos' residual
+        recomputed from the data, so no solver reports a residual it did not certify."""
+        from .residual import lcp_residual
+
+        if residual is None:
+            residual = lcp_residual(M, q, z)
+        return cls(z=z, w=M @ z + q, residual=residual, **fields)
+
     def __repr__(self) -> str:
         return (
             f"LCPResult(success={self.success}, method={self.method!r}, "
