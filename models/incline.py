@@ -23,7 +23,6 @@ import math
 
 import numpy as np
 
-from nonsmooth.errors import ModelError
 from nonsmooth.forces import Gravity
 from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.model import (
@@ -31,6 +30,7 @@ from nonsmooth.model import (
     Model,
     Output,
     Parameter,
+    check_friction_coefficients,
     check_parameters,
     friction_params,
 )
@@ -66,8 +66,7 @@ OUTPUT_UNITS = {
 def build(**params) -> Model:
     """Build the inclined plane; keyword arguments override the defaults in PARAMETERS."""
     p = check_parameters(NAME, PARAMETERS, params)
-    if p["mu_s"] < p["mu_d"]:
-        raise ModelError(f"model {NAME}: mu_s = {p['mu_s']:g} must be >= mu_d = {p['mu_d']:g}")
+    check_friction_coefficients(NAME, p)
     th, w, s0, v0 = p["angle"], p["rate"], p["x0"], p["v0"]
     c, sn = math.cos(th), math.sin(th)
     mdl = PlanarModel(NAME)

@@ -49,6 +49,7 @@ from nonsmooth.model import (
     Model,
     Output,
     Parameter,
+    check_friction_coefficients,
     check_parameters,
     friction_params,
 )
@@ -114,8 +115,7 @@ def build(**params) -> Model:
     if r + abs(e) >= L:
         raise ModelError(f"model {NAME}: r + |e| = {r + abs(e):g} m must be < l = {L:g} m, "
                          "otherwise the crank cannot turn fully (the rod cannot reach the guide)")
-    if p["mu_s"] < p["mu_d"]:
-        raise ModelError(f"model {NAME}: mu_s = {p['mu_s']:g} must be >= mu_d = {p['mu_d']:g}")
+    check_friction_coefficients(NAME, p)
     m1, m2, m3 = p["m1"], p["m2"], p["m3"]
     th, w = p["theta0"], p["omega0"]
     phi, dphi, x_s, v_s = kinematics(th, w, r, L, e)

@@ -25,6 +25,7 @@ from nonsmooth.model import (
     Model,
     Output,
     Parameter,
+    check_friction_coefficients,
     check_parameters,
     friction_params,
 )
@@ -53,10 +54,7 @@ SPRING_LENGTH = 1.0  # m: the wall anchor sits this far behind the block's rest 
 def build(**params) -> Model:
     """Build the oscillator; keyword arguments override the defaults in PARAMETERS."""
     p = check_parameters(NAME, PARAMETERS, params)
-    if p["mu_s"] < p["mu_d"]:
-        from nonsmooth.errors import ModelError
-
-        raise ModelError(f"model {NAME}: mu_s = {p['mu_s']:g} must be >= mu_d = {p['mu_d']:g}")
+    check_friction_coefficients(NAME, p)
     mdl = PlanarModel(NAME)
     belt = mdl.add(Body("belt", 1.0, 1.0, velocity=(p["v_belt"], 0.0)))
     block = mdl.add(PointMass("block", p["m"], position=(p["x0"], 0.0),

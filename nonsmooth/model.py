@@ -17,7 +17,8 @@ from .errors import ModelError
 from .system import System
 
 __all__ = ["Model", "Parameter", "Output", "check_parameters", "as_model",
-           "FRICTION_PARAMETERS", "PARAMETER_ALIASES", "friction_params"]
+           "FRICTION_PARAMETERS", "PARAMETER_ALIASES", "friction_params",
+           "check_friction_coefficients"]
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,13 @@ PARAMETER_ALIASES = {
     "mu_dynamic": "mu_d",
     "mu0": "mu_s",
 }
+
+
+def check_friction_coefficients(model_name: str, p: dict) -> None:
+    """A model's ``mu_s`` must not be below its ``mu_d`` (one message for every model)."""
+    if p["mu_s"] < p["mu_d"]:
+        raise ModelError(f"model {model_name}: mu_s = {p['mu_s']:g} must be >= mu_d = "
+                         f"{p['mu_d']:g}")
 
 
 def friction_params(p: dict) -> dict:
