@@ -166,13 +166,14 @@ class Dynamics:
         Parameters
         ----------
         modes : ndarray, shape (p,)
-            Slip direction of each pair (+1 / -1).
-        faces : ndarray, shape (p,), optional
-            The face each slider bears on (sign of ``lambda_N``) during a smooth phase. Given,
-            the normal forces are the smooth continuation ``lambda_N = c + A diag(faces)
-            lambda_N`` of that face (what the integrator and the event location need: it equals
-            the HLCP solution while the signs agree, which the ``residual`` certifies). None:
-            the HLCP is solved outright (at events and initial times).
+            Mode of each Coulomb pair: +1 slip+, -1 slip-, 0 stick (ignored for smooth laws).
+        faces : ndarray, shape (k,), optional
+            The face of each load row (``system.abs_rows``: the sign of ``lambda_N``, 0 for a
+            row held at zero) during a smooth phase. Given, the loads use the smooth
+            continuation ``lambda_abs = c + A diag(faces) lambda_abs`` of those faces (what the
+            integrator and the event location need: it equals the HLCP solution while the signs
+            agree, which the ``residual`` certifies). None: the HLCP is solved outright (at
+            events and initial times).
         z : ndarray, shape (n_z,), optional
             Internal states of the smooth laws (LuGre bristle deflections, m).
         """
@@ -193,13 +194,13 @@ class Dynamics:
         dphi = Gv + T.phi_t
         R[n:, 0] = T.gamma
         R[n:, 0] -= self._2a * dphi + self._b2 * T.phi
-        if p:
+        if p:  # here p == 1: the fast path (one simple Coulomb pair)
             a0 = self._mu0 * modes[0]
             np.multiply(T.W.T, -a0, out=R[:n, 1:])
         X, info = _solve(K, R)
         if info:
             self._singular(t)
-        if p == 1:  # the common case, in plain floats
+        if p:  # in plain floats
             row = self._row0
             cc, aa = float(X[row, 0]), float(X[row, 1])
             if abs(aa) < 1.0:
