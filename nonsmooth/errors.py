@@ -13,6 +13,8 @@ Hierarchy::
     +-- ModeError                            no consistent friction mode at an event
     +-- FrictionLoadError                    a revolute joint's load iteration did not converge
     +-- IntegrationError                     the integrator failed (step size, Zeno, ...)
+    |   +-- BudgetError                      the run used up max_evaluations or its timeout
+    +-- UserFunctionError                    a user-supplied function raised or returned NaN/inf
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ __all__ = [
     "ModeError",
     "IntegrationError",
     "FrictionLoadError",
+    "BudgetError",
+    "UserFunctionError",
 ]
 
 
@@ -84,3 +88,14 @@ class FrictionLoadError(NonsmoothError):
 
 class IntegrationError(NonsmoothError):
     """The time integration failed (step-size collapse, too many events, non-finite state)."""
+
+
+class BudgetError(IntegrationError):
+    """The run used up its budget: ``max_evaluations`` right-hand-side evaluations or its
+    wall-clock ``timeout``. The partial result is kept (``throw=False``, or ``exc.result``)."""
+
+
+class UserFunctionError(NonsmoothError):
+    """A user-supplied function (given force, driver motion, GeneralizedSystem callable, event or
+    output function) raised an exception or returned a non-finite value; the message names it and
+    the time."""

@@ -31,7 +31,9 @@ class Result:
     diagnostics : dict                        drift, residuals, energy balance, counts, wall time
     outputs : dict of str to ndarray          the model's named outputs
     status : int                              0 end reached, 1 terminal user event, -1 failed
+                                              (or interrupted): the rows up to the failure
     message : str
+    output_errors : dict of str to str        outputs whose function raised (left out)
     """
 
     def __init__(self):
@@ -70,6 +72,10 @@ class Result:
         de = (r.T + r.V) - (r.T[0] + r.V[0]) if N else np.zeros(0)
         balance = de - r.work.sum(axis=1) if N else np.zeros(0)
         scale = max(1e-300, float(np.max(np.abs(np.column_stack([de, r.work])))) if N else 1.0)
+        # the scale of the energy-balance warning: also the kinetic energy, so a run whose energy
+        # hardly changes is not judged by roundoff relative to nothing
+        scaled = (float(np.max(np.abs(balance))) / max(scale, float(np.max(r.T)), 1e-300)
+                  if N else 0.0)
         r.energy_error = balance
         kinds = [e.kind for e in r.events]
         r.diagnostics = {
@@ -78,6 +84,7 @@ class Result:
             "max_lcp_residual": float(run.max_residual),
             "energy_balance_error": float(np.max(np.abs(balance))) if N else 0.0,
             "energy_balance_relative": float(np.max(np.abs(balance))) / scale if N else 0.0,
+            "energy_balance_scaled": scaled,
             "work": dict(zip(WORK_NAMES, r.work[-1].tolist() if N else [0.0] * N_WORK,
                              strict=True)),
             "n_evaluations": int(run.dyn.n_evaluations),
@@ -86,8 +93,17 @@ class Result:
             "n_mode_switches": kinds.count("velocity_zero") + kinds.count("reserve_zero"),
             "wall_time": float(wall_time),
         }
+        r.output_errors = {}
         for name, out in model.outputs.items():
-            r.outputs[name] = np.asarray(out.function(r), dtype=float).reshape(N)
+            try:
+                r.outputs[name] = np.asarray(out.function(r), dtype=float).reshape(N)
+            except Exception as exc:  # a user's output function: kept out, reported by simulate
+                from .diagnose import user_frame
+
+                where = user_frame(exc)
+                r.output_errors[name] = (f"{type(exc).__name__}: {exc}"
+                                         + (f" (in {where})" if where else ""))
+                continue
             r.units[name] = out.unit
         return r
 
@@ -152,9 +168,10 @@ class Result:
 
     def summary(self) -> str:
         d = self.diagnostics
+        span = f"t = {self.t[0]:g} .. {self.t[-1]:g} s" if len(self.t) else "no output"
         lines = [
             f"status {self.status}: {self.message}",
-            f"t = {self.t[0]:g} .. {self.t[-1]:g} s, {len(self.t)} outputs, method {self.method}",
+            f"{span}, {len(self.t)} outputs, method {self.method}",
             f"events: {d['n_events']} ({d['n_mode_switches']} mode switches)",
             f"max drift |Phi| {d['max_drift_position']:.3e}, |dPhi/dt| "
             f"{d['max_drift_velocity']:.3e}",

@@ -26,13 +26,22 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from .diagnose import check_mass_matrix, nonfinite_source, user_frame
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, N_WORK, Dynamics, Evaluation
-from .errors import ConstraintError, IntegrationError, NonsmoothError
+from .errors import (
+    BudgetError,
+    ConstraintError,
+    IntegrationError,
+    ModelError,
+    NonsmoothError,
+    UserFunctionError,
+)
 from .events import EventRecord, UserEvent, crossed, hermite, locate, mode_name
 from .result import Result
 from .system import System
 
-__all__ = ["simulate", "FIXED_STEP_METHODS", "ADAPTIVE_METHODS", "METHODS", "project"]
+__all__ = ["simulate", "FIXED_STEP_METHODS", "ADAPTIVE_METHODS", "METHODS", "project",
+           "MAX_EVALUATIONS", "MAX_OUTPUTS", "ENERGY_WARNING"]
 
 FIXED_STEP_METHODS = ("RK4", "Euler")
 ADAPTIVE_METHODS = ("RK45", "DOP853", "RK23", "Radau", "BDF", "LSODA")
@@ -42,6 +51,19 @@ _FACE = {1.0: "+", -1.0: "-", 0.0: "0"}
 
 #: Most events allowed within 1e-12 s of each other before a chattering (Zeno) error.
 ZENO_LIMIT = 50
+
+#: Default run budget: right-hand-side evaluations before a run is ended with its partial result
+#: (about 5-15 minutes of evaluations; ``simulate(max_evaluations=...)``, ``--max-evaluations``).
+MAX_EVALUATIONS = 20_000_000
+
+#: Most output rows a run may ask for (``(t_end - t0) / dt + 1``); a row costs about 1-2 kB while
+#: the run is recorded, so this bounds the memory to a few GB (``simulate(max_outputs=...)``).
+MAX_OUTPUTS = 2_000_000
+
+#: A successful run warns when its energy balance error exceeds this fraction of the energy
+#: scale (the largest kinetic energy, energy change or work term): the integration is inaccurate
+#: or unstable (an explicit method with too large a step).
+ENERGY_WARNING = 0.01
 
 
 def _rk4_step(rhs, t, y, f0, h):
@@ -104,8 +126,16 @@ def project(system: System, t: float, q: np.ndarray, v: np.ndarray, *, tol: floa
 class _Run:
     """The state of one simulation run (everything that changes in time lives here)."""
 
-    def __init__(self, system, dynamics, user_events, progress):
+    def __init__(self, system, dynamics, user_events, progress, *,
+                 max_evaluations=MAX_EVALUATIONS, timeout=None):
         self.system = system
+        self.max_evaluations = max_evaluations
+        self.timeout = timeout
+        self.deadline = None if timeout is None else time.perf_counter() + timeout
+        self.t_now = math.nan  # time of the latest evaluation (where a failure happened)
+        from .system import GeneralizedSystem
+
+        self.check_mass = isinstance(system, GeneralizedSystem) and system._M is None
         self.dyn = dynamics
         self.n = system.n_q
         self.user_events = user_events
@@ -133,11 +163,26 @@ class _Run:
         self.n_steps = 0
 
     # ---------------------------------------------------------------- evaluation with a cache
+    def charge(self, t):
+        """Count one evaluation at ``t`` against the run's budget (evaluations, wall clock)."""
+        self.t_now = t
+        count = self.dyn.n_evaluations
+        if count >= self.max_evaluations:
+            raise BudgetError(
+                f"the run used its budget of {self.max_evaluations:,} evaluations at t = {t:.6g} s "
+                "(max_evaluations); raise it (--max-evaluations), shorten t_end, or loosen the "
+                "tolerances / enlarge dt")
+        if self.deadline is not None and not count & 63 and time.perf_counter() > self.deadline:
+            raise BudgetError(
+                f"the run exceeded its wall-clock timeout of {self.timeout:g} s at t = {t:.6g} s "
+                "(timeout); raise it (--timeout) or shorten t_end")
+
     def ev_at(self, t, y, modes) -> Evaluation:
         """Evaluation in the current phase (modes and faces fixed), cached for the last state."""
         last = self._last
         if last is not None and last[0] == t and last[2] is modes and np.array_equal(last[1], y):
             return last[3]
+        self.charge(t)
         n = self.n
         ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
         self._last = (t, y.copy(), modes, ev)
@@ -151,8 +196,11 @@ class _Run:
         faces = self.faces
 
         def f(t, y):
-            ev = self.ev_at(t, y, modes) if cached else evaluate(t, y[:n], y[n:2 * n], modes,
-                                                                 faces, y[zo:])
+            if cached:
+                ev = self.ev_at(t, y, modes)
+            else:
+                self.charge(t)
+                ev = evaluate(t, y[:n], y[n:2 * n], modes, faces, y[zo:])
             self.last_ev = ev
             return np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
 
@@ -176,6 +224,10 @@ class _Run:
         r["phi"].append(ev.phi)
         r["dphi"].append(ev.dphi)
         v = y[n:2 * n]
+        if self.check_mass:  # a user's M(q): symmetric positive definite where it is recorded
+            problem = check_mass_matrix(ev.M, t)
+            if problem:
+                raise UserFunctionError(f"GeneralizedSystem: {problem}")
         r["T"].append(0.5 * float(v @ ev.M @ v))
         r["V"].append(self.system.potential(t, y[:n]))
         if self.progress is not None:
@@ -359,7 +411,28 @@ class _Run:
         if kind == "reserve-":
             return float(self.mu_s[i] * ev.N[i] - ev.F_T[i])
         n = self.n
-        return float(self.user_events[i].function(t, y[:n], y[n:2 * n]))
+        ue = self.user_events[i]
+        value = float(ue.function(t, y[:n], y[n:2 * n]))
+        if not math.isfinite(value):
+            raise UserFunctionError(
+                f"user event {ue.name} returned {value} at t = {t:.10g} s: an event function "
+                "g(t, q, v) must return a finite number")
+        return value
+
+    def nonfinite(self, t, y, h, method, dt) -> NonsmoothError:
+        """The error for a state that became non-finite on the step from ``(t, y)`` of length
+        ``h``: names the model element or user function that returned NaN/inf if there is one."""
+        n = self.n
+        q, v = y[:n], y[n:2 * n]
+        for tt in (t, t + 0.5 * h, t + h):
+            source = nonfinite_source(self.system, tt, q, v)
+            if source:
+                return UserFunctionError(
+                    f"{source} returned a non-finite value (NaN or inf) at t = {tt:.10g} s "
+                    f"(q = {np.array2string(q, precision=6)}); the state became non-finite there")
+        return IntegrationError(
+            f"the state became non-finite after t = {t:.6g} s (method {method}, step {dt:g} s): "
+            "the integration is unstable; reduce dt or use an adaptive method (RK45, DOP853)")
 
 
 def _grid(t0, t_end, dt):
@@ -389,8 +462,7 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
         f_new = rhs(t_next, y_new)
         ev_new = run.last_ev
         if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
-            raise IntegrationError(f"the state became non-finite at t = {t_next:.6g} s "
-                                   f"(method {method}, dt = {dt:g} s): reduce dt")
+            raise run.nonfinite(t, y, t_next - t, method, dt)
         hits = []
         interp = None
         if specs_key != (id(modes), id(run.faces)):  # the event functions change only at events
@@ -439,9 +511,17 @@ def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
 
 
 # ------------------------------------------------------------------------------- adaptive
-def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_step):
-    from scipy.integrate import solve_ivp
+_EPS4 = 4 * np.finfo(float).eps
 
+
+def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_step):
+    """Adaptive integration, one step at a time (scipy's ``OdeSolver`` classes): events are
+    located on each step's dense output (brentq, as ``solve_ivp`` does) and the outputs of a
+    step are recorded as soon as it is taken, so a failure or an interrupt keeps every output
+    up to the last step."""
+    import scipy.integrate as integrate
+
+    solver_class = getattr(integrate, method)
     grid = _grid(t0, t_end, dt)
     run.record(t0, y, run.ev_at(t0, y, modes), modes)
     next_k = 1
@@ -449,74 +529,103 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
     phase_max_step = max_step
     while t < t_end:
         specs = run.event_specs(modes)
-        fns = []
-        for spec in specs:
-            def g(tt, yy, spec=spec, modes=modes):
-                return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
-            g.terminal = spec[3]
-            g.direction = spec[2]
-            fns.append(g)
         with warnings.catch_warnings():  # scipy's finite-difference Jacobian step control
             warnings.filterwarnings("ignore", category=RuntimeWarning, module="scipy.integrate")
-            sol = solve_ivp(run.fun(modes), (t, t_end), y, method=method,
-                            t_eval=grid[next_k:], events=fns or None, rtol=rtol, atol=atol,
-                            max_step=phase_max_step, dense_output=True)
-        run.n_steps += len(sol.sol.ts) - 1 if sol.sol is not None else 0
-        if sol.status == -1:
-            t_fail = float(sol.t[-1]) if len(sol.t) else t
-            raise IntegrationError(f"{method} failed after t = {t_fail:.6g} s: {sol.message}; "
-                                   "try another method, looser tolerances or a smaller max_step")
-        Y = np.asarray(sol.y, dtype=float).reshape(y.size, len(sol.t))
-        evs = [run.ev_at(tt, yy, modes) for tt, yy in zip(sol.t, Y.T, strict=True)]
-        bad = next((j for j, ev in enumerate(evs) if run.inconsistent(Y[:, j], ev, modes)),
-                   None)
-        if bad is not None:
-            # an event was stepped over (its function crossed zero twice within one step):
-            # keep the outputs before it and redo the phase from there with shorter steps
-            for j in range(bad):
-                run.record(sol.t[j], Y[:, j], evs[j], modes)
-            next_k += bad
-            t_from = sol.t[bad - 1] if bad else t
-            limit = (sol.t[bad] - t_from) / 8.0
-            if limit < 1e-12 * max(1.0, abs(t_from)):
-                raise IntegrationError(
-                    f"{method} steps over a mode switch near t = {sol.t[bad]:.10g} s that it "
-                    "cannot resolve; try a smaller dt or max_step, or the RK4 method")
-            if bad:
-                t, y = float(sol.t[bad - 1]), np.array(Y[:, bad - 1])
-                run._last = None
-            phase_max_step = min(phase_max_step, limit)
+            outcome = _phase(run, solver_class(run.fun(modes), t, y, t_end, rtol=rtol, atol=atol,
+                                               max_step=phase_max_step),
+                             specs, modes, grid, next_k, method, dt)
+        kind, next_k, t, y = outcome[:4]
+        if kind == "redo":  # an event was stepped over: redo from the last output, shorter steps
+            phase_max_step = min(phase_max_step, outcome[4])
+            run._last = None
             continue
-        for tt, yy, ev in zip(sol.t, Y.T, evs, strict=True):
-            run.record(tt, yy, ev, modes)
-        next_k += len(sol.t)
-        fired, t_stop = [], t_end
-        if sol.status == 1:
-            times = [(te[-1], j) for j, te in enumerate(sol.t_events) if len(te) and specs[j][3]]
-            t_stop = min(tt for tt, _ in times)
-            fired = [j for tt, j in times if tt <= t_stop + 1e-13]
-        for j, spec in enumerate(specs):  # non-terminal user events
-            if not spec[3]:
-                for t_h, y_h in zip(sol.t_events[j], sol.y_events[j], strict=True):
-                    if t_h <= t_stop:
-                        run.log_user(t_h, y_h, run.user_events[spec[1]])
-        if not fired:
+        phase_max_step = max_step
+        if kind == "done":
             break
-        y_e = np.array(sol.y_events[fired[0]][-1])
+        fired = outcome[4]
         users = [j for j in fired if specs[j][0] == "user"]
         if users:
             for j in users:
-                run.log_user(t_stop, y_e, run.user_events[specs[j][1]])
-            run.record(t_stop, y_e, run.ev_at(t_stop, y_e, modes), modes)
-            return "user", t_stop
-        modes = run.handle(t_stop, y_e, modes, run.coincident(
-            t_stop, y_e, modes, [(specs[j][0], specs[j][1]) for j in fired]))
-        t, y = t_stop, y_e
-        phase_max_step = max_step
+                run.log_user(t, y, run.user_events[specs[j][1]])
+            run.record(t, y, run.ev_at(t, y, modes), modes)
+            return "user", t
+        modes = run.handle(t, y, modes, run.coincident(
+            t, y, modes, [(specs[j][0], specs[j][1]) for j in fired]))
         if next_k < len(grid) and grid[next_k] - t <= 1e-13 * max(1.0, abs(t)):
             run.record(t, y, run.ev_at(t, y, modes), modes)
             next_k += 1
     return "done", t
+
+
+def _phase(run: _Run, solver, specs, modes, grid, next_k, method, dt):
+    """One smooth phase (fixed modes and faces) from ``solver.t`` until a terminal event or the
+    end. Returns ``("event", next_k, t_e, y_e, fired)``, ``("done", next_k, t, y)`` or
+    ``("redo", next_k, t_from, y_from, max_step)`` when an output contradicts the phase's modes
+    (an event stepped over: its function crossed zero twice within one step)."""
+    t_from, y_from = solver.t, solver.y.copy()  # the last output (or the phase start)
+    g_old = [run.g_value(spec, t_from, y_from, run.ev_at(t_from, y_from, modes), modes)
+             for spec in specs]
+    while True:
+        t_old, y_old = solver.t, solver.y.copy()
+        message = solver.step()
+        run.n_steps += 1
+        if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
+            if not np.all(np.isfinite(solver.y)) or "step size" in str(message):
+                error = run.nonfinite(t_old, y_old, max(dt, solver.t - t_old), method, dt)
+                if isinstance(error, UserFunctionError):
+                    raise error
+            raise IntegrationError(
+                f"{method} failed after t = {t_old:.6g} s: {message}; try another method, "
+                "looser tolerances or a smaller max_step")
+        t_new, y_new = solver.t, solver.y
+        ev_new = run.ev_at(t_new, y_new, modes)
+        g_new = [run.g_value(spec, t_new, y_new, ev_new, modes) for spec in specs]
+        sol = None
+        roots, t_stop, fired = [], None, []
+        for j, spec in enumerate(specs):
+            if crossed(g_old[j], g_new[j], spec[2]) and not (g_old[j] == 0 and spec[3]):
+                if sol is None:
+                    sol = solver.dense_output()
+
+                def g(tt, spec=spec, sol=sol):
+                    yy = sol(tt)
+                    return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
+
+                roots.append((locate(g, t_old, t_new, g_old[j], g_new[j], xtol=_EPS4), j))
+        terminal = sorted(r for r in roots if specs[r[1]][3])
+        if terminal:
+            t_stop = terminal[0][0]
+            fired = [j for tt, j in terminal if tt <= t_stop + 1e-13]
+        t_last = t_new if t_stop is None else t_stop
+        k_hi = int(np.searchsorted(grid, t_last, side="right"))
+        if k_hi > next_k:  # the outputs of this step, checked against the phase's modes
+            if sol is None:
+                sol = solver.dense_output()
+            times = grid[next_k:k_hi]
+            Y = np.asarray(sol(times), dtype=float).reshape(y_new.size, times.size)
+            for tt, yy in zip(times, Y.T, strict=True):
+                yy = np.array(yy)
+                ev = run.ev_at(tt, yy, modes)
+                if run.inconsistent(yy, ev, modes):
+                    limit = (tt - t_from) / 8.0
+                    if limit < 1e-12 * max(1.0, abs(t_from)):
+                        raise IntegrationError(
+                            f"{method} steps over a mode switch near t = {tt:.10g} s that it "
+                            "cannot resolve; try a smaller dt or max_step, or the RK4 method")
+                    run.events[:] = [e for e in run.events  # found again after the restart
+                                     if not (e.kind == "user" and e.t > t_from)]
+                    return "redo", next_k, t_from, y_from, limit
+                run.record(tt, yy, ev, modes)
+                next_k += 1
+                t_from, y_from = tt, yy
+        for tt, j in sorted(roots):  # non-terminal user events up to the first terminal one
+            if not specs[j][3] and tt <= t_last:
+                run.log_user(tt, sol(tt), run.user_events[specs[j][1]])
+        if t_stop is not None:
+            return "event", next_k, t_stop, np.array(sol(t_stop)), fired
+        if solver.status == "finished":
+            return "done", next_k, t_new, y_new
+        g_old = g_new
 
 
 # ------------------------------------------------------------------------------- entry point
@@ -524,7 +633,9 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
              rtol: float = 1e-8, atol: float = 1e-10, alpha: float | None = None,
              beta: float | None = None, friction=None, events: Sequence[Callable] = (),
              q0=None, v0=None, max_step: float = math.inf,
-             progress: Callable[[float], None] | None = None, throw: bool = True) -> Result:
+             progress: Callable[[float], None] | None = None, throw: bool = True,
+             max_evaluations: int = MAX_EVALUATIONS, timeout: float | None = None,
+             max_outputs: int = MAX_OUTPUTS) -> Result:
     """Simulate a model over ``t_span``.
 
     Parameters
@@ -558,11 +669,28 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     progress : callable(t), optional
         Called at each output time (for progress display on long runs).
     throw : bool
-        Raise on failure (default); with False return a Result with ``status = -1``.
+        Raise on failure (default); with False return a Result with ``status = -1`` holding
+        every output up to the failure. Either way nothing computed is lost: a raised
+        exception carries the partial Result as ``exc.result`` (so does a ``KeyboardInterrupt``,
+        which is always re-raised).
+    max_evaluations : int
+        Budget of right-hand-side evaluations (default :data:`MAX_EVALUATIONS`); a run that
+        uses it up fails with :class:`~nonsmooth.errors.BudgetError` (partial result kept).
+    timeout : float, optional
+        Wall-clock budget (s) of the run, same handling.
+    max_outputs : int
+        Most output rows ``(t_end - t0) / dt + 1`` a run may ask for (default
+        :data:`MAX_OUTPUTS`); more is refused before the run starts (the rows are kept in
+        memory).
 
     Returns
     -------
     Result
+
+    Notes
+    -----
+    A successful run whose energy balance error exceeds :data:`ENERGY_WARNING` (1 %) of its
+    energy scale warns (``RuntimeWarning``): an unstable or inaccurate integration.
     """
     from .model import as_model
 
@@ -590,9 +718,20 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     if dt > t_end - t0:
         raise ValueError(f"dt = {dt:g} s is longer than the simulated interval "
                          f"{t_end - t0:g} s; choose dt <= t_end - t0")
+    _check_outputs(t0, t_end, dt, max_outputs, method)
     for name, val in (("rtol", rtol), ("atol", atol)):
         if not (math.isfinite(val) and val > 0):
             raise ValueError(f"{name} = {val!r} is invalid: it must be a finite number > 0")
+    if not (isinstance(max_evaluations, (int, np.integer)) and max_evaluations > 0):
+        raise ValueError(f"max_evaluations = {max_evaluations!r} is invalid: it must be an "
+                         "integer > 0")
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"timeout = {timeout!r} is invalid: it must be a finite number > 0 (s)")
+    for name, arr in (("q0", mdl.q0), ("v0", mdl.v0)):
+        bad = [system.coordinate_names[i] for i in np.flatnonzero(~np.isfinite(arr))]
+        if bad:
+            raise ModelError(f"the initial state {name} is not finite at coordinate(s) "
+                             f"{', '.join(bad)}: give finite initial positions and velocities")
     alpha = mdl.alpha if alpha is None else alpha
     beta = mdl.beta if beta is None else beta
     alpha = DEFAULT_ALPHA if alpha is None else alpha
@@ -602,9 +741,11 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
         for text in law.warnings():
             warnings.warn(text, RuntimeWarning, stacklevel=2)
     user_events = [UserEvent.wrap(fn, i) for i, fn in enumerate(events)]
-    run = _Run(system, dynamics, user_events, progress)
+    run = _Run(system, dynamics, user_events, progress, max_evaluations=int(max_evaluations),
+               timeout=timeout)
     wall = time.perf_counter()
     status, message = 0, "the simulation reached the end time"
+    failure: BaseException | None = None
     t_reached = t0
     try:
         q, v = project(system, t0, mdl.q0, mdl.v0)
@@ -621,9 +762,52 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
         if how == "user":
             status, message = 1, f"a terminal user event stopped the run at t = {t_reached:.10g} s"
     except NonsmoothError as exc:
-        if throw:
-            raise
-        status, message = -1, str(exc)
+        failure, status, message = exc, -1, str(exc)
+    except KeyboardInterrupt as exc:  # Ctrl-C (or SIGTERM turned into it by the command line)
+        what = getattr(exc, "signal_name", "SIGINT")
+        failure, status = exc, -1
+        message = f"interrupted ({what}) at t = {run.t_now:.6g} s"
+    except Exception as exc:  # raised by user code (a force, driver, event ...): name it
+        where = user_frame(exc)
+        failure, status = exc, -1
+        message = (f"{type(exc).__name__}: {exc} (raised in {where or 'the model'} at "
+                   f"t = {run.t_now:.6g} s)")
     wall = time.perf_counter() - wall
-    return Result.from_run(run, mdl, method=method, dt=dt, alpha=alpha, beta=beta,
-                           status=status, message=message, wall_time=wall)
+    result = Result.from_run(run, mdl, method=method, dt=dt, alpha=alpha, beta=beta,
+                             status=status, message=message, wall_time=wall)
+    if result.output_errors and failure is None:
+        name, err = next(iter(result.output_errors.items()))
+        failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")
+        result.status, result.success, result.message = -1, False, str(failure)
+    if failure is not None:
+        failure.result = result
+        if throw or isinstance(failure, KeyboardInterrupt):
+            raise failure
+        return result
+    _warn_energy(result)
+    return result
+
+
+def _check_outputs(t0, t_end, dt, max_outputs, method):
+    """Refuse a run whose output grid would not fit in memory (before anything is allocated)."""
+    rows = (t_end - t0) / dt + 1.0
+    if not math.isfinite(rows) or rows > max_outputs:
+        gb = rows * 1.5e3 / 1e9
+        hint = (f"use a larger dt (at least {(t_end - t0) / max_outputs:.3g} s)"
+                if method not in FIXED_STEP_METHODS else
+                "use an adaptive method (RK45, DOP853) with a larger dt (output spacing), or a "
+                "larger step")
+        raise ValueError(
+            f"the run asks for {rows:.3g} output rows ((t_end - t0) / dt + 1 with dt = {dt:g} s; "
+            f"about {gb:.3g} GB of memory), more than max_outputs = {max_outputs:,}: {hint}, "
+            "a shorter t_end, or raise max_outputs")
+
+
+def _warn_energy(result: Result) -> None:
+    d = result.diagnostics
+    if d["energy_balance_scaled"] > ENERGY_WARNING:
+        warnings.warn(
+            f"energy balance error {d['energy_balance_scaled']:.1%} of the energy scale (over "
+            f"{ENERGY_WARNING:.0%}): the integration is inaccurate or unstable (method "
+            f"{result.method}, dt = {result.dt:g} s); reduce dt or use an adaptive method",
+            RuntimeWarning, stacklevel=3)
