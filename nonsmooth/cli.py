@@ -1,13 +1,26 @@
 """The command line: ``nonsmooth run | compare | models | reproduce``.
 
 User errors print one line (``nonsmooth: error: ...``) and exit with code 2, never a traceback.
+A run that fails or is interrupted writes what it computed to its output files and says so in
+one line. Exit codes:
+
+* 0 -- done;
+* 1 -- the run failed partway (non-finite state, jamming, budget used up ...): the rows up to the
+  failure and the event log so far are written to ``--out`` / ``--events``;
+* 2 -- bad input (unknown model or parameter, out-of-range value, unwritable output path,
+  broken model file ...), or a run that failed before its first output;
+* 130 -- interrupted by Ctrl-C (SIGINT), 143 -- terminated (SIGTERM): partial outputs written.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import signal
 import sys
 import time
+from pathlib import Path
 
 from .errors import NonsmoothError
 
@@ -21,6 +34,48 @@ class _Parser(argparse.ArgumentParser):
 
 class _UserError(Exception):
     pass
+
+
+EXIT_FAILED, EXIT_USAGE, EXIT_SIGINT, EXIT_SIGTERM = 1, 2, 130, 143
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that a run ends like an interrupt (partial
+    outputs written) and the process exits with 143."""
+
+    signal_name = "SIGTERM"
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
+#: File formats matplotlib writes (by the plot file's suffix).
+PLOT_FORMATS = (".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
+                ".tiff", ".webp", ".pgf")
+
+
+def _output_path(path: str, option: str, what: str, example: str) -> str:
+    """Check before the run that ``path`` can be written (not a folder, its folder exists and is
+    writable); a plot path without a suffix gets ``.png``."""
+    p = Path(path)
+    if p.is_dir():
+        raise _UserError(f"{option} {path} is a folder; give a file name, e.g. "
+                         f"{p / example}")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise _UserError(f"cannot write the {what} to {path} ({option}): the folder {folder} "
+                         "does not exist; create it first")
+    if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise _UserError(f"cannot write the {what} to {path} ({option}): permission denied; "
+                         "choose another location")
+    if option == "--plot":
+        if not p.suffix:
+            return str(p.with_suffix(".png"))
+        if p.suffix.lower() not in PLOT_FORMATS:
+            raise _UserError(f"--plot {path}: unknown image format {p.suffix!r}; use one of "
+                             f"{', '.join(PLOT_FORMATS)}")
+    return path
 
 
 class _Progress:
@@ -76,15 +131,9 @@ def _cmd_models(args):
 
 
 def _build(args):
-    from .models import load
+    from .models import build
 
-    module = load(args.model)
-    params = _parse_set(args.set)
-    if hasattr(module, "PARAMETERS"):
-        from .model import check_parameters
-
-        check_parameters(getattr(module, "NAME", args.model), module.PARAMETERS, params)
-    return module.build(**params)
+    return build(args.model, **_parse_set(args.set))
 
 
 def _check_method(method):
@@ -102,6 +151,24 @@ def _check_laws(laws):
             raise _UserError(f"unknown friction law {law!r}; choose from {', '.join(LAWS)}")
 
 
+def _run_options(args, model):
+    """End time, step and budget of a run from the command line and the model's defaults."""
+    t_end = model.t_end if args.t_end is None else args.t_end
+    dt = args.dt if args.dt is not None else (model.dt or t_end / 1000.0)
+    if not (math.isfinite(t_end) and t_end > 0):
+        raise _UserError(f"--t-end {t_end:g} is invalid: the end time must be > 0 s and finite")
+    if not (math.isfinite(dt) and dt > 0):
+        raise _UserError(f"--dt {dt:g} is invalid: the step must be > 0 s and finite")
+    if args.max_evaluations is not None and args.max_evaluations <= 0:
+        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise _UserError(f"--timeout {args.timeout:g} is invalid: it must be > 0 s")
+    budget = {"timeout": args.timeout}
+    if args.max_evaluations is not None:
+        budget["max_evaluations"] = args.max_evaluations
+    return t_end, dt, budget
+
+
 def _cmd_run(args):
     from .simulate import simulate
 
@@ -113,26 +180,46 @@ def _cmd_run(args):
     if method is None:  # RK4 for Coulomb friction, an implicit method for the stiff smooth laws
         laws = [args.friction or pr.law for pr in model.system.pairs]
         method = "RK4" if all(law == "coulomb" for law in laws) else None
-    t_end = model.t_end if args.t_end is None else args.t_end
-    dt = args.dt if args.dt is not None else (model.dt or t_end / 1000.0)
-    if t_end <= 0:
-        raise _UserError(f"--t-end {t_end:g} is invalid: the end time must be > 0 s")
-    if dt <= 0:
-        raise _UserError(f"--dt {dt:g} is invalid: the step must be > 0 s")
+    t_end, dt, budget = _run_options(args, model)
+    out = args.out and _output_path(args.out, "--out", "data", "out.csv")
+    events = args.events and _output_path(args.events, "--events", "event log", "events.csv")
+    plot = args.plot and _output_path(args.plot, "--plot", "plot", "plot.png")
     progress = _Progress(0.0, t_end)
+    interrupt = None
     try:
         result = simulate(model, t_end, method=method, dt=dt, progress=progress,
-                          friction=args.friction)
+                          friction=args.friction, throw=False, **budget)
+    except KeyboardInterrupt as exc:
+        interrupt, result = exc, getattr(exc, "result", None)
     finally:
         progress.close()
-    print(result.summary())
-    if args.out:
-        _write(lambda: result.to_csv(args.out), args.out, "data")
-    if args.events:
-        _write(lambda: result.events_to_csv(args.events), args.events, "event log")
-    if args.plot:
-        _write(lambda: result.plot(path=args.plot), args.plot, "plot")
-    return 0
+    if interrupt is None and result.status >= 0:
+        print(result.summary())
+    rows = 0 if result is None else len(result.t)
+    if interrupt is None and result.status < 0 and rows == 0:
+        raise _UserError(result.message)  # nothing was computed: the input is at fault
+    partial = interrupt is not None or result.status < 0
+    written = []
+    if rows:
+        for path, fn, what in ((out, lambda p: result.to_csv(p), "data"),
+                               (events, lambda p: result.events_to_csv(p), "event log"),
+                               (plot, lambda p: result.plot(path=p), "plot")):
+            if path and (what != "plot" or rows > 1):
+                _write(lambda fn=fn, path=path: fn(path), path, what, quiet=partial)
+                written.append(path)
+    if not partial:
+        return 0
+    where = (f"; partial results ({rows} rows, t = {result.t[0]:g} .. {result.t[-1]:g} s) "
+             f"written to {', '.join(written)}" if written else
+             "; nothing written (no --out/--events/--plot given)" if rows else "")
+    if interrupt is not None:
+        name = getattr(interrupt, "signal_name", "SIGINT")
+        text = result.message if result is not None else f"interrupted ({name})"
+        print(f"nonsmooth: {text}{where}", file=sys.stderr)
+        return EXIT_SIGTERM if name == "SIGTERM" else EXIT_SIGINT
+    print(f"nonsmooth: error: the run failed: {result.message}{where}".replace("\n", " "),
+          file=sys.stderr)
+    return EXIT_FAILED
 
 
 def _cmd_compare(args):
@@ -144,26 +231,51 @@ def _cmd_compare(args):
                          f"{' '.join(args.friction)}")
     model = _build(args)
     _check_method(args.method)
-    if args.t_end is not None and args.t_end <= 0:
+    if args.t_end is not None and not (math.isfinite(args.t_end) and args.t_end > 0):
         raise _UserError(f"--t-end {args.t_end:g} is invalid: the end time must be > 0 s")
-    if args.dt is not None and args.dt <= 0:
+    if args.dt is not None and not (math.isfinite(args.dt) and args.dt > 0):
         raise _UserError(f"--dt {args.dt:g} is invalid: the step must be > 0 s")
+    _, _, budget = _run_options(args, model)
+    out = args.out and _output_path(args.out, "--out", "comparison table", "compare.csv")
+    plot = args.plot and _output_path(args.plot, "--plot", "overlay plot", "compare.png")
     print(f"comparing {model.name} under {', '.join(args.friction)} ...", file=sys.stderr)
-    comparison = compare(model, args.friction, args.t_end, method=args.method, dt=args.dt)
+    try:
+        comparison = compare(model, args.friction, args.t_end, method=args.method, dt=args.dt,
+                             **budget)
+    except (NonsmoothError, ValueError, KeyboardInterrupt) as exc:
+        done = getattr(exc, "comparison", None)
+        written = []
+        if done is not None and len(done.laws) >= 1:  # the laws that finished
+            for path, fn, what in ((out, done.to_csv, "comparison table"),
+                                   (plot, done.plot, "overlay plot")):
+                if path:
+                    _write(lambda fn=fn, path=path: fn(path), path, what, quiet=True)
+                    written.append(path)
+        where = (f"; the table of the laws that finished ({', '.join(done.laws)}) written to "
+                 f"{', '.join(written)}" if written else "")
+        if isinstance(exc, KeyboardInterrupt):
+            name = getattr(exc, "signal_name", "SIGINT")
+            print(f"nonsmooth: interrupted ({name}){where}", file=sys.stderr)
+            return EXIT_SIGTERM if name == "SIGTERM" else EXIT_SIGINT
+        if done is None or not done.laws and getattr(exc, "result", None) is None:
+            raise
+        print(f"nonsmooth: error: {exc}{where}".replace("\n", " "), file=sys.stderr)
+        return EXIT_FAILED
     print(comparison.summary())
-    if args.out:
-        _write(lambda: comparison.to_csv(args.out), args.out, "comparison table")
-    if args.plot:
-        _write(lambda: comparison.plot(path=args.plot), args.plot, "overlay plot")
+    if out:
+        _write(lambda: comparison.to_csv(out), out, "comparison table")
+    if plot:
+        _write(lambda: comparison.plot(path=plot), plot, "overlay plot")
     return 0
 
 
-def _write(fn, path, what):
+def _write(fn, path, what, quiet=False):
     try:
         fn()
     except OSError as exc:
         raise _UserError(f"cannot write the {what} to {path}: {exc.strerror or exc}") from None
-    print(f"wrote {what} to {path}")
+    if not quiet:
+        print(f"wrote {what} to {path}")
 
 
 def _cmd_reproduce(args):
@@ -176,8 +288,20 @@ def _cmd_reproduce(args):
     try:
         REPRODUCTIONS[name](args.outdir)
     except OSError as exc:
-        raise _UserError(f"cannot write to {args.outdir}: {exc.strerror or exc}") from None
+        raise _UserError(f"cannot write {exc.filename or args.outdir}: "
+                         f"{exc.strerror or exc}") from None
     return 0
+
+
+def _budget_options(parser):
+    from .limits import MAX_EVALUATIONS
+
+    parser.add_argument("--max-evaluations", type=int, default=None, metavar="N",
+                        help="end the run after N right-hand-side evaluations, keeping its "
+                             f"partial results (default {MAX_EVALUATIONS:,})")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="end the run after this wall-clock time [s], keeping its partial "
+                             "results (default: none)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -201,7 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "(default: the model's)")
     run.add_argument("--out", metavar="FILE.csv", help="write the output columns as CSV")
     run.add_argument("--events", metavar="FILE.csv", help="write the event log as CSV")
-    run.add_argument("--plot", metavar="FILE.png", help="plot the outputs to a PNG file")
+    run.add_argument("--plot", metavar="FILE.png", help="plot the outputs to an image file "
+                     "(format by suffix; none: .png)")
+    _budget_options(run)
     run.set_defaults(func=_cmd_run)
     cmp = sub.add_parser("compare", help="the same model under several friction laws",
                          description="Simulate MODEL once per friction law and print a table "
@@ -217,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "for Coulomb, Radau for smooth laws)")
     cmp.add_argument("--out", metavar="FILE.csv", help="write the comparison table as CSV")
     cmp.add_argument("--plot", metavar="FILE.png", help="overlay plot of the runs")
+    _budget_options(cmp)
     cmp.set_defaults(func=_cmd_compare)
     models = sub.add_parser("models", help="list the models with their parameters")
     models.set_defaults(func=_cmd_models)
@@ -238,18 +365,24 @@ def main(argv=None) -> int:
     parser = build_parser()
     saved = warnings.showwarning
     warnings.showwarning = _warning_line  # one line per warning, no source excerpt
+    saved_term = None
+    try:  # SIGTERM ends a run like Ctrl-C: partial outputs written, exit 143
+        saved_term = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: leave signals alone
+        pass
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
         return args.func(args)
-    except (_UserError, NonsmoothError, ValueError) as exc:
+    except (_UserError, NonsmoothError, ValueError, OverflowError) as exc:
         print(f"nonsmooth: error: {exc}".replace("\n", " "), file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("nonsmooth: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_USAGE
+    except KeyboardInterrupt as exc:
+        name = getattr(exc, "signal_name", "SIGINT")
+        print(f"nonsmooth: interrupted ({name})", file=sys.stderr)
+        return EXIT_SIGTERM if name == "SIGTERM" else EXIT_SIGINT
     except BrokenPipeError:  # the reader (e.g. `| head`) stopped reading: not an error
         import os
 
@@ -257,3 +390,5 @@ def main(argv=None) -> int:
         return 0
     finally:
         warnings.showwarning = saved
+        if saved_term is not None:
+            signal.signal(signal.SIGTERM, saved_term)

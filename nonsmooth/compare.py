@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import NonsmoothError
 from .model import Model
 from .result import Result
 from .simulate import simulate
@@ -149,12 +150,39 @@ def compare(model, laws=("coulomb", "lugre"), t_end: float | None = None, *,
         raise ValueError(f"compare needs at least two friction laws, got {laws}")
     if len(set(laws)) != len(laws):
         raise ValueError(f"friction laws repeated: {laws}")
+    from .model import as_model
+
+    model = as_model(model)
     t_end = model.t_end if t_end is None else float(t_end)
     if dt is None:
         dt = model.dt or t_end / 1000.0
-    results = {law: simulate(model, t_end, friction=law, method=method, dt=dt,
-                             **simulate_options) for law in laws}
+    results = {}
+    for law in laws:
+        try:
+            results[law] = simulate(model, t_end, friction=law, method=method, dt=dt,
+                                    **simulate_options)
+        except (NonsmoothError, ValueError, KeyboardInterrupt) as exc:
+            # name the law; keep the runs done so far (exc.comparison) and the failed one's part
+            partial = getattr(exc, "result", None)
+            done = Comparison(model, list(results), results,
+                              list(model.motion_outputs) or list(model.outputs)[:2])
+            done.table = _table(done, stick_speed) if results else []
+            if isinstance(exc, KeyboardInterrupt):
+                exc.comparison, exc.law = done, law
+                raise
+            error = (type(exc) if isinstance(exc, NonsmoothError) else ValueError)(
+                f"friction law {law}: {exc}")
+            error.result, error.comparison, error.law = partial, done, law
+            raise error from None
     motion = list(model.motion_outputs) or list(model.outputs)[:2]
+    comparison = Comparison(model, laws, results, motion)
+    comparison.table = _table(comparison, stick_speed)
+    return comparison
+
+
+def _table(comparison: Comparison, stick_speed) -> list[dict]:
+    """One row per law: differences from the first law's run, stuck fraction, events, cost."""
+    laws, results, motion = comparison.laws, comparison.results, comparison.motion
     ref = results[laws[0]]
     table = []
     for law in laws:
@@ -177,4 +205,4 @@ def compare(model, laws=("coulomb", "lugre"), t_end: float | None = None, *,
             row[f"max_d{name}"] = float(np.max(np.abs(diff)))
             row[f"rms_d{name}"] = float(math.sqrt(np.mean(diff ** 2)))
         table.append(row)
-    return Comparison(model, laws, results, motion, table)
+    return table

@@ -26,18 +26,16 @@ def _finite(value) -> bool:
 
 
 def _planar_source(system, t, q, v) -> str | None:
-    n, m = system.n_q, system.n_constraints
+    """Only user-supplied functions are suspects: a built-in element (spring, damper ...) that
+    overflows at a finite state is the integration diverging, not the element."""
     for fe in getattr(system, "_forces", ()):
-        f = np.zeros(n)
-        power = fe.apply(t, q, v, f)
-        if not (_finite(f) and _finite(power)):
-            return f"{type(fe).__name__.lower()} '{fe.name}'"
-    for j, row in zip(system.model.joints, system._rows, strict=True):
-        phi, phi_t, gamma = np.zeros(m), np.zeros(m), np.zeros(m)
-        G = np.zeros((m, n))
-        j.fill(t, q, v, row, phi, phi_t, G, gamma)
-        if not all(_finite(x) for x in (phi, phi_t, G, gamma)):
-            return f"{type(j).__name__.lower()} '{j.name}'"
+        fn = getattr(fe, "function", None)
+        if callable(fn) and not _finite(fn(t, q, v)):
+            return f"the function of {type(fe).__name__.lower()} '{fe.name}'"
+    for j in system.model.joints:
+        parts = [getattr(j, a, None) for a in ("_f", "_df", "_ddf")]
+        if all(callable(f) for f in parts) and not all(_finite(f(t)) for f in parts):
+            return f"the motion of {type(j).__name__.lower()} '{j.name}'"
     return None
 
 
@@ -61,9 +59,9 @@ def _generalized_source(system, t, q, v) -> str | None:
 def nonfinite_source(system, t: float, q: np.ndarray, v: np.ndarray) -> str | None:
     """The element or user function whose value at ``(t, q, v)`` is NaN or infinite.
 
-    Returns a description such as ``"force 'push'"`` or ``"the GeneralizedSystem's forces(t, q,
-    v)"``, or None when every element is finite there (the integration itself diverged).
-    Exceptions raised by user code propagate."""
+    Returns a description such as ``"the function of force 'push'"`` or
+    ``"the GeneralizedSystem's forces(t, q, v)"``, or None when every element is finite there
+    (the integration itself diverged). Exceptions raised by user code propagate."""
     if not (_finite(q) and _finite(v) and math.isfinite(t)):
         return None
     from .planar import PlanarSystem

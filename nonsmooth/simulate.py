@@ -37,6 +37,7 @@ from .errors import (
     UserFunctionError,
 )
 from .events import EventRecord, UserEvent, crossed, hermite, locate, mode_name
+from .limits import ENERGY_WARNING, MAX_EVALUATIONS, MAX_OUTPUTS, ZENO_LIMIT
 from .result import Result
 from .system import System
 
@@ -48,23 +49,6 @@ ADAPTIVE_METHODS = ("RK45", "DOP853", "RK23", "Radau", "BDF", "LSODA")
 METHODS = FIXED_STEP_METHODS + ADAPTIVE_METHODS
 
 _FACE = {1.0: "+", -1.0: "-", 0.0: "0"}
-
-#: Most events allowed within 1e-12 s of each other before a chattering (Zeno) error.
-ZENO_LIMIT = 50
-
-#: Default run budget: right-hand-side evaluations before a run is ended with its partial result
-#: (about 5-15 minutes of evaluations; ``simulate(max_evaluations=...)``, ``--max-evaluations``).
-MAX_EVALUATIONS = 20_000_000
-
-#: Most output rows a run may ask for (``(t_end - t0) / dt + 1``); a row costs about 1-2 kB while
-#: the run is recorded, so this bounds the memory to a few GB (``simulate(max_outputs=...)``).
-MAX_OUTPUTS = 2_000_000
-
-#: A successful run warns when its energy balance error exceeds this fraction of the energy
-#: scale (the largest kinetic energy, energy change or work term): the integration is inaccurate
-#: or unstable (an explicit method with too large a step).
-ENERGY_WARNING = 0.01
-
 
 def _rk4_step(rhs, t, y, f0, h):
     k2 = rhs(t + 0.5 * h, y + 0.5 * h * f0)
@@ -428,8 +412,8 @@ class _Run:
             source = nonfinite_source(self.system, tt, q, v)
             if source:
                 return UserFunctionError(
-                    f"{source} returned a non-finite value (NaN or inf) at t = {tt:.10g} s "
-                    f"(q = {np.array2string(q, precision=6)}); the state became non-finite there")
+                    f"{source} returned a non-finite value (NaN or inf) at t = {tt:.10g} s; "
+                    "the state became non-finite there")
         return IntegrationError(
             f"the state became non-finite after t = {t:.6g} s (method {method}, step {dt:g} s): "
             "the integration is unstable; reduce dt or use an adaptive method (RK45, DOP853)")
@@ -748,17 +732,9 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     failure: BaseException | None = None
     t_reached = t0
     try:
-        q, v = project(system, t0, mdl.q0, mdl.v0)
-        v_T = system.terms(t0, q, v).W @ v
-        z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
-        y = np.concatenate((q, v, np.zeros(N_WORK), np.array(z0, dtype=float)))
-        modes = run.initial_modes(t0, y)
-        run.initial_faces(t0, y, modes)
-        if method in FIXED_STEP_METHODS:
-            how, t_reached = _run_fixed(run, method, t0, t_end, y, dt, modes)
-        else:
-            how, t_reached = _run_adaptive(run, method, t0, t_end, y, dt, modes, rtol, atol,
-                                           max_step)
+        with np.errstate(all="ignore"):  # overflow shows as a non-finite state, then named
+            how, t_reached = _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol,
+                                        max_step)
         if how == "user":
             status, message = 1, f"a terminal user event stopped the run at t = {t_reached:.10g} s"
     except NonsmoothError as exc:
@@ -786,6 +762,20 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
         return result
     _warn_energy(result)
     return result
+
+
+def _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol, max_step):
+    """Consistent initial state, modes and faces, then the integration loop."""
+    system = mdl.system
+    q, v = project(system, t0, mdl.q0, mdl.v0)
+    v_T = system.terms(t0, q, v).W @ v
+    z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
+    y = np.concatenate((q, v, np.zeros(N_WORK), np.array(z0, dtype=float)))
+    modes = run.initial_modes(t0, y)
+    run.initial_faces(t0, y, modes)
+    if method in FIXED_STEP_METHODS:
+        return _run_fixed(run, method, t0, t_end, y, dt, modes)
+    return _run_adaptive(run, method, t0, t_end, y, dt, modes, rtol, atol, max_step)
 
 
 def _check_outputs(t0, t_end, dt, max_outputs, method):

@@ -1,0 +1,26 @@
+"""The limits of a run, in one place (the command line's help quotes them without importing the
+engine).
+
+MAX_EVALUATIONS : int
+    Default run budget: right-hand-side evaluations before a run is ended with its partial
+    result (``simulate(max_evaluations=...)``, ``--max-evaluations``); about 5-15 minutes of
+    evaluations.
+MAX_OUTPUTS : int
+    Most output rows ``(t_end - t0) / dt + 1`` a run may ask for; a row costs about 1-2 kB while
+    the run is recorded, so this bounds the memory to a few GB (``simulate(max_outputs=...)``).
+ENERGY_WARNING : float
+    A successful run warns when its energy balance error exceeds this fraction of its energy
+    scale (largest kinetic energy, energy change or work term): the integration is inaccurate or
+    unstable (an explicit method with too large a step).
+ZENO_LIMIT : int
+    Most events within 1e-12 s (relative) of each other before a chattering (Zeno) error.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MAX_EVALUATIONS", "MAX_OUTPUTS", "ENERGY_WARNING", "ZENO_LIMIT"]
+
+MAX_EVALUATIONS = 20_000_000
+MAX_OUTPUTS = 2_000_000
+ENERGY_WARNING = 0.01
+ZENO_LIMIT = 50
