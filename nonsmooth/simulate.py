@@ -192,6 +192,10 @@ class _Run:
 
     # ---------------------------------------------------------------- recording
     def record(self, t, y, ev, modes):
+        if self.check_mass:  # a user's M(q): symmetric positive definite where it is recorded
+            problem = check_mass_matrix(ev.M, t)
+            if problem:
+                raise UserFunctionError(f"GeneralizedSystem: {problem}")
         n = self.n
         r = self.rec
         r["t"].append(t)
@@ -208,10 +212,6 @@ class _Run:
         r["phi"].append(ev.phi)
         r["dphi"].append(ev.dphi)
         v = y[n:2 * n]
-        if self.check_mass:  # a user's M(q): symmetric positive definite where it is recorded
-            problem = check_mass_matrix(ev.M, t)
-            if problem:
-                raise UserFunctionError(f"GeneralizedSystem: {problem}")
         r["T"].append(0.5 * float(v @ ev.M @ v))
         r["V"].append(self.system.potential(t, y[:n]))
         if self.progress is not None:
@@ -744,10 +744,15 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
         failure, status = exc, -1
         message = f"interrupted ({what}) at t = {run.t_now:.6g} s"
     except Exception as exc:  # raised by user code (a force, driver, event ...): name it
-        where = user_frame(exc)
         failure, status = exc, -1
-        message = (f"{type(exc).__name__}: {exc} (raised in {where or 'the model'} at "
-                   f"t = {run.t_now:.6g} s)")
+        named = _nonfinite_cause(run, method, dt)
+        if named is not None:  # a NaN from user code reached a solver (e.g. "A must be finite")
+            failure = named
+            message = str(named)
+        else:
+            where = user_frame(exc)
+            message = (f"{type(exc).__name__}: {exc} (raised in {where or 'the model'} at "
+                       f"t = {run.t_now:.6g} s)")
     wall = time.perf_counter() - wall
     result = Result.from_run(run, mdl, method=method, dt=dt, alpha=alpha, beta=beta,
                              status=status, message=message, wall_time=wall)
@@ -762,6 +767,19 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
         return result
     _warn_energy(result)
     return result
+
+
+def _nonfinite_cause(run, method, dt) -> UserFunctionError | None:
+    """After an unexpected exception: the user function that returned NaN/inf between the last
+    output and the failing evaluation, if one did."""
+    if not run.rec["t"] or not math.isfinite(run.t_now):
+        return None
+    t, y = run.rec["t"][-1], run.rec["y"][-1]
+    try:
+        error = run.nonfinite(t, y, max(run.t_now - t, 0.0), method, dt)
+    except Exception:  # the user function raises there too: leave the original report
+        return None
+    return error if isinstance(error, UserFunctionError) else None
 
 
 def _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol, max_step):

@@ -1,0 +1,362 @@
+"""Nothing lost, nothing hidden: failing and interrupted runs keep what they computed, bad input
+is one line with exit code 2, budgets end runs cleanly, wrong answers are not passed as success.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nonsmooth
+from nonsmooth.cli import main
+from nonsmooth.errors import BudgetError, IntegrationError, ModelError, UserFunctionError
+from nonsmooth.forces import Force, Gravity
+from nonsmooth.joints import Translational
+from nonsmooth.models import build
+from nonsmooth.models import stick_slip_oscillator as belt
+from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.system import GeneralizedSystem
+
+ROOT = Path(__file__).resolve().parents[1]
+XML = ROOT.parent / "shared" / "testdata" / "motionsolve" / "pendulum_joint_friction.xml"
+
+UNSTABLE = ["run", "stick_slip_oscillator", "--set", "k=12000", "--set", "mu_s=0", "--set",
+            "mu_d=0", "--t-end", "20", "--dt", "0.03", "--method", "RK4"]
+
+
+def run_cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def read_rows(path):
+    with open(path) as fh:
+        rows = list(csv.reader(fh))
+    return rows[0], np.array(rows[1:], dtype=float) if len(rows) > 1 else np.zeros((0, 0))
+
+
+def slider(push=None, name="slider"):
+    """A block in a frictional slot, pushed by ``push(t, q, v)``."""
+    mdl = PlanarModel(name)
+    block = mdl.add(Body("block", mass=2.0, inertia=0.1, velocity=(1.0, 0.0)))
+    mdl.add(Translational("guide", ground, block, axis=(-1.0, 0.0), mu=0.1))
+    mdl.add(Force("push", block, push or (lambda t, q, v: (0.0, 39.24 * t))))
+    mdl.add(Gravity(9.81))
+    return mdl
+
+
+# ---------------------------------------------------------------------------- 1. nothing lost
+def test_failing_run_writes_its_rows_and_events(capsys, tmp_path):
+    out, events = tmp_path / "late.csv", tmp_path / "events.csv"
+    code, stdout, err = run_cli(capsys, *UNSTABLE, "--out", out, "--events", events)
+    assert code == 1
+    assert err.count("\n") == 1 and err.startswith("nonsmooth: error: the run failed: ")
+    assert "non-finite" in err and "partial results" in err and str(out) in err
+    header, data = read_rows(out)
+    assert header[0] == "t" and data.shape[0] > 400  # ~495 rows, up to ~14.8 s
+    t_last = data[-1, 0]
+    assert 10.0 < t_last < 20.0
+    assert np.all(np.isfinite(data))
+    assert f"t = 0 .. {t_last:g} s" in err
+    with open(events) as fh:
+        assert next(csv.reader(fh)) == ["t", "pair", "kind", "before", "after"]
+
+
+def test_simulate_failure_carries_the_partial_result():
+    model = belt.build(k=12000, mu_s=0, mu_d=0)
+    with pytest.raises(IntegrationError, match="non-finite") as info:
+        nonsmooth.simulate(model, 20.0, method="RK4", dt=0.03)
+    partial = info.value.result
+    assert partial.status == -1 and 10.0 < partial.t[-1] < 20.0
+    again = nonsmooth.simulate(model, 20.0, method="RK4", dt=0.03, throw=False)
+    assert again.status == -1 and np.array_equal(again.t, partial.t)
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupted_run_writes_partial_csv(tmp_path, sig, code):
+    out, events = tmp_path / "long.csv", tmp_path / "long_events.csv"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nonsmooth", "run", "stick_slip_oscillator", "--t-end", "1000",
+         "--dt", "1e-3", "--method", "RK4", "--out", str(out), "--events", str(events)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    time.sleep(4.0)  # start-up and a few seconds of integration (the run needs minutes)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    name = "SIGINT" if sig == signal.SIGINT else "SIGTERM"
+    assert f"interrupted ({name})" in err and "partial results" in err
+    assert "Traceback" not in err
+    header, data = read_rows(out)
+    assert header[:2] == ["t", "x"] and data.shape[0] > 10
+    assert np.allclose(np.diff(data[:, 0]), 1e-3)  # every row up to the interrupt
+    assert events.exists()
+
+
+def test_output_paths_are_checked_before_the_run(capsys, tmp_path):
+    started = time.perf_counter()
+    code, stdout, err = run_cli(capsys, "run", "crank_rocker", "--t-end", "100", "--out",
+                                tmp_path / "nope" / "x.csv")
+    assert code == 2 and "the folder" in err and "does not exist" in err
+    assert stdout == "" and time.perf_counter() - started < 2.0  # refused, not simulated
+    code, _, err = run_cli(capsys, "run", "crank_rocker", "--t-end", "0.01", "--plot", tmp_path)
+    assert code == 2 and "is a folder; give a file name" in err
+
+
+def test_plot_without_suffix_says_the_file_it_wrote(capsys, tmp_path):
+    code, stdout, _ = run_cli(capsys, "run", "crank_rocker", "--t-end", "0.05", "--plot",
+                              tmp_path / "fig")
+    assert code == 0
+    assert f"wrote plot to {tmp_path / 'fig.png'}" in stdout
+    assert (tmp_path / "fig.png").stat().st_size > 1000
+
+
+# ---------------------------------------------------------------------------- 2.-4. model files
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+PLANAR_FILE = """
+from nonsmooth.planar import PlanarModel, Body, ground
+from nonsmooth.joints import Translational
+from nonsmooth.forces import Gravity
+
+def build(m=1.0, n=2, label="block", fixed=False):
+    mdl = PlanarModel(label)
+    block = mdl.add(Body("block", mass=2 * m * n / 2, inertia=0.1, velocity=(1.0, 0.0)))
+    mdl.add(Translational("guide", ground, block, axis=(-1.0, 0.0), mu=0.0 if fixed else 0.1))
+    mdl.add(Gravity(9.81))
+    return mdl
+"""
+
+
+def test_set_values_are_converted_by_the_type_of_the_default(tmp_path):
+    path = write(tmp_path, "block.py", PLANAR_FILE)
+    model = build(str(path), m="3", n="2", label="sled", fixed="true")
+    assert model.name == "sled"
+    assert model.system.terms(0.0, model.q0, model.v0).M[0, 0] == pytest.approx(6.0)
+    with pytest.raises(ModelError, match="parameter n = '2.5' is not an integer"):
+        build(str(path), n="2.5")
+    with pytest.raises(ModelError, match="parameter fixed = 'maybe' is not a truth value"):
+        build(str(path), fixed="maybe")
+    with pytest.raises(ModelError, match="build\\(\\) has no parameter mass; its parameters: m, n"):
+        build(str(path), mass="3")
+
+
+def test_a_parameter_without_default_takes_numbers_only(tmp_path):
+    path = write(tmp_path, "kw.py", PLANAR_FILE.replace("def build(m=1.0, n=2, label=\"block\","
+                                                        " fixed=False):",
+                                                        "def build(**p):\n    m = p['m']; n = 2; "
+                                                        "label = 'b'; fixed = False"))
+    model = build(str(path), m="3")
+    assert model.system.terms(0.0, model.q0, model.v0).M[0, 0] == pytest.approx(6.0)
+    with pytest.raises(ModelError, match="only numbers are accepted"):
+        build(str(path), m="heavy")
+
+
+def test_a_build_returning_a_planar_model_runs_and_compares(capsys, tmp_path):
+    path = write(tmp_path, "block.py", PLANAR_FILE)
+    code, stdout, err = run_cli(capsys, "run", path, "--set", "m=3", "--t-end", "0.2",
+                                "--out", tmp_path / "b.csv")
+    assert code == 0, err
+    header, data = read_rows(tmp_path / "b.csv")
+    assert "block.x" in header and data.shape[0] > 10
+    comparison = nonsmooth.compare(slider(), ["coulomb", "regularized"], 0.2,
+                                   method="RK45", dt=0.01)
+    assert [row["law"] for row in comparison.table] == ["coulomb", "regularized"]
+
+
+@pytest.mark.parametrize("name, text, match", [
+    ("notmodel.txt", "hello", "is neither a Python (.py) nor a MotionSolve (.xml) file"),
+    ("raises.py", "import math\nx = 1 / 0\n", "raised ZeroDivisionError while being imported: "
+                                              "division by zero (line 2)"),
+    ("exits.py", "import sys\nsys.exit(3)\n", "called sys.exit(3) while being imported"),
+    ("buildraises.py", "def build(**p):\n    raise KeyError('wheel')\n",
+     "build() raised KeyError: 'wheel' (line 2)"),
+    ("buildint.py", "def build(**p):\n    return 42\n",
+     "build() returned int, not a model"),
+    ("badparams.py", "PARAMETERS = {'m': 1}\ndef build(**p):\n    return None\n",
+     "PARAMETERS must be a list of nonsmooth.model.Parameter"),
+])
+def test_broken_model_files_are_one_line(capsys, tmp_path, name, text, match):
+    path = write(tmp_path, name, text)
+    code, _, err = run_cli(capsys, "run", path)
+    assert code == 2, err
+    assert err.startswith("nonsmooth: error: ") and err.count("\n") == 1
+    assert match in err and str(path) in err or match in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["--t-end", "1e308"], "output rows"),
+    (["--t-end", "inf"], "--t-end inf is invalid"),
+    (["--dt", "nan"], "--dt nan is invalid"),
+    (["--max-evaluations", "0"], "--max-evaluations 0 is invalid"),
+    (["--timeout", "-1"], "--timeout -1 is invalid"),
+    (["--t-end", "1e9", "--dt", "1e-3"], "1e+12 output rows"),
+])
+def test_extreme_run_options_are_one_line(capsys, argv, match):
+    code, _, err = run_cli(capsys, "run", "stick_slip_oscillator", *argv)
+    assert code == 2 and match in err and err.count("\n") == 1, err
+
+
+# ---------------------------------------------------------------------------- 5. memory
+def test_huge_output_grids_are_refused_up_front():
+    model = belt.build()
+    with pytest.raises(ValueError, match=r"asks for 1e\+09 output rows .* max_outputs"):
+        nonsmooth.simulate(model, 1e6, dt=1e-3)
+    small = nonsmooth.simulate(model, 0.1, dt=1e-3, max_outputs=101, method="RK4")
+    assert len(small.t) == 101
+
+
+def test_motionsolve_num_step_of_1e12_is_refused(capsys, tmp_path):
+    text = XML.read_text().replace('num_step            = "1000"', 'num_step            = "1000000000000"')
+    assert 'num_step            = "1000000000000"' in text
+    path = write(tmp_path, "huge.xml", text)
+    started = time.perf_counter()
+    code, _, err = run_cli(capsys, "run", path)
+    assert code == 2 and "output rows" in err and "max_outputs" in err, err
+    assert time.perf_counter() - started < 10.0
+
+
+# ---------------------------------------------------------------------------- 6. budgets
+def test_evaluation_budget_ends_the_run_with_its_rows():
+    model = belt.build()
+    with pytest.raises(BudgetError, match="budget of 2,000 evaluations") as info:
+        nonsmooth.simulate(model, 5.0, method="RK4", dt=1e-3, max_evaluations=2000)
+    r = info.value.result
+    assert r.status == -1 and 0.3 < r.t[-1] < 0.6  # 4 evaluations a step
+    assert r.diagnostics["n_evaluations"] <= 2000
+
+
+def test_timeout_ends_the_run_cleanly():
+    model = belt.build()
+    started = time.perf_counter()
+    r = nonsmooth.simulate(model, 1000.0, method="RK4", dt=1e-3, timeout=0.5, throw=False)
+    assert time.perf_counter() - started < 5.0
+    assert r.status == -1 and "timeout of 0.5 s" in r.message and len(r.t) > 10
+
+
+def test_cli_budget_writes_partial_results(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "run", "stick_slip_oscillator", "--max-evaluations", "1000",
+                           "--out", tmp_path / "b.csv")
+    assert code == 1 and "budget of 1,000 evaluations" in err and "partial results" in err
+    _, data = read_rows(tmp_path / "b.csv")
+    assert data.shape[0] > 100
+
+
+# ---------------------------------------------------------------------------- 7. no false success
+def test_unstable_explicit_run_warns_about_its_energy_balance():
+    model = belt.build(k=12000, mu_s=0, mu_d=0)
+    with pytest.warns(RuntimeWarning, match="energy balance error .* unstable"):
+        r = nonsmooth.simulate(model, 5.0, method="RK4", dt=0.03)
+    assert r.diagnostics["energy_balance_scaled"] > 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the accurate run does not warn
+        good = nonsmooth.simulate(model, 1.0, method="RK4", dt=1e-4)
+    assert good.diagnostics["energy_balance_scaled"] < 1e-6
+
+
+def _pendulum_like(mass):
+    return GeneralizedSystem(["x"], mass, potential=lambda t, q: 0.5 * q[0] ** 2,
+                             potential_gradient=lambda t, q: np.array([q[0]]))
+
+
+@pytest.mark.parametrize("mass, match", [
+    (lambda q: np.array([[-1.0]]), "not positive definite"),
+    (lambda q: np.array([[1.0, 0.5], [0.0, 1.0]]), "not symmetric"),
+])
+def test_a_bad_user_mass_matrix_is_reported(mass, match):
+    if "symmetric" in match:
+        system = GeneralizedSystem(["x", "y"], mass)
+        q0 = [0.1, 0.0]
+    else:
+        system = _pendulum_like(mass)
+        q0 = [0.1]
+    with pytest.raises(UserFunctionError, match=match):
+        nonsmooth.simulate(system, 1.0, q0=q0, method="RK4", dt=0.01)
+
+
+def test_a_user_event_returning_nan_is_reported():
+    def bad(t, q, v):
+        return math.nan if t > 0.3 else 1.0
+
+    with pytest.raises(UserFunctionError, match="user event bad returned nan at t = 0.3"):
+        nonsmooth.simulate(belt.build(), 1.0, method="RK4", dt=0.01, events=[bad])
+
+
+# ---------------------------------------------------------------------------- 8. messages
+def test_nan_initial_state_names_the_coordinate():
+    model = belt.build()
+    q0 = model.q0.copy()
+    q0[-2] = math.nan
+    with pytest.raises(ModelError, match="initial state q0 is not finite at coordinate"):
+        nonsmooth.simulate(model, 1.0, q0=q0)
+
+
+@pytest.mark.parametrize("method", ["RK4", "RK45"])
+def test_a_force_returning_nan_is_named_with_its_time(method):
+    model = slider(lambda t, q, v: (0.0, math.nan if t >= 0.25 else 1.0))
+    with pytest.raises(UserFunctionError, match="the function of force 'push' returned a "
+                                                "non-finite value .* at t = 0.2") as info:
+        nonsmooth.simulate(model, 1.0, method=method, dt=0.01)
+    t_last = info.value.result.t[-1]  # the outputs of every completed step are kept
+    assert (0.2 if method == "RK4" else 0.0) < t_last <= 0.25
+
+
+@pytest.mark.filterwarnings("ignore:lugre friction")
+def test_compare_names_the_failing_law(capsys, tmp_path):
+    model = belt.build()  # Coulomb takes ~1,100 evaluations, LuGre ~3,700
+    with pytest.raises(BudgetError, match="friction law lugre: the run used its budget") as info:
+        nonsmooth.compare(model, ["coulomb", "lugre"], 0.5, max_evaluations=2_000)
+    assert info.value.comparison.laws == ["coulomb"]
+    code, _, err = run_cli(capsys, "compare", "stick_slip_oscillator", "--t-end", "0.5",
+                           "--max-evaluations", "2000", "--out", tmp_path / "c.csv")
+    assert code == 1 and "friction law lugre" in err and "(coulomb) written to" in err
+    assert (tmp_path / "c.csv").read_text().startswith("law,")
+
+
+def test_reproduce_names_the_file_it_cannot_write(capsys, tmp_path):
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "crank_rocker_c0.csv").mkdir()  # a folder where a file must go
+    code, _, err = run_cli(capsys, "reproduce", "crank-rocker", "--outdir", out)
+    assert code == 2 and f"cannot write {out / 'crank_rocker_c0.csv'}" in err, err
+
+
+# ---------------------------------------------------------------------------- 9. throw=False
+def test_throw_false_covers_output_functions_and_user_events():
+    model = belt.build()
+    model.outputs["broken"] = nonsmooth.Output(lambda r: r.q[:, 99], "m")
+    r = nonsmooth.simulate(model, 0.2, method="RK4", dt=0.01, throw=False)
+    assert r.status == -1 and "output 'broken'" in r.message and "IndexError" in r.message
+    assert len(r.t) == 21 and "x" in r.outputs
+    with pytest.raises(UserFunctionError, match="output 'broken'"):
+        nonsmooth.simulate(model, 0.2, method="RK4", dt=0.01)
+
+    def explode(t, q, v):
+        if t > 0.1:
+            raise RuntimeError("sensor offline")
+        return 1.0
+
+    r = nonsmooth.simulate(belt.build(), 0.3, method="RK4", dt=0.01, events=[explode],
+                           throw=False)
+    assert r.status == -1 and "RuntimeError: sensor offline" in r.message
+    assert "explode" in r.message and 0.09 < r.t[-1] <= 0.11
+
+
+def test_failures_before_any_output_stay_input_errors(capsys):
+    code, _, err = run_cli(capsys, "run", "stick_slip_oscillator", "--max-evaluations", "1")
+    assert code == 2 and "budget of 1 evaluations" in err and err.count("\n") == 1
