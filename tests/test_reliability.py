@@ -222,8 +222,9 @@ def test_huge_output_grids_are_refused_up_front():
 
 
 def test_motionsolve_num_step_of_1e12_is_refused(capsys, tmp_path):
-    text = XML.read_text().replace('num_step            = "1000"', 'num_step            = "1000000000000"')
-    assert 'num_step            = "1000000000000"' in text
+    huge = 'num_step            = "1000000000000"'
+    text = XML.read_text().replace('num_step            = "1000"', huge)
+    assert huge in text
     path = write(tmp_path, "huge.xml", text)
     started = time.perf_counter()
     code, _, err = run_cli(capsys, "run", path)
