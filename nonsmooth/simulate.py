@@ -805,10 +805,12 @@ def _check_outputs(t0, t_end, dt, max_outputs, method):
                 if method not in FIXED_STEP_METHODS else
                 "use an adaptive method (RK45, DOP853) with a larger dt (output spacing), or a "
                 "larger step")
+        count = f"{rows:.3g}" if math.isfinite(rows) else "more than 1e308"
+        memory = f"about {gb:.3g} GB of memory" if math.isfinite(gb) else "beyond any memory"
         raise ValueError(
-            f"the run asks for {rows:.3g} output rows ((t_end - t0) / dt + 1 with dt = {dt:g} s; "
-            f"about {gb:.3g} GB of memory), more than max_outputs = {max_outputs:,}: {hint}, "
-            "a shorter t_end, or raise max_outputs")
+            f"the run asks for {count} output rows ((t_end - t0) / dt + 1 with dt = {dt:g} s; "
+            f"{memory}), more than max_outputs = {max_outputs:,}: {hint}, a shorter t_end, or "
+            "raise max_outputs")
 
 
 def _warn_energy(result: Result) -> None:

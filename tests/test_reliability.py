@@ -361,3 +361,26 @@ def test_throw_false_covers_output_functions_and_user_events():
 def test_failures_before_any_output_stay_input_errors(capsys):
     code, _, err = run_cli(capsys, "run", "stick_slip_oscillator", "--max-evaluations", "1")
     assert code == 2 and "budget of 1 evaluations" in err and err.count("\n") == 1
+
+
+def _readme_bad_inputs():
+    text = (ROOT / "README.md").read_text()
+    block = text.split("<!-- bad-inputs -->")[1].split("<!-- /bad-inputs -->")[0]
+    return [line.split("#")[0].split()[1:] for line in block.splitlines()
+            if line.startswith("nonsmooth run")]
+
+
+def test_the_readme_lists_ten_bad_inputs():
+    assert len(_readme_bad_inputs()) == 10
+
+
+@pytest.mark.parametrize("argv", _readme_bad_inputs(), ids=" ".join)
+def test_readme_bad_inputs_are_one_line_exit_2(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notmodel.txt").write_text("not a model\n")
+    started = time.perf_counter()
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2, (argv, err)
+    assert err.startswith("nonsmooth: error: ") and err.count("\n") == 1
+    assert "Traceback" not in err and out == ""
+    assert time.perf_counter() - started < 5.0  # refused before any long run
