@@ -285,11 +285,26 @@ def _cmd_reproduce(args):
     if name not in REPRODUCTIONS:
         raise _UserError(f"unknown reproduction {args.name!r}; available: "
                          f"{', '.join(REPRODUCTIONS)}")
+    out = Path(args.outdir)
+    if out.exists() and not out.is_dir():
+        raise _UserError(f"--outdir {out} is a file; give a folder")
+    before = set(out.iterdir()) if out.is_dir() else set()
     try:
         REPRODUCTIONS[name](args.outdir)
     except OSError as exc:
         raise _UserError(f"cannot write {exc.filename or args.outdir}: "
                          f"{exc.strerror or exc}") from None
+    except (NonsmoothError, KeyboardInterrupt) as exc:
+        made = sorted(set(out.iterdir()) - before) if out.is_dir() else []
+        kept = (f"; the {len(made)} file(s) written before it are kept in {out}" if made
+                else "; nothing was written")
+        if isinstance(exc, KeyboardInterrupt):
+            signame = getattr(exc, "signal_name", "SIGINT")
+            print(f"nonsmooth: interrupted ({signame}){kept}", file=sys.stderr)
+            return EXIT_SIGTERM if signame == "SIGTERM" else EXIT_SIGINT
+        print(f"nonsmooth: error: the reproduction failed: {exc}{kept}".replace("\n", " "),
+              file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 

@@ -384,3 +384,22 @@ def test_readme_bad_inputs_are_one_line_exit_2(capsys, tmp_path, monkeypatch, ar
     assert err.startswith("nonsmooth: error: ") and err.count("\n") == 1
     assert "Traceback" not in err and out == ""
     assert time.perf_counter() - started < 5.0  # refused before any long run
+
+
+@pytest.mark.parametrize("exc, code, text", [
+    (IntegrationError("the state became non-finite"), 1, "error: the reproduction failed"),
+    (KeyboardInterrupt(), 130, "interrupted (SIGINT)"),
+])
+def test_a_failed_reproduction_keeps_its_files(capsys, tmp_path, monkeypatch, exc, code, text):
+    from nonsmooth import reproduce
+
+    def partly(outdir):
+        Path(outdir).mkdir(parents=True, exist_ok=True)
+        (Path(outdir) / "first.csv").write_text("t\n0\n")
+        raise exc
+
+    monkeypatch.setitem(reproduce.REPRODUCTIONS, "crank-rocker", partly)
+    got, _, err = run_cli(capsys, "reproduce", "crank-rocker", "--outdir", tmp_path / "rep")
+    assert got == code and text in err and err.count("\n") == 1
+    assert "the 1 file(s) written before it are kept" in err
+    assert (tmp_path / "rep" / "first.csv").exists()
