@@ -12,10 +12,21 @@ Problems
 * HLCP(A, B, c): ``A x - B y = c``, ``0 <= x _|_ y >= 0`` -- :func:`solve_hlcp`.
 * AVE(A, c): ``lam = c + A |lam|`` -- :func:`solve_ave` (normal forces with friction).
 
+Certification is relative to the scale of the data: every solver works on the problem
+normalised exactly by powers of two and judges answers by a residual that does not change
+when the data are multiplied by a factor, so ``M = 1e-20 I``, ``q = -1e-20 e`` is solved
+like ``M = I``, ``q = -e``; data or answers beyond double precision give ``success=False``
+and a message saying "too badly scaled to certify in double precision" and what to try
+(see :mod:`nonsmooth.lcp.scaling`)::
+
+    >>> solve_lcp([[1e-20, 0.0], [0.0, 1e-20]], [-1e-20, -2e-20]).z
+    array([1., 2.])
+
 Modules: ``lemke`` (Lemke, lexicographic), ``enumeration`` (all complementary bases),
 ``pgs`` (projected Gauss-Seidel), ``osqp_qp`` and ``cvxpy_qp`` (QP formulations),
-``solve`` (registry, ``auto``), ``hlcp``, ``ave``, ``structure`` (P-matrix, PSD, scaling),
-``residual``, ``polish``, ``siconos`` (test-file reader), ``result``.
+``solve`` (registry, ``auto``), ``hlcp``, ``ave``, ``structure`` (P-matrix, PSD,
+equilibration), ``scaling`` (normalisation, scale-relative certification), ``residual``,
+``polish``, ``siconos`` (test-file reader), ``result``.
 """
 
 from .ave import solve_ave

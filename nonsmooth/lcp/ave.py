@@ -9,6 +9,14 @@ With ``lam = x - y``, ``|lam| = x + y``, ``x, y >= 0``, ``x^T y = 0`` it is the 
 signs, so solutions are deduplicated. Uniqueness for every ``c`` holds when
 ``rho(|A|) < 1`` (Mangasarian & Meyer 2006; Rohn 2009); for ``n = 1``: ``|a| < 1`` gives the
 unique solution, ``|a| > 1`` none or two (self-locking, formulation spec section 8).
+
+Scale: ``A`` is dimensionless and ``lam`` has the units of ``c``, so ``c -> s c`` gives
+``lam -> s lam``. The equation is solved for ``c`` normalised exactly by a power of two
+(``1 <= max|c| < 2``, :mod:`nonsmooth.lcp.scaling`), ``lam`` mapped back, and the residual
+``||lam - c - A |lam|||_2 / ||c||_2`` recomputed from the input: relative to the scale of
+``c`` at every scale (``c = 0``: relative to ``max|lam|``). A ``c`` deep in the subnormal
+range, or a ``lam`` beyond the range of doubles, gives ``success=False`` and a message
+starting "too badly scaled to certify in double precision".
 """
 
 from __future__ import annotations
@@ -19,7 +27,16 @@ import numpy as np
 
 from .enumeration import enumerate_complementary_bases
 from .hlcp import solve_hlcp
+from .residual import hlcp_residual
 from .result import AVEResult
+from .scaling import (
+    AVE_ADVICE,
+    binary_exponent,
+    data_precision_issue,
+    ldexp,
+    norm2,
+    range_issue,
+)
 from .structure import _subset_masks
 from .validation import as_square_matrix, as_vector
 
@@ -33,18 +50,33 @@ AVE_FAST_MAX_SIZE = 6
 
 _SINGULAR = 1e-12
 
-_EPS = np.finfo(float).eps
-
 
 def _ave_residual(A: np.ndarray, c: np.ndarray, lam: np.ndarray) -> float:
-    """``||lam - c - A |lam|||_2 / ||c||_2`` (the HLCP residual of ``x = lam+, y = lam-``)."""
-    err = float(np.linalg.norm(lam - c - A @ np.abs(lam)))
-    norm_c = float(np.linalg.norm(c))
-    return err / norm_c if norm_c > _EPS else err
+    """``||lam - c - A |lam|||_2 / ||c||_2`` (the HLCP residual of ``x = lam+, y = lam-``).
+
+    Computed after dividing ``c`` and ``lam`` by ``max|c|`` (by ``max|lam|`` when ``c = 0``),
+    so it neither overflows nor underflows; ``inf`` for a non-finite ``lam``.
+    """
+    lam = np.asarray(lam, dtype=float)
+    if not np.all(np.isfinite(lam)):
+        return float("inf")
+    scale = float(np.max(np.abs(c)))
+    norm_c = 1.0
+    if scale > 0.0:
+        norm_c = norm2(c / scale)
+    else:
+        scale = float(np.max(np.abs(lam))) or 1.0
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        lam_n = lam / scale
+        err = norm2(lam_n - c / scale - A @ np.abs(lam_n))
+    return err / norm_c if np.isfinite(err) else float("inf")
 
 
-def _scalar(a: float, c: float, all_solutions: bool, tol: float) -> AVEResult:
-    """Closed form for ``n = 1``: ``lam = c/(1-a)`` if >= 0, ``lam = c/(1+a)`` if <= 0."""
+def _scalar(a: float, c: float, all_solutions: bool, tol: float, shown: float) -> AVEResult:
+    """Closed form for ``n = 1``: ``lam = c/(1-a)`` if >= 0, ``lam = c/(1+a)`` if <= 0.
+
+    ``shown`` is the value of ``c`` in the user's units, for the message.
+    """
     roots: list[float] = []
     continuum = False
     if a != 1.0:
@@ -72,13 +104,13 @@ def _scalar(a: float, c: float, all_solutions: bool, tol: float) -> AVEResult:
             method="closed form",
             iterations=0,
             residual=1.0 if c != 0.0 else 0.0,
-            message=f"no solution: lam = c + a|lam| with a = {a:g}, c = {c:g} ({kind})",
+            message=f"no solution: lam = c + a|lam| with a = {a:g}, c = {shown:g} ({kind})",
             solutions=[] if all_solutions else None,
             infeasible=True,
             lam=zero,
         )
     lam = np.array([roots[0]])
-    residual = abs(roots[0] - c - a * abs(roots[0])) / (abs(c) if abs(c) > _EPS else 1.0)
+    residual = _ave_residual(np.array([[a]]), np.array([c]), lam)
     count = len(roots)
     if count == 1 and not continuum:
         message = "unique solution" if abs(a) < 1.0 else "one solution"
@@ -202,13 +234,16 @@ def solve_ave(
         else :func:`~nonsmooth.lcp.solve_hlcp` with its ``auto``. Other names are passed to
         :func:`~nonsmooth.lcp.solve_hlcp`.
     tol : float
-        ``success`` iff the residual ``||lam - c - A|lam|||_2 / ||c||_2 <= tol``.
+        ``success`` iff the residual ``||lam - c - A|lam|||_2 / ||c||_2 <= tol`` (relative
+        to the scale of ``c``) and double precision can represent the answer.
 
     Returns
     -------
     AVEResult
         ``lam`` (the solution, or the best point), ``x = max(lam, 0)``, ``y = max(-lam, 0)``,
-        and with ``all_solutions`` the list of distinct ``lam`` in ``solutions``.
+        and with ``all_solutions`` the list of distinct ``lam`` in ``solutions``. A problem
+        too badly scaled for double precision gets ``success=False`` (``solutions`` still
+        lists what was found) and a message saying so and what to try.
 
     Examples
     --------
@@ -220,24 +255,76 @@ def solve_ave(
     A = as_square_matrix(A, "A")
     n = A.shape[0]
     c = as_vector(c, "c", n)
+    exponent = binary_exponent(c) or 0
+    result, via_hlcp = _solve_normalised(A, c, exponent, all_solutions, method, tol)
+    return _restore(result, A, c, exponent, via_hlcp, tol)
+
+
+def _restore(
+    result: AVEResult, A: np.ndarray, c: np.ndarray, exponent: int, via_hlcp: bool, tol: float
+) -> AVEResult:
+    """``result`` for ``c_n = 2^-exponent c`` expressed for ``c`` (see the module docstring)."""
+    lam = ldexp(result.lam, exponent)
+    x, y = ldexp(result.x, exponent), ldexp(result.y, exponent)
+    solutions = result.solutions
+    if solutions is not None:
+        solutions = [ldexp(s, exponent) for s in solutions]
+    if via_hlcp:
+        identity = np.eye(A.shape[0])
+        residual = hlcp_residual(identity - A, identity + A, c, x, y)
+    else:
+        residual = _ave_residual(A, c, lam)
+    reason = data_precision_issue({"c": c}, tol, AVE_ADVICE) or range_issue(
+        "lam", lam, exponent + (binary_exponent(result.lam) or 0), result.residual, residual,
+        tol, "max|c|", AVE_ADVICE,
+    )
+    success, message = result.success, result.message
+    if reason is not None:
+        success, message = False, f"{reason} [{message}]"
+    return AVEResult(
+        x=x,
+        y=y,
+        success=success,
+        method=result.method,
+        iterations=result.iterations,
+        residual=residual,
+        message=message,
+        solutions=solutions,
+        continuum=result.continuum,
+        infeasible=result.infeasible,
+        lam=lam,
+    )
+
+
+def _solve_normalised(A, c_original, exponent, all_solutions, method, tol):
+    """:func:`solve_ave` for ``c = 2^-exponent c_original``; also whether the HLCP path answered.
+
+    Returns
+    -------
+    (AVEResult, bool)
+    """
+    n = A.shape[0]
+    c = ldexp(c_original, -exponent)
     if method == "auto" and n == 1:
-        return _scalar(float(A[0, 0]), float(c[0]), all_solutions, tol)
+        result = _scalar(float(A[0, 0]), float(c[0]), all_solutions, tol, float(c_original[0]))
+        return result, False
     if method == "auto" and n <= AVE_FAST_MAX_SIZE:
         fast = _fast_patterns(A, c, all_solutions, tol)
         if fast is not None:
-            return _from_lams(A, c, fast[0], fast[1], all_solutions, False, tol)
+            return _from_lams(A, c, fast[0], fast[1], all_solutions, False, tol), False
     identity = np.eye(n)
     if method == "enumerate" or (method == "auto" and n <= AUTO_AVE_ENUMERATION_MAX_SIZE):
         outcome = enumerate_complementary_bases(
             identity - A, -(identity + A), c, all_solutions=all_solutions, accept_tol=tol
         )
         lams = [x - y for x, y in zip(outcome.first, outcome.second, strict=True)]
-        return _from_lams(A, c, lams, outcome.bases, all_solutions, outcome.continuum, tol)
+        result = _from_lams(A, c, lams, outcome.bases, all_solutions, outcome.continuum, tol)
+        return result, False
     hlcp = solve_hlcp(
         identity - A, identity + A, c, method=method, all_solutions=all_solutions, tol=tol
     )
     lam = hlcp.x - hlcp.y
-    return AVEResult(
+    result = AVEResult(
         x=hlcp.x,
         y=hlcp.y,
         success=hlcp.success,
@@ -250,3 +337,4 @@ def solve_ave(
         infeasible=hlcp.infeasible,
         lam=lam,
     )
+    return result, True

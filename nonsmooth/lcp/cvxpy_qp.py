@@ -8,6 +8,9 @@ equivalent to the convex quadratic program
 
 whose optimal value is zero exactly when the LCP has a solution (Cottle-Pang-Stone 3.1).
 ``import cvxpy`` (slow, ~2 s) happens only when this solver is called.
+
+Scale: the QP is posed for the exactly normalised problem (:mod:`nonsmooth.lcp.scaling`), so
+the conic solver's absolute tolerances act relative to the data.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .result import LCPResult
+from .scaling import LCPScaling
 from .validation import as_square_matrix, as_vector
 
 __all__ = ["solve_cvxpy"]
@@ -37,6 +41,8 @@ def solve_cvxpy(M, q, *, solver: str | None = None, **solver_options) -> LCPResu
     Returns
     -------
     LCPResult
+        ``success`` is withdrawn when the problem is too badly scaled to certify in double
+        precision.
 
     Raises
     ------
@@ -53,7 +59,15 @@ def solve_cvxpy(M, q, *, solver: str | None = None, **solver_options) -> LCPResu
             "M: method='cvxpy' needs a positive semidefinite M (x^T M x >= 0): its QP "
             "formulation is convex only for monotone LCPs; use method='lemke' or 'auto'"
         )
+    scaling = LCPScaling.of(M, q)
+    return scaling.restore(_cvxpy(*scaling.normalise(M, q), solver, solver_options), M, q)
+
+
+def _cvxpy(M, q, solver: str | None, solver_options: dict) -> LCPResult:
+    """The cvxpy QP on the normalised problem (see :func:`solve_cvxpy`)."""
     import cvxpy as cp
+
+    n = M.shape[0]
 
     S = 0.5 * (M + M.T)
     z_var = cp.Variable(n)

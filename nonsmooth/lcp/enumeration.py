@@ -16,6 +16,11 @@ chooses, for each ``i``, either column ``P[:, i]`` (``a_i`` basic, ``b_i = 0``) 
   (then the solution set is a continuum, reported by the ``continuum`` flag).
 
 This is the "ENUM" solver of Siconos and Murty (1988), ch. 1; cost ``O(2^n n^3)``.
+
+Scale: the singularity, feasibility and acceptance tests are relative, but they compare the
+columns of ``P`` and ``Q``, so ``P``, ``Q`` and ``r`` should be of comparable size:
+:func:`solve_enumerate` (and the HLCP and AVE solvers) pass the exactly normalised problem
+(:mod:`nonsmooth.lcp.scaling`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .result import LCPResult
+from .scaling import LCPScaling
 from .structure import _subset_masks
 from .validation import as_square_matrix, as_vector
 
@@ -224,7 +230,8 @@ def solve_enumerate(
     Returns
     -------
     LCPResult
-        ``iterations`` counts the bases examined.
+        ``iterations`` counts the bases examined; ``success`` is withdrawn when the problem
+        is too badly scaled to certify at ``accept_tol`` (:mod:`nonsmooth.lcp.scaling`).
     """
     M = as_square_matrix(M, "M")
     n = M.shape[0]
@@ -234,10 +241,13 @@ def solve_enumerate(
             f"M: method 'enumerate' examines 2^n complementary bases; n = {n} exceeds "
             f"max_size = {max_size} (pass max_size=... to force it)"
         )
+    scaling = LCPScaling.of(M, q)
+    M_n, q_n = scaling.normalise(M, q)
     outcome = enumerate_complementary_bases(
-        np.eye(n), -M, q, all_solutions=all_solutions, accept_tol=accept_tol
+        np.eye(n), -M_n, q_n, all_solutions=all_solutions, accept_tol=accept_tol
     )
-    return _lcp_result_from_enumeration(M, q, outcome, all_solutions)
+    result = _lcp_result_from_enumeration(M_n, q_n, outcome, all_solutions)
+    return scaling.restore(result, M, q, tol=accept_tol)
 
 
 def _lcp_result_from_enumeration(M, q, outcome: Enumeration, all_solutions: bool) -> LCPResult:

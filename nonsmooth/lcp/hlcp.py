@@ -17,7 +17,12 @@ Methods:
 * ``auto``: enumeration for ``n <= 10``; otherwise the reduction with LCP ``auto``, then
   enumeration (``n <= 16``) if that fails.
 
-Every answer is polished on its basis and certified with :func:`~nonsmooth.lcp.hlcp_residual`.
+Every answer is polished on its basis and certified with :func:`~nonsmooth.lcp.hlcp_residual`,
+which is relative to the scale of the data. As for the LCP (:mod:`nonsmooth.lcp.scaling`),
+the whole solve runs on the problem normalised exactly by powers of two
+(``1 <= max|A|, max|B|, max|c| < 2``; ``x = 2^(g - a) x_n``, ``y = 2^(g - b) y_n``); the
+answer is mapped back, its residual recomputed from the input, and a problem that double
+precision cannot certify gets ``success=False`` with a message saying so.
 Reference: Cottle, Pang & Stone (2009), section 2.7 (horizontal LCP); Pfeiffer & Glocker
 (1996), *Multibody Dynamics with Unilateral Contacts*.
 """
@@ -30,6 +35,7 @@ from .enumeration import ENUMERATION_MAX_SIZE, enumerate_complementary_bases
 from .polish import polish_hlcp
 from .residual import hlcp_residual
 from .result import HLCPResult
+from .scaling import HLCPScaling
 from .validation import as_square_matrix, as_vector
 
 __all__ = ["solve_hlcp", "hlcp_to_lcp", "HLCP_METHODS", "AUTO_HLCP_ENUMERATION_MAX_SIZE"]
@@ -220,7 +226,8 @@ def solve_hlcp(
         Enumerate every basis and list all distinct solutions ``(x, y)`` in ``solutions``
         (needs ``method`` "auto" or "enumerate").
     tol : float
-        ``success`` iff :func:`~nonsmooth.lcp.hlcp_residual` ``<= tol``.
+        ``success`` iff :func:`~nonsmooth.lcp.hlcp_residual` (relative to the scale of
+        ``A``, ``B`` and ``c``) ``<= tol`` and double precision can represent the answer.
     max_size : int
         Largest ``n`` for enumeration.
     **options
@@ -229,7 +236,9 @@ def solve_hlcp(
     Returns
     -------
     HLCPResult
-        Never raises for "no solution" (``success=False``, ``infeasible`` when proven).
+        Never raises for "no solution" (``success=False``, ``infeasible`` when proven). A
+        problem too badly scaled for double precision gets ``success=False`` and a message
+        saying so and what to try.
 
     Raises
     ------
@@ -244,6 +253,16 @@ def solve_hlcp(
         raise ValueError(f"method must be one of {list(HLCP_METHODS)}; got {method!r}")
     if all_solutions and method not in ("auto", "enumerate"):
         raise ValueError(f"all_solutions=True needs method='enumerate' (or 'auto'); got {method!r}")
+    scaling = HLCPScaling.of(A, B, c)
+    result = _solve_normalised(
+        *scaling.normalise(A, B, c), method, all_solutions, tol, max_size, options
+    )
+    return scaling.restore(result, A, B, c, tol)
+
+
+def _solve_normalised(A, B, c, method, all_solutions, tol, max_size, options) -> HLCPResult:
+    """:func:`solve_hlcp` on the normalised problem."""
+    n = A.shape[0]
     if method == "enumerate" or (
         method == "auto" and (all_solutions or n <= AUTO_HLCP_ENUMERATION_MAX_SIZE)
     ):

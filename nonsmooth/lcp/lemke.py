@@ -17,16 +17,26 @@ secondary ray proves that the LCP has no solution (CPS Thm 4.4.13); in general i
 
 The final point is recomputed from the final basis by a fresh LU solve with the original
 data, so the accumulated tableau round-off does not reach the answer.
+
+Scale: the method runs on the exactly normalised problem (:mod:`nonsmooth.lcp.scaling`,
+``1 <= max|M|, max|q| < 2``), so its pivot and tie tolerances are relative to the data and a
+problem multiplied by any factor follows the same path. A covering vector is used in the
+units of the normalised ``q``; a positive multiple of ``d`` gives the same path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .result import LCPResult
+from .scaling import LCPScaling
 from .validation import as_square_matrix, as_vector
 
 __all__ = ["solve_lemke", "covering_vector"]
+
+_TIE = 1e-11
 
 
 def covering_vector(covering, n: int, q: np.ndarray, seed: int = 0) -> np.ndarray:
@@ -65,15 +75,24 @@ def covering_vector(covering, n: int, q: np.ndarray, seed: int = 0) -> np.ndarra
 
 
 def _lexicographic_min(
-    T: np.ndarray, rows: np.ndarray, column: np.ndarray, lex_columns: np.ndarray
+    T: np.ndarray,
+    rows: np.ndarray,
+    column: np.ndarray,
+    lex_columns: np.ndarray,
+    magnitude: Callable[[int, np.ndarray], np.ndarray],
 ) -> int:
-    """Row of ``rows`` minimizing ``(T[i, lex_columns]) / column[i]`` lexicographically."""
+    """Row of ``rows`` minimizing ``(T[i, lex_columns]) / column[i]`` lexicographically.
+
+    Two ratios tie when they differ by less than ``1e-11`` times the largest round-off scale
+    ``magnitude(k, rows) / column[rows]`` of the candidates (invariant under scaling of the rows
+    and of the variables).
+    """
     candidates = rows
     for k in lex_columns:
         ratios = T[candidates, k] / column[candidates]
         best = ratios.min()
-        scale = max(np.abs(ratios).max(), 1.0)
-        keep = ratios <= best + 1e-11 * scale
+        slack = _TIE * float(np.max(magnitude(k, candidates) / column[candidates]))
+        keep = ratios <= best + slack
         candidates = candidates[keep]
         if len(candidates) == 1:
             break
@@ -102,7 +121,10 @@ def solve_lemke(
         Maximum number of pivots (default ``max(1000, 50 n)``; Lemke's path can be
         exponentially long, Murty 1988 ch. 6).
     pivot_tol : float
-        Entries of the entering column below ``pivot_tol * max|column|`` do not block.
+        An entry of the entering column blocks only when it exceeds ``pivot_tol`` times its
+        round-off scale ``(|B^-1| |a|)_i`` (``a`` the entering column of the data, ``B`` the
+        basis): a test invariant under scaling of the rows and of the variables, so badly
+        scaled rows still block.
     seed : int
         Seed of ``covering="random"``.
     copositive_plus : bool, optional
@@ -113,15 +135,25 @@ def solve_lemke(
     Returns
     -------
     LCPResult
-        ``iterations`` counts pivots; ``success`` is False on secondary-ray termination or
-        when the iteration limit is reached.
+        ``iterations`` counts pivots; ``success`` is False on secondary-ray termination, when
+        the iteration limit is reached, or when the problem is too badly scaled to certify
+        in double precision (:mod:`nonsmooth.lcp.scaling`).
     """
     M = as_square_matrix(M, "M")
     n = M.shape[0]
     q = as_vector(q, "q", n)
-    d = covering_vector(covering, n, q, seed)
+    scaling = LCPScaling.of(M, q)
+    M_n, q_n = scaling.normalise(M, q)
+    d = covering_vector(covering, n, q_n, seed)
     if max_iter is None:
         max_iter = max(1000, 50 * n)
+    result = _lemke(M_n, q_n, d, max_iter, pivot_tol, copositive_plus)
+    return scaling.restore(result, M, q)
+
+
+def _lemke(M, q, d, max_iter: int, pivot_tol: float, copositive_plus: bool | None) -> LCPResult:
+    """Lemke's method on the normalised problem (see :func:`solve_lemke`)."""
+    n = M.shape[0]
 
     def finish(z, success, iterations, message, infeasible=False):
         return LCPResult.from_point(
@@ -139,27 +171,40 @@ def solve_lemke(
     # Columns: w (0..n-1), z (n..2n-1), z0 (2n), right-hand side (2n+1).
     z0 = 2 * n
     rhs = 2 * n + 1
-    T = np.hstack([np.eye(n), -M, -d[:, None], q[:, None]])
+    data = np.hstack([np.eye(n), -M, -d[:, None], q[:, None]])
+    T = data.copy()
+    abs_data = np.abs(data)
     basis = np.arange(n)
     lex_columns = np.concatenate([[rhs], np.arange(n)])  # [B^{-1} q, B^{-1}]
+
+    abs_inverse: list[np.ndarray] = []  # |B^-1| of the current basis, computed on demand
+
+    def magnitude(col: int, rows: np.ndarray) -> np.ndarray:
+        """Round-off scale ``(|B^-1| |data[:, col]|)[rows]`` of ``T[rows, col]``.
+
+        ``T[:, :n] = B^-1`` (the ``w`` columns started as the identity).
+        """
+        if not abs_inverse:
+            abs_inverse.append(np.abs(T[:, :n]))
+        return abs_inverse[0][rows] @ abs_data[:, col]
 
     def pivot(row: int, col: int) -> None:
         pivot_row = T[row] / T[row, col]
         T[:] -= np.outer(T[:, col], pivot_row)
         T[row] = pivot_row
         basis[row] = col
+        abs_inverse.clear()
 
     # Initial pivot: z0 enters at max_i(-q_i / d_i); ties broken lexicographically.
     all_rows = np.arange(n)
-    row = _lexicographic_min(T, all_rows, d, lex_columns)
+    row = _lexicographic_min(T, all_rows, d, lex_columns, magnitude)
     leaving = int(basis[row])
     pivot(row, z0)
     iterations = 1
     while iterations < max_iter:
         entering = leaving + n if leaving < n else leaving - n  # complement
         column = T[:, entering]
-        threshold = pivot_tol * max(float(np.max(np.abs(column))), 1.0)
-        rows = np.flatnonzero(column > threshold)
+        rows = np.flatnonzero(column > pivot_tol * magnitude(entering, all_rows))
         if rows.size == 0:
             z = _basic_solution(M, q, d, basis, n)
             kind = "z" if entering >= n else "w"
@@ -183,10 +228,11 @@ def solve_lemke(
             )
         ratios = T[rows, rhs] / column[rows]
         z0_row = np.flatnonzero(basis[rows] == z0)
-        if z0_row.size and ratios[z0_row[0]] <= ratios.min() + 1e-11 * max(1.0, abs(ratios.min())):
+        slack = _TIE * float(np.max(magnitude(rhs, rows) / column[rows]))
+        if z0_row.size and ratios[z0_row[0]] <= ratios.min() + slack:
             row = int(rows[z0_row[0]])  # z0 can leave: take the solution now
         else:
-            row = _lexicographic_min(T, rows, column, lex_columns)
+            row = _lexicographic_min(T, rows, column, lex_columns, magnitude)
         leaving = int(basis[row])
         pivot(row, entering)
         iterations += 1

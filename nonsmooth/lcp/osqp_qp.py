@@ -6,6 +6,10 @@ For symmetric positive semidefinite ``M`` the LCP is the KKT system of
 
 whose multiplier of ``z >= 0`` is ``w = M z + q``. OSQP (Stellato et al. 2020, ADMM with
 solution polishing) solves it; ``import osqp`` happens only when this solver is called.
+
+Scale: OSQP runs on the exactly normalised problem (:mod:`nonsmooth.lcp.scaling`), so
+``eps_abs`` is in effect relative to the data; the answer is mapped back and its residual
+recomputed from the input.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .result import LCPResult
+from .scaling import LCPScaling
 from .validation import as_square_matrix, as_vector
 
 __all__ = ["solve_osqp"]
@@ -35,7 +40,7 @@ def solve_osqp(
         Symmetric positive semidefinite (the QP is otherwise not equivalent / not convex).
     q : array_like, shape (n,)
     eps_abs, eps_rel : float
-        OSQP tolerances.
+        OSQP tolerances (on the normalised problem, ``1 <= max|M|, max|q| < 2``).
     eps_dual_inf : float
         OSQP's unboundedness ("dual infeasible") detection tolerance. OSQP's default 1e-4
         falsely declares nearly singular feasible problems unbounded.
@@ -45,16 +50,14 @@ def solve_osqp(
     Returns
     -------
     LCPResult
-        ``iterations`` is OSQP's ADMM iteration count.
+        ``iterations`` is OSQP's ADMM iteration count; ``success`` is withdrawn when the
+        problem is too badly scaled to certify in double precision.
 
     Raises
     ------
     ValueError
         ``M`` is not symmetric positive semidefinite.
     """
-    import osqp
-    from scipy import sparse
-
     from .structure import is_symmetric_psd
 
     M = as_square_matrix(M, "M")
@@ -65,6 +68,18 @@ def solve_osqp(
             "M: method='osqp' solves the equivalent QP, which needs a symmetric positive "
             "semidefinite M; use method='lemke' or 'auto'"
         )
+    scaling = LCPScaling.of(M, q)
+    return scaling.restore(
+        _osqp(*scaling.normalise(M, q), eps_abs, eps_rel, eps_dual_inf, max_iter), M, q
+    )
+
+
+def _osqp(M, q, eps_abs, eps_rel, eps_dual_inf, max_iter) -> LCPResult:
+    """OSQP on the normalised problem (see :func:`solve_osqp`)."""
+    import osqp
+    from scipy import sparse
+
+    n = M.shape[0]
     P = sparse.csc_matrix(np.triu(0.5 * (M + M.T)))
     solver = osqp.OSQP()
     settings = dict(

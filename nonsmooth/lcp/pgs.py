@@ -9,6 +9,9 @@ i.e. exact minimization of ``f(z) = 1/2 z^T M z + q^T z`` along coordinate ``i``
 ``M`` and ``0 < omega < 2``; for symmetric positive semidefinite ``M`` with a positive
 diagonal, the iterates converge to a solution whenever one exists (Luo & Tseng 1992). The rate
 is linear and can be slow for badly conditioned ``M``.
+
+Scale: the sweeps run on the exactly normalised problem and stop on the scale-relative
+residual (:mod:`nonsmooth.lcp.scaling`); ``z0`` is given in the units of the input.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numpy as np
 from .polish import polish_lcp
 from .residual import lcp_residual
 from .result import LCPResult
+from .scaling import LCPScaling
 from .validation import as_square_matrix, as_vector
 
 __all__ = ["solve_pgs"]
@@ -42,7 +46,8 @@ def solve_pgs(
         Zero diagonal entries are allowed only for zero rows (then ``z_i = 0``).
     q : array_like, shape (n,)
     tol : float
-        Stop when :func:`lcp_residual` ``<= tol``.
+        Stop when :func:`~nonsmooth.lcp.lcp_residual` (relative to the scale of the data)
+        ``<= tol``.
     max_iter : int
         Maximum number of sweeps.
     omega : float
@@ -56,14 +61,25 @@ def solve_pgs(
     Returns
     -------
     LCPResult
-        ``iterations`` counts sweeps.
+        ``iterations`` counts sweeps; ``success`` is withdrawn when the problem is too badly
+        scaled to certify at ``tol`` (:mod:`nonsmooth.lcp.scaling`).
     """
     M = as_square_matrix(M, "M")
     n = M.shape[0]
     q = as_vector(q, "q", n)
     if not 0.0 < omega < 2.0:
         raise ValueError(f"omega must lie in (0, 2); got {omega}")
-    z = np.zeros(n) if z0 is None else np.maximum(as_vector(z0, "z0", n), 0.0)
+    scaling = LCPScaling.of(M, q)
+    M_n, q_n = scaling.normalise(M, q)
+    start = None if z0 is None else scaling.z_to_normalised(as_vector(z0, "z0", n))
+    result = _pgs(M_n, q_n, start, tol, max_iter, omega, polish)
+    return scaling.restore(result, M, q, tol=tol)
+
+
+def _pgs(M, q, z0, tol: float, max_iter: int, omega: float, polish: bool) -> LCPResult:
+    """Projected SOR sweeps on the normalised problem (see :func:`solve_pgs`)."""
+    n = M.shape[0]
+    z = np.zeros(n) if z0 is None else np.maximum(z0, 0.0)
     diagonal = np.diag(M).copy()
     active = np.flatnonzero(diagonal > 0.0)
     inverse_diagonal = np.zeros(n)

@@ -5,6 +5,11 @@ Glossary (Cottle, Pang & Stone, *The Linear Complementarity Problem*, 1992/2009)
 * LCP(q, M): find ``z, w`` with ``w = M z + q``, ``0 <= z``, ``0 <= w``, ``z^T w = 0``.
 * HLCP(A, B, c): find ``x, y`` with ``A x - B y = c``, ``0 <= x``, ``0 <= y``, ``x^T y = 0``.
 * AVE(A, c): find ``lam`` with ``lam = c + A |lam|``.
+
+Every ``residual`` is relative to the scale of the data (:mod:`nonsmooth.lcp.scaling`): a
+problem and its multiple by any factor get the same verdict, and a problem that double
+precision cannot certify says so (``success=False``, message starting with "too badly scaled
+to certify in double precision").
 """
 
 from __future__ import annotations
@@ -23,17 +28,20 @@ class LCPResult:
     Attributes
     ----------
     z : ndarray, shape (n,)
-        The best point found (a solution when ``success``); zeros when nothing was found.
+        The best point found (a solution when ``success``); zeros when nothing was found;
+        ``inf`` entries when the solution overflows double precision.
     w : ndarray, shape (n,)
         ``M z + q`` recomputed from the input data.
     success : bool
-        True when ``z`` is certified: ``residual <= tol``.
+        True when ``z`` is certified: ``residual <= tol`` (and the problem is within what
+        double precision can certify).
     method : str
         The method that produced ``z`` (for ``auto``: the one that succeeded).
     iterations : int
         Pivots (Lemke, enumeration: complementary bases examined) or sweeps/iterations.
     residual : float
-        Siconos' error ``||z - max(0, z - w)||_2 / ||q||_2`` (see :func:`lcp_residual`).
+        Siconos' error of the normalised problem, ``||min(max|M| z, w)||_2 / ||q||_2``
+        (see :func:`~nonsmooth.lcp.lcp_residual`): relative to the scale of ``M`` and ``q``.
     message : str
         What happened, in words; on failure, why (for ``auto``: every method tried).
     solutions : list of ndarray, shape (n,) each, or None
@@ -62,13 +70,16 @@ class LCPResult:
     @classmethod
     def from_point(cls, M: np.ndarray, q: np.ndarray, z: np.ndarray, *, residual=None,
                    **fields) -> LCPResult:
-        """The result at point ``z``: ``w = M z + q`` and (unless given) Siconos' residual
-        recomputed from the data, so no solver reports a residual it did not certify."""
+        """The result at point ``z``: ``w = M z + q`` and (unless given) the scale-relative
+        residual recomputed from the data, so no solver reports a residual it did not
+        certify."""
         from .residual import lcp_residual
 
         if residual is None:
             residual = lcp_residual(M, q, z)
-        return cls(z=z, w=M @ z + q, residual=residual, **fields)
+        with np.errstate(over="ignore", invalid="ignore"):
+            w = M @ z + q
+        return cls(z=z, w=w, residual=residual, **fields)
 
     def __repr__(self) -> str:
         return (
@@ -87,7 +98,8 @@ class HLCPResult:
     x, y : ndarray, shape (n,)
         The best point found (a solution when ``success``).
     success : bool
-        True when ``(x, y)`` is certified: ``residual <= tol``.
+        True when ``(x, y)`` is certified: ``residual <= tol`` (relative to the scale of
+        ``A``, ``B`` and ``c``).
     method : str
         The method that produced the answer.
     iterations : int

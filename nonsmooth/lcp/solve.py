@@ -15,6 +15,16 @@ Siconos residual, falling back to the next method on failure:
 Each answer is polished (:mod:`nonsmooth.lcp.polish`) and accepted when its residual is at
 most ``tol``. A proof of infeasibility (exhaustive enumeration; a secondary ray with
 copositive-plus ``M``) stops the search: ``success=False, infeasible=True``.
+
+Certification is relative to the scale of the data (:mod:`nonsmooth.lcp.scaling`): the
+whole search (structure analysis, methods, polishing, certification) runs on the problem
+normalised exactly by powers of two, ``1 <= max|M|, max|q| < 2``, and the residual is
+Siconos' measure of that normalised problem, ``||min(max|M| z, w)||_2 / ||q||_2``. Hence
+``M -> s M``, ``q -> s q`` gives the same ``z`` and the same verdict for every ``s > 0``
+(bit for bit when ``s`` is a power of two). ``z`` is mapped back exactly and ``w`` and the
+residual recomputed from the input; a problem that double precision cannot certify (data
+deep in the subnormal range, or ``z ~ max|q| / max|M|`` outside the range of doubles) gets
+``success=False`` and a message starting "too badly scaled to certify in double precision".
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from .pgs import solve_pgs
 from .polish import polish_lcp
 from .residual import lcp_residual
 from .result import LCPResult
+from .scaling import LCPScaling
 from .structure import (
     equilibrate,
     is_copositive_plus,
@@ -196,7 +207,9 @@ def solve_lcp(
         answer. ``osqp`` requires symmetric positive semidefinite ``M``; ``cvxpy`` a
         positive semidefinite one; ``enumerate`` ``n <= 16`` unless ``max_size`` is passed.
     tol : float
-        Certification: ``success`` iff the Siconos residual is at most ``tol``. Also the
+        Certification: ``success`` iff the residual (Siconos' measure of the normalised
+        problem, :func:`~nonsmooth.lcp.lcp_residual`, relative to the scale of ``M`` and
+        ``q``) is at most ``tol`` and double precision can represent the answer. Also the
         stopping tolerance of ``pgs``.
     scale : bool or "auto"
         Solve the symmetrically equilibrated problem ``D M D`` (Ruiz) and map back; "auto"
@@ -210,18 +223,21 @@ def solve_lcp(
     **options
         Passed to the method: ``covering``, ``max_iter``, ``pivot_tol`` (lemke),
         ``max_size`` (enumerate), ``max_iter``, ``omega`` (pgs), ``eps_abs``, ``eps_rel``,
-        ``max_iter`` (osqp), ``solver`` (cvxpy).
+        ``max_iter`` (osqp), ``solver`` (cvxpy). ``z0`` (pgs) is in the units of the input.
 
     Returns
     -------
     LCPResult
         Never raises because there is no solution: ``success=False`` and ``message`` (for
         ``auto``: every method tried and why it failed; ``infeasible=True`` with a proof).
+        A problem too badly scaled for double precision also gets ``success=False``, with
+        the best point found and a message saying so and what to try (rescale units).
 
     Raises
     ------
     ValueError
-        Bad input: non-square or non-finite ``M``, ``q`` of the wrong length or non-finite,
+        Bad input: non-square or non-finite ``M``, ``q`` of the wrong length or non-finite
+        (the message names the argument and, for infinite entries, suggests other units),
         unknown ``method``, a method not applicable to ``M`` (``osqp``).
 
     Examples
@@ -229,6 +245,9 @@ def solve_lcp(
     >>> res = solve_lcp([[2.0, 1.0], [1.0, 2.0]], [-5.0, -6.0])
     >>> res.success, res.z.round(6)
     (True, array([1.333333, 2.333333]))
+    >>> res = solve_lcp(1e-20 * np.eye(3), -1e-20 * np.ones(3))  # scale-relative
+    >>> res.success, res.z
+    (True, array([1., 1., 1.]))
     """
     M = as_square_matrix(M, "M")
     n = M.shape[0]
@@ -237,27 +256,43 @@ def solve_lcp(
         raise ValueError(f"scale must be True, False or 'auto'; got {scale!r}")
     if not tol > 0.0:
         raise ValueError(f"tol must be positive; got {tol}")
-    do_scale = bool(needs_scaling(M)) if scale == "auto" else bool(scale)
     known = set().union(*_OPTION_OWNERS.values())
     unknown = sorted(set(options) - known)
     if unknown:
         raise ValueError(f"unknown option(s) {unknown}; known options: {sorted(known)}")
-    if all_solutions:
-        if method not in ("auto", "enumerate"):
+    if all_solutions and method not in ("auto", "enumerate"):
+        raise ValueError(
+            f"all_solutions=True needs method='enumerate' (or 'auto'); got {method!r}"
+        )
+    if method != "auto" and method not in LCP_METHODS:
+        raise ValueError(f"method must be 'auto' or one of {sorted(LCP_METHODS)}; got {method!r}")
+    if method != "auto" and not all_solutions:
+        foreign = sorted(set(options) - _OPTION_OWNERS[method])
+        if foreign:
             raise ValueError(
-                f"all_solutions=True needs method='enumerate' (or 'auto'); got {method!r}"
+                f"option(s) {foreign} do not apply to method={method!r}; it accepts "
+                f"{sorted(_OPTION_OWNERS[method])}"
             )
+    scaling = LCPScaling.of(M, q)
+    M_n, q_n = scaling.normalise(M, q)
+    if options.get("z0") is not None:
+        options = {**options, "z0": scaling.z_to_normalised(as_vector(options["z0"], "z0", n))}
+    result = _solve_normalised(
+        M_n, q_n, method, tol=tol, scale=scale, polish=polish, all_solutions=all_solutions,
+        options=options,
+    )
+    return scaling.restore(result, M, q, tol=tol)
+
+
+def _solve_normalised(
+    M, q, method: str, *, tol: float, scale, polish: bool, all_solutions: bool, options: dict
+) -> LCPResult:
+    """:func:`solve_lcp` on the normalised problem."""
+    do_scale = bool(needs_scaling(M)) if scale == "auto" else bool(scale)
+    if all_solutions:
         return _run("enumerate", M, q, {**options, "all_solutions": True}, False, polish, tol)
     if method == "auto":
         return _solve_auto(M, q, tol=tol, scale=do_scale, polish=polish, options=options)
-    if method not in LCP_METHODS:
-        raise ValueError(f"method must be 'auto' or one of {sorted(LCP_METHODS)}; got {method!r}")
-    foreign = sorted(set(options) - _OPTION_OWNERS[method])
-    if foreign:
-        raise ValueError(
-            f"option(s) {foreign} do not apply to method={method!r}; it accepts "
-            f"{sorted(_OPTION_OWNERS[method])}"
-        )
     if method == "pgs":
         options = {**options, "tol": tol}
     return _run(method, M, q, options, do_scale, polish, tol)

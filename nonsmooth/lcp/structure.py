@@ -9,6 +9,10 @@
   Symmetric PSD: the LCP is the KKT system of ``min 1/2 z^T M z + q^T z, z >= 0`` (PGS, OSQP).
 * Scaling: ``D_r M D_c`` with positive diagonal ``D_r``, ``D_c`` preserves complementarity;
   symmetric Ruiz equilibration (Ruiz 2001) makes row/column max-norms close to one.
+
+Every test is invariant under ``M -> s M`` (``s > 0``): eigenvalues and determinants are
+computed on ``M`` divided by a power of two near ``max|M|`` (exact), so a matrix of entries
+~1e-100 is not mistaken for a singular one through underflow.
 """
 
 from __future__ import annotations
@@ -47,9 +51,17 @@ def is_symmetric(M, rtol: float = 1e-12) -> bool:
     return bool(np.all(np.abs(M - M.T) <= rtol * max(scale, np.finfo(float).tiny)))
 
 
+def _normalised(M: np.ndarray) -> np.ndarray:
+    """``M`` divided by the power of two ``2^e <= max|M| < 2^(e+1)`` (exact)."""
+    from .scaling import binary_exponent, ldexp
+
+    exponent = binary_exponent(M)
+    return M if exponent is None else ldexp(M, -exponent)
+
+
 def _min_eig_ratio(S: np.ndarray) -> float:
     """Smallest eigenvalue of the symmetric ``S`` divided by its spectral radius."""
-    eigenvalues = np.linalg.eigvalsh(S)
+    eigenvalues = np.linalg.eigvalsh(_normalised(S))
     radius = float(np.max(np.abs(eigenvalues)))
     if radius == 0.0:
         return 0.0
@@ -103,7 +115,7 @@ def is_p_matrix(M, rtol: float = 1e-12, max_size: int = P_MATRIX_MAX_SIZE) -> bo
     -------
     bool
     """
-    M = as_square_matrix(M, "M")
+    M = _normalised(as_square_matrix(M, "M"))
     n = M.shape[0]
     if np.any(np.diag(M) <= 0.0):
         return False

@@ -1,13 +1,51 @@
 """Boundary checks shared by the LCP/HLCP/AVE entry points.
 
-Every check raises ``ValueError`` naming the offending argument and what was expected.
+Every check raises ``ValueError`` naming the offending argument and what was expected. A
+non-finite entry is refused with its position; infinite entries are usually magnitudes that
+overflowed double precision (beyond 1.8e308), so the message then suggests other units.
+Finite data of any scale are accepted: the solvers normalise them
+(:mod:`nonsmooth.lcp.scaling`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_square_matrix", "as_vector"]
+__all__ = ["as_square_matrix", "as_vector", "check_finite"]
+
+
+def check_finite(values: np.ndarray, name: str) -> None:
+    """Raise ``ValueError`` naming ``name`` if ``values`` holds NaN or inf entries.
+
+    Parameters
+    ----------
+    values : ndarray
+    name : str
+        Argument name used in the message.
+    """
+    finite = np.isfinite(values)
+    if np.all(finite):
+        return
+    bad = np.argwhere(~finite)
+    position = tuple(int(i) for i in bad[0])
+    where = f"[{position[0]}]" if len(position) == 1 else str(list(position)).replace(" ", "")
+    n_inf = int(np.sum(np.isinf(values)))
+    n_nan = int(np.sum(np.isnan(values)))
+    counts = ", ".join(
+        f"{count} {kind}" for count, kind in ((n_nan, "NaN"), (n_inf, "inf")) if count
+    )
+    message = (
+        f"{name} must be finite (no NaN or inf entries); got {counts} "
+        f"(first: {name}{where} = {values[position]})"
+    )
+    if n_inf:
+        message += (
+            f". Infinite entries usually mean magnitudes beyond the range of doubles "
+            f"(1.8e308): express {name} in other units so that its entries are near 1 "
+            "(multiplying all the data of a complementarity problem by a common factor, "
+            "e.g. M and q of an LCP, leaves its solution unchanged)"
+        )
+    raise ValueError(message)
 
 
 def as_square_matrix(value, name: str, n: int | None = None) -> np.ndarray:
@@ -38,8 +76,7 @@ def as_square_matrix(value, name: str, n: int | None = None) -> np.ndarray:
         raise ValueError(f"{name} must have shape ({n}, {n}); got shape {matrix.shape}")
     if matrix.shape[0] == 0:
         raise ValueError(f"{name} must not be empty (n >= 1)")
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError(f"{name} must be finite (no NaN or inf entries)")
+    check_finite(matrix, name)
     return matrix
 
 
@@ -71,6 +108,5 @@ def as_vector(value, name: str, n: int) -> np.ndarray:
             f"{name} must be a vector of length {n} (matching the matrix); got shape "
             f"{np.shape(value)}"
         )
-    if not np.all(np.isfinite(vector)):
-        raise ValueError(f"{name} must be finite (no NaN or inf entries)")
+    check_finite(vector, name)
     return vector
