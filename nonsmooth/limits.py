@@ -10,7 +10,8 @@ MAX_OUTPUTS : int
     the run is recorded, so this bounds the memory to a few GB (``simulate(max_outputs=...)``).
 ENERGY_WARNING : float
     A successful run warns when its energy balance error exceeds this fraction of its energy
-    scale (largest kinetic energy, energy change or work term): the integration is inaccurate or
+    scale (largest kinetic energy, energy change or work term; at least 1e-6 of the largest
+    potential energy and 1e-12 J, the roundoff level): the integration is inaccurate or
     unstable (an explicit method with too large a step).
 ZENO_LIMIT : int
     Most events within 1e-12 s (relative) of each other before a chattering (Zeno) error.

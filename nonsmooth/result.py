@@ -72,9 +72,11 @@ class Result:
         de = (r.T + r.V) - (r.T[0] + r.V[0]) if N else np.zeros(0)
         balance = de - r.work.sum(axis=1) if N else np.zeros(0)
         scale = max(1e-300, float(np.max(np.abs(np.column_stack([de, r.work])))) if N else 1.0)
-        # the scale of the energy-balance warning: also the kinetic energy, so a run whose energy
-        # hardly changes is not judged by roundoff relative to nothing
-        scaled = (float(np.max(np.abs(balance))) / max(scale, float(np.max(r.T)), 1e-300)
+        # the scale of the energy-balance warning: also the kinetic energy, and a floor at the
+        # roundoff level of the energies themselves (1e-6 |V|, 1e-12 J), so that a run whose
+        # energy hardly changes (a mechanism held by static friction) is not judged by roundoff
+        floor = max(1e-6 * float(np.max(np.abs(r.V))), 1e-12) if N else 1.0
+        scaled = (float(np.max(np.abs(balance))) / max(scale, float(np.max(r.T)), floor)
                   if N else 0.0)
         r.energy_error = balance
         kinds = [e.kind for e in r.events]
