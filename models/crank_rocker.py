@@ -33,7 +33,10 @@ from nonsmooth.model import (
     Model,
     Output,
     Parameter,
+    baumgarte_parameters,
+    check_friction_coefficients,
     check_parameters,
+    friction_coefficient,
     friction_params,
 )
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
@@ -42,23 +45,26 @@ from nonsmooth.system import Constraint, FrictionPair, GeneralizedSystem
 NAME = "crank_rocker"
 DESCRIPTION = "Crank-rocker with a frictional slider in the rocker's slot (Wang, Wang & Zhuang)"
 
+#: Ranges (SI): masses (0, 1e9] kg, inertias (0, 1e9] kg m^2, lengths up to 1 km, friction
+#: coefficients [0, 10], crank speed |omega| <= 1e4 rad/s (about 95,000 rpm), damping up to
+#: 1e8 N m s/rad, gravity [0, 1e3] m/s^2 (about 100 g), Baumgarte parameters [0, 1e6] 1/s.
 PARAMETERS = [
-    Parameter("J1", 16 / 3, "kg m^2", "rocker inertia about O", 0.0, exclusive=True),
-    Parameter("m1", 4.0, "kg", "rocker mass", 0.0, exclusive=True),
-    Parameter("L1", 1.0, "m", "O to rocker centre of mass", 0.0),
-    Parameter("J2", 1 / 6, "kg m^2", "crank inertia about O1", 0.0, exclusive=True),
-    Parameter("m2", 2.0, "kg", "crank mass", 0.0, exclusive=True),
-    Parameter("L2", 0.25, "m", "O1 to crank centre of mass", 0.0),
-    Parameter("m3", 0.5, "kg", "slider mass", 0.0, exclusive=True),
-    Parameter("L3", 0.5, "m", "O1 to slider B (crank length)", 0.0, exclusive=True),
-    Parameter("L4", 1.0, "m", "O to O1 (must exceed L3)", 0.0, exclusive=True),
-    Parameter("mu", 0.2, "-", "dynamic friction coefficient slider/slot", 0.0),
-    Parameter("mu_s", None, "-", "static coefficient (>= mu; default: equal to mu)"),
-    Parameter("omega", 3.0, "rad/s", "crank speed (driving constraint)"),
-    Parameter("c", 0.0, "N m s/rad", "rocker damping, M_f = -c dtheta1/dt", 0.0),
-    Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0),
-    Parameter("alpha", 10.0, "1/s", "Baumgarte velocity parameter", 0.0),
-    Parameter("beta", 10.0, "1/s", "Baumgarte position parameter", 0.0),
+    Parameter("J1", 16 / 3, "kg m^2", "rocker inertia about O", 0.0, 1e9, exclusive=True),
+    Parameter("m1", 4.0, "kg", "rocker mass", 0.0, 1e9, exclusive=True),
+    Parameter("L1", 1.0, "m", "O to rocker centre of mass", 0.0, 1e3),
+    Parameter("J2", 1 / 6, "kg m^2", "crank inertia about O1", 0.0, 1e9, exclusive=True),
+    Parameter("m2", 2.0, "kg", "crank mass", 0.0, 1e9, exclusive=True),
+    Parameter("L2", 0.25, "m", "O1 to crank centre of mass", 0.0, 1e3),
+    Parameter("m3", 0.5, "kg", "slider mass", 0.0, 1e9, exclusive=True),
+    Parameter("L3", 0.5, "m", "O1 to slider B (crank length)", 0.0, 1e3, exclusive=True),
+    Parameter("L4", 1.0, "m", "O to O1 (must exceed L3)", 0.0, 1e3, exclusive=True),
+    friction_coefficient("mu", 0.2, "dynamic friction coefficient slider/slot"),
+    friction_coefficient("mu_s", None, "static coefficient (>= mu; default: equal to mu)",
+                         static=True),
+    Parameter("omega", 3.0, "rad/s", "crank speed (driving constraint)", -1e4, 1e4),
+    Parameter("c", 0.0, "N m s/rad", "rocker damping, M_f = -c dtheta1/dt", 0.0, 1e8),
+    Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0, 1e3),
+    *baumgarte_parameters(10.0, 10.0),
     Parameter("form", "lagrange", "-", "formulation", choices=("lagrange", "planar")),
     *FRICTION_PARAMETERS,
 ]
@@ -84,6 +90,7 @@ def build(**params) -> Model:
 
         raise ModelError(f"model {NAME}: L4 = {p['L4']:g} m must exceed L3 = {p['L3']:g} m, "
                          "otherwise the crank passes through O and the rocker angle is undefined")
+    check_friction_coefficients(NAME, p, names=("mu_s", "mu"))
     builder = _build_lagrange if p["form"] == "lagrange" else _build_planar
     system, q0, v0, columns = builder(p)
     outputs = {name: Output(columns[name], *OUTPUT_UNITS[name]) for name in OUTPUT_UNITS}

@@ -32,6 +32,7 @@ from nonsmooth.model import (
     Parameter,
     check_friction_coefficients,
     check_parameters,
+    friction_coefficient,
     friction_params,
 )
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
@@ -39,17 +40,22 @@ from nonsmooth.planar import Body, PlanarModel, PointMass, ground
 NAME = "incline"
 DESCRIPTION = "Block on an inclined plane with a driven angle (stick, breakaway, sliding)"
 
+#: Ranges (SI): mass (0, 1e9] kg, friction coefficients [0, 10], plane angle [-pi/2, pi/2],
+#: plane rate |rate| <= 1e4 rad/s, gravity [0, 1e3] m/s^2 (about 100 g), position and velocity
+#: up to 1 km and 1 km/s, end time (0, 1e3] s (a million outputs at the 1 ms output step).
 PARAMETERS = [
-    Parameter("m", 1.0, "kg", "block mass", 0.0, exclusive=True),
-    Parameter("mu_s", 0.5, "-", "static friction coefficient (>= mu_d)", 0.0),
-    Parameter("mu_d", 0.4, "-", "dynamic friction coefficient", 0.0),
+    Parameter("m", 1.0, "kg", "block mass", 0.0, 1e9, exclusive=True),
+    friction_coefficient("mu_s", 0.5, "static friction coefficient (>= mu_d)", static=True),
+    friction_coefficient("mu_d", 0.4, "dynamic friction coefficient"),
     Parameter("angle", 0.3, "rad", "plane angle at t = 0, counter-clockwise from +x",
               -math.pi / 2, math.pi / 2),
-    Parameter("rate", 0.0, "rad/s", "constant angular speed of the plane (0: fixed angle)"),
-    Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0),
-    Parameter("x0", 0.0, "m", "initial position along the plane from the hinge (up the slope)"),
-    Parameter("v0", 0.0, "m/s", "initial velocity along the plane relative to it"),
-    Parameter("t_end", 2.0, "s", "default end time", 0.0, exclusive=True),
+    Parameter("rate", 0.0, "rad/s", "constant angular speed of the plane (0: fixed angle)",
+              -1e4, 1e4),
+    Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0, 1e3),
+    Parameter("x0", 0.0, "m", "initial position along the plane from the hinge (up the slope)",
+              -1e3, 1e3),
+    Parameter("v0", 0.0, "m/s", "initial velocity along the plane relative to it", -1e3, 1e3),
+    Parameter("t_end", 2.0, "s", "default end time", 0.0, 1e3, exclusive=True),
     *FRICTION_PARAMETERS,
 ]
 

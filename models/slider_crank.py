@@ -49,8 +49,10 @@ from nonsmooth.model import (
     Model,
     Output,
     Parameter,
+    baumgarte_parameters,
     check_friction_coefficients,
     check_parameters,
+    friction_coefficient,
     friction_params,
 )
 from nonsmooth.planar import Body, PlanarModel, ground
@@ -58,23 +60,31 @@ from nonsmooth.planar import Body, PlanarModel, ground
 NAME = "slider_crank"
 DESCRIPTION = "Slider-crank with a frictional slider in a horizontal guide (Zhuang & Wang)"
 
+#: Ranges (SI): lengths up to 1 km, masses (0, 1e9] kg, friction coefficients [0, 10], crank
+#: speed |omega0| <= 1e4 rad/s (about 95,000 rpm), torque |T0| <= 1e9 N m, initial angle within
+#: one turn either way, gravity [0, 1e3] m/s^2 (about 100 g), end time (0, 1e3] s (a million
+#: outputs at the 1 ms output step), Baumgarte parameters [0, 1e6] 1/s.
 PARAMETERS = [
-    Parameter("r", 0.1, "m", "crank length O to B", 0.0, exclusive=True),
-    Parameter("l", 0.3, "m", "connecting rod length B to P (r + |e| < l)", 0.0, exclusive=True),
-    Parameter("e", 0.05, "m", "eccentricity: the guide is the line y = e"),
-    Parameter("m1", 1.0, "kg", "crank mass (uniform bar)", 0.0, exclusive=True),
-    Parameter("m2", 1.0, "kg", "rod mass (uniform bar)", 0.0, exclusive=True),
-    Parameter("m3", 1.0, "kg", "slider mass", 0.0, exclusive=True),
-    Parameter("mu_s", 0.3, "-", "static friction coefficient slider/guide (>= mu_d)", 0.0),
-    Parameter("mu_d", 0.2, "-", "dynamic friction coefficient slider/guide", 0.0),
+    Parameter("r", 0.1, "m", "crank length O to B", 0.0, 1e3, exclusive=True),
+    Parameter("l", 0.3, "m", "connecting rod length B to P (r + |e| < l)", 0.0, 1e3,
+              exclusive=True),
+    Parameter("e", 0.05, "m", "eccentricity: the guide is the line y = e", -1e3, 1e3),
+    Parameter("m1", 1.0, "kg", "crank mass (uniform bar)", 0.0, 1e9, exclusive=True),
+    Parameter("m2", 1.0, "kg", "rod mass (uniform bar)", 0.0, 1e9, exclusive=True),
+    Parameter("m3", 1.0, "kg", "slider mass", 0.0, 1e9, exclusive=True),
+    friction_coefficient("mu_s", 0.3, "static friction coefficient slider/guide (>= mu_d)",
+                         static=True),
+    friction_coefficient("mu_d", 0.2, "dynamic friction coefficient slider/guide"),
     Parameter("drive", "speed", "-", "crank drive", choices=("speed", "torque", "free")),
-    Parameter("omega0", 20.0, "rad/s", "crank speed (drive=speed) or initial crank speed"),
-    Parameter("T0", 0.0, "N m", "constant crank torque, counter-clockwise (drive=torque)"),
-    Parameter("theta0", math.pi / 2, "rad", "initial crank angle from +x, counter-clockwise"),
-    Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0),
-    Parameter("t_end", 1.0, "s", "default end time", 0.0, exclusive=True),
-    Parameter("alpha", 10.0, "1/s", "Baumgarte velocity parameter", 0.0),
-    Parameter("beta", 10.0, "1/s", "Baumgarte position parameter", 0.0),
+    Parameter("omega0", 20.0, "rad/s", "crank speed (drive=speed) or initial crank speed",
+              -1e4, 1e4),
+    Parameter("T0", 0.0, "N m", "constant crank torque, counter-clockwise (drive=torque)",
+              -1e9, 1e9),
+    Parameter("theta0", math.pi / 2, "rad", "initial crank angle from +x, counter-clockwise",
+              -2 * math.pi, 2 * math.pi),
+    Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0, 1e3),
+    Parameter("t_end", 1.0, "s", "default end time", 0.0, 1e3, exclusive=True),
+    *baumgarte_parameters(10.0, 10.0),
     *FRICTION_PARAMETERS,
 ]
 

@@ -27,6 +27,7 @@ from nonsmooth.model import (
     Parameter,
     check_friction_coefficients,
     check_parameters,
+    friction_coefficient,
     friction_params,
 )
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
@@ -34,17 +35,20 @@ from nonsmooth.planar import Body, PlanarModel, PointMass, ground
 NAME = "stick_slip_oscillator"
 DESCRIPTION = "Block on a driven belt, spring and damper to the wall (stick-slip)"
 
+#: Ranges (SI): mass (0, 1e9] kg, stiffness (0, 1e10] N/m, damping [0, 1e8] N s/m, friction
+#: coefficients [0, 10], belt speed, position and velocity up to 1 km/s and 1 km, gravity
+#: (0, 1e3] m/s^2 (about 100 g), end time (0, 1e3] s (a million outputs at the 1 ms step).
 PARAMETERS = [
-    Parameter("m", 1.0, "kg", "block mass", 0.0, exclusive=True),
-    Parameter("k", 100.0, "N/m", "spring stiffness", 0.0, exclusive=True),
-    Parameter("c", 0.0, "N s/m", "damper to the wall", 0.0),
-    Parameter("mu_s", 0.4, "-", "static friction coefficient (>= mu_d)", 0.0),
-    Parameter("mu_d", 0.3, "-", "dynamic friction coefficient", 0.0),
-    Parameter("v_belt", 0.1, "m/s", "belt speed along x"),
-    Parameter("x0", 0.0, "m", "initial block position (spring unstretched at 0)"),
-    Parameter("v0", 0.1, "m/s", "initial block velocity (absolute)"),
-    Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0, exclusive=True),
-    Parameter("t_end", 5.0, "s", "default end time", 0.0, exclusive=True),
+    Parameter("m", 1.0, "kg", "block mass", 0.0, 1e9, exclusive=True),
+    Parameter("k", 100.0, "N/m", "spring stiffness", 0.0, 1e10, exclusive=True),
+    Parameter("c", 0.0, "N s/m", "damper to the wall", 0.0, 1e8),
+    friction_coefficient("mu_s", 0.4, "static friction coefficient (>= mu_d)", static=True),
+    friction_coefficient("mu_d", 0.3, "dynamic friction coefficient"),
+    Parameter("v_belt", 0.1, "m/s", "belt speed along x", -1e3, 1e3),
+    Parameter("x0", 0.0, "m", "initial block position (spring unstretched at 0)", -1e3, 1e3),
+    Parameter("v0", 0.1, "m/s", "initial block velocity (absolute)", -1e3, 1e3),
+    Parameter("g", 9.81, "m/s^2", "gravity along -y", 0.0, 1e3, exclusive=True),
+    Parameter("t_end", 5.0, "s", "default end time", 0.0, 1e3, exclusive=True),
     *FRICTION_PARAMETERS,
 ]
 

@@ -3,136 +3,129 @@
 Benchmark models live in ``models/`` (installed as :mod:`nonsmooth.models`); each module has
 ``NAME``, ``DESCRIPTION``, ``PARAMETERS`` (a list of :class:`Parameter`) and
 ``build(**params) -> Model``.
+
+:class:`Parameter` (name, default, unit, range, aliases, description, hint) is defined with the
+friction-law schemas in :mod:`nonsmooth.friction.schema` and re-exported here; the friction
+parameters the models expose (:data:`FRICTION_PARAMETERS`), their other names
+(:data:`PARAMETER_ALIASES`) and the models' friction coefficients
+(:func:`friction_coefficient`) are derived from those schemas. Every numeric model parameter
+has a physically meaningful range with an upper bound; :func:`check_parameters` refuses a value
+outside it, or two names of one parameter, with a one-line ``ModelError``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .errors import ModelError
+from .friction import LAWS
+from .friction.schema import (
+    COULOMB_SCHEMA,
+    LAW_SCHEMAS,
+    LUGRE_SCHEMA,
+    REGULARIZED_SCHEMA,
+    Parameter,
+    check_static_dynamic,
+)
 from .system import System
 
 __all__ = ["Model", "Parameter", "Output", "check_parameters", "as_model",
            "FRICTION_PARAMETERS", "PARAMETER_ALIASES", "friction_params",
-           "check_friction_coefficients"]
+           "check_friction_coefficients", "friction_coefficient", "baumgarte_parameters"]
 
 
-@dataclass(frozen=True)
-class Parameter:
-    """A documented model parameter.
+def friction_coefficient(name: str, default: float | None, description: str, *,
+                         static: bool = False) -> Parameter:
+    """A model's friction coefficient parameter with the schema's range ([0, 10], -).
 
-    ``minimum``/``maximum`` bound the value; ``exclusive`` makes the minimum strict (> instead
-    of >=). ``choices`` lists the allowed values of a text parameter.
+    Parameters
+    ----------
+    name : str
+        The model's name for it (``"mu_s"``, ``"mu_d"``, the crank-rocker's ``"mu"``).
+    default : float or None
+        The model's default (None: optional, e.g. "equal to mu").
+    description : str
+    static : bool
+        True for a static coefficient (the schema's ``mu_s``), False for a dynamic one.
     """
-
-    name: str
-    default: float | str | None
-    unit: str
-    description: str
-    minimum: float | None = None
-    maximum: float | None = None
-    exclusive: bool = False
-    choices: tuple[str, ...] | None = None
-
-    def range_text(self) -> str:
-        if self.default is None and self.minimum is None:
-            return "optional"
-        if self.choices:
-            return "one of " + ", ".join(self.choices)
-        lo = "" if self.minimum is None else (
-            f"{'>' if self.exclusive else '>='} {self.minimum:g}")
-        hi = "" if self.maximum is None else f"<= {self.maximum:g}"
-        return " and ".join(x for x in (lo, hi) if x) or "any finite number"
-
-    def check(self, value, where: str):
-        """Return the value converted and checked; raise ModelError naming it otherwise."""
-        if value is None and self.default is None:
-            return None  # an optional parameter left unset
-        if self.choices:
-            if str(value) not in self.choices:
-                raise ModelError(f"{where}: parameter {self.name} = {value!r} is invalid; allowed: "
-                                 f"{self.range_text()}")
-            return str(value)
-        try:
-            x = float(value)
-        except (TypeError, ValueError):
-            raise ModelError(f"{where}: parameter {self.name} = {value!r} is not a number "
-                             f"({self.unit}); allowed: {self.range_text()}") from None
-        bad = not math.isfinite(x)
-        if self.minimum is not None:
-            bad |= x <= self.minimum if self.exclusive else x < self.minimum
-        if self.maximum is not None:
-            bad |= x > self.maximum
-        if bad:
-            raise ModelError(f"{where}: parameter {self.name} = {value!r} is out of range; "
-                             f"allowed: {self.range_text()} ({self.unit})")
-        return x
+    base = COULOMB_SCHEMA["mu_s" if static else "mu_d"]
+    return replace(base, name=name, default=default, description=description)
 
 
-#: The friction description every model with frictional pairs exposes (besides mu_s, mu_d):
-#: LuGre (MotionSolve's defaults in SI) and the regularized law; see nonsmooth.friction.
+def baumgarte_parameters(alpha: float, beta: float) -> list[Parameter]:
+    """The Baumgarte parameters ``alpha`` (velocity) and ``beta`` (position) of a model that
+    exposes them, with their defaults (1/s) and the range [0, 1e6] 1/s: the constraint error
+    decays at rates of order alpha and beta, which are useful up to about the inverse of the
+    smallest time scale of the motion; far larger values make the equations stiff (an explicit
+    method needs steps below 1/alpha) and overflow."""
+    hint = ("values of 1 to 100 1/s are usual; an explicit method needs steps well below "
+            "1/alpha, 1/beta")
+    return [Parameter("alpha", alpha, "1/s", "Baumgarte velocity parameter", 0.0, 1e6, hint=hint),
+            Parameter("beta", beta, "1/s", "Baumgarte position parameter", 0.0, 1e6, hint=hint)]
+
+
+#: The friction description every model with frictional pairs exposes (besides its friction
+#: coefficients), derived from the law schemas: the law, LuGre's parameters and the regularized
+#: law's (its dry levels ``coulomb`` and ``stiction_extra`` come from the pair's coefficients).
 FRICTION_PARAMETERS = [
-    Parameter("friction", "coulomb", "-", "friction law of the pairs",
-              choices=("coulomb", "lugre", "regularized")),
-    Parameter("sigma0", 1e5, "1/m", "LuGre bristle stiffness per N of normal load", 0.0,
-              exclusive=True),
-    Parameter("sigma1", 316.0, "s/m", "LuGre bristle damping per N of normal load", 0.0),
-    Parameter("sigma2", 0.4, "N s/m", "LuGre viscous coefficient", 0.0),
-    Parameter("v_s", 1e-4, "m/s", "LuGre Stribeck (stiction transition) velocity", 0.0,
-              exclusive=True),
-    Parameter("effect", "ALL", "-", "LuGre effect", choices=("ALL", "STICTION", "SLIDING")),
-    Parameter("viscous", 0.0, "N s/m", "regularized law: viscous coefficient", 0.0),
-    Parameter("falloff_vel", 1e-3, "m/s", "regularized law: velocity of the breakaway peak",
-              0.0, exclusive=True),
-    Parameter("stribeck_vel", 0.01, "m/s", "regularized law: Stribeck decay velocity (0: none; "
-              "then the force jumps at falloff_vel)", 0.0),
+    Parameter("friction", "coulomb", "-", "friction law of the pairs", choices=tuple(LAWS)),
+    *(replace(p, description=f"LuGre {p.description}") for p in LUGRE_SCHEMA
+      if p.name not in COULOMB_SCHEMA),
+    *(replace(p, description=f"regularized law: {p.description}") for p in REGULARIZED_SCHEMA
+      if p.name not in ("coulomb", "stiction_extra", "normal_load")),
 ]
 
-#: MotionSolve's attribute names accepted for our parameter names.
-PARAMETER_ALIASES = {
-    "bristle_stiffness": "sigma0",
-    "damping_effects": "sigma1",
-    "viscous_effects": "sigma2",
-    "stiction_trans_vel": "v_s",
-    "mu_static": "mu_s",
-    "mu_dynamic": "mu_d",
-    "mu0": "mu_s",
-}
+#: Other accepted names (MotionSolve's attribute names, ``mu0``) for our parameter names.
+PARAMETER_ALIASES = {alias: p.name for schema in LAW_SCHEMAS.values() for p in schema
+                     for alias in p.alias_names if alias != p.name}
+
+_FRICTION_KEYS = tuple(p.name for p in FRICTION_PARAMETERS if p.name != "friction")
 
 
-def check_friction_coefficients(model_name: str, p: dict) -> None:
-    """A model's ``mu_s`` must not be below its ``mu_d`` (one message for every model)."""
-    if p["mu_s"] < p["mu_d"]:
-        raise ModelError(f"model {model_name}: mu_s = {p['mu_s']:g} must be >= mu_d = "
-                         f"{p['mu_d']:g}")
+def check_friction_coefficients(model_name: str, p: dict,
+                                names: tuple[str, str] = ("mu_s", "mu_d")) -> None:
+    """A model's static coefficient must not be below its dynamic one (the one check of
+    :func:`nonsmooth.friction.schema.check_static_dynamic`); a static coefficient None
+    (meaning "equal to the dynamic one") passes."""
+    s, d = names
+    if p[s] is not None:
+        check_static_dynamic(f"model {model_name}", p[s], p[d], names=names)
 
 
 def friction_params(p: dict) -> dict:
     """The pair ``params`` (``FrictionPair.params``) from checked model parameters."""
-    keys = ("sigma0", "sigma1", "sigma2", "v_s", "effect", "viscous", "falloff_vel",
-            "stribeck_vel")
-    return {k: p[k] for k in keys if k in p}
+    return {k: p[k] for k in _FRICTION_KEYS if k in p}
 
 
 def check_parameters(model_name: str, parameters: Sequence[Parameter], given: dict) -> dict:
     """Defaults updated with ``given``, every value checked; unknown names list the valid ones.
 
-    MotionSolve's attribute names (``bristle_stiffness`` ...) are accepted as aliases."""
+    Other names of a parameter (``PARAMETER_ALIASES``: MotionSolve's ``bristle_stiffness`` ...)
+    are accepted; giving two names of one parameter is an error."""
+    where = f"model {model_name}"
     known = {p.name: p for p in parameters}
-    given = {PARAMETER_ALIASES.get(k, k) if PARAMETER_ALIASES.get(k) in known else k: val
-             for k, val in given.items()}
-    unknown = [k for k in given if k not in known]
+    canonical: dict[str, str] = {}  # parameter name -> the name it was given as
+    values_given = {}
+    for key, val in given.items():
+        target = PARAMETER_ALIASES.get(key, key) if PARAMETER_ALIASES.get(key) in known else key
+        if target in canonical:
+            others = [a for a, t in PARAMETER_ALIASES.items() if t == target]
+            raise ModelError(f"{where}: {canonical[target]} and {key} are one parameter: "
+                             f"{target} (also called {', '.join(others)}); give only one of "
+                             "them")
+        canonical[target] = key
+        values_given[target] = val
+    unknown = [canonical[k] for k in values_given if k not in known]
     if unknown:
         valid = (f"valid parameters: {', '.join(known)}" if known
                  else "this model has no parameters to set")
-        raise ModelError(f"model {model_name}: unknown parameter(s) {', '.join(unknown)}; {valid}")
+        raise ModelError(f"{where}: unknown parameter(s) {', '.join(unknown)}; {valid}")
     values = {p.name: p.default for p in parameters}
-    values.update(given)
-    return {k: known[k].check(val, f"model {model_name}") for k, val in values.items()}
+    values.update(values_given)
+    return {k: known[k].check(val, where) for k, val in values.items()}
 
 
 @dataclass(frozen=True)

@@ -77,9 +77,9 @@ class FrictionPair:
         Name of the ``"normal"`` constraint row whose multiplier is this pair's ``lambda_N``
         (None for a revolute joint, whose load is radial).
     mu : float
-        Dynamic (sliding) Coulomb coefficient, >= 0.
+        Dynamic (sliding) Coulomb coefficient (-), in [0, 10] (the schema's ``mu_d``).
     mu_s : float or None
-        Static coefficient (>= mu); None means equal to ``mu``.
+        Static coefficient (-), in [0, 10] and >= mu; None means equal to ``mu``.
     law : {"coulomb", "lugre", "regularized"}
         The friction law this pair uses unless ``simulate(friction=...)`` says otherwise.
     params : dict
@@ -87,8 +87,9 @@ class FrictionPair:
         LuGre ``sigma0`` (1/m), ``sigma1`` (s/m), ``sigma2`` (N s/m), ``v_s`` (m/s), ``effect``;
         regularized ``viscous`` (N s/m), ``coulomb``, ``falloff_vel`` (m/s), ``stiction_extra``,
         ``stribeck_vel`` (m/s), ``normal_load`` (bool). Missing entries take the laws' defaults
-        (MotionSolve's for LuGre, in SI; for the regularized law ``coulomb = mu``,
-        ``stiction_extra = mu_s - mu`` as coefficients of the normal load).
+        (:mod:`nonsmooth.friction.schema`: MotionSolve's for LuGre, in SI; for the regularized
+        law ``coulomb = mu``, ``stiction_extra = mu_s - mu`` as coefficients of the normal
+        load). Values are checked against the law's ranges when the law is made.
     """
 
     name: str
@@ -108,42 +109,28 @@ class FrictionPair:
     # rows whose Euclidean norm adds (a revolute pin's reaction, solved by fixed-point iteration
     # inside each evaluation); ``preload``: a constant load (N).
     def make_law(self, law: str | None = None):
-        """The :class:`nonsmooth.friction.FrictionLaw` of this pair (``law`` overrides)."""
-        from .friction import LAWS, Coulomb, LuGre, Regularized
+        """The :class:`nonsmooth.friction.FrictionLaw` of this pair (``law`` overrides): the
+        law's ``from_pair`` with this pair's coefficients and ``params`` (each law takes its own
+        entries; the schema's defaults fill the rest)."""
+        from .friction import LAWS
 
         name = (law or self.law)
         if not isinstance(name, str):
             return name  # a law object given directly
-        name = name.lower()
-        mu_s = self.mu if self.mu_s is None else self.mu_s
-        p = dict(self.params)
-        if name == "coulomb":
-            return Coulomb(self.mu, mu_s)
-        if name == "lugre":
-            keys = ("sigma0", "sigma1", "sigma2", "v_s", "effect")
-            return LuGre(mu_s, self.mu, **{k: p[k] for k in keys if k in p})
-        if name == "regularized":
-            keys = ("viscous", "coulomb", "falloff_vel", "stiction_extra", "stribeck_vel",
-                    "normal_load")
-            kw = {k: p[k] for k in keys if k in p}
-            if kw.get("normal_load", True):
-                kw.setdefault("coulomb", self.mu)
-                kw.setdefault("stiction_extra", mu_s - self.mu)
-            return Regularized(**kw)
-        raise ModelError(f"friction pair '{self.name}': unknown friction law {name!r}; "
-                         f"choose one of {', '.join(LAWS)}")
+        cls = LAWS.get(name.lower())
+        if cls is None:
+            raise ModelError(f"friction pair '{self.name}': unknown friction law {name!r}; "
+                             f"choose one of {', '.join(LAWS)}")
+        return cls.from_pair(self.mu, self.mu_s, self.params)
 
     def __post_init__(self):
-        if not (np.isfinite(self.mu) and self.mu >= 0):
-            raise ModelError(
-                f"friction pair '{self.name}': mu = {self.mu!r} is invalid; "
-                "the friction coefficient must be a finite number >= 0"
-            )
-        if self.mu_s is not None and not (np.isfinite(self.mu_s) and self.mu_s >= self.mu):
-            raise ModelError(
-                f"friction pair '{self.name}': mu_s = {self.mu_s!r} is invalid; "
-                f"the static coefficient must be >= mu = {self.mu}"
-            )
+        from .friction.schema import COULOMB_SCHEMA, check_static_dynamic
+
+        where = f"friction pair '{self.name}'"
+        mu = COULOMB_SCHEMA["mu_d"].validate(self.mu, where, name="mu")
+        if self.mu_s is not None:
+            mu_s = COULOMB_SCHEMA["mu_s"].validate(self.mu_s, where)
+            check_static_dynamic(where, mu_s, mu, names=("mu_s", "mu"))
 
 
 class System:

@@ -10,8 +10,11 @@ so the normal forces stay one (H)LCP per evaluation whatever the law.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import ClassVar
 
 from ..errors import ModelError
+from .schema import LawSchema
 
 __all__ = ["FrictionLaw", "check_nonnegative"]
 
@@ -40,13 +43,29 @@ class FrictionLaw:
     3. :meth:`coefficients` ``(v_T, z) -> (a, b)`` in plain floats: the hot path.
     4. :meth:`state_derivative` ``(v_T, z) -> tuple`` (``n_states`` values) and
        :meth:`initial_state` ``(v_T) -> tuple`` when ``n_states > 0``.
-    5. Validate parameters in ``__init__`` (``ModelError`` naming the parameter and its range);
-       :meth:`warnings` lists parameter sets that are legal but questionable.
+    5. ``schema``: the law's :class:`~nonsmooth.friction.schema.LawSchema`; the constructor's
+       defaults are the schema's, ``__init__`` validates every argument against it
+       (``ModelError`` naming the parameter, the value, the range with its unit and what to
+       try) and stores it under its schema name; :meth:`warnings` lists parameter sets that
+       are legal but questionable.
+    6. :meth:`from_pair` builds the law from a pair's coefficients and description.
     """
 
     name = "base"
     smooth = True
     n_states = 0
+    schema: ClassVar[LawSchema] = LawSchema("base", ())
+
+    @classmethod
+    def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> FrictionLaw:
+        """The law of a frictional pair: its dynamic and static coefficients ``mu_d``, ``mu_s``
+        (-; None: equal to ``mu_d``) and its friction description ``params`` (a superset: the
+        entries of other laws are ignored; missing entries take the schema's defaults)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def parameters(self) -> dict:
+        """``{name: value}`` of every schema parameter, as this law was built."""
+        return {p.name: getattr(self, p.name) for p in self.schema}
 
     def coefficients(self, v_T: float, z) -> tuple[float, float]:  # pragma: no cover
         raise NotImplementedError

@@ -1,25 +1,45 @@
 """Set-valued Coulomb friction: slip with ``mu`` (dynamic), stick with ``|F_T| <= mu_s N``.
 
 The engine handles it event by event (modes slip+, slip-, stick; see ``docs/architecture.md``):
-while slipping in direction ``s``, ``a = mu s`` and ``b = 0``.
+while slipping in direction ``s``, ``a = mu s`` and ``b = 0``. Parameters and ranges:
+:data:`~nonsmooth.friction.schema.COULOMB_SCHEMA`.
 """
 
 from __future__ import annotations
 
-from .base import FrictionLaw, check_nonnegative
+from collections.abc import Mapping
+
+from .base import FrictionLaw
+from .schema import COULOMB_SCHEMA, check_static_dynamic
 
 __all__ = ["Coulomb"]
 
+_S = COULOMB_SCHEMA
+
 
 class Coulomb(FrictionLaw):
-    """Coulomb friction with a static coefficient ``mu_s >= mu_d`` (Pfeiffer & Glocker 1996)."""
+    """Coulomb friction with a static coefficient ``mu_s >= mu_d`` (Pfeiffer & Glocker 1996).
+
+    Parameters
+    ----------
+    mu_d : float
+        Dynamic (sliding) coefficient (-), in [0, 10].
+    mu_s : float or None
+        Static coefficient (-), in [0, 10] and >= ``mu_d``; None: equal to ``mu_d``.
+    """
 
     name = "coulomb"
     smooth = False
+    schema = COULOMB_SCHEMA
 
-    def __init__(self, mu_d: float, mu_s: float | None = None):
-        self.mu_d = check_nonnegative("coulomb", "mu_d", mu_d)
-        self.mu_s = self.mu_d if mu_s is None else check_nonnegative("coulomb", "mu_s", mu_s)
+    def __init__(self, mu_d: float = _S["mu_d"].default, mu_s: float | None = _S["mu_s"].default):
+        self.mu_d = _S.validate("mu_d", mu_d)
+        self.mu_s = self.mu_d if mu_s is None else _S.validate("mu_s", mu_s)
+        check_static_dynamic(_S.where, self.mu_s, self.mu_d)
+
+    @classmethod
+    def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> Coulomb:
+        return cls(mu_d, mu_s)
 
     def coefficients(self, v_T, z=()):
         """Sliding coefficients at velocity ``v_T != 0``."""

@@ -11,8 +11,9 @@ so ``a = sigma0 z + sigma1 dz/dt`` and ``b = sigma2 v``. At constant slip veloci
 is ``z = g(v) sgn(v) / sigma0`` and ``F = N g(v) sgn(v) + sigma2 v``.
 
 Units (SI): sigma0 in 1/m (N/m per newton of normal load), sigma1 in s/m, sigma2 in N s/m, v_s in
-m/s. MotionSolve's defaults are per millimetre: sigma0 = 100 /mm, sigma1 = 0.316 s/mm,
-sigma2 = 0.0004 N s/mm, v_s = 0.1 mm/s; in SI: 1e5 /m, 316 s/m, 0.4 N s/m, 1e-4 m/s.
+m/s. The defaults are MotionSolve's, which are per millimetre: sigma0 = 100 /mm, sigma1 = 0.316
+s/mm, sigma2 = 0.0004 N s/mm, v_s = 0.1 mm/s; in SI: 1e5 /m, 316 s/m, 0.4 N s/m, 1e-4 m/s.
+Parameters, defaults and ranges: :data:`~nonsmooth.friction.schema.LUGRE_SCHEMA`.
 
 ``effect``: ``ALL`` (the law above); ``STICTION`` (static friction only: the bristles with
 ``g = mu_s``, no viscous term: holds a load below ``mu_s N`` with presliding displacement);
@@ -24,16 +25,19 @@ ours: its reference says only "stiction + sliding" / "static only" / "dynamic on
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
-from ..errors import ModelError
-from .base import FrictionLaw, check_nonnegative
+from .base import FrictionLaw
+from .schema import LUGRE_SCHEMA, check_static_dynamic
 
 __all__ = ["LuGre", "MOTIONSOLVE_DEFAULTS_SI"]
 
-#: MotionSolve's defaults converted from millimetres to metres.
-MOTIONSOLVE_DEFAULTS_SI = {"sigma0": 1e5, "sigma1": 316.0, "sigma2": 0.4, "v_s": 1e-4}
+_S = LUGRE_SCHEMA
 
-EFFECTS = ("ALL", "STICTION", "SLIDING")
+#: MotionSolve's defaults converted from millimetres to metres (the schema's defaults).
+MOTIONSOLVE_DEFAULTS_SI = {k: _S[k].default for k in ("sigma0", "sigma1", "sigma2", "v_s")}
+
+EFFECTS = _S["effect"].choices
 
 
 class LuGre(FrictionLaw):
@@ -41,40 +45,47 @@ class LuGre(FrictionLaw):
 
     Parameters
     ----------
-    mu_s, mu_d : float
-        Static and dynamic coefficients, ``mu_s >= mu_d > 0``.
+    mu_s : float or None
+        Static coefficient (-), in [1e-4, 10] and ``>= mu_d``; None: equal to ``mu_d``.
+    mu_d : float
+        Dynamic coefficient (-), in [1e-4, 10].
     sigma0 : float
-        Bristle stiffness per newton of normal load (1/m), > 0.
+        Bristle stiffness per newton of normal load (1/m), in [1, 1e10].
     sigma1 : float
-        Bristle damping per newton of normal load (s/m), >= 0.
+        Bristle damping per newton of normal load (s/m), in [0, 1e8].
     sigma2 : float
-        Viscous coefficient (N s/m), >= 0.
+        Viscous coefficient (N s/m), in [0, 1e8].
     v_s : float
-        Stribeck (static-to-dynamic transition) velocity (m/s), > 0.
+        Stribeck (static-to-dynamic transition) velocity (m/s), in [1e-9, 1e3].
     effect : {"ALL", "STICTION", "SLIDING"}
+        Case-insensitive.
     """
 
     name = "lugre"
     smooth = True
     n_states = 1
+    schema = LUGRE_SCHEMA
 
-    def __init__(self, mu_s: float, mu_d: float, sigma0: float = 1e5, sigma1: float = 316.0,
-                 sigma2: float = 0.4, v_s: float = 1e-4, effect: str = "ALL"):
-        self.mu_s = check_nonnegative("lugre", "mu_s", mu_s, positive=True)
-        self.mu_d = check_nonnegative("lugre", "mu_d", mu_d, positive=True)
-        if self.mu_s < self.mu_d:
-            raise ModelError(f"lugre friction: mu_s = {mu_s} must be >= mu_d = {mu_d}")
-        self.sigma0 = check_nonnegative("lugre", "sigma0", sigma0, positive=True)
-        self.sigma1 = check_nonnegative("lugre", "sigma1", sigma1)
-        self.sigma2 = check_nonnegative("lugre", "sigma2", sigma2)
-        self.v_s = check_nonnegative("lugre", "v_s", v_s, positive=True)
-        effect = str(effect).upper()
-        if effect not in EFFECTS:
-            raise ModelError(f"lugre friction: effect = {effect!r}; allowed: {', '.join(EFFECTS)}")
-        self.effect = effect
+    def __init__(self, mu_s: float | None = _S["mu_s"].default, mu_d: float = _S["mu_d"].default,
+                 sigma0: float = _S["sigma0"].default, sigma1: float = _S["sigma1"].default,
+                 sigma2: float = _S["sigma2"].default, v_s: float = _S["v_s"].default,
+                 effect: str = _S["effect"].default):
+        self.mu_d = _S.validate("mu_d", mu_d)
+        self.mu_s = self.mu_d if mu_s is None else _S.validate("mu_s", mu_s)
+        check_static_dynamic(_S.where, self.mu_s, self.mu_d)
+        self.sigma0 = _S.validate("sigma0", sigma0)
+        self.sigma1 = _S.validate("sigma1", sigma1)
+        self.sigma2 = _S.validate("sigma2", sigma2)
+        self.v_s = _S.validate("v_s", v_s)
+        self.effect = effect = _S.validate("effect", str(effect).upper())
         self._lo = self.mu_s if effect == "STICTION" else self.mu_d
         self._gap = (self.mu_s - self.mu_d) if effect == "ALL" else 0.0
         self._visc = 0.0 if effect == "STICTION" else self.sigma2
+
+    @classmethod
+    def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> LuGre:
+        kw = {k: v for k, v in _S.pick(params).items() if k not in ("mu_s", "mu_d")}
+        return cls(mu_s, mu_d, **kw)  # the pair's own coefficients rule
 
     def g(self, v: float) -> float:
         """The Stribeck curve ``mu_d + (mu_s - mu_d) exp(-(v/v_s)^2)`` (dimensionless)."""

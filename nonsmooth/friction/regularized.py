@@ -14,15 +14,24 @@ nonsmooth force: warned). Viscous and dry parts add::
 Either as absolute forces (``normal_load=False``: N or N m; then ``b = F``, ``a = 0``) or as
 coefficients of the normal load N (``normal_load=True``: ``coulomb -> mu_d``,
 ``stiction_extra -> mu_s - mu_d``; then ``a = dry sgn(v)``, ``b = viscous v``).
+
+Parameters, defaults and ranges: :data:`~nonsmooth.friction.schema.REGULARIZED_SCHEMA` (and
+:data:`~nonsmooth.friction.schema.REGULARIZED_ABSOLUTE` for the dry levels as forces). One
+deliberate difference from the source engine: ``stribeck_vel`` defaults to 0.01 m/s, not 0, so
+that a pair with ``mu_s > mu_d`` gets a smooth Stribeck decay instead of a force jump.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
-from .base import FrictionLaw, check_nonnegative
+from .base import FrictionLaw
+from .schema import REGULARIZED_ABSOLUTE, REGULARIZED_SCHEMA
 
 __all__ = ["Regularized"]
+
+_S = REGULARIZED_SCHEMA
 
 
 class Regularized(FrictionLaw):
@@ -30,26 +39,48 @@ class Regularized(FrictionLaw):
 
     Parameters
     ----------
-    viscous : float          viscous coefficient (N s/m), >= 0
-    coulomb : float          dynamic dry level (N, or a coefficient with ``normal_load``), >= 0
-    falloff_vel : float      velocity of the breakaway peak (m/s), > 0
-    stiction_extra : float   extra static level (same unit as coulomb), >= 0
-    stribeck_vel : float     Stribeck decay velocity (m/s), >= 0 (0: none)
-    normal_load : bool       True: coulomb and stiction_extra multiply the normal load N
+    viscous : float
+        Viscous coefficient (N s/m), in [0, 1e8].
+    coulomb : float
+        Dynamic dry level: a coefficient of the normal load in [0, 10] (``normal_load``), else a
+        force in [0, 1e9] N.
+    falloff_vel : float
+        Velocity of the breakaway peak (m/s), in [1e-9, 1e3].
+    stiction_extra : float
+        Extra static level (as ``coulomb``).
+    stribeck_vel : float
+        Stribeck decay velocity (m/s): 0 (none) or in [1e-9, 1e3].
+    normal_load : bool
+        True: ``coulomb`` and ``stiction_extra`` multiply the normal load N.
     """
 
     name = "regularized"
     smooth = True
+    schema = REGULARIZED_SCHEMA
 
-    def __init__(self, viscous=0.0, coulomb=0.0, falloff_vel=1e-3, stiction_extra=0.0,
-                 stribeck_vel=0.0, normal_load=True):
-        law = "regularized"
-        self.viscous = check_nonnegative(law, "viscous", viscous)
-        self.coulomb = check_nonnegative(law, "coulomb", coulomb)
-        self.falloff_vel = check_nonnegative(law, "falloff_vel", falloff_vel, positive=True)
-        self.stiction_extra = check_nonnegative(law, "stiction_extra", stiction_extra)
-        self.stribeck_vel = check_nonnegative(law, "stribeck_vel", stribeck_vel)
-        self.normal_load = bool(normal_load)
+    def __init__(self, viscous: float = _S["viscous"].default,
+                 coulomb: float = _S["coulomb"].default,
+                 falloff_vel: float = _S["falloff_vel"].default,
+                 stiction_extra: float = _S["stiction_extra"].default,
+                 stribeck_vel: float = _S["stribeck_vel"].default,
+                 normal_load: bool = _S["normal_load"].default):
+        self.normal_load = _S.validate("normal_load", normal_load)
+        dry = _S if self.normal_load else REGULARIZED_ABSOLUTE
+        self.viscous = _S.validate("viscous", viscous)
+        self.coulomb = dry.validate("coulomb", coulomb)
+        self.falloff_vel = _S.validate("falloff_vel", falloff_vel)
+        self.stiction_extra = dry.validate("stiction_extra", stiction_extra)
+        self.stribeck_vel = _S.validate("stribeck_vel", stribeck_vel)
+
+    @classmethod
+    def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> Regularized:
+        """``coulomb`` and ``stiction_extra`` default to the pair's ``mu_d`` and
+        ``mu_s - mu_d`` (as coefficients of the normal load)."""
+        kw = _S.pick(params)
+        if kw.get("normal_load", _S["normal_load"].default):
+            kw.setdefault("coulomb", mu_d)
+            kw.setdefault("stiction_extra", (mu_d if mu_s is None else mu_s) - mu_d)
+        return cls(**kw)
 
     def dry(self, speed: float) -> float:
         """Magnitude of the dry part at ``|v| = speed`` (force, or coefficient)."""

@@ -91,6 +91,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import ModelError
+from ..friction.schema import LUGRE_SCHEMA, check_static_dynamic
 
 if TYPE_CHECKING:
     from ..model import Model
@@ -344,10 +345,8 @@ class MotionSolveModel:
             if fr is not None:
                 p = fr.values
                 kw = dict(mu=p["mu_dynamic"], mu_s=p["mu_static"], law="lugre",
-                          friction={"sigma0": p["bristle_stiffness"],
-                                    "sigma1": p["damping_effects"],
-                                    "sigma2": p["viscous_effects"],
-                                    "v_s": p["stiction_trans_vel"], "effect": p["effect"]},
+                          friction={q.name: p[q.motionsolve] for q in LUGRE_SCHEMA
+                                    if q.motionsolve and q.name not in ("mu_s", "mu_d")},
                           inputs=p["inputs"])
             try:
                 if joint.type == "REVOLUTE":
@@ -469,6 +468,63 @@ class _Element:
             return int(raw)
         except ValueError:
             raise self.error(f"{name} = {raw!r} is not an integer id") from None
+
+
+# --------------------------------------------------------------------------- joint friction
+#: The unit dimension of each LuGre parameter with a MotionSolve attribute (see LUGRE_SCHEMA).
+_LUGRE_DIMS = {"mu_s": NONE, "mu_d": NONE, "sigma0": PER_LENGTH, "sigma1": TIME_PER_LENGTH,
+               "sigma2": VISCOUS, "v_s": VELOCITY}
+
+#: MotionSolve's documented defaults are numbers per model unit (``bristle_stiffness = 100``
+#: per length unit ...); they are our SI defaults expressed in N, kg, mm, s.
+_DEFAULT_UNITS = Units(length="MILLIMETER")
+
+
+def _joint_friction_defaults() -> dict:
+    """``{MotionSolve attribute: default}`` of the Force_JointFriction LuGre attributes, in
+    the model's units (None: required), derived from :data:`LUGRE_SCHEMA`."""
+    out = {}
+    for q in LUGRE_SCHEMA:
+        if q.motionsolve is None:
+            continue
+        if q.choices:
+            out[q.motionsolve] = q.default
+        elif q.name in ("mu_s", "mu_d"):
+            out[q.motionsolve] = None  # MotionSolve requires the coefficients
+        else:
+            out[q.motionsolve] = q.default / _DEFAULT_UNITS.factor(_LUGRE_DIMS[q.name])
+    return out
+
+
+#: Force_JointFriction's LuGre defaults (model units); mu_static and mu_dynamic are required.
+JOINT_FRICTION_DEFAULTS = _joint_friction_defaults()
+
+
+def _lugre_values(e: _Element) -> dict:
+    """The LuGre attributes of a Force_JointFriction in SI (by MotionSolve name), checked
+    against the schema's ranges and ``mu_static >= mu_dynamic``."""
+    out = {}
+    for q in LUGRE_SCHEMA:
+        ms = q.motionsolve
+        if ms is None:
+            continue
+        default = JOINT_FRICTION_DEFAULTS[ms]
+        if q.choices:
+            out[ms] = e.text(ms, default, q.choices)
+            continue
+        dim = _LUGRE_DIMS[q.name]
+        value = e.number(ms, _REQUIRED if default is None else default, dim)
+        if not q.contains(value):
+            unit = e.units.label(dim) if e.units is not None else q.unit
+            unit = "" if unit == "-" else f" {unit}"
+            si = "" if q.unit == "-" else f" {q.unit}"
+            raise e.error(f"{ms} = {e.attrs[ms]}{unit} ({q.name} = {value:g}{si} in SI) is out of "
+                          f"range; allowed: {q.interval_text()} ({q.description}); "
+                          f"{q.advice()}")
+        out[ms] = value
+    check_static_dynamic(f"{e.source}: {e.where}", out["mu_static"], out["mu_dynamic"],
+                         names=("mu_static", "mu_dynamic"))
+    return out
 
 
 def read_motionsolve(path) -> MotionSolveModel:
@@ -744,18 +800,10 @@ class _Reader:
                               f"types: {', '.join(JOINT_TYPES)})")
             if jid in out:
                 raise e.error(f"joint {jid} already has Force_JointFriction id={out[jid].id}")
-            v = {
-                "mu_static": e.number("mu_static", positive=True),
-                "mu_dynamic": e.number("mu_dynamic", positive=True),
+            v = _lugre_values(e)
+            v.update({
                 "max_stiction_deform": e.number("max_stiction_deform", 0.01, LENGTH, 0.0),
-                "bristle_stiffness": e.number("bristle_stiffness", 100.0, PER_LENGTH,
-                                              positive=True),
-                "damping_effects": e.number("damping_effects", 0.316, TIME_PER_LENGTH, 0.0),
-                "viscous_effects": e.number("viscous_effects", 0.0004, VISCOUS, 0.0),
-                "stiction_trans_vel": e.number("stiction_trans_vel", 0.1, VELOCITY,
-                                               positive=True),
                 "inactive": e.text("inactive", "NONE", ("NONE", "STATIC")),
-                "effect": e.text("effect", "ALL", ("ALL", "STICTION", "SLIDING")),
                 "inputs": e.text("inputs", "1111"),
                 "force_preload": e.number("force_preload", 0.0, FORCE, 0.0),
                 "torque_preload": e.number("torque_preload", 0.0, TORQUE, 0.0),
@@ -769,10 +817,7 @@ class _Reader:
                 "overlap_delta": e.text("overlap_delta", "CONSTANT",
                                         ("CONSTANT", "INCREASE", "DECREASE")),
                 "yoke_choice": e.text("yoke_choice", None),
-            }
-            if v["mu_static"] < v["mu_dynamic"]:
-                raise e.error(f"mu_static = {v['mu_static']:g} must be >= mu_dynamic = "
-                              f"{v['mu_dynamic']:g}")
+            })
             if not re.fullmatch(r"[01]{4}", v["inputs"]):
                 raise e.error(f"inputs = {v['inputs']!r}: give 4 bits (Preload, Reaction_Force,"
                               " Bending_Moment, Torsional_Moment), e.g. 1111 or 1101")
