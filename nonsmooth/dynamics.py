@@ -22,7 +22,6 @@ Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -33,7 +32,6 @@ from .errors import (
     FrictionLoadError,
     InconsistentLCPError,
     IndeterminateLCPError,
-    ModeError,
 )
 from .system import System
 
@@ -384,30 +382,112 @@ class Dynamics:
         Wt = self._load_weights(q)
         return X[AR, 1:] @ Wt[slip], X[AR, 0] + X[AR, 1:] @ self._preload[slip]
 
+    #: Largest HLCP (number of load rows) solved or certified by enumerating its ``2^p`` sign
+    #: patterns; larger ones are solved by pivoting (Lemke). Raise it on an instance to request
+    #: the enumeration as a certificate (exhaustive: proves uniqueness or finds every solution).
+    hlcp_enumeration_max_size: int = 3
+
     def _normal_magnitudes(self, t, A, c, faces=None) -> np.ndarray:
         """Solve ``lambda_N = c + A |lambda_N|``; return ``|lambda_N|`` (shape (p,)), or with
         ``faces`` the continuation ``faces * lambda_N`` of the face-fixed linear system.
 
-        Uniqueness is guaranteed when the spectral radius of ``abs(A)`` is below one
-        (``formulation.md`` section 8); otherwise all solutions are enumerated and anything but
-        exactly one raises a named error."""
+        Parameters
+        ----------
+        t : float
+        A : ndarray, shape (p, p)
+        c : ndarray, shape (p,)
+        faces : ndarray, shape (p,), optional
+
+        Notes
+        -----
+        Uniqueness for every ``c`` is certified by ``rho(|A|) < 1`` or ``||A||_2 < 1`` (then
+        ``lam -> c + A |lam|`` is a contraction; ``formulation.md`` section 8). A certified
+        problem is solved in closed form (``p = 1``), by sign enumeration (``p <= 3``,
+        :attr:`hlcp_enumeration_max_size`) or else by Lemke's method on the equivalent LCP
+        ``x = (I - A)^-1 (I + A) y + (I - A)^-1 c`` (a P-matrix LCP, so pivoting finds the one
+        solution; Cottle, Pang & Stone 2009, section 4.4), certified by its residual. An
+        uncertified problem goes to :meth:`_enumerate_or_raise`.
+        """
         size = A.shape[0]
-        if size == 1:
-            unique = abs(A[0, 0]) < 1.0
-        else:
-            unique = np.max(np.abs(np.linalg.eigvals(np.abs(A)))) < 1.0
+        if faces is None and not A.any():  # no friction feeds back: lam = c
+            return np.abs(c)
+        unique = self._hlcp_unique(A)
         if unique and faces is not None:
             K = np.eye(size) - A * faces
             if np.min(np.abs(np.linalg.eigvals(K))) < JAM_MARGIN:
                 self._jam(t, A, c)
             return faces * np.linalg.solve(K, c)
         if unique:
-            from .lcp import solve_ave
+            if size <= self.hlcp_enumeration_max_size:
+                from .lcp import solve_ave
 
-            sol = solve_ave(A, c)
-            if sol.success:
-                return np.abs(sol.lam)
-        return np.abs(self._enumerate_or_raise(t, A, c))
+                sol = solve_ave(A, c)
+                lam = sol.lam if sol.success else None
+            else:
+                lam = self._ave_pivot(A, c)[0]
+            if lam is not None:
+                return np.abs(lam)
+        return np.abs(self._enumerate_or_raise(t, A, c, unique=unique))
+
+    @staticmethod
+    def _hlcp_unique(A) -> bool:
+        """Whether ``lam = c + A |lam|`` has exactly one solution for every ``c``: sufficient
+        tests ``rho(|A|) < 1`` (Rohn 2009) or ``||A||_2 < 1`` (contraction); shape (p, p)."""
+        size = A.shape[0]
+        if size == 1:
+            return abs(A[0, 0]) < 1.0
+        if np.max(np.abs(np.linalg.eigvals(np.abs(A)))) < 1.0:
+            return True
+        return bool(np.linalg.norm(A, 2) < 1.0)
+
+    @staticmethod
+    def _ave_pivot(A, c):
+        """``lam = c + A |lam|`` by Lemke's method, certified.
+
+        The HLCP ``(I - A) x - (I + A) y = c`` (``lam = x - y``) reduced to the LCP
+        ``x = M y + q``, ``M = (I - A)^-1 (I + A)``, ``q = (I - A)^-1 c`` (formulation.md
+        section 4), solved by :func:`nonsmooth.lcp.lemke.solve_lemke` (then by
+        :func:`nonsmooth.lcp.solve_lcp` with ``method="lemke"``, polished, other covering
+        vectors; then :func:`nonsmooth.lcp.solve_hlcp`, which inverts the better conditioned of
+        ``I -+ A``) and accepted only when the HLCP residual
+        (:func:`nonsmooth.lcp.hlcp_residual`) of the original data is at most 1e-10.
+
+        Parameters
+        ----------
+        A : ndarray, shape (p, p)
+        c : ndarray, shape (p,)
+
+        Returns
+        -------
+        (lam, result)
+            ``lam`` (p,) or None when pivoting found no certified solution; ``result`` the
+            last solver result (its ``infeasible`` flag is a proof of no solution).
+        """
+        from .lcp import hlcp_residual, solve_hlcp, solve_lcp
+        from .lcp.lemke import solve_lemke
+
+        size = A.shape[0]
+        eye = np.eye(size)
+        P, Q = eye - A, eye + A
+        result = None
+        try:
+            R = np.linalg.solve(P, np.column_stack((Q, c)))
+        except np.linalg.LinAlgError:
+            R = None
+        if R is not None and np.all(np.isfinite(R)):
+            M, q = R[:, :size], R[:, size]
+            for attempt in (lambda: solve_lemke(M, q),
+                            lambda: solve_lcp(M, q, method="lemke"),
+                            lambda: solve_lcp(M, q, method="lemke", covering="random")):
+                result = attempt()
+                y = result.z
+                x = np.maximum(M @ y + q, 0.0)
+                if hlcp_residual(P, Q, c, x, y) <= 1e-10:
+                    return x - y, result
+                if result.infeasible:
+                    return None, result
+        result = solve_hlcp(P, Q, c, method="lemke")
+        return (result.x - result.y if result.success else None), result
 
     def _jam(self, t, A, c):
         names = [pr.name for pr in self.system.pairs]
@@ -418,19 +498,61 @@ class Dynamics:
             "friction self-locking (jamming) is imminent. Try a smaller friction coefficient or "
             "another geometry", t=t, pairs=names, A=A, c=c)
 
-    def _enumerate_or_raise(self, t, A, c) -> np.ndarray:
-        """Exact sign enumeration; raise the named error unless there is exactly one solution."""
+    def _enumerate_or_raise(self, t, A, c, *, unique: bool = False) -> np.ndarray:
+        """The one solution of ``lam = c + A |lam|``, or the named error.
+
+        Up to :attr:`hlcp_enumeration_max_size` load rows: exact sign enumeration, and
+        anything but exactly one solution raises. Larger problems are not enumerated: Lemke's
+        method looks for a solution; if uniqueness is certified (``unique``) it is returned,
+        otherwise ``IndeterminateLCPError`` says that uniqueness could not be certified
+        (rather than silently picking one root); no solution found raises
+        ``InconsistentLCPError`` (stating whether infeasibility was proven).
+
+        Parameters
+        ----------
+        t : float
+        A : ndarray, shape (p, p)
+        c : ndarray, shape (p,)
+        unique : bool
+            Uniqueness already certified (then only pivoting failed).
+
+        Returns
+        -------
+        ndarray, shape (p,)
+        """
         from .lcp import solve_ave
 
-        found = solve_ave(A, c, all_solutions=True)
-        sols = list(found.solutions or [])
-        continuum = bool(getattr(found, "continuum", False))
         names = [pr.name for pr in self.system.pairs]
         detail = (f"lambda_N = c + A |lambda_N| with A = {np.array2string(A, precision=6)}, "
                   f"c = {np.array2string(c, precision=6)} N")
         hint = ("friction self-locking (jamming, the bilateral analogue of Painleve's paradox): "
                 "the friction force creates more normal force than it needs. Try a smaller "
                 "friction coefficient, another geometry, or check the friction direction")
+        size = A.shape[0]
+        if size > self.hlcp_enumeration_max_size:
+            lam, result = self._ave_pivot(A, c)
+            if lam is not None and unique:
+                return lam
+            rho = float(np.max(np.abs(np.linalg.eigvals(np.abs(A)))))
+            why = (f"uniqueness could not be certified: rho(|A|) = {rho:.6g} >= 1 and "
+                   f"||A||_2 = {float(np.linalg.norm(A, 2)):.6g} >= 1, and the {size} load rows "
+                   f"exceed hlcp_enumeration_max_size = {self.hlcp_enumeration_max_size} (the "
+                   "2^p sign enumeration that would certify it is not run; raise that "
+                   "attribute to request it)")
+            if lam is None:
+                proof = ("infeasibility is proven (Lemke's secondary ray on a copositive-plus "
+                         "LCP)" if result is not None and result.infeasible else
+                         f"pivoting (Lemke) found none, which is no proof; {why}")
+                raise InconsistentLCPError(
+                    f"at t = {t:.10g} s the normal forces of pairs {names} have no solution "
+                    f"found: {detail}; {proof}; {hint}", t=t, pairs=names, A=A, c=c)
+            raise IndeterminateLCPError(
+                f"at t = {t:.10g} s the normal forces of pairs {names}: {detail}; pivoting "
+                f"found the solution {lam.tolist()} but {why}; {hint}",
+                t=t, pairs=names, A=A, c=c, solutions=[lam])
+        found = solve_ave(A, c, all_solutions=True)
+        sols = list(found.solutions or [])
+        continuum = bool(getattr(found, "continuum", False))
         if not sols:
             raise InconsistentLCPError(
                 f"at t = {t:.10g} s the normal forces of pairs {names} have no solution: {detail}; "
@@ -463,77 +585,149 @@ class Dynamics:
             else False
 
     def transition(self, t, q, v, modes, candidates, *, options=None, z=None,
-                   tol=1e-9) -> np.ndarray:
+                   tol=1e-9, certify_max: int | None = None) -> np.ndarray:
         """The transition problem at an event (Pfeiffer & Glocker; ``formulation.md`` section 9).
 
         Decide the modes of the ``candidates`` (pairs at zero sliding velocity): each may stick
         (``0``) or slip either way (``+1``, ``-1``). A combination is consistent when every
-        sticking pair's friction force satisfies ``|F_T| <= mu_s |lambda_N|`` and every slipping
-        pair accelerates the way it slips (``s a_T > 0``). Among the consistent combinations the
-        one earliest in the candidates' preference orders wins (default: stick, then slip+,
-        slip-: a pair at rest stays at rest while static friction can hold it); two equally
-        preferred consistent combinations are an indeterminacy (``ModeError``), none is a
-        ``ModeError`` too (or the jamming error met on the way).
+        sticking pair's friction force satisfies ``|F_T| <= mu_s |N|`` (its stick row not made
+        redundant by the drives, :meth:`can_stick`) and every slipping pair accelerates the way
+        it slips (``s a_T > 0``). Among the consistent combinations the one earliest in the
+        candidates' preference orders wins (default: stick, then slip+, slip-: a pair at rest
+        stays at rest while static friction can hold it); two equally preferred consistent
+        combinations are an indeterminacy (``ModeError``), none is a ``ModeError`` too (or the
+        jamming error met on the way).
+
+        Solved without enumerating the ``3^k`` combinations (:mod:`nonsmooth.transition`): the
+        friction-saturation LCP (tangential accelerations ``a_T = a+ - a-``, friction reserves
+        ``mu_s N +- F_T``) on the KKT system linearized at the current normal loads, by Lemke's
+        method, with a cascade for ``mu_d < mu_s``; the answer is verified by a full
+        :meth:`evaluate` at the chosen modes with the checks above, repaired by a bounded local
+        search if it fails, and for ``k <= certify_max`` certified by enumeration.
 
         Parameters
         ----------
+        t : float
+        q, v : ndarray, shape (n_q,)
         modes : ndarray, shape (p,)       current modes; non-candidates keep theirs
-        candidates : sequence of int      pairs to decide
-        z : ndarray, optional             internal states of the smooth laws
+        candidates : sequence of int      pairs to decide (k of them)
         options : dict int -> tuple, optional
             Preference order of the modes of a candidate (e.g. ``(1.0, 0.0)`` for a pair whose
             friction reserve just ran out in the slip+ direction: slip first, stick only if
             slipping is inconsistent).
+        z : ndarray, optional             internal states of the smooth laws
+        tol : float                       ``s a_T > tol max(1, |dv/dt|)`` for a slipping pair
+        certify_max : int, optional
+            Certify the answer by enumerating the combinations of preference rank up to its own
+            when ``k <= certify_max`` (default 3, at most 27 evaluations; 0: never).
+
+        Returns
+        -------
+        ndarray, shape (p,)
+            The new modes.
+
+        References
+        ----------
+        Pfeiffer F., Glocker C., *Multibody Dynamics with Unilateral Contacts* (1996), ch. 7.
         """
-        candidates = list(candidates)
-        options = options or {}
-        choice = [tuple(options.get(i, (0.0, 1.0, -1.0))) for i in candidates]
-        mu_s = self.mu_s
-        ranked = []
-        for combo in itertools.product(*[range(len(c)) for c in choice]):
-            ranked.append((sum(combo), combo))
-        ranked.sort()
-        found, best, last_error = [], None, None
-        for rank, combo in ranked:
-            if best is not None and rank > best:
-                break
-            trial = np.array(modes, dtype=float)
-            for i, j, opts in zip(candidates, combo, choice, strict=True):
-                trial[i] = opts[j]
-            sticking = np.flatnonzero(trial == 0.0)
-            if sticking.size and not self.can_stick(t, q, v, sticking):
-                continue
-            try:
-                ev = self.evaluate(t, q, v, trial, None, z)
-            except (ConstraintError, InconsistentLCPError) as exc:
-                last_error = exc
-                continue
-            a_T = self.tangential_acceleration(t, q, v, ev)
-            scale = max(1.0, float(np.max(np.abs(ev.dv))))
-            ok = True
-            for i in candidates:
-                if trial[i] == 0.0:
-                    bound = mu_s[i] * abs(ev.N[i])
-                    ok &= abs(ev.F_T[i]) <= bound * (1 + 1e-9) + 1e-12 * max(1.0, bound)
-                else:
-                    ok &= trial[i] * a_T[i] > tol * scale
-            if ok:
-                found.append(trial)
-                best = rank
-        names = [self.system.pairs[i].name for i in candidates]
-        if len(found) == 1:
-            return found[0]
-        if not found:
-            if isinstance(last_error, InconsistentLCPError):
-                raise last_error
-            raise ModeError(
-                f"at t = {t:.10g} s no consistent mode (stick, slip+, slip-) exists for pairs "
-                f"{names}: the contact problem has no solution here; check mu, mu_s and the "
-                "geometry")
-        raise ModeError(
-            f"at t = {t:.10g} s pairs {names} have several equally admissible modes "
-            f"{[[_mode_text(m) for m in f[candidates]] for f in found]} (friction-induced "
-            "indeterminacy); reduce mu")
+        from .transition import solve_transition
+
+        return solve_transition(self, t, q, v, modes, candidates, options=options, z=z,
+                                tol=tol, certify_max=certify_max)
+
+    def _transition_linearization(self, t, q, v, modes, free, z, faces, rad):
+        """The evaluation made affine in the friction forces ``F`` of the pairs ``free``.
+
+        The ``free`` pairs' forces are external forces (one KKT right-hand side each); the
+        other pairs keep ``modes`` (stick rows, slipping or smooth-law friction); the load
+        rows' absolute values are taken on ``faces`` (``|lambda_abs| = faces * lambda_abs``)
+        and the radial loads ``rad`` are frozen.
+
+        Parameters
+        ----------
+        t : float
+        q, v : ndarray, shape (n_q,)
+        modes : ndarray, shape (p,)
+        free : sequence of int, k of them
+        z : ndarray, shape (n_z,) or None
+        faces : ndarray, shape (r,)       +1 / -1 per load row (``system.abs_rows``)
+        rad : ndarray, shape (p,)         radial loads (N)
+
+        Returns
+        -------
+        nonsmooth.transition.Linearization
+            ``a_T + 2 alpha v_T = a0 + D F`` (k), loads ``N = n0 + Nf F`` (k), load rows
+            ``lambda_abs = lam0 + L F`` (r).
+
+        Raises
+        ------
+        ConstraintError
+            Singular KKT matrix (stick rows made redundant by the constraints).
+        numpy.linalg.LinAlgError
+            ``I - A diag(faces)`` singular (jamming on these faces).
+        """
+        from .transition import Linearization
+
+        n, m, p, sysm = self.n, self.m, self.p, self.system
+        T = sysm.terms(t, q, v)
+        free = np.asarray(free, dtype=int)
+        k = free.size
+        is_free = np.zeros(p, dtype=bool)
+        is_free[free] = True
+        smooth = self.smooth
+        stick = np.flatnonzero((modes == 0.0) & ~smooth & ~is_free)
+        slip = np.flatnonzero(((modes != 0.0) | smooth) & ~is_free)
+        G, W = T.G, T.W
+        v_T = W @ v
+        a_all = self._mu * modes
+        b_all = np.zeros(p)
+        if self.any_smooth:
+            for i in np.flatnonzero(smooth):
+                law, sl = self.laws[i], self.z_slices[i]
+                zi = z[sl] if z is not None else law.initial_state(float(v_T[i]))
+                a_all[i], b_all[i] = law.coefficients(float(v_T[i]), zi)
+        ks, ns = stick.size, slip.size
+        size = n + m + ks
+        K = np.zeros((size, size))
+        K[:n, :n] = T.M
+        K[n:n + m, :n] = G
+        K[:n, n:n + m] = -G.T
+        R = np.zeros((size, 1 + ns + k))
+        R[:n, 0] = T.f - W.T @ b_all
+        R[n:n + m, 0] = T.gamma - self._2a * (G @ v + T.phi_t) - self._b2 * T.phi
+        bias = sysm.tangential_bias(t, q, v)
+        if ks:
+            K[n + m:, :n] = W[stick]
+            K[:n, n + m:] = -W[stick].T
+            R[n + m:, 0] = -bias[stick] - self._2a * v_T[stick]
+        R[:n, 1:1 + ns] = W[slip].T * (-a_all[slip])
+        R[:n, 1 + ns:] = W[free].T
+        X, info = _solve(K, R)
+        if info:
+            self._singular(t, [sysm.pairs[i].name for i in stick])
+        X0, X1, XF = X[:, 0], X[:, 1:1 + ns], X[:, 1 + ns:]
+        AR = n + sysm.abs_rows
+        Wt = self._load_weights(q)
+        rest = rad + self._preload
+        if AR.size:
+            A = X1[AR] @ Wt[slip]
+            c = X0[AR] + X1[AR] @ rest[slip]
+            sol = np.linalg.solve(np.eye(AR.size) - A * faces, np.column_stack((c, XF[AR])))
+            lam0, L = sol[:, 0], sol[:, 1:]
+            signed0, signed1 = faces * lam0, faces[:, None] * L
+            ns0 = Wt[slip] @ signed0 + rest[slip]
+            ns1 = Wt[slip] @ signed1
+            n0 = Wt[free] @ signed0 + rest[free]
+            Nf = Wt[free] @ signed1
+        else:
+            lam0, L = _EMPTY, np.zeros((0, k))
+            ns0, ns1 = rest[slip], np.zeros((ns, k))
+            n0, Nf = rest[free], np.zeros((k, k))
+        x0 = X0 + X1 @ ns0
+        x1 = XF + X1 @ ns1
+        a0 = W[free] @ x0[:n] + bias[free] + self._2a * v_T[free]
+        D = W[free] @ x1[:n]
+        return Linearization(a0, D, n0, Nf, lam0, L, np.asarray(faces, dtype=float))
 
 
 def _mode_text(m: float) -> str:
