@@ -176,10 +176,7 @@ def _cmd_run(args):
     _check_method(args.method)
     if args.friction:
         _check_laws([args.friction])
-    method = args.method
-    if method is None:  # RK4 for Coulomb friction, an implicit method for the stiff smooth laws
-        laws = [args.friction or pr.law for pr in model.system.pairs]
-        method = "RK4" if all(law == "coulomb" for law in laws) else None
+    method = args.method  # None: simulate's own default (the summary says which ran)
     t_end, dt, budget = _run_options(args, model)
     out = args.out and _output_path(args.out, "--out", "data", "out.csv")
     events = args.events and _output_path(args.events, "--events", "event log", "events.csv")
@@ -334,7 +331,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--dt", type=float, help="step / output spacing [s] (default: the model's)")
     run.add_argument("--method", default=None,
                      help="RK4, Euler (fixed step) or RK45, DOP853, RK23, Radau, BDF, LSODA "
-                          "(default: RK4 with Coulomb friction, Radau with smooth laws)")
+                          "(default, as in simulate(): the adaptive event-driven RK45 with "
+                          "Coulomb friction, Radau with smooth laws)")
     run.add_argument("--friction", default=None,
                      help="friction law of every pair: coulomb, lugre or regularized "
                           "(default: the model's)")

@@ -28,7 +28,7 @@ def _finite(value) -> bool:
 def _planar_source(system, t, q, v) -> str | None:
     """Only user-supplied functions are suspects: a built-in element (spring, damper ...) that
     overflows at a finite state is the integration diverging, not the element."""
-    for fe in getattr(system, "_forces", ()):
+    for fe in system.model.forces:
         fn = getattr(fe, "function", None)
         if callable(fn) and not _finite(fn(t, q, v)):
             return f"the function of {type(fe).__name__.lower()} '{fe.name}'"

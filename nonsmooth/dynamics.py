@@ -32,6 +32,7 @@ from .errors import (
     FrictionLoadError,
     InconsistentLCPError,
     IndeterminateLCPError,
+    ModelError,
 )
 from .system import System
 
@@ -155,6 +156,28 @@ class Dynamics:
         self._normal_idx = np.where(self._has_normal, system.normal_rows, 0)
         # the one-pair fast path: one translational pair, load = |lambda_N|, Coulomb
         self._fast = p == 1 and system.simple_pairs and not self.any_smooth
+        # the compiled path: a planar model (tables) with Coulomb pairs, no radial loads
+        self._plan = None
+        tables = getattr(system, "tables", None)
+        if tables is not None and not self.any_smooth and not self._radial:
+            self._compile_plan(tables)
+
+    def _compile_plan(self, tables) -> None:
+        """Pack the constants of :func:`nonsmooth.kernels.planar_evaluate` (its ``plan``)."""
+        from .kernels import evaluation_layout
+        from .planar import _vector
+
+        sysm = self.system
+        n, m, p = self.n, self.m, self.p
+        k = len(sysm.abs_rows)
+        drivers = np.zeros(m)
+        drivers[sysm.driver_rows] = 1.0
+        self._plan = np.concatenate((
+            [n, m, p, k, float(tables.has_state_mass), self._2a, self._b2, JAM_MARGIN],
+            self._mu, self._preload, n + np.asarray(sysm.abs_rows, dtype=float),
+            np.asarray(sysm.normal_rows, dtype=float), drivers)).astype(float)
+        self._layout = evaluation_layout(n, m, p, k, tables.has_state_mass)
+        self._vector = _vector
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
@@ -177,6 +200,10 @@ class Dynamics:
         """
         self.n_evaluations += 1
         n, p = self.n, self.p
+        if self._plan is not None and faces is not None:
+            ev = self._evaluate_compiled(t, q, v, modes, faces)
+            if ev is not None:
+                return ev
         if p and (not self._fast or modes[0] == 0.0):
             return self._evaluate_general(t, q, v, modes, faces, z)
         T = self.system.terms(t, q, v)
@@ -236,6 +263,61 @@ class Dynamics:
             ev.N = np.array((Nf,))
             ev.lam_abs = lambda_N
         return ev
+
+    def _evaluate_compiled(self, t, q, v, modes, faces) -> Evaluation | None:
+        """A smooth-phase evaluation in one compiled kernel (``kernels.planar_evaluate``);
+        None when the kernel cannot certify the loads' uniqueness (the general path decides)."""
+        from .kernels import COINCIDENT, JAMMED, UNCERTIFIED, planar_evaluate
+
+        sysm = self.system
+        tab = sysm.tables
+        sysm._kern()  # loaded (or compiled, announced) once per process
+        U = sysm._user_values(t, q, v) if sysm._user else sysm._U
+        L = self._layout
+        out = np.empty(L["size"])
+        vec = self._vector
+        try:
+            status = planar_evaluate(tab.ints, tab.floats, U, tab.mass, self._plan,
+                                     self._load_weights(q), float(t), vec(q), vec(v),
+                                     vec(modes), vec(faces), out)
+        except np.linalg.LinAlgError:
+            self._nonfinite(t, q, v, U)
+            self._singular(t, [sysm.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
+        if status:
+            if status == UNCERTIFIED:
+                return None
+            if status == COINCIDENT:
+                raise ModelError(f"spring/damper '{tab.names[int(out[0])]}': its two points "
+                                 f"coincide at t = {t:.10g} s; its direction is undefined")
+            if status == JAMMED:
+                k = len(sysm.abs_rows)
+                a0, a1 = L["A"]
+                self._jam(t, out[a0:a1].reshape(k, k), out[slice(*L["c"])])
+        k = len(sysm.abs_rows)
+        A = out[slice(*L["A"])].reshape(k, k)
+        M = out[slice(*L["M"])].reshape(self.n, self.n) if tab.has_state_mass else tab.mass
+        ev = Evaluation(out[slice(*L["dv"])], out[slice(*L["lam"])],
+                        out[slice(*L["lambda_N"])], out[slice(*L["F_T"])],
+                        out[slice(*L["v_T"])], float(out[L["residual"][0]]),
+                        out[slice(*L["powers"])], A, out[slice(*L["c"])], M,
+                        out[slice(*L["phi"])], out[slice(*L["dphi"])])
+        ev.N, ev.lam_abs = out[slice(*L["N"])], out[slice(*L["lam_abs"])]
+        return ev
+
+    def _nonfinite(self, t, q, v, U) -> None:
+        """Raise the named error if the KKT solve failed on NaN/inf (a user function's value or
+        a diverged state) rather than on a singular matrix."""
+        if np.all(np.isfinite(U)) and np.all(np.isfinite(q)) and np.all(np.isfinite(v)):
+            return
+        from .diagnose import nonfinite_source
+        from .errors import IntegrationError, UserFunctionError
+
+        source = nonfinite_source(self.system, t, q, v)
+        if source:
+            raise UserFunctionError(f"{source} returned a non-finite value (NaN or inf) at "
+                                    f"t = {t:.10g} s; the state became non-finite there")
+        raise IntegrationError(f"the state became non-finite at t = {t:.6g} s: the integration "
+                               "is unstable; reduce dt or use an adaptive method")
 
     def _singular(self, t, sticking=()):
         extra = f" with sticking pairs {list(sticking)}" if sticking else ""

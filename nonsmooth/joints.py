@@ -321,21 +321,23 @@ class Translational(JointElement):
         uy = math.sin(thi) * self.axis[0] + math.cos(thi) * self.axis[1]
         return ux * (px - qx) + uy * (py - qy)
 
-    def contact_spacing(self, q) -> float:
-        """``x_s`` (m): the initial overlap, grown or shrunk by the slider's travel."""
+    def contact_spacing(self, q, system) -> float:
+        """``x_s`` (m) at ``q`` in the compiled ``system`` (a :class:`PlanarSystem` that holds
+        this joint): the initial overlap, grown or shrunk by the slider's travel."""
         if self.overlap_sign == 0.0:
             return self.initial_overlap
-        s = float(self._line(self.axis, q, q * 0.0, np.zeros((1, q.shape[0])), 0)[0])
-        x_s = self.initial_overlap + self.overlap_sign * (s - self._s0)
+        x_s = self.initial_overlap + self.overlap_sign * (
+            system.slot_displacement(self, q) - self._s0)
         if x_s <= 0:
             raise ModelError(f"translational '{self.name}': the contact spacing x_s = {x_s:g} m "
                              "has vanished (the slider left its guide); increase "
                              "initial_overlap")
         return x_s
 
-    def bending_weight(self, q) -> float:
-        """``1 / x_s(q)``: the weight of ``|M_lock|`` in the normal load."""
-        return 1.0 / self.contact_spacing(q)
+    def bending_weight(self, q, system) -> float:
+        """``1 / x_s(q)``: the weight of ``|M_lock|`` in the normal load (the compiled system
+        binds it to itself, see ``PlanarSystem``)."""
+        return 1.0 / self.contact_spacing(q, system)
 
     def row_names(self):
         names = [f"{self.name}.normal"]
@@ -423,8 +425,10 @@ class Driver(JointElement):
         self.joint = joint
         if (speed is None) == (motion is None):
             raise ModelError(f"driver '{name}': give exactly one of speed= or motion=(f, df, ddf)")
+        self.speed = self.initial = None  # a linear motion's parameters (None: motion=)
         if speed is not None:
             speed, initial = float(speed), float(initial)
+            self.speed, self.initial = speed, initial
             if not (math.isfinite(speed) and math.isfinite(initial)):
                 raise ModelError(f"driver '{name}': speed and initial must be finite")
             self._f = lambda t: initial + speed * t

@@ -15,13 +15,17 @@ ENERGY_WARNING : float
     unstable (an explicit method with too large a step).
 ZENO_LIMIT : int
     Most events within 1e-12 s (relative) of each other before a chattering (Zeno) error.
+SMALL_SYSTEM : int
+    A run whose KKT system (coordinates + constraints + pairs) is at most this size limits BLAS to
+    one thread (threadpoolctl): on small matrices multi-threaded BLAS is 4-100x slower.
 """
 
 from __future__ import annotations
 
-__all__ = ["MAX_EVALUATIONS", "MAX_OUTPUTS", "ENERGY_WARNING", "ZENO_LIMIT"]
+__all__ = ["MAX_EVALUATIONS", "MAX_OUTPUTS", "ENERGY_WARNING", "ZENO_LIMIT", "SMALL_SYSTEM"]
 
 MAX_EVALUATIONS = 10_000_000
 MAX_OUTPUTS = 2_000_000
 ENERGY_WARNING = 0.01
 ZENO_LIMIT = 50
+SMALL_SYSTEM = 1000

@@ -214,74 +214,170 @@ class PlanarModel:
         return np.array(q, dtype=float), np.array(v, dtype=float)
 
 
+def _vector(x) -> np.ndarray:
+    """A contiguous float vector (the one array layout the kernels are compiled for)."""
+    return np.ascontiguousarray(x, dtype=float)
+
+
+def _bending_weight(joint, system, q):
+    return joint.bending_weight(q, system)
+
+
 class PlanarSystem(System):
-    """A compiled :class:`PlanarModel` (constant mass matrix, element loops for the rest)."""
+    """A compiled :class:`PlanarModel`: flat tables (:mod:`nonsmooth.tables`) evaluated by
+    compiled kernels (:mod:`nonsmooth.kernels`).
+
+    Compiling is pure: the model's objects are only read (no coordinate offset is written into a
+    body, so one body object may appear in several models). The Python element methods
+    (``Revolute.fill`` ...) stay as the reference implementation: :meth:`reference_terms` runs
+    them with the offsets bound for the duration of the call only (``tests/test_kernels.py``).
+    """
 
     def __init__(self, model: PlanarModel):
+        from .tables import compile_tables
+
         self.model = model
-        offset = 0
-        names, masses = [], []
+        self.tables = tab = compile_tables(model)
+        self.n_q = tab.n_q
+        names = []
         for b in model.bodies:
-            b.offset = offset
-            offset += b.ndof
-            names += [f"{b.name}.x", f"{b.name}.y"]
-            masses += [b.mass, b.mass]
-            if b.ndof == 3:
-                names.append(f"{b.name}.theta")
-                masses.append(b.inertia)
-        self.n_q = offset
+            names += [f"{b.name}.x", f"{b.name}.y"] + ([f"{b.name}.theta"] if b.ndof == 3 else [])
         self.coordinate_names = names
-        self._M = np.diag(masses)
-        for rotor in model.inertias:
-            if rotor.constant:
-                self._M = self._M + rotor.mass_matrix(self.n_q)
-        self._state_rotors = [rotor for rotor in model.inertias if not rotor.constant]
+        self._M = tab.mass
         self.constraint_names, self.constraint_kinds = [], []
-        self.pairs: list[FrictionPair] = []
-        self._rows = []
-        row = 0
         for j in model.joints:
-            self._rows.append(row)
             self.constraint_names += j.row_names()
             self.constraint_kinds += j.row_kinds()
-            row += j.n_rows
-            if j.friction is not None:
-                self.pairs.append(j.friction)
         self._tangential = [j for j in model.joints if j.friction is not None]
+        self.pairs: list[FrictionPair] = [self._pair(j) for j in self._tangential]
         self._finish()
-        self._forces = list(model.forces)
-        for fe in self._forces:
-            if hasattr(fe, "bind"):
-                fe.bind(model.bodies)
+        self._user = tab.user
+        self._U = np.zeros((tab.ints.shape[0], 3))
+        self._kernels = None
+
+    def _pair(self, joint) -> FrictionPair:
+        """The joint's friction pair, its q-dependent bending weight bound to this system (a
+        copy: the joint's own pair is not changed)."""
+        from dataclasses import replace
+        from functools import partial
+
+        pair = joint.friction
+        if not any(callable(w) for _, w in (pair.load or ())):
+            return pair
+        weight = partial(_bending_weight, joint, self)
+        return replace(pair, load=tuple((row, weight if callable(w) else w)
+                                        for row, w in pair.load))
+
+    def slot_displacement(self, joint, q) -> float:
+        """The displacement of a translational joint's slider along its slot at ``q`` (m)."""
+        tab = self.tables
+        e = next((r for r, nm in enumerate(tab.names) if nm == joint.name
+                  and tab.ints[r, 0] == 1), None)
+        if e is None:
+            raise ModelError(f"translational '{joint.name}' is not part of this system")
+        return float(self._kern().planar_slot_displacement(tab.ints, tab.floats, e,
+                                                           _vector(q)))
+
+    def _kern(self):
+        if self._kernels is None:
+            from . import kernels
+
+            kernels.warm()
+            self._kernels = kernels
+        return self._kernels
+
+    def _user_values(self, t, q, v) -> np.ndarray:
+        U = self._U
+        for e, fn, how in self._user:
+            if how == "motion":
+                U[e, 0], U[e, 1], U[e, 2] = fn[0](t), fn[1](t), fn[2](t)
+            elif how == "force":
+                U[e, 0], U[e, 1] = fn(t, q, v)
+            else:
+                U[e, 0] = fn(t, q, v)
+        return U
 
     def terms(self, t, q, v):
-        m = self.n_constraints
-        phi = np.zeros(m)
-        phi_t = np.zeros(m)
-        gamma = np.zeros(m)
-        G = np.zeros((m, self.n_q))
-        for j, row in zip(self.model.joints, self._rows, strict=True):
-            j.fill(t, q, v, row, phi, phi_t, G, gamma)
-        W = np.zeros((len(self._tangential), self.n_q))
-        for i, j in enumerate(self._tangential):
-            j.fill_tangential(q, v, i, W)
-        f = np.zeros(self.n_q)
-        P_applied = P_damping = 0.0
-        for fe in self._forces:
-            p = fe.apply(t, q, v, f)
-            if fe.category == "damping":
-                P_damping += p
-            elif fe.category == "applied":
-                P_applied += p
-        M = self._M
-        for rotor in self._state_rotors:  # rotors on translational joints: M(q), velocity term
-            dM, df = rotor.terms(q, v)
-            M = M + dM
-            f += df
+        tab = self.tables
+        U = self._user_values(t, q, v) if self._user else self._U
+        M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = \
+            self._kern().planar_terms(tab.ints, tab.floats, U, tab.mass, tab.n_constraints,
+                                      tab.n_pairs, float(t), _vector(q), _vector(v))
+        if err:
+            raise ModelError(f"spring/damper '{tab.names[err_row]}': its two points coincide "
+                             f"at t = {t:.10g} s; its direction is undefined")
         return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
 
     def potential(self, t, q):
-        return float(sum(fe.potential(t, q) for fe in self._forces))
+        tab = self.tables
+        return float(self._kern().planar_potential(tab.ints, tab.floats, _vector(q)))
 
     def tangential_bias(self, t, q, v):
-        return np.array([j.tangential_bias(q, v) for j in self._tangential])
+        tab = self.tables
+        return self._kern().planar_bias(tab.ints, tab.floats, tab.n_pairs, _vector(q),
+                                        _vector(v))
+
+    # ------------------------------------------------------------------ the reference path
+    def _bind(self):
+        """Bind the element objects' coordinate offsets (and gravity's bodies) for one call of
+        the Python reference path; returns the undo function."""
+        saved = [(b, b.offset) for b in self.model.bodies]
+        for b in self.model.bodies:
+            b.offset = self.tables.offsets[b.name][0]
+        unbound = [fe for fe in self.model.forces if getattr(fe, "_bodies", 0) is None]
+        for fe in unbound:
+            fe._bodies = list(self.model.bodies)
+
+        def undo():
+            for b, off in saved:
+                b.offset = off
+            for fe in unbound:
+                fe._bodies = None
+
+        return undo
+
+    def reference_terms(self, t, q, v) -> Terms:
+        """:meth:`terms` by the Python element methods (the reference of the kernels)."""
+        undo = self._bind()
+        try:
+            m = self.n_constraints
+            phi, phi_t, gamma = np.zeros(m), np.zeros(m), np.zeros(m)
+            G = np.zeros((m, self.n_q))
+            row = 0
+            for j in self.model.joints:
+                j.fill(t, q, v, row, phi, phi_t, G, gamma)
+                row += j.n_rows
+            W = np.zeros((len(self._tangential), self.n_q))
+            for i, j in enumerate(self._tangential):
+                j.fill_tangential(q, v, i, W)
+            f = np.zeros(self.n_q)
+            P_applied = P_damping = 0.0
+            for fe in self.model.forces:
+                p = fe.apply(t, q, v, f)
+                if fe.category == "damping":
+                    P_damping += p
+                elif fe.category == "applied":
+                    P_applied += p
+            M = self._M
+            for rotor in self.model.inertias:
+                if not rotor.constant:  # rotors on translational joints: M(q), velocity term
+                    dM, df = rotor.terms(q, v)
+                    M = M + dM
+                    f += df
+            return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
+        finally:
+            undo()
+
+    def reference_potential(self, t, q) -> float:
+        undo = self._bind()
+        try:
+            return float(sum(fe.potential(t, q) for fe in self.model.forces))
+        finally:
+            undo()
+
+    def reference_bias(self, t, q, v) -> np.ndarray:
+        undo = self._bind()
+        try:
+            return np.array([j.tangential_bias(q, v) for j in self._tangential])
+        finally:
+            undo()

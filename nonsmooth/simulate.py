@@ -37,7 +37,7 @@ from .errors import (
     UserFunctionError,
 )
 from .events import EventRecord, UserEvent, crossed, hermite, locate, mode_name
-from .limits import ENERGY_WARNING, MAX_EVALUATIONS, MAX_OUTPUTS, ZENO_LIMIT
+from .limits import ENERGY_WARNING, MAX_EVALUATIONS, MAX_OUTPUTS, SMALL_SYSTEM, ZENO_LIMIT
 from .result import Result
 from .system import System
 
@@ -732,7 +732,7 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     failure: BaseException | None = None
     t_reached = t0
     try:
-        with np.errstate(all="ignore"):  # overflow shows as a non-finite state, then named
+        with np.errstate(all="ignore"), _blas_threads(system):  # overflow: named later
             how, t_reached = _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol,
                                         max_step)
         if how == "user":
@@ -780,6 +780,18 @@ def _nonfinite_cause(run, method, dt) -> UserFunctionError | None:
     except Exception:  # the user function raises there too: leave the original report
         return None
     return error if isinstance(error, UserFunctionError) else None
+
+
+def _blas_threads(system):
+    """One BLAS thread for a small system (the KKT solves are tiny), else leave BLAS alone."""
+    import contextlib
+
+    size = system.n_q + system.n_constraints + system.n_pairs
+    if size > SMALL_SYSTEM:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol, max_step):

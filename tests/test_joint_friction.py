@@ -163,7 +163,7 @@ def test_overlap_increase_changes_the_contact_spacing():
     N = M * G + np.abs(r["slot.lock"]) / (0.1 + x)
     np.testing.assert_allclose(r.lambda_N[:, 0], M * G, rtol=1e-12)
     np.testing.assert_allclose(-r.F_T[:, 0], 0.1 * N, rtol=1e-10)
-    assert slot.contact_spacing(np.array([0.05, 0.0, 0.0])) == pytest.approx(0.15)
+    assert slot.contact_spacing(np.array([0.05, 0.0, 0.0]), r.system) == pytest.approx(0.15)
 
 
 @pytest.mark.parametrize("kwargs, match", [

@@ -311,8 +311,10 @@ def test_nan_initial_state_names_the_coordinate():
 def test_a_force_returning_nan_is_named_with_its_time(method):
     model = slider(lambda t, q, v: (0.0, math.nan if t >= 0.25 else 1.0))
     with pytest.raises(UserFunctionError, match="the function of force 'push' returned a "
-                                                "non-finite value .* at t = 0.2") as info:
+                                                "non-finite value") as info:
         nonsmooth.simulate(model, 1.0, method=method, dt=0.01)
+    t_named = float(str(info.value).split(" at t = ")[1].split()[0].rstrip(";"))
+    assert 0.25 <= t_named < 1.0  # a time at which the force is NaN
     t_last = info.value.result.t[-1]  # the outputs of every completed step are kept
     assert (0.2 if method == "RK4" else 0.0) < t_last <= 0.25
 

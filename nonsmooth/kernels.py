@@ -1,0 +1,563 @@
+"""Compiled kernels over the planar tables (``docs/fast_core.md``, :mod:`nonsmooth.tables`).
+
+numba ``@njit(cache=True)``: compiled on first use and cached on disk next to this file (or in
+numba's user-wide cache when the package folder is not writable), so a new process loads the
+machine code instead of compiling. Kernels know no Python objects: the tables are two packed
+arrays, the user functions' values a third.
+
+Stages (MuJoCo's ``mj_fwdPosition`` / ``mj_fwdVelocity`` split):
+
+* :func:`planar_terms`: position and velocity stage and forces in one pass over the tables:
+  ``M, f, Phi, Phi_t, G, gamma, W`` and the applied and damping powers;
+* :func:`planar_bias`: ``(dW/dt) v`` of every frictional pair;
+* :func:`planar_potential`: the potential energy of gravity and the springs.
+
+Formulas: Haug, *Computer-Aided Kinematics and Dynamics of Mechanical Systems* (1989), ch. 3 and
+6; they are those of :mod:`nonsmooth.joints` and :mod:`nonsmooth.forces`, element by element
+(``tests/test_kernels.py`` compares the two).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .tables import (
+    DAMPER,
+    DRIVER,
+    FORCE,
+    GRAVITY,
+    JOINT_DAMPER,
+    JOINT_SPRING,
+    PAIR,
+    REVOLUTE,
+    ROTOR,
+    SPRING,
+    TORQUE,
+    TRANSLATIONAL,
+)
+
+__all__ = ["planar_terms", "planar_bias", "planar_potential", "planar_slot_displacement",
+           "ERR_COINCIDENT", "warm"]
+
+#: Error codes (second return value of the kernels; the element row is the first).
+ERR_COINCIDENT = 1  # a spring's or damper's two points coincide: its direction is undefined
+
+
+@njit(cache=True)
+def _point(off, nd, sx, sy, q, v):
+    """``(rx, ry, ax, ay, omega, theta)`` of a body-fixed point (``planar.point_state``)."""
+    if nd == 0:
+        return sx, sy, 0.0, 0.0, 0.0, 0.0
+    if nd == 2:
+        return q[off], q[off + 1], 0.0, 0.0, 0.0, 0.0
+    th = q[off + 2]
+    c, s = math.cos(th), math.sin(th)
+    ax = c * sx - s * sy
+    ay = s * sx + c * sy
+    return q[off] + ax, q[off + 1] + ay, ax, ay, v[off + 2], th
+
+
+@njit(cache=True)
+def _point_velocity(off, nd, ax, ay, v):
+    if nd == 0:
+        return 0.0, 0.0
+    if nd == 2:
+        return v[off], v[off + 1]
+    w = v[off + 2]
+    return v[off] - w * ay, v[off + 1] + w * ax
+
+
+@njit(cache=True)
+def _add_point_row(row, off, nd, ax, ay, ex, ey, sign):
+    """``row += sign * e . d(r_point)/dq`` (``planar.add_point_row``) for a 1-D row."""
+    if nd == 0:
+        return
+    row[off] += sign * ex
+    row[off + 1] += sign * ey
+    if nd == 3:
+        row[off + 2] += sign * (-ex * ay + ey * ax)
+
+
+@njit(cache=True)
+def _line(it, ft, e, elx, ely, q, v, grad):
+    """``e . (r_P - r_Q)`` of translational element ``e`` with ``e`` fixed in the guide:
+    value, gradient (added into ``grad``) and gamma (``Translational._line``)."""
+    i_off, i_nd, j_off, j_nd = it[e, 2], it[e, 3], it[e, 4], it[e, 5]
+    rqx, rqy, aix, aiy, wi, thi = _point(i_off, i_nd, ft[e, 0], ft[e, 1], q, v)
+    rpx, rpy, ajx, ajy, wj, _ = _point(j_off, j_nd, ft[e, 2], ft[e, 3], q, v)
+    c, s = math.cos(thi), math.sin(thi)
+    ex = c * elx - s * ely
+    ey = s * elx + c * ely
+    dx, dy = rpx - rqx, rpy - rqy
+    _add_point_row(grad, j_off, j_nd, ajx, ajy, ex, ey, 1.0)
+    _add_point_row(grad, i_off, i_nd, aix, aiy, ex, ey, -1.0)
+    pex, pey = -ey, ex
+    if i_nd == 3:
+        grad[i_off + 2] += pex * dx + pey * dy
+    vpx, vpy = _point_velocity(j_off, j_nd, ajx, ajy, v)
+    vqx, vqy = _point_velocity(i_off, i_nd, aix, aiy, v)
+    gamma = (wi * wi * (ex * dx + ey * dy)
+             - 2.0 * wi * (pex * (vpx - vqx) + pey * (vpy - vqy))
+             + ex * (ajx * wj * wj - aix * wi * wi) + ey * (ajy * wj * wj - aiy * wi * wi))
+    return ex * dx + ey * dy, gamma
+
+
+@njit(cache=True)
+def _coordinate(it, ft, kind, e, q, v, grad):
+    """A joint coordinate (revolute: relative angle; translational: displacement along the
+    slot): value, gradient (into ``grad``), gamma (``Revolute/Translational.coordinate``)."""
+    if kind == 0:
+        val = 0.0
+        i_off, i_nd, j_off, j_nd = it[e, 2], it[e, 3], it[e, 4], it[e, 5]
+        if j_nd == 3:
+            val += q[j_off + 2]
+            grad[j_off + 2] += 1.0
+        if i_nd == 3:
+            val -= q[i_off + 2]
+            grad[i_off + 2] -= 1.0
+        return val, 0.0
+    return _line(it, ft, e, ft[e, 4], ft[e, 5], q, v, grad)
+
+
+@njit(cache=True)
+def _two_point(it, ft, e, q, v):
+    """Length, rate, direction and rotated offsets of a point-to-point element."""
+    i_off, i_nd, j_off, j_nd = it[e, 1], it[e, 2], it[e, 3], it[e, 4]
+    rix, riy, aix, aiy, _, _ = _point(i_off, i_nd, ft[e, 0], ft[e, 1], q, v)
+    rjx, rjy, ajx, ajy, _, _ = _point(j_off, j_nd, ft[e, 2], ft[e, 3], q, v)
+    dx, dy = rjx - rix, rjy - riy
+    length = math.hypot(dx, dy)
+    if length == 0.0:
+        return length, 0.0, 0.0, 0.0, aix, aiy, ajx, ajy
+    ex, ey = dx / length, dy / length
+    vix, viy = _point_velocity(i_off, i_nd, aix, aiy, v)
+    vjx, vjy = _point_velocity(j_off, j_nd, ajx, ajy, v)
+    rate = ex * (vjx - vix) + ey * (vjy - viy)
+    return length, rate, ex, ey, aix, aiy, ajx, ajy
+
+
+@njit(cache=True)
+def planar_terms(it, ft, U, M0, n_constraints, n_pairs, t, q, v):
+    """Everything an evaluation needs from the model at ``(t, q, v)``.
+
+    Parameters
+    ----------
+    it : ndarray of int64, shape (n_el, 8)    packed integer table (``PlanarTables.ints``)
+    ft : ndarray, shape (n_el, 11)            packed float table
+    U : ndarray, shape (n_el, 3)              user functions' values at ``(t, q, v)`` by row:
+                                              driver ``f, df/dt, d2f/dt2``; force ``Fx, Fy``;
+                                              torque ``T``
+    M0 : ndarray, shape (n_q, n_q)            constant mass matrix
+    n_constraints, n_pairs : int
+    t : float; q, v : ndarray, shape (n_q,)
+
+    Returns
+    -------
+    M (n_q, n_q), f (n_q,), phi (m,), phi_t (m,), G (m, n_q), gamma (m,), W (p, n_q),
+    P_applied, P_damping (float), error row (int, -1 if none), error code (int)
+    """
+    n = q.shape[0]
+    m = n_constraints
+    f = np.zeros(n)
+    phi = np.zeros(m)
+    phi_t = np.zeros(m)
+    gamma = np.zeros(m)
+    G = np.zeros((m, n))
+    W = np.zeros((n_pairs, n))
+    M = M0
+    copied = False
+    P_applied = 0.0
+    P_damping = 0.0
+    err_row, err = -1, 0
+    for e in range(it.shape[0]):
+        kind = it[e, 0]
+        if kind == REVOLUTE:
+            r = it[e, 1]
+            i_off, i_nd, j_off, j_nd = it[e, 2], it[e, 3], it[e, 4], it[e, 5]
+            rix, riy, aix, aiy, wi, _ = _point(i_off, i_nd, ft[e, 0], ft[e, 1], q, v)
+            rjx, rjy, ajx, ajy, wj, _ = _point(j_off, j_nd, ft[e, 2], ft[e, 3], q, v)
+            phi[r] = rjx - rix
+            phi[r + 1] = rjy - riy
+            _add_point_row(G[r], j_off, j_nd, ajx, ajy, 1.0, 0.0, 1.0)
+            _add_point_row(G[r + 1], j_off, j_nd, ajx, ajy, 0.0, 1.0, 1.0)
+            _add_point_row(G[r], i_off, i_nd, aix, aiy, 1.0, 0.0, -1.0)
+            _add_point_row(G[r + 1], i_off, i_nd, aix, aiy, 0.0, 1.0, -1.0)
+            gamma[r] = wj * wj * ajx - wi * wi * aix
+            gamma[r + 1] = wj * wj * ajy - wi * wi * aiy
+        elif kind == TRANSLATIONAL:
+            r = it[e, 1]
+            phi[r], gamma[r] = _line(it, ft, e, ft[e, 6], ft[e, 7], q, v, G[r])
+            if it[e, 6]:
+                i_off, i_nd, j_off, j_nd = it[e, 2], it[e, 3], it[e, 4], it[e, 5]
+                val = 0.0
+                if j_nd == 3:
+                    val += q[j_off + 2]
+                    G[r + 1, j_off + 2] += 1.0
+                if i_nd == 3:
+                    val -= q[i_off + 2]
+                    G[r + 1, i_off + 2] -= 1.0
+                phi[r + 1] = val - ft[e, 8]
+                gamma[r + 1] = 0.0
+        elif kind == DRIVER:
+            r = it[e, 1]
+            val, g = _coordinate(it, ft, it[e, 2], it[e, 3], q, v, G[r])
+            if it[e, 4] == 0:
+                fd, dfd, ddfd = ft[e, 0] + ft[e, 1] * t, ft[e, 1], 0.0
+            else:
+                fd, dfd, ddfd = U[e, 0], U[e, 1], U[e, 2]
+            phi[r] = val - fd
+            phi_t[r] = -dfd
+            gamma[r] = g + ddfd
+        elif kind == PAIR:
+            i = it[e, 1]
+            if it[e, 2] == 0:
+                je = it[e, 3]
+                if it[je, 5] == 3:
+                    W[i, it[je, 4] + 2] += ft[e, 0]
+                if it[je, 3] == 3:
+                    W[i, it[je, 2] + 2] -= ft[e, 0]
+            else:
+                je = it[e, 3]
+                _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, W[i])
+        elif kind == GRAVITY:
+            off = it[e, 1]
+            f[off] += ft[e, 0]
+            f[off + 1] += ft[e, 1]
+        elif kind == SPRING or kind == DAMPER:
+            length, rate, ex, ey, aix, aiy, ajx, ajy = _two_point(it, ft, e, q, v)
+            if length == 0.0:
+                if err == 0:
+                    err_row, err = e, ERR_COINCIDENT
+                continue
+            if kind == SPRING:
+                Fs = ft[e, 4] * (length - ft[e, 5])
+            else:
+                Fs = ft[e, 4] * rate
+                P_damping -= Fs * rate
+            _add_point_row(f, it[e, 3], it[e, 4], ajx, ajy, ex, ey, -Fs)
+            _add_point_row(f, it[e, 1], it[e, 2], aix, aiy, ex, ey, Fs)
+        elif kind == JOINT_DAMPER or kind == JOINT_SPRING:
+            grad = np.zeros(n)
+            x, _ = _coordinate(it, ft, it[e, 1], it[e, 2], q, v, grad)
+            rate = 0.0
+            for k in range(n):
+                rate += grad[k] * v[k]
+            if kind == JOINT_DAMPER:
+                Fj = -ft[e, 0] * rate
+                P_damping += Fj * rate
+            else:
+                Fj = -ft[e, 0] * (x - ft[e, 1])
+            for k in range(n):
+                f[k] += Fj * grad[k]
+        elif kind == FORCE:
+            off, nd = it[e, 1], it[e, 2]
+            Fx, Fy = U[e, 0], U[e, 1]
+            _, _, ax, ay, _, _ = _point(off, nd, ft[e, 0], ft[e, 1], q, v)
+            vx, vy = _point_velocity(off, nd, ax, ay, v)
+            f[off] += Fx
+            f[off + 1] += Fy
+            if nd == 3:
+                f[off + 2] += ax * Fy - ay * Fx
+            P_applied += Fx * vx + Fy * vy
+        elif kind == TORQUE:
+            off = it[e, 1]
+            f[off + 2] += U[e, 0]
+            P_applied += U[e, 0] * v[off + 2]
+        elif kind == ROTOR:
+            je = it[e, 1]
+            w = np.zeros(n)
+            _, g = _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, w)
+            if not copied:
+                M = M0.copy()
+                copied = True
+            if it[e, 4] == 0:  # armature: J w w^T, velocity force J g w
+                coef, h = ft[e, 0], w
+                extra = ft[e, 0] * g
+            else:  # virtual rotor on the parent: h = G w + e_parent
+                h = ft[e, 1] * w
+                if it[e, 3] == 3:
+                    h[it[e, 2] + 2] += 1.0
+                coef = ft[e, 0]
+                extra = ft[e, 0] * ft[e, 1] * g
+            for a in range(n):
+                f[a] += extra * h[a]
+                for b in range(n):
+                    M[a, b] += coef * h[a] * h[b]
+    return M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err
+
+
+@njit(cache=True)
+def planar_bias(it, ft, n_pairs, q, v):
+    """``(dW/dt) v``, shape (p,): zero for a revolute pair, ``-gamma`` of the slot line for a
+    translational one (``Translational.tangential_bias``)."""
+    out = np.zeros(n_pairs)
+    scratch = np.zeros(q.shape[0])
+    for e in range(it.shape[0]):
+        if it[e, 0] == PAIR and it[e, 2] == 1:
+            je = it[e, 3]
+            out[it[e, 1]] = -_line(it, ft, je, ft[je, 4], ft[je, 5], q, v, scratch)[1]
+    return out
+
+
+@njit(cache=True)
+def planar_potential(it, ft, q):
+    """Potential energy of gravity, springs and joint springs (J) at ``q``."""
+    v = np.zeros(q.shape[0])
+    V = 0.0
+    for e in range(it.shape[0]):
+        kind = it[e, 0]
+        if kind == GRAVITY:
+            off = it[e, 1]
+            V -= ft[e, 0] * q[off] + ft[e, 1] * q[off + 1]
+        elif kind == SPRING:
+            length = _two_point(it, ft, e, q, v)[0]
+            V += 0.5 * ft[e, 4] * (length - ft[e, 5]) ** 2
+        elif kind == JOINT_SPRING:
+            x, _ = _coordinate(it, ft, it[e, 1], it[e, 2], q, v, np.zeros(q.shape[0]))
+            V += 0.5 * ft[e, 0] * (x - ft[e, 1]) ** 2
+    return V
+
+
+@njit(cache=True)
+def planar_slot_displacement(it, ft, e, q):
+    """The slider's displacement along the slot of translational element ``e`` (m)."""
+    n = q.shape[0]
+    return _line(it, ft, e, ft[e, 4], ft[e, 5], q, np.zeros(n), np.zeros(n))[0]
+
+
+_WARM = False
+
+
+def warm(announce_after: float = 1.0) -> None:
+    """Load (or, the first time on a machine, compile) every kernel once per process.
+
+    Loading from numba's on-disk cache takes milliseconds; a first compilation takes a few
+    seconds: if it has not finished after ``announce_after`` seconds, one line on stderr says
+    so (issue 10: a first compilation that takes more than a second says so)."""
+    global _WARM
+    if _WARM:
+        return
+    import sys
+    import threading
+
+    def announce():
+        print("nonsmooth: compiling the kernels (first run on this machine only, a few "
+              "seconds) ...", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(announce_after, announce)
+    timer.daemon = True
+    timer.start()
+    try:
+        it = np.zeros((0, 8), dtype=np.int64)
+        ft = np.zeros((0, 11))
+        q = np.zeros(1)
+        planar_terms(it, ft, np.zeros((0, 3)), np.eye(1), 0, 0, 0.0, q, q)
+        planar_bias(it, ft, 0, q, q)
+        planar_potential(it, ft, q)
+        planar_slot_displacement(np.zeros((1, 8), dtype=np.int64), np.zeros((1, 11)), 0, q)
+    finally:
+        timer.cancel()
+    _WARM = True
+
+
+# ------------------------------------------------------------------------------ acceleration stage
+#: Status codes of :func:`planar_evaluate`.
+OK, SINGULAR, JAMMED, COINCIDENT, UNCERTIFIED = 0, 1, 2, 3, 4
+
+
+def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool) -> dict:
+    """Offsets of the outputs in the buffer ``out`` of :func:`planar_evaluate`:
+    ``dv (n), lam (m), lambda_N (p), F_T (p), v_T (p), N (p), lam_abs (k), powers (5),
+    residual (1), phi (m), dphi (m), A (k*k), c (k), M (n*n, with a q-dependent mass)``."""
+    sizes = (("dv", n), ("lam", m), ("lambda_N", p), ("F_T", p), ("v_T", p), ("N", p),
+             ("lam_abs", k), ("powers", 5), ("residual", 1), ("phi", m), ("dphi", m),
+             ("A", k * k), ("c", k), ("M", n * n if state_mass else 0))
+    out, start = {}, 0
+    for name, size in sizes:
+        out[name] = (start, start + size)
+        start += size
+    out["size"] = start
+    return out
+
+
+@njit(cache=True)
+def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
+    """One whole evaluation of a planar model with Coulomb pairs in a smooth phase (modes and
+    faces fixed): terms, KKT solve with stick rows, the face-fixed normal loads, friction forces
+    and powers, written into ``out`` (layout :func:`evaluation_layout`). Returns a status:
+    ``OK``, ``SINGULAR`` (KKT matrix), ``JAMMED`` (``I - A diag(faces)`` near singular; ``A, c``
+    are in ``out``), ``COINCIDENT`` (a spring's points; its row in ``out[0]``) or
+    ``UNCERTIFIED`` (the HLCP's uniqueness not certified here: the caller takes the general
+    path).
+
+    ``plan`` (float64) packs the constants: ``n, m, p, k, state_mass, 2 alpha, beta^2,
+    jam margin, mu (p), preload (p), KKT rows of the load rows (k), normal rows (p, -1: none),
+    driver row flags (m)``. ``Wt`` (p, k): load weights; ``modes`` (p): +1, -1 slip, 0 stick;
+    ``faces`` (k). The same arithmetic as ``Dynamics._evaluate_general``
+    (``formulation.md`` sections 2-4, 6, 8).
+    """
+    n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
+    state_mass = plan[4] != 0.0
+    two_a, b2, jam = plan[5], plan[6], plan[7]
+    o = 8
+    mu = plan[o:o + p]
+    o += p
+    preload = plan[o:o + p]
+    o += p
+    abs_rows = plan[o:o + k]
+    o += k
+    normal_rows = plan[o:o + p]
+    o += p
+    driver = plan[o:o + m]
+    M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = planar_terms(
+        it, ft, U, M0, m, p, t, q, v)
+    if err:
+        out[0] = err_row
+        return COINCIDENT
+    ns = 0
+    nk = 0
+    for i in range(p):
+        if modes[i] == 0.0:
+            nk += 1
+        else:
+            ns += 1
+    slip = np.empty(ns, dtype=np.int64)
+    stick = np.empty(nk, dtype=np.int64)
+    a, b = 0, 0
+    for i in range(p):
+        if modes[i] == 0.0:
+            stick[b] = i
+            b += 1
+        else:
+            slip[a] = i
+            a += 1
+    Gv = G @ v
+    dphi = Gv + phi_t
+    v_T = W @ v
+    size = n + m + nk
+    K = np.zeros((size, size))
+    R = np.zeros((size, 1 + ns))
+    K[:n, :n] = M
+    K[n:n + m, :n] = G
+    K[:n, n:n + m] = -G.T
+    R[:n, 0] = f
+    R[n:n + m, 0] = gamma - two_a * dphi - b2 * phi
+    if nk:
+        bias = planar_bias(it, ft, p, q, v)
+        for r in range(nk):
+            i = stick[r]
+            K[n + m + r, :n] = W[i]
+            K[:n, n + m + r] = -W[i]
+            R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
+    for c_ in range(ns):
+        i = slip[c_]
+        R[:n, 1 + c_] = -(mu[i] * modes[i]) * W[i]
+    X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
+    # loads: N = Wt |lambda_abs| + preload (the preload is folded into R by the caller: none)
+    A = np.zeros((k, k))
+    c = np.zeros(k)
+    for r in range(k):
+        row = int(abs_rows[r])
+        c[r] = X[row, 0]
+        for s in range(ns):
+            x1 = X[row, 1 + s]
+            c[r] += x1 * preload[slip[s]]
+            for col in range(k):
+                A[r, col] += x1 * Wt[slip[s], col]
+    o_A = n + m + 4 * p + k + 6 + 2 * m
+    out[o_A:o_A + k * k] = A.ravel()
+    out[o_A + k * k:o_A + k * k + k] = c
+    mag = np.zeros(k)
+    if k == 1:
+        if not abs(A[0, 0]) < 1.0:
+            return UNCERTIFIED
+        den = 1.0 - A[0, 0] * faces[0]
+        if den < jam:
+            return JAMMED
+        mag[0] = faces[0] * (c[0] / den)
+    elif k > 1:
+        # eigenvalues of real matrices may be complex: numba needs a complex argument
+        if not np.max(np.abs(np.linalg.eigvals(np.abs(A).astype(np.complex128)))) < 1.0:
+            if not np.linalg.norm(A, 2) < 1.0:
+                return UNCERTIFIED
+        Kf = np.eye(k) - A * faces  # A diag(faces)
+        if np.min(np.abs(np.linalg.eigvals(Kf.astype(np.complex128)))) < jam:
+            return JAMMED
+        mag = faces * np.linalg.solve(Kf, c)
+    N_slip = np.zeros(ns)
+    for s in range(ns):
+        i = slip[s]
+        acc = preload[i]
+        for col in range(k):
+            acc += Wt[i, col] * mag[col]
+        N_slip[s] = acc
+    x = X[:, 0].copy()
+    for s in range(ns):
+        x += X[:, 1 + s] * N_slip[s]
+    lam_abs = np.empty(k)
+    for r in range(k):
+        lam_abs[r] = x[int(abs_rows[r])]
+    N = preload.copy()
+    if k:
+        N += Wt @ (faces * lam_abs)
+    F_T = np.zeros(p)
+    for s in range(ns):
+        i = slip[s]
+        F_T[i] = -(mu[i] * modes[i]) * N_slip[s]
+    for r in range(nk):
+        F_T[stick[r]] = x[n + m + r]
+    res = 0.0
+    if k:
+        scale = 1.0
+        for r in range(k):
+            scale = max(scale, abs(c[r]), abs(lam_abs[r]))
+        resid = lam_abs - c - A @ np.abs(lam_abs)
+        res = np.max(np.abs(resid)) / scale
+    lam = x[n:n + m]
+    P_total = 0.0
+    P_drive = 0.0
+    for r in range(m):
+        pr = lam[r] * Gv[r]
+        P_total += pr
+        if driver[r] != 0.0:
+            P_drive += pr
+    P_fric = 0.0
+    for i in range(p):
+        P_fric += F_T[i] * v_T[i]
+    # write the outputs (layout of evaluation_layout)
+    o = 0
+    out[o:o + n] = x[:n]
+    o += n
+    out[o:o + m] = lam
+    o += m
+    for i in range(p):
+        nr = int(normal_rows[i])
+        out[o + i] = lam[nr] if nr >= 0 else N[i]
+    o += p
+    out[o:o + p] = F_T
+    o += p
+    out[o:o + p] = v_T
+    o += p
+    out[o:o + p] = N
+    o += p
+    out[o:o + k] = lam_abs
+    o += k
+    out[o] = P_drive
+    out[o + 1] = P_applied
+    out[o + 2] = P_damping
+    out[o + 3] = P_fric
+    out[o + 4] = P_total - P_drive
+    o += 5
+    out[o] = res
+    o += 1
+    out[o:o + m] = phi
+    o += m
+    out[o:o + m] = dphi
+    o += m
+    o += k * k + k  # A and c were written above
+    if state_mass:
+        out[o:o + n * n] = M.ravel()
+    return OK

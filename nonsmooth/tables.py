@@ -1,0 +1,231 @@
+"""Compile a planar model into flat numeric tables (``docs/fast_core.md``).
+
+A :class:`~nonsmooth.planar.PlanarModel` is declarative and never mutated; ``compile_tables``
+reads it and returns :class:`PlanarTables`: the constant mass matrix, the coordinate offsets of
+the bodies, and one table per element kind, packed for the kernels (:mod:`nonsmooth.kernels`)
+into one integer and one float array with a kind column, so that a kernel call passes three
+arrays, not thirty. User functions (given forces and torques, driver motions) stay Python
+callables, listed in ``user`` with the row of the element whose values they give.
+
+Kinds and their columns (``ints[e] = [kind, a, b, c, d, e, f, g]``, ``floats[e] = [...]``); a
+body reference is ``(offset, ndof)``: ``ndof`` 0 for the ground (points in global coordinates),
+2 for a point mass, 3 for a rigid body:
+
+======================  ============================================  ==========================
+kind                    ints after the kind                           floats
+======================  ============================================  ==========================
+REVOLUTE        0       row, i_off, i_nd, j_off, j_nd                 point_i (2), point_j (2)
+TRANSLATIONAL   1       row, i_off, i_nd, j_off, j_nd, lock           point_i, point_j, axis (2),
+                                                                      normal (2), lock angle
+DRIVER          2       row, joint kind, joint element, motion kind   initial, speed
+                        (0 linear, 1 user: f, df, ddf passed in)
+PAIR            3       pair index, joint kind, joint element         pin radius
+GRAVITY         4       off, nd                                       m g_x, m g_y
+SPRING          5       i_off, i_nd, j_off, j_nd                      point_i, point_j, k, l0
+DAMPER          6       i_off, i_nd, j_off, j_nd                      point_i, point_j, c
+JOINT_DAMPER    7       joint kind, joint element                     c
+JOINT_SPRING    8       joint kind, joint element                     k, rest
+FORCE           9       off, nd                                       point (2); user: Fx, Fy
+TORQUE          10      off, nd                                       user: T
+ROTOR           11      joint element (translational), parent off,    J_eq or I_r, gear ratio
+                        parent nd, mode (0 armature, 1 virtual)
+======================  ============================================  ==========================
+
+"joint element" is the row of the joint in these tables; "joint kind" 0 revolute, 1
+translational. Rotor inertia on a revolute joint is constant and added to the mass matrix here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import ModelError
+
+__all__ = ["PlanarTables", "compile_tables", "KINDS", "N_INT", "N_FLOAT"]
+
+KINDS = ("REVOLUTE", "TRANSLATIONAL", "DRIVER", "PAIR", "GRAVITY", "SPRING", "DAMPER",
+         "JOINT_DAMPER", "JOINT_SPRING", "FORCE", "TORQUE", "ROTOR")
+(REVOLUTE, TRANSLATIONAL, DRIVER, PAIR, GRAVITY, SPRING, DAMPER, JOINT_DAMPER, JOINT_SPRING,
+ FORCE, TORQUE, ROTOR) = range(len(KINDS))
+
+#: Columns of the packed tables.
+N_INT = 8
+N_FLOAT = 11
+
+
+@dataclass(frozen=True)
+class PlanarTables:
+    """A planar model as flat arrays (never refers back to the user's objects for numbers).
+
+    Attributes
+    ----------
+    n_q, n_constraints, n_pairs : int
+    offsets : dict of str to (int, int)   body name -> (offset, ndof) of its coordinates
+    mass : ndarray, shape (n_q, n_q)      constant mass matrix (diagonal + revolute rotors)
+    ints : ndarray, shape (n_el, 8)       packed integer table (kind in column 0)
+    floats : ndarray, shape (n_el, 11)    packed float table
+    names : list of str                   the element behind each packed row
+    user : list of (int, callable, str)   (packed row, function, how to call it): ``"force"``
+                                          ``f(t, q, v) -> (Fx, Fy)``, ``"torque"``
+                                          ``f(t, q, v) -> T``, ``"motion"`` ``(f, df, ddf)(t)``
+    has_state_mass : bool                 whether the mass matrix depends on q (ROTOR rows)
+    """
+
+    n_q: int
+    n_constraints: int
+    n_pairs: int
+    offsets: dict
+    mass: np.ndarray
+    ints: np.ndarray
+    floats: np.ndarray
+    names: list = field(default_factory=list)
+    user: list = field(default_factory=list)
+    has_state_mass: bool = False
+
+    def rows_of(self, kind: int) -> np.ndarray:
+        """Packed rows of one element kind (the per-kind table is ``ints[rows_of(k)]``)."""
+        return np.flatnonzero(self.ints[:, 0] == kind)
+
+
+class _Packer:
+    def __init__(self):
+        self.ints: list[list[int]] = []
+        self.floats: list[list[float]] = []
+        self.names: list[str] = []
+
+    def add(self, kind, ints, floats, name) -> int:
+        row = [kind, *ints]
+        vals = list(floats)
+        if len(row) > N_INT or len(vals) > N_FLOAT:  # pragma: no cover - a table layout bug
+            raise AssertionError(f"{KINDS[kind]} row too wide")
+        self.ints.append(row + [0] * (N_INT - len(row)))
+        self.floats.append(vals + [0.0] * (N_FLOAT - len(vals)))
+        self.names.append(name)
+        return len(self.ints) - 1
+
+
+def compile_tables(model) -> PlanarTables:
+    """The tables of a :class:`~nonsmooth.planar.PlanarModel` (pure: the model is only read).
+
+    Raises :class:`ModelError` for elements the tables cannot express (a revolute coordinate on a
+    point mass, an unknown element class)."""
+    from . import forces as F
+    from . import joints as J
+    from .inertia import RotorInertia
+    from .planar import Body, Ground
+
+    ref: dict[int, tuple[int, int]] = {}
+    offsets, masses = {}, []
+    n = 0
+    for b in model.bodies:
+        ref[id(b)] = (n, b.ndof)
+        offsets[b.name] = (n, b.ndof)
+        masses += [b.mass, b.mass] + ([b.inertia] if b.ndof == 3 else [])
+        n += b.ndof
+
+    def body(b):
+        if isinstance(b, Ground):
+            return (-1, 0)
+        return ref[id(b)]
+
+    pk = _Packer()
+    joint_el: dict[int, tuple[int, int]] = {}  # id(joint) -> (joint kind, packed row)
+    row = 0
+    drivers, pairs = [], []
+    for j in model.joints:
+        if isinstance(j, J.Revolute):
+            i_ref, j_ref = body(j.body_i), body(j.body_j)
+            e = pk.add(REVOLUTE, (row, *i_ref, *j_ref), (*j.point_i, *j.point_j), j.name)
+            joint_el[id(j)] = (0, e)
+        elif isinstance(j, J.Translational):
+            i_ref, j_ref = body(j.body_i), body(j.body_j)
+            e = pk.add(TRANSLATIONAL, (row, *i_ref, *j_ref, int(j.lock_rotation)),
+                       (*j.point_i, *j.point_j, *j.axis, *j.normal, j._lock_angle), j.name)
+            joint_el[id(j)] = (1, e)
+        elif isinstance(j, J.Driver):
+            drivers.append((j, row))
+        else:
+            raise ModelError(f"joint element '{j.name}' ({type(j).__name__}) has no table; "
+                             "expected Revolute, Translational or Driver")
+        if j.friction is not None:
+            pairs.append(j)
+        row += j.n_rows
+    user = []
+
+    def joint_ref(joint, what):
+        if id(joint) not in joint_el:
+            raise ModelError(f"{what}: its joint '{joint.name}' was not added to the model")
+        kind, e = joint_el[id(joint)]
+        if kind == 0 and any(not isinstance(b, (Body, Ground)) for b in joint.bodies()):
+            raise ModelError(f"{what}: revolute '{joint.name}' connects a point mass, which "
+                             "has no angle")
+        return kind, e
+
+    for d, r in drivers:
+        kind, e = joint_ref(d.joint, f"driver '{d.name}'")
+        if d.speed is not None:
+            e_d = pk.add(DRIVER, (r, kind, e, 0), (d.initial, d.speed), d.name)
+        else:
+            e_d = pk.add(DRIVER, (r, kind, e, 1), (), d.name)
+            user.append((e_d, (d._f, d._df, d._ddf), "motion"))
+    for i, j in enumerate(pairs):
+        kind, e = joint_el[id(j)]
+        pk.add(PAIR, (i, kind, e), (getattr(j, "pin_radius", 1.0),), j.name)
+    for fe in model.forces:
+        if isinstance(fe, F.Gravity):
+            gx, gy = fe.g * fe.direction[0], fe.g * fe.direction[1]
+            acted = model.bodies if fe._bodies is None else fe._bodies
+            for b in acted:
+                pk.add(GRAVITY, body(b), (b.mass * gx, b.mass * gy), fe.name)
+        elif isinstance(fe, F.Spring):
+            pk.add(SPRING, (*body(fe.body_i), *body(fe.body_j)),
+                   (*fe.point_i, *fe.point_j, fe.k, fe.length0), fe.name)
+        elif isinstance(fe, F.Damper):
+            pk.add(DAMPER, (*body(fe.body_i), *body(fe.body_j)), (*fe.point_i, *fe.point_j, fe.c),
+                   fe.name)
+        elif isinstance(fe, F.JointDamper):
+            pk.add(JOINT_DAMPER, joint_ref(fe.joint, f"joint damper '{fe.name}'"), (fe.c,),
+                   fe.name)
+        elif isinstance(fe, F.RotationalSpring):
+            pk.add(JOINT_SPRING, joint_ref(fe.joint, f"joint spring '{fe.name}'"),
+                   (fe.k, fe.rest), fe.name)
+        elif isinstance(fe, F.Force):
+            e = pk.add(FORCE, body(fe.body), fe.point, fe.name)
+            user.append((e, fe.function, "force"))
+        elif isinstance(fe, F.Torque):
+            e = pk.add(TORQUE, body(fe.body), (), fe.name)
+            user.append((e, fe.function, "torque"))
+        else:
+            raise ModelError(f"force element '{fe.name}' ({type(fe).__name__}) has no table")
+    M = np.diag(np.array(masses, dtype=float))
+    state_mass = False
+    for rotor in model.inertias:
+        if not isinstance(rotor, RotorInertia):  # pragma: no cover - PlanarModel.add checks
+            raise ModelError(f"inertia element {rotor!r} has no table")
+        kind, e = joint_ref(rotor.joint, f"rotor inertia '{rotor.name}'")
+        parent = body(rotor.joint.body_i)
+        virtual = rotor.mode == "virtual"
+        if kind == 0:  # revolute: constant J g g^T (or I_r h h^T)
+            g = np.zeros(n)
+            for b, sign in ((rotor.joint.body_j, 1.0), (rotor.joint.body_i, -1.0)):
+                off, nd = body(b)
+                if nd == 3:
+                    g[off + 2] += sign
+            if not virtual:
+                M = M + rotor.J_eq * np.outer(g, g)
+            else:
+                h = rotor.gear_ratio * g
+                if parent[1] == 3:
+                    h[parent[0] + 2] += 1.0
+                M = M + rotor.rotor_inertia * np.outer(h, h)
+        else:
+            coef = rotor.rotor_inertia if virtual else rotor.J_eq
+            pk.add(ROTOR, (e, *parent, int(virtual)),
+                   (coef, rotor.gear_ratio or 0.0), rotor.name)
+            state_mass = True
+    ints = np.array(pk.ints, dtype=np.int64).reshape(-1, N_INT)
+    floats = np.array(pk.floats, dtype=float).reshape(-1, N_FLOAT)
+    return PlanarTables(n, row, len(pairs), offsets, M, ints, floats, pk.names, user,
+                        state_mass)

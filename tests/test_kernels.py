@@ -1,0 +1,154 @@
+"""The compiled kernels (nonsmooth.kernels over nonsmooth.tables) against the Python element
+methods, element kind by element kind; compiling is pure; the kernels load from numba's cache."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import nonsmooth
+from nonsmooth.forces import Damper, Gravity, JointDamper, RotationalSpring, Spring, Torque
+from nonsmooth.inertia import RotorInertia
+from nonsmooth.joints import Driver, Revolute, Translational
+from nonsmooth.models import load
+from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.tables import KINDS, compile_tables
+
+
+def every_kind() -> PlanarModel:
+    """One model with every element kind of the tables (and both body kinds, the ground)."""
+    mdl = PlanarModel("every kind")
+    bar = mdl.add(Body("bar", 1.0, 1 / 12, position=(0.5, 0.0), angular_velocity=0.8))
+    block = mdl.add(Body("block", 0.5, 1e-3, position=(0.7, 0.0), velocity=(0.3, 0.56)))
+    ball = mdl.add(PointMass("ball", 0.3, position=(0.2, -0.5), velocity=(0.1, 0.0)))
+    wheel = mdl.add(Body("wheel", 2.0, 0.2, position=(-1.0, 0.0)))
+    pin = mdl.add(Revolute("pin", ground, bar, (0.0, 0.0), (-0.5, 0.0), mu=0.1, mu_s=0.2,
+                           pin_radius=0.02))
+    slot = mdl.add(Translational("slot", bar, block, (0.0, 0.0), (1.0, 0.0), mu=0.2,
+                                 inputs="1111", force_preload=1.0, initial_overlap=0.1,
+                                 overlap_delta="DECREASE"))
+    axle = mdl.add(Revolute("axle", ground, wheel, (-1.0, 0.0), (0.0, 0.0)))
+    mdl.add(Translational("rail", ground, ball, (0.0, -0.5), (1.0, 0.2), mu=0.3, normal="left"))
+    mdl.add(Driver("spin", axle, speed=2.0, initial=0.1))
+    mdl.add(Gravity(9.81))
+    mdl.add(Spring("spring", ground, (0.0, 1.0), block, (0.01, 0.0), k=50.0, length0=0.8))
+    mdl.add(Damper("damper", bar, (0.3, 0.0), ball, (0.0, 0.0), c=0.7))
+    mdl.add(JointDamper("pin damper", pin, c=0.05))
+    mdl.add(JointDamper("slot damper", slot, c=0.4))
+    mdl.add(RotationalSpring("pin spring", pin, k=3.0, rest=0.2))
+    mdl.add(RotationalSpring("slot spring", slot, k=6.0, rest=0.1))
+    mdl.add(nonsmooth.forces.Force("push", block, lambda t, q, v: (math.sin(t), 0.2 * q[0]),
+                                   point=(0.01, 0.02)))
+    mdl.add(Torque("motor", bar, lambda t, q, v: 0.3 - 0.1 * v[2]))
+    mdl.add(RotorInertia("screw", slot, rotor_inertia=1e-4, gear_ratio=100.0, mode="virtual"))
+    mdl.add(RotorInertia("gear", pin, rotor_inertia=1e-3, gear_ratio=10.0))
+    return mdl
+
+
+def driven_slot() -> PlanarModel:
+    mdl = PlanarModel("driven slot")
+    bar = mdl.add(Body("bar", 1.0, 1 / 12, position=(0.5, 0.0), angular_velocity=0.8))
+    block = mdl.add(Body("block", 0.5, 1e-3, position=(0.7, 0.0), velocity=(0.3, 0.56)))
+    mdl.add(Revolute("pin", ground, bar, (0.0, 0.0), (-0.5, 0.0)))
+    slot = mdl.add(Translational("slot", bar, block, (0.0, 0.0), (1.0, 0.0), mu=0.1))
+    mdl.add(Driver("push", slot, motion=(lambda t: 0.2 + 0.1 * math.sin(3 * t),
+                                         lambda t: 0.3 * math.cos(3 * t),
+                                         lambda t: -0.9 * math.sin(3 * t))))
+    mdl.add(RotorInertia("screw", slot, joint_axis_inertia=0.2))
+    return mdl
+
+
+def systems():
+    out = {"every kind": every_kind().compile(), "driven slot": driven_slot().compile()}
+    for name in ("crank_rocker", "stick_slip_oscillator", "slider_crank", "incline",
+                 "pendulum_joint_friction", "block_chain"):
+        try:
+            module = load(name)
+        except nonsmooth.ModelError:  # a model not in this checkout
+            continue
+        kwargs = {"form": "planar"} if name == "crank_rocker" else {}
+        model = module.build(**kwargs)
+        if isinstance(model.system, nonsmooth.planar.PlanarSystem):
+            out[name] = model.system
+    return out
+
+
+SYSTEMS = systems()
+
+
+def test_every_kind_is_covered():
+    tab = SYSTEMS["every kind"].tables
+    assert sorted(set(tab.ints[:, 0].tolist())) == list(range(len(KINDS)))
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_kernels_match_the_element_methods(name):
+    system = SYSTEMS[name]
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        t = float(rng.uniform(0, 3))
+        q = rng.normal(0.0, 0.5, system.n_q)
+        v = rng.normal(0.0, 1.0, system.n_q)
+        got, ref = system.terms(t, q, v), system.reference_terms(t, q, v)
+        for field in got._fields:
+            np.testing.assert_allclose(getattr(got, field), getattr(ref, field), rtol=1e-13,
+                                       atol=1e-13, err_msg=f"{name}: {field}")
+        np.testing.assert_allclose(system.tangential_bias(t, q, v),
+                                   system.reference_bias(t, q, v), rtol=1e-13, atol=1e-13)
+        assert system.potential(t, q) == pytest.approx(system.reference_potential(t, q),
+                                                       rel=1e-13, abs=1e-13)
+
+
+def test_compiling_is_pure_a_body_shared_by_two_models():
+    shared = Body("shared", 2.0, 0.1, velocity=(1.0, 0.0))
+    first = PlanarModel("first")
+    first.add(shared)
+    first.add(Translational("slot", ground, shared, (0.0, 0.0), (1.0, 0.0), mu=0.1,
+                            normal="left"))
+    first.add(Gravity(9.81))
+    second = PlanarModel("second")
+    second.add(Body("other", 1.0, 0.1))  # the shared body comes second here: offset 3
+    second.add(shared)
+    second.add(Gravity(9.81))
+    sys1 = first.compile()
+    sys2 = second.compile()
+    assert shared.offset == -1  # nothing written into the user's object
+    assert sys1.tables.offsets["shared"] == (0, 3) and sys2.tables.offsets["shared"] == (3, 3)
+    r = nonsmooth.simulate(first, 0.5, method="RK4", dt=1e-3)
+    # the first model still slides with friction 0.1 m g (decelerates at 0.981 m/s^2)
+    np.testing.assert_allclose(r["shared.x"], r.t - 0.5 * 0.981 * r.t ** 2, atol=1e-9)
+    # gravity without a body list is not bound to the first model's bodies either
+    g = [fe for fe in second.forces if isinstance(fe, Gravity)][0]
+    assert g._bodies is None
+
+
+def test_coincident_spring_points_are_named():
+    mdl = PlanarModel("coincident")
+    a = mdl.add(PointMass("a", 1.0))
+    mdl.add(Spring("tie", ground, (0.0, 0.0), a, (0.0, 0.0), k=1.0, length0=0.0))
+    system = mdl.compile()
+    with pytest.raises(nonsmooth.ModelError, match="'tie': its two points coincide"):
+        system.terms(0.0, np.zeros(2), np.zeros(2))
+
+
+def test_tables_are_one_table_per_kind():
+    tab = compile_tables(every_kind())
+    revolute = tab.ints[tab.rows_of(KINDS.index("REVOLUTE"))]
+    assert revolute.shape[0] == 2 and list(revolute[:, 1]) == [0, 4]  # pin, slot (+ lock), axle
+    assert tab.has_state_mass and tab.n_pairs == 3
+
+
+def test_a_new_process_loads_the_kernels_from_the_cache():
+    code = ("import nonsmooth; from nonsmooth.models import stick_slip_oscillator as m; "
+            "nonsmooth.simulate(m.build(), 0.05, method='RK4', dt=1e-3); "
+            "from nonsmooth import kernels as k; "
+            "print(sum(len(f.stats.cache_misses) for f in "
+            "(k.planar_terms, k.planar_bias, k.planar_potential)))")
+    for _ in range(2):  # the first run may compile (a fresh checkout), the second must not
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+    assert out.stdout.strip() == "0", out.stderr
