@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--dt", type=float, help="step / output spacing [s] (default: the model's)")
     run.add_argument("--method", default=None,
                      help="RK4, Euler (fixed step) or RK45, DOP853, RK23, Radau, BDF, LSODA "
-                          "(default, as in simulate(): the adaptive event-driven RK45 with "
+                          "(default, as in simulate(): the adaptive event-driven DOP853 with "
                           "Coulomb friction, Radau with smooth laws)")
     run.add_argument("--friction", default=None,
                      help="friction law of every pair: coulomb, lugre or regularized "
@@ -352,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="set a model parameter (repeatable)")
     cmp.add_argument("--t-end", type=float, help="end time [s] (default: the model's)")
     cmp.add_argument("--dt", type=float, help="output spacing [s]")
-    cmp.add_argument("--method", default=None, help="integrator for every law (default: RK45 "
+    cmp.add_argument("--method", default=None, help="integrator for every law (default: DOP853 "
                                                       "for Coulomb, Radau for smooth laws)")
     cmp.add_argument("--out", metavar="FILE.csv", help="write the comparison table as CSV")
     cmp.add_argument("--plot", metavar="FILE.png", help="overlay plot of the runs")

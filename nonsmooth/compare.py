@@ -137,7 +137,7 @@ def compare(model, laws=("coulomb", "lugre"), t_end: float | None = None, *,
     t_end : float, optional
         End time (s); default the model's.
     method : str, optional
-        Integrator for every law; default per law (RK45 for Coulomb, Radau for smooth laws).
+        Integrator for every law; default per law (DOP853 for Coulomb, Radau for smooth laws).
     dt : float, optional
         Output step (s); default the model's, else a thousandth of the run.
     stick_speed : float, optional

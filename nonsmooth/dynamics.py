@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.linalg.lapack import dgesv
 
 from .errors import (
     ConstraintError,
@@ -42,9 +41,16 @@ _EMPTY = np.zeros(0)
 
 
 def _solve(K, R):
-    """LU solve of the KKT system (LAPACK dgesv; far less call overhead than numpy's solve)."""
-    lu, piv, X, info = dgesv(K, R)
+    """LU solve of the KKT system (LAPACK dgesv; far less call overhead than numpy's solve).
+    scipy.linalg is imported on first use (it costs 0.17 s of start-up)."""
+    global _dgesv
+    if _dgesv is None:
+        from scipy.linalg.lapack import dgesv as _dgesv
+    lu, piv, X, info = _dgesv(K, R)
     return X, info
+
+
+_dgesv = None
 
 #: Default Baumgarte parameters (1/s): critically damped constraint error, e^{-10 t}.
 DEFAULT_ALPHA = 10.0

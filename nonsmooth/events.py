@@ -22,7 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import brentq
 
 __all__ = ["EventRecord", "mode_name", "UserEvent", "hermite", "locate", "crossed"]
 
@@ -110,4 +109,6 @@ def locate(g: Callable[[float], float], t0: float, t1: float, g0: float, g1: flo
         return t0
     if g1 == 0:
         return t1
+    from scipy.optimize import brentq  # on first use: 0.1 s of start-up otherwise
+
     return brentq(g, t0, t1, xtol=xtol, rtol=4 * np.finfo(float).eps)

@@ -561,3 +561,23 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
     if state_mass:
         out[o:o + n * n] = M.ravel()
     return OK
+
+
+@njit(cache=True)
+def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, modes, faces, out):
+    """:func:`planar_evaluate` at the ``k`` output times of a phase at once (one call instead of
+    ``k``): ``ts`` (k,), ``Q, V`` (k, n_q), ``U`` (k, n_el, 3) the user functions' values;
+    ``out`` (k, size + 2): each row's outputs, then its kinetic and potential energy (J).
+    Returns ``(row, status)`` of the first row that is not ``OK`` (``(-1, OK)`` if none)."""
+    n = Q.shape[1]
+    size = out.shape[1] - 2
+    state_mass = plan[4] != 0.0
+    for r in range(ts.shape[0]):
+        status = planar_evaluate(it, ft, U[r], M0, plan, Wt, ts[r], Q[r], V[r], modes, faces,
+                                 out[r, :size])
+        if status != OK:
+            return r, status
+        M = out[r, size - n * n:size].reshape(n, n) if state_mass else M0
+        out[r, size] = 0.5 * (V[r] @ (M @ V[r]))
+        out[r, size + 1] = planar_potential(it, ft, Q[r])
+    return -1, OK

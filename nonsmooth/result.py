@@ -45,9 +45,8 @@ class Result:
         r = cls()
         system = model.system
         n, m, p = system.n_q, system.n_constraints, system.n_pairs
-        # an interrupt can land between the appends of one output row: keep the complete rows
-        N = min(len(col) for col in run.rec.values())
-        rec = {key: col[:N] for key, col in run.rec.items()}
+        rec = run.recorder.arrays()
+        N = rec["t"].size
         r.model, r.system, r.method, r.dt, r.alpha, r.beta = model, system, method, dt, alpha, beta
         r.status, r.message = status, message
         r.success = status >= 0

@@ -38,15 +38,23 @@ from .errors import (
 )
 from .events import EventRecord, UserEvent, crossed, hermite, locate, mode_name
 from .limits import ENERGY_WARNING, MAX_EVALUATIONS, MAX_OUTPUTS, SMALL_SYSTEM, ZENO_LIMIT
+from .recorder import Recorder
 from .result import Result
 from .system import System
 
 __all__ = ["simulate", "FIXED_STEP_METHODS", "ADAPTIVE_METHODS", "METHODS", "project",
+           "DEFAULT_TOLERANCES",
            "MAX_EVALUATIONS", "MAX_OUTPUTS", "ENERGY_WARNING"]
 
 FIXED_STEP_METHODS = ("RK4", "Euler")
 ADAPTIVE_METHODS = ("RK45", "DOP853", "RK23", "Radau", "BDF", "LSODA")
 METHODS = FIXED_STEP_METHODS + ADAPTIVE_METHODS
+IMPLICIT_METHODS = ("Radau", "BDF", "LSODA")
+
+#: Default (rtol, atol) of the adaptive methods: tight for the explicit ones (DOP853 takes few
+#: more steps for them, and events are located on its 7th-order dense output), looser for the
+#: implicit ones used with the stiff smooth laws.
+DEFAULT_TOLERANCES = {"explicit": (1e-11, 1e-13), "implicit": (1e-8, 1e-10)}
 
 _FACE = {1.0: "+", -1.0: "-", 0.0: "0"}
 
@@ -125,9 +133,14 @@ class _Run:
         self.user_events = user_events
         self.progress = progress
         self.events: list[EventRecord] = []
-        self.rec: dict[str, list] = {k: [] for k in (
-            "t", "y", "dv", "lam", "lambda_N", "F_T", "v_T", "modes", "residual", "phi",
-            "dphi", "T", "V")}
+        n, m, p = system.n_q, system.n_constraints, system.n_pairs
+        self.recorder = Recorder({"y": 2 * n + N_WORK + dynamics.n_z, "dv": n, "lam": m,
+                                  "lambda_N": p, "F_T": p, "v_T": p, "modes": p, "phi": m,
+                                  "dphi": m})
+        # outputs of an adaptive step evaluated together by one compiled call (planar models
+        # with Coulomb pairs and constant load weights)
+        self.batch = (getattr(dynamics, "_plan", None) is not None
+                      and not dynamics._callable_weights)
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
@@ -197,25 +210,88 @@ class _Run:
             if problem:
                 raise UserFunctionError(f"GeneralizedSystem: {problem}")
         n = self.n
-        r = self.rec
-        r["t"].append(t)
-        r["y"].append(y.copy())
-        r["dv"].append(ev.dv)
-        r["lam"].append(ev.lam)
-        r["lambda_N"].append(ev.lambda_N)
-        r["F_T"].append(ev.F_T)
-        r["v_T"].append(ev.v_T)
-        r["modes"].append(np.where(self.dyn.smooth, np.nan, modes))
-        r["residual"].append(ev.residual)
         if ev.residual > self.max_residual:
             self.max_residual = ev.residual
-        r["phi"].append(ev.phi)
-        r["dphi"].append(ev.dphi)
         v = y[n:2 * n]
-        r["T"].append(0.5 * float(v @ ev.M @ v))
-        r["V"].append(self.system.potential(t, y[:n]))
+        self.recorder.add_row(t=t, y=y.copy(), dv=ev.dv, lam=ev.lam, lambda_N=ev.lambda_N,
+                              F_T=ev.F_T, v_T=ev.v_T,
+                              modes=np.where(self.dyn.smooth, np.nan, modes),
+                              residual=ev.residual, phi=ev.phi, dphi=ev.dphi,
+                              T=0.5 * float(v @ ev.M @ v), V=self.system.potential(t, y[:n]))
         if self.progress is not None:
             self.progress(t)
+
+    def outputs(self, times, Y, modes):
+        """Evaluate, check and record the outputs of one adaptive step (times (k,), states
+        Y (n_y, k)). Returns the index of the first output that contradicts the phase's modes
+        or faces (an event stepped over), or None; the outputs before it are recorded."""
+        if not self.batch:
+            return self._outputs_one_by_one(times, Y, modes)
+        from .kernels import OK, planar_evaluate_batch
+
+        n, dyn, system = self.n, self.dyn, self.system
+        k = times.size
+        self.charge(float(times[-1]))
+        dyn.n_evaluations += k - 1
+        tab, L = system.tables, dyn._layout
+        Q = np.ascontiguousarray(Y[:n].T)
+        V = np.ascontiguousarray(Y[n:2 * n].T)
+        U = np.zeros((k, tab.ints.shape[0], 3))
+        if system._user:
+            for r in range(k):
+                U[r] = system._user_values(float(times[r]), Q[r], V[r])
+        out = np.empty((k, L["size"] + 2))
+        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn._plan,
+                                            dyn._Wt, np.ascontiguousarray(times, dtype=float),
+                                            Q, V, np.asarray(modes, dtype=float),
+                                            np.asarray(self.faces, dtype=float), out)
+        good = k if status == OK else row
+
+        def col(name):
+            a, b = L[name]
+            return out[:good, a:b]
+
+        N, F_T, v_T, lam_abs = col("N"), col("F_T"), col("v_T"), col("lam_abs")
+        v_tol = 1e-9 * np.maximum(1.0, np.max(np.abs(V[:good]), axis=1, initial=0.0))
+        f_tol = 1e-9 * np.maximum(1.0, np.max(np.abs(N), axis=1, initial=0.0))
+        bad = np.any(self.faces * lam_abs < -f_tol[:, None], axis=1)
+        for i in self.friction_pairs:
+            if modes[i] == 0.0:
+                reserve = self.mu_s[i] * N[:, i]
+                bad |= (reserve + F_T[:, i] < -f_tol) | (reserve - F_T[:, i] < -f_tol)
+            else:
+                bad |= modes[i] * v_T[:, i] < -v_tol
+        first = int(np.argmax(bad)) if bad.any() else None
+        keep = good if first is None else first
+        if keep:
+            res = out[:keep, L["residual"][0]]
+            self.max_residual = max(self.max_residual, float(res.max()))
+            self.recorder.add(
+                t=np.array(times[:keep], dtype=float), y=np.array(Y[:, :keep].T),
+                dv=col("dv")[:keep].copy(), lam=col("lam")[:keep].copy(),
+                lambda_N=col("lambda_N")[:keep].copy(), F_T=F_T[:keep].copy(),
+                v_T=v_T[:keep].copy(),
+                modes=np.tile(np.where(dyn.smooth, np.nan, modes), (keep, 1)),
+                residual=res.copy(), phi=col("phi")[:keep].copy(),
+                dphi=col("dphi")[:keep].copy(), T=out[:keep, -2].copy(),
+                V=out[:keep, -1].copy())
+            if self.progress is not None:
+                self.progress(float(times[keep - 1]))
+        if first is not None:
+            return first
+        if good < k:  # the kernel declined a row (an uncertified HLCP, a singular KKT ...):
+            rest = self._outputs_one_by_one(times[good:], Y[:, good:], modes)  # named there
+            return None if rest is None else good + rest
+        return None
+
+    def _outputs_one_by_one(self, times, Y, modes):
+        for j, tt in enumerate(times):
+            yy = np.array(Y[:, j])
+            ev = self.ev_at(float(tt), yy, modes)
+            if self.inconsistent(yy, ev, modes):
+                return j
+            self.record(float(tt), yy, ev, modes)
+        return None
 
     # ---------------------------------------------------------------- modes and events
     def initial_modes(self, t, y):
@@ -587,21 +663,22 @@ def _phase(run: _Run, solver, specs, modes, grid, next_k, method, dt):
                 sol = solver.dense_output()
             times = grid[next_k:k_hi]
             Y = np.asarray(sol(times), dtype=float).reshape(y_new.size, times.size)
-            for tt, yy in zip(times, Y.T, strict=True):
-                yy = np.array(yy)
-                ev = run.ev_at(tt, yy, modes)
-                if run.inconsistent(yy, ev, modes):
-                    limit = (tt - t_from) / 8.0
-                    if limit < 1e-12 * max(1.0, abs(t_from)):
-                        raise IntegrationError(
-                            f"{method} steps over a mode switch near t = {tt:.10g} s that it "
-                            "cannot resolve; try a smaller dt or max_step, or the RK4 method")
-                    run.events[:] = [e for e in run.events  # found again after the restart
-                                     if not (e.kind == "user" and e.t > t_from)]
-                    return "redo", next_k, t_from, y_from, limit
-                run.record(tt, yy, ev, modes)
-                next_k += 1
-                t_from, y_from = tt, yy
+            bad = run.outputs(times, Y, modes)
+            if bad:
+                next_k += bad
+                t_from, y_from = float(times[bad - 1]), np.array(Y[:, bad - 1])
+            if bad is not None:
+                tt = float(times[bad])
+                limit = (tt - t_from) / 8.0
+                if limit < 1e-12 * max(1.0, abs(t_from)):
+                    raise IntegrationError(
+                        f"{method} steps over a mode switch near t = {tt:.10g} s that it "
+                        "cannot resolve; try a smaller dt or max_step, or the RK4 method")
+                run.events[:] = [e for e in run.events  # found again after the restart
+                                 if not (e.kind == "user" and e.t > t_from)]
+                return "redo", next_k, t_from, y_from, limit
+            next_k += times.size
+            t_from, y_from = float(times[-1]), np.array(Y[:, -1])
         for tt, j in sorted(roots):  # non-terminal user events up to the first terminal one
             if not specs[j][3] and tt <= t_last:
                 run.log_user(tt, sol(tt), run.user_events[specs[j][1]])
@@ -614,7 +691,8 @@ def _phase(run: _Run, solver, specs, modes, grid, next_k, method, dt):
 
 # ------------------------------------------------------------------------------- entry point
 def simulate(model, t_span, *, method: str | None = None, dt: float | None = None,
-             rtol: float = 1e-8, atol: float = 1e-10, alpha: float | None = None,
+             rtol: float | None = None, atol: float | None = None,
+             alpha: float | None = None,
              beta: float | None = None, friction=None, events: Sequence[Callable] = (),
              q0=None, v0=None, max_step: float = math.inf,
              progress: Callable[[float], None] | None = None, throw: bool = True,
@@ -629,15 +707,19 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     t_span : float or (float, float)
         End time, or (start, end) in s.
     method : str, optional
-        ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method. Default:
-        ``"RK45"`` with set-valued Coulomb friction only; ``"Radau"`` (implicit, the most
-        accurate here) as soon as a pair uses a smooth law: LuGre's bristles and steep
-        regularizations are stiff. ``"LSODA"`` (stiffness switching) is 2-4 times faster on
-        these models at a slightly lower accuracy (``benchmarks/friction_backends.py``).
+        ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method. Default (the
+        command line's too): ``"DOP853"`` with set-valued Coulomb friction only (adaptive,
+        event-driven, 8th order: tight tolerances cost few steps, so the default is accurate);
+        ``"Radau"`` (implicit, the most accurate here) as soon as a pair uses a smooth law:
+        LuGre's bristles and steep regularizations are stiff. ``"LSODA"`` (stiffness
+        switching) is 2-4 times faster on these models at a slightly lower accuracy
+        (``benchmarks/friction_backends.py``).
     dt : float, optional
         Step of the fixed-step methods and output spacing (s); default ``(t_end - t0) / 1000``.
-    rtol, atol : float
-        Tolerances of the adaptive methods.
+    rtol, atol : float, optional
+        Tolerances of the adaptive methods; default :data:`DEFAULT_TOLERANCES` (1e-11, 1e-13
+        for the explicit methods: the belt's stick-slip period to ~3e-10; 1e-8, 1e-10 for the
+        implicit ones, whose cost grows fast with the accuracy on stiff laws).
     alpha, beta : float, optional
         Baumgarte parameters (1/s); default the model's, else 10.
     friction : str, FrictionLaw or dict, optional
@@ -691,9 +773,12 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
                          "greater than the start time (s)")
     laws = resolve_laws(system, friction)
     if method is None:
-        method = "Radau" if any(law.smooth for law in laws) else "RK45"
+        method = "Radau" if any(law.smooth for law in laws) else "DOP853"
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    tolerances = DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"]
+    rtol = tolerances[0] if rtol is None else rtol
+    atol = tolerances[1] if atol is None else atol
     if dt is None:
         dt = (t_end - t0) / 1000.0
     dt = float(dt)
@@ -772,9 +857,9 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
 def _nonfinite_cause(run, method, dt) -> UserFunctionError | None:
     """After an unexpected exception: the user function that returned NaN/inf between the last
     output and the failing evaluation, if one did."""
-    if not run.rec["t"] or not math.isfinite(run.t_now):
+    if not run.recorder.n_rows or not math.isfinite(run.t_now):
         return None
-    t, y = run.rec["t"][-1], run.rec["y"][-1]
+    t, y = run.recorder.last_t, run.recorder.last_y
     try:
         error = run.nonfinite(t, y, max(run.t_now - t, 0.0), method, dt)
     except Exception:  # the user function raises there too: leave the original report

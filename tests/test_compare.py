@@ -33,7 +33,7 @@ def test_table_rows_methods_and_reference_row(oscillator_comparison):
     c = oscillator_comparison
     assert [row["law"] for row in c.table] == LAWS
     assert c.motion == ["x", "v"]
-    assert [row["method"] for row in c.table] == ["RK45", "Radau", "Radau"]
+    assert [row["method"] for row in c.table] == ["DOP853", "Radau", "Radau"]  # the defaults
     for law in LAWS:  # every run on the same output grid, each with its own law
         np.testing.assert_array_equal(c.results[law].t, c.results["coulomb"].t)
         assert c.results[law].laws == [law]
