@@ -12,7 +12,8 @@ Measured, in one process (best of 3 each, the same machine state):
   1e-12) for the slip phases with a terminal event at ``v_r = 0``, the stick phase solved
   analytically (``x = x_e + v_belt (t - t_e)``) up to ``|k x| = F_s``;
 * ``nonsmooth.simulate(stick_slip_oscillator.build(...), 40.0, dt=0.01)`` with default settings
-  (RK45, rtol 1e-8, atol 1e-10), and for reference with the baseline's DOP853 tolerances;
+  (``simulate``'s default method and tolerances: DOP853, rtol 1e-11, atol 1e-13), and for
+  reference with the baseline's DOP853 tolerances;
 
 their wall times, the ratio engine / baseline, and both solutions' limit-cycle period error
 against the closed form ``T = T_stick + T_slip`` (``models/stick_slip_oscillator.py``), from
@@ -175,7 +176,7 @@ def in_process(repeat: int) -> None:
     model = stick_slip_oscillator.build(**MODEL_SET)
     nonsmooth.simulate(model, 0.1, dt=DT)  # warm-up: the engine's lazy imports
     wall_hw, (tt, x_hw, _, brk_hw) = best_of(handwritten, repeat)
-    runs = [("engine, default (RK45, rtol 1e-8)", {}),
+    runs = [("engine, default (DOP853, rtol 1e-11)", {}),
             ("engine, DOP853 rtol 1e-10 atol 1e-12",
              {"method": "DOP853", "rtol": RTOL, "atol": ATOL})]
     print(f"in one process, best of {repeat}; closed-form period T = {closed_form_period():.12g} s")
@@ -210,7 +211,7 @@ def as_processes(repeat: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out, ev = Path(tmp) / "tmp.csv", Path(tmp) / "tmp_events.csv"
         cases = [
-            ("nonsmooth run (CLI default: RK4 h 0.01)", _cli_command(out, ev)),
+            ("nonsmooth run (default method)", _cli_command(out, ev)),
             ("regularized tanh, LSODA (--regularized)",
              [sys.executable, script, "--regularized", "--out", str(out)]),
             ("hand-written (--handwritten)",
