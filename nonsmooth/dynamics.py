@@ -182,8 +182,14 @@ class Dynamics:
             [n, m, p, k, float(tables.has_state_mass), self._2a, self._b2, JAM_MARGIN],
             self._mu, self._preload, n + np.asarray(sysm.abs_rows, dtype=float),
             np.asarray(sysm.normal_rows, dtype=float), drivers)).astype(float)
-        self._layout = evaluation_layout(n, m, p, k, tables.has_state_mass)
+        self._layout = L = evaluation_layout(n, m, p, k, tables.has_state_mass)
         self._vector = _vector
+        self._slices = [slice(*L[name]) for name in ("dv", "lam", "lambda_N", "F_T", "v_T",
+                                                     "powers", "c", "phi", "dphi", "N",
+                                                     "lam_abs")]
+        self._res_at, self._size, self._k = L["residual"][0], L["size"], k
+        kernels = sysm._kern()  # loaded (or compiled, announced) now, not on first use
+        self._kernel = kernels.planar_evaluate
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
@@ -273,41 +279,43 @@ class Dynamics:
     def _evaluate_compiled(self, t, q, v, modes, faces) -> Evaluation | None:
         """A smooth-phase evaluation in one compiled kernel (``kernels.planar_evaluate``);
         None when the kernel cannot certify the loads' uniqueness (the general path decides)."""
-        from .kernels import COINCIDENT, JAMMED, UNCERTIFIED, planar_evaluate
-
         sysm = self.system
         tab = sysm.tables
-        sysm._kern()  # loaded (or compiled, announced) once per process
         U = sysm._user_values(t, q, v) if sysm._user else sysm._U
-        L = self._layout
-        out = np.empty(L["size"])
+        out = np.empty(self._size)
         vec = self._vector
+        if type(modes) is not np.ndarray or type(faces) is not np.ndarray:
+            modes, faces = vec(modes), vec(faces)
         try:
-            status = planar_evaluate(tab.ints, tab.floats, U, tab.mass, self._plan,
-                                     self._load_weights(q), float(t), vec(q), vec(v),
-                                     vec(modes), vec(faces), out)
+            status = self._kernel(tab.ints, tab.floats, U, tab.mass, self._plan,
+                                     self._load_weights(q), float(t), vec(q), vec(v), modes,
+                                     faces, out)
         except np.linalg.LinAlgError:
             self._nonfinite(t, q, v, U)
             self._singular(t, [sysm.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
+        k = self._k
         if status:
+            from .kernels import COINCIDENT, JAMMED, NONFINITE, SINGULAR, UNCERTIFIED
+
+            if status == SINGULAR or status == NONFINITE:
+                self._nonfinite(t, q, v, U)
+                self._singular(t, [sysm.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
             if status == UNCERTIFIED:
                 return None
             if status == COINCIDENT:
                 raise ModelError(f"spring/damper '{tab.names[int(out[0])]}': its two points "
                                  f"coincide at t = {t:.10g} s; its direction is undefined")
             if status == JAMMED:
-                k = len(sysm.abs_rows)
-                a0, a1 = L["A"]
-                self._jam(t, out[a0:a1].reshape(k, k), out[slice(*L["c"])])
-        k = len(sysm.abs_rows)
-        A = out[slice(*L["A"])].reshape(k, k)
-        M = out[slice(*L["M"])].reshape(self.n, self.n) if tab.has_state_mass else tab.mass
-        ev = Evaluation(out[slice(*L["dv"])], out[slice(*L["lam"])],
-                        out[slice(*L["lambda_N"])], out[slice(*L["F_T"])],
-                        out[slice(*L["v_T"])], float(out[L["residual"][0]]),
-                        out[slice(*L["powers"])], A, out[slice(*L["c"])], M,
-                        out[slice(*L["phi"])], out[slice(*L["dphi"])])
-        ev.N, ev.lam_abs = out[slice(*L["N"])], out[slice(*L["lam_abs"])]
+                L = self._layout
+                self._jam(t, out[slice(*L["A"])].reshape(k, k), out[slice(*L["c"])])
+        dv, lam, lambda_N, F_T, v_T, powers, c, phi, dphi, N, lam_abs = (
+            out[sl] for sl in self._slices)
+        A = out[self._layout["A"][0]:self._layout["A"][1]].reshape(k, k)
+        M = (out[slice(*self._layout["M"])].reshape(self.n, self.n) if tab.has_state_mass
+             else tab.mass)
+        ev = Evaluation(dv, lam, lambda_N, F_T, v_T, float(out[self._res_at]), powers, A, c, M,
+                        phi, dphi)
+        ev.N, ev.lam_abs = N, lam_abs
         return ev
 
     def _nonfinite(self, t, q, v, U) -> None:

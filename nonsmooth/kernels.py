@@ -358,6 +358,12 @@ def warm(announce_after: float = 1.0) -> None:
         planar_bias(it, ft, 0, q, q)
         planar_potential(it, ft, q)
         planar_slot_displacement(np.zeros((1, 8), dtype=np.int64), np.zeros((1, 11)), 0, q)
+        plan = np.zeros(8)
+        planar_evaluate(it, ft, np.zeros((0, 3)), np.eye(1), plan, np.zeros((0, 0)), 0.0, q, q,
+                        np.zeros(0), np.zeros(0), np.zeros(32))
+        planar_evaluate_batch(it, ft, np.zeros((1, 0, 3)), np.eye(1), plan, np.zeros((0, 0)),
+                              np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1)), np.zeros(0),
+                              np.zeros(0), np.zeros((1, 34)))
     finally:
         timer.cancel()
     _WARM = True
@@ -365,7 +371,50 @@ def warm(announce_after: float = 1.0) -> None:
 
 # ------------------------------------------------------------------------------ acceleration stage
 #: Status codes of :func:`planar_evaluate`.
-OK, SINGULAR, JAMMED, COINCIDENT, UNCERTIFIED = 0, 1, 2, 3, 4
+OK, SINGULAR, JAMMED, COINCIDENT, UNCERTIFIED, NONFINITE = 0, 1, 2, 3, 4, 5
+
+#: KKT systems up to this size are solved by :func:`_lu_solve` (no LAPACK call overhead);
+#: larger ones by LAPACK (``np.linalg.solve``).
+SMALL_LU = 32
+
+
+@njit(cache=True)
+def _lu_solve(K, R):
+    """Solve ``K X = R`` in place (``R`` becomes ``X``; ``K`` is overwritten) by Gaussian
+    elimination with partial pivoting, as LAPACK's dgesv does. Returns False for an exactly
+    zero pivot (a singular matrix) or a non-finite one (NaN input), True otherwise."""
+    size = K.shape[0]
+    nr = R.shape[1]
+    for col in range(size):
+        piv = col
+        best = abs(K[col, col])
+        for r in range(col + 1, size):
+            if abs(K[r, col]) > best:
+                best = abs(K[r, col])
+                piv = r
+        if not best > 0.0:  # zero, or NaN
+            return False
+        if piv != col:
+            for j in range(size):
+                K[col, j], K[piv, j] = K[piv, j], K[col, j]
+            for j in range(nr):
+                R[col, j], R[piv, j] = R[piv, j], R[col, j]
+        d = K[col, col]
+        for r in range(col + 1, size):
+            f = K[r, col] / d
+            if f != 0.0:
+                for j in range(col + 1, size):
+                    K[r, j] -= f * K[col, j]
+                for j in range(nr):
+                    R[r, j] -= f * R[col, j]
+    for col in range(size - 1, -1, -1):
+        d = K[col, col]
+        for j in range(nr):
+            acc = R[col, j]
+            for c in range(col + 1, size):
+                acc -= K[col, c] * R[c, j]
+            R[col, j] = acc / d
+    return True
 
 
 def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool) -> dict:
@@ -391,7 +440,7 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
     ``OK``, ``SINGULAR`` (KKT matrix), ``JAMMED`` (``I - A diag(faces)`` near singular; ``A, c``
     are in ``out``), ``COINCIDENT`` (a spring's points; its row in ``out[0]``) or
     ``UNCERTIFIED`` (the HLCP's uniqueness not certified here: the caller takes the general
-    path).
+    path) or ``NONFINITE`` (a user function's value in ``U`` is NaN or infinite).
 
     ``plan`` (float64) packs the constants: ``n, m, p, k, state_mass, 2 alpha, beta^2,
     jam margin, mu (p), preload (p), KKT rows of the load rows (k), normal rows (p, -1: none),
@@ -412,6 +461,10 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
     normal_rows = plan[o:o + p]
     o += p
     driver = plan[o:o + m]
+    for e in range(U.shape[0]):  # a user function's NaN/inf: the caller names the function
+        for j in range(U.shape[1]):
+            if not np.isfinite(U[e, j]):
+                return NONFINITE
     M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = planar_terms(
         it, ft, U, M0, m, p, t, q, v)
     if err:
@@ -455,7 +508,12 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
     for c_ in range(ns):
         i = slip[c_]
         R[:n, 1 + c_] = -(mu[i] * modes[i]) * W[i]
-    X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
+    if size <= SMALL_LU:
+        if not _lu_solve(K, R):
+            return SINGULAR
+        X = R
+    else:
+        X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
     # loads: N = Wt |lambda_abs| + preload (the preload is folded into R by the caller: none)
     A = np.zeros((k, k))
     c = np.zeros(k)

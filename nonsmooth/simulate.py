@@ -824,6 +824,10 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
             status, message = 1, f"a terminal user event stopped the run at t = {t_reached:.10g} s"
     except NonsmoothError as exc:
         failure, status, message = exc, -1, str(exc)
+        if isinstance(exc, IntegrationError) and "non-finite" in message:
+            named = _nonfinite_cause(run, method, dt)  # a user function's NaN behind it?
+            if named is not None:
+                failure, message = named, str(named)
     except KeyboardInterrupt as exc:  # Ctrl-C (or SIGTERM turned into it by the command line)
         what = getattr(exc, "signal_name", "SIGINT")
         failure, status = exc, -1

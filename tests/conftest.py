@@ -1,6 +1,14 @@
-"""Shared test set-up: the independent reference computations in this folder are importable."""
+"""Shared test set-up: the independent reference computations in this folder are importable, and
+the compiled kernels are loaded (or, in a fresh checkout, compiled) once before any test, so that
+the one-line "compiling the kernels" notice never lands in a test's captured output."""
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+def pytest_sessionstart(session):
+    from nonsmooth import kernels
+
+    kernels.warm(announce_after=1e9)  # quiet here: pytest shows its own progress
