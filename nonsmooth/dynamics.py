@@ -121,15 +121,10 @@ class Dynamics:
         self._2a, self._b2 = 2.0 * self.alpha, self.beta ** 2
         n, m, p = system.n_q, system.n_constraints, system.n_pairs
         self.n, self.m, self.p = n, m, p
-        self._K = np.zeros((n + m, n + m))
-        self._R = np.zeros((n + m, 1 + p))
-        self._nrows = n + system.normal_rows  # rows of lambda_N in the KKT solution
         self._power_rows = np.zeros((m, 2))  # columns: all constraint rows, driver rows
         self._power_rows[:, 0] = 1.0
         self._power_rows[system.driver_rows, 1] = 1.0
-        self._row0 = int(self._nrows[0]) if p else -1
         self.n_evaluations = 0
-        self._M_last = None
         # friction laws: set-valued Coulomb (modes, events) or smooth (state functions)
         self.laws = [pr.make_law() for pr in system.pairs] if laws is None else list(laws)
         if len(self.laws) != p:
@@ -144,7 +139,6 @@ class Dynamics:
         # Coulomb coefficients come from the laws (they may override the pairs' own)
         self._mu = np.array([0.0 if law.smooth else law.mu_d for law in self.laws])
         self.mu_s = np.array([0.0 if law.smooth else law.mu_s for law in self.laws])
-        self._mu0 = float(self._mu[0]) if p else 0.0
         # normal loads: weights over the |.| rows, radial rows, preloads
         abs_rows = list(system.abs_rows)
         self._Wt = np.zeros((p, len(abs_rows)))
@@ -160,36 +154,41 @@ class Dynamics:
         self._radial = bool(self._has_radial.any())
         self._has_normal = system.normal_rows >= 0
         self._normal_idx = np.where(self._has_normal, system.normal_rows, 0)
-        # the one-pair fast path: one translational pair, load = |lambda_N|, Coulomb
-        self._fast = p == 1 and system.simple_pairs and not self.any_smooth
-        # the compiled path: a planar model (tables) with Coulomb pairs, no radial loads
+        # the compiled path (every smooth phase with Coulomb pairs and no radial loads): one
+        # kernel call for a planar model (terms and acceleration stage), the acceleration stage
+        # alone after the system's own terms for any other system
         self._plan = None
-        tables = getattr(system, "tables", None)
-        if tables is not None and not self.any_smooth and not self._radial:
-            self._compile_plan(tables)
+        if not self.any_smooth and not self._radial:
+            self._compile_plan(getattr(system, "tables", None))
 
     def _compile_plan(self, tables) -> None:
-        """Pack the constants of :func:`nonsmooth.kernels.planar_evaluate` (its ``plan``)."""
-        from .kernels import evaluation_layout
+        """Pack the constants of :func:`nonsmooth.kernels.acceleration_stage` (its ``plan``)."""
+        from . import kernels
         from .planar import _vector
 
         sysm = self.system
         n, m, p = self.n, self.m, self.p
         k = len(sysm.abs_rows)
+        state_mass = tables is not None and tables.has_state_mass
         drivers = np.zeros(m)
         drivers[sysm.driver_rows] = 1.0
         self._plan = np.concatenate((
-            [n, m, p, k, float(tables.has_state_mass), self._2a, self._b2, JAM_MARGIN],
+            [n, m, p, k, float(state_mass), self._2a, self._b2, JAM_MARGIN],
             self._mu, self._preload, n + np.asarray(sysm.abs_rows, dtype=float),
             np.asarray(sysm.normal_rows, dtype=float), drivers)).astype(float)
-        self._layout = L = evaluation_layout(n, m, p, k, tables.has_state_mass)
+        self._layout = L = kernels.evaluation_layout(n, m, p, k, state_mass)
         self._vector = _vector
         self._slices = [slice(*L[name]) for name in ("dv", "lam", "lambda_N", "F_T", "v_T",
                                                      "powers", "c", "phi", "dphi", "N",
                                                      "lam_abs")]
         self._res_at, self._size, self._k = L["residual"][0], L["size"], k
-        kernels = sysm._kern()  # loaded (or compiled, announced) now, not on first use
-        self._kernel = kernels.planar_evaluate
+        self._zero_bias = np.zeros(p)
+        if tables is not None:
+            sysm._kern()  # loaded (or compiled, announced) now, not on first use
+            self._kernel = kernels.planar_evaluate
+        else:
+            kernels.warm()
+            self._kernel = kernels.acceleration_stage
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
@@ -211,85 +210,37 @@ class Dynamics:
             Internal states of the smooth laws (LuGre bristle deflections, m).
         """
         self.n_evaluations += 1
-        n, p = self.n, self.p
         if self._plan is not None and faces is not None:
             ev = self._evaluate_compiled(t, q, v, modes, faces)
             if ev is not None:
                 return ev
-        if p and (not self._fast or modes[0] == 0.0):
-            return self._evaluate_general(t, q, v, modes, faces, z)
-        T = self.system.terms(t, q, v)
-        G = T.G
-        Gv = G @ v
-        K, R = self._K, self._R
-        if T.M is not self._M_last:  # a constant mass matrix is written once
-            K[:n, :n] = T.M
-            self._M_last = T.M
-        K[n:, :n] = G
-        np.negative(G.T, out=K[:n, n:])
-        R[:n, 0] = T.f
-        dphi = Gv + T.phi_t
-        R[n:, 0] = T.gamma
-        R[n:, 0] -= self._2a * dphi + self._b2 * T.phi
-        if p:  # here p == 1: the fast path (one simple Coulomb pair)
-            a0 = self._mu0 * modes[0]
-            np.multiply(T.W.T, -a0, out=R[:n, 1:])
-        X, info = _solve(K, R)
-        if info:
-            self._singular(t)
-        if p:  # in plain floats
-            row = self._row0
-            cc, aa = float(X[row, 0]), float(X[row, 1])
-            if abs(aa) < 1.0:
-                if faces is None:
-                    lam_n = cc / (1.0 - aa) if cc >= 0 else cc / (1.0 + aa)
-                    Nf = abs(lam_n)
-                else:
-                    den = 1.0 - aa * faces[0]
-                    if den < JAM_MARGIN:
-                        self._jam(t, np.array([[aa]]), np.array([cc]))
-                    Nf = faces[0] * (cc / den)
-            else:
-                Nf = float(self._normal_magnitudes(t, X[self._nrows, 1:], X[self._nrows, 0])[0])
-            x = X[:, 1] * Nf
-            x += X[:, 0]
-            lambda_N = x[row:row + 1]
-            ln = float(lambda_N[0])
-            res = abs(ln - cc - aa * abs(ln)) / max(1.0, abs(cc), Nf)
-            A = c = None  # formed on demand by normal_equation()
-            F = -a0 * Nf
-            F_T = np.array((F,))
-            v_T = T.W @ v
-            P_fric = F * float(v_T[0])
-        else:
-            x = X[:, 0]
-            lambda_N = F_T = v_T = _EMPTY
-            A = c = None
-            res = 0.0
-            P_fric = 0.0
-        lam = x[n:]
-        P_total, P_drive = (lam * Gv) @ self._power_rows
-        powers = np.array((P_drive, T.P_applied, T.P_damping, P_fric, P_total - P_drive))
-        ev = Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
-        if p:
-            ev.N = np.array((Nf,))
-            ev.lam_abs = lambda_N
-        return ev
+        return self._evaluate_general(t, q, v, modes, faces, z)
 
     def _evaluate_compiled(self, t, q, v, modes, faces) -> Evaluation | None:
         """A smooth-phase evaluation in one compiled kernel (``kernels.planar_evaluate``);
         None when the kernel cannot certify the loads' uniqueness (the general path decides)."""
         sysm = self.system
-        tab = sysm.tables
-        U = sysm._user_values(t, q, v) if sysm._user else sysm._U
+        tab = getattr(sysm, "tables", None)
         out = np.empty(self._size)
         vec = self._vector
         if type(modes) is not np.ndarray or type(faces) is not np.ndarray:
             modes, faces = vec(modes), vec(faces)
+        T = None
         try:
-            status = self._kernel(tab.ints, tab.floats, U, tab.mass, self._plan,
-                                     self._load_weights(q), float(t), vec(q), vec(v), modes,
-                                     faces, out)
+            if tab is not None:
+                U = sysm._user_values(t, q, v) if sysm._user else sysm._U
+                status = self._kernel(tab.ints, tab.floats, U, tab.mass, self._plan,
+                                      self._load_weights(q), float(t), vec(q), vec(v), modes,
+                                      faces, out)
+            else:  # the system's own terms (user callables), then the compiled stage
+                T = sysm.terms(t, q, v)
+                U = None  # a NaN in the terms shows in the state, and is named there
+                bias = (vec(sysm.tangential_bias(t, q, v)) if (modes == 0.0).any()
+                        else self._zero_bias)
+                status = self._kernel(vec(T.M), vec(T.f), vec(T.phi), vec(T.phi_t), vec(T.G),
+                                      vec(T.gamma), vec(T.W), bias, float(T.P_applied),
+                                      float(T.P_damping), self._plan, self._load_weights(q),
+                                      vec(v), modes, faces, out)
         except np.linalg.LinAlgError:
             self._nonfinite(t, q, v, U)
             self._singular(t, [sysm.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
@@ -308,11 +259,15 @@ class Dynamics:
             if status == JAMMED:
                 L = self._layout
                 self._jam(t, out[slice(*L["A"])].reshape(k, k), out[slice(*L["c"])])
-        dv, lam, lambda_N, F_T, v_T, powers, c, phi, dphi, N, lam_abs = (
-            out[sl] for sl in self._slices)
+        dv, lam, lambda_N, F_T, v_T, powers, c, phi, dphi, N, lam_abs = [
+            out[sl] for sl in self._slices]
         A = out[self._layout["A"][0]:self._layout["A"][1]].reshape(k, k)
-        M = (out[slice(*self._layout["M"])].reshape(self.n, self.n) if tab.has_state_mass
-             else tab.mass)
+        if T is not None:
+            M = T.M
+        elif tab.has_state_mass:
+            M = out[slice(*self._layout["M"])].reshape(self.n, self.n)
+        else:
+            M = tab.mass
         ev = Evaluation(dv, lam, lambda_N, F_T, v_T, float(out[self._res_at]), powers, A, c, M,
                         phi, dphi)
         ev.N, ev.lam_abs = N, lam_abs
@@ -321,7 +276,8 @@ class Dynamics:
     def _nonfinite(self, t, q, v, U) -> None:
         """Raise the named error if the KKT solve failed on NaN/inf (a user function's value or
         a diverged state) rather than on a singular matrix."""
-        if np.all(np.isfinite(U)) and np.all(np.isfinite(q)) and np.all(np.isfinite(v)):
+        if ((U is None or np.all(np.isfinite(U))) and np.all(np.isfinite(q))
+                and np.all(np.isfinite(v))):
             return
         from .diagnose import nonfinite_source
         from .errors import IntegrationError, UserFunctionError

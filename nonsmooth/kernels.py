@@ -40,6 +40,7 @@ from .tables import (
 )
 
 __all__ = ["planar_terms", "planar_bias", "planar_potential", "planar_slot_displacement",
+           "planar_evaluate", "planar_evaluate_batch", "acceleration_stage", "evaluation_layout",
            "ERR_COINCIDENT", "warm"]
 
 #: Error codes (second return value of the kernels; the element row is the first).
@@ -361,6 +362,10 @@ def warm(announce_after: float = 1.0) -> None:
         plan = np.zeros(8)
         planar_evaluate(it, ft, np.zeros((0, 3)), np.eye(1), plan, np.zeros((0, 0)), 0.0, q, q,
                         np.zeros(0), np.zeros(0), np.zeros(32))
+        z2 = np.zeros((0, 1))
+        acceleration_stage(np.eye(1), q, np.zeros(0), np.zeros(0), z2, np.zeros(0), z2,
+                           np.zeros(0), 0.0, 0.0, plan, np.zeros((0, 0)), q, np.zeros(0),
+                           np.zeros(0), np.zeros(32))
         planar_evaluate_batch(it, ft, np.zeros((1, 0, 3)), np.eye(1), plan, np.zeros((0, 0)),
                               np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1)), np.zeros(0),
                               np.zeros(0), np.zeros((1, 34)))
@@ -435,18 +440,45 @@ def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool) -> dict:
 @njit(cache=True)
 def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
     """One whole evaluation of a planar model with Coulomb pairs in a smooth phase (modes and
-    faces fixed): terms, KKT solve with stick rows, the face-fixed normal loads, friction forces
-    and powers, written into ``out`` (layout :func:`evaluation_layout`). Returns a status:
-    ``OK``, ``SINGULAR`` (KKT matrix), ``JAMMED`` (``I - A diag(faces)`` near singular; ``A, c``
-    are in ``out``), ``COINCIDENT`` (a spring's points; its row in ``out[0]``) or
-    ``UNCERTIFIED`` (the HLCP's uniqueness not certified here: the caller takes the general
-    path) or ``NONFINITE`` (a user function's value in ``U`` is NaN or infinite).
+    faces fixed): :func:`planar_terms`, then :func:`acceleration_stage`, in one call. Returns
+    the status of :func:`acceleration_stage`, or ``COINCIDENT`` (a spring's points; its row in
+    ``out[0]``) or ``NONFINITE`` (a user function's value in ``U`` is NaN or infinite).
+    """
+    for e in range(U.shape[0]):  # a user function's NaN/inf: the caller names the function
+        for j in range(U.shape[1]):
+            if not np.isfinite(U[e, j]):
+                return NONFINITE
+    m, p = int(plan[1]), int(plan[2])
+    M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = planar_terms(
+        it, ft, U, M0, m, p, t, q, v)
+    if err:
+        out[0] = err_row
+        return COINCIDENT
+    stuck = False
+    for i in range(p):
+        stuck |= modes[i] == 0.0
+    bias = planar_bias(it, ft, p, q, v) if stuck else np.zeros(p)
+    return acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
+                              Wt, v, modes, faces, out)
+
+
+@njit(cache=True)
+def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v,
+                       modes, faces, out):
+    """The acceleration stage of an evaluation with Coulomb pairs in a smooth phase (modes and
+    faces fixed), for any system's terms: the KKT system ``[[M, -G^T, -W_s^T], [G, 0, 0],
+    [W_s, 0, 0]]`` with a stick row per sticking pair, ``1 + p_slip`` right-hand sides, the
+    face-fixed normal loads ``lambda_abs = c + A diag(faces) lambda_abs``, friction forces and
+    powers, written into ``out`` (layout :func:`evaluation_layout`). Returns ``OK``,
+    ``SINGULAR`` (KKT matrix), ``JAMMED`` (``I - A diag(faces)`` near singular; ``A, c`` are in
+    ``out``) or ``UNCERTIFIED`` (the HLCP's uniqueness not certified: the caller takes the
+    general path).
 
     ``plan`` (float64) packs the constants: ``n, m, p, k, state_mass, 2 alpha, beta^2,
     jam margin, mu (p), preload (p), KKT rows of the load rows (k), normal rows (p, -1: none),
-    driver row flags (m)``. ``Wt`` (p, k): load weights; ``modes`` (p): +1, -1 slip, 0 stick;
-    ``faces`` (k). The same arithmetic as ``Dynamics._evaluate_general``
-    (``formulation.md`` sections 2-4, 6, 8).
+    driver row flags (m)``. ``bias`` (p): ``(dW/dt) v`` (read for sticking pairs only);
+    ``Wt`` (p, k): load weights; ``modes`` (p): +1, -1 slip, 0 stick; ``faces`` (k). The same
+    arithmetic as ``Dynamics._evaluate_general`` (``formulation.md`` sections 2-4, 6, 8).
     """
     n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
     state_mass = plan[4] != 0.0
@@ -461,15 +493,6 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
     normal_rows = plan[o:o + p]
     o += p
     driver = plan[o:o + m]
-    for e in range(U.shape[0]):  # a user function's NaN/inf: the caller names the function
-        for j in range(U.shape[1]):
-            if not np.isfinite(U[e, j]):
-                return NONFINITE
-    M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = planar_terms(
-        it, ft, U, M0, m, p, t, q, v)
-    if err:
-        out[0] = err_row
-        return COINCIDENT
     ns = 0
     nk = 0
     for i in range(p):
@@ -499,7 +522,6 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
     R[:n, 0] = f
     R[n:n + m, 0] = gamma - two_a * dphi - b2 * phi
     if nk:
-        bias = planar_bias(it, ft, p, q, v)
         for r in range(nk):
             i = stick[r]
             K[n + m + r, :n] = W[i]

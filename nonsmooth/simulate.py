@@ -140,6 +140,7 @@ class _Run:
         # outputs of an adaptive step evaluated together by one compiled call (planar models
         # with Coulomb pairs and constant load weights)
         self.batch = (getattr(dynamics, "_plan", None) is not None
+                      and getattr(system, "tables", None) is not None
                       and not dynamics._callable_weights)
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
