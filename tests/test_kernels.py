@@ -19,15 +19,15 @@ from nonsmooth.planar import Body, PlanarModel, PointMass, ground
 from nonsmooth.tables import KINDS, compile_tables
 
 
-def every_kind() -> PlanarModel:
+def every_kind(pin_friction: bool = True) -> PlanarModel:
     """One model with every element kind of the tables (and both body kinds, the ground)."""
     mdl = PlanarModel("every kind")
     bar = mdl.add(Body("bar", 1.0, 1 / 12, position=(0.5, 0.0), angular_velocity=0.8))
     block = mdl.add(Body("block", 0.5, 1e-3, position=(0.7, 0.0), velocity=(0.3, 0.56)))
     ball = mdl.add(PointMass("ball", 0.3, position=(0.2, -0.5), velocity=(0.1, 0.0)))
     wheel = mdl.add(Body("wheel", 2.0, 0.2, position=(-1.0, 0.0)))
-    pin = mdl.add(Revolute("pin", ground, bar, (0.0, 0.0), (-0.5, 0.0), mu=0.1, mu_s=0.2,
-                           pin_radius=0.02))
+    friction = {"mu": 0.1, "mu_s": 0.2, "pin_radius": 0.02} if pin_friction else {}
+    pin = mdl.add(Revolute("pin", ground, bar, (0.0, 0.0), (-0.5, 0.0), **friction))
     slot = mdl.add(Translational("slot", bar, block, (0.0, 0.0), (1.0, 0.0), mu=0.2,
                                  inputs="1111", force_preload=1.0, initial_overlap=0.1,
                                  overlap_delta="DECREASE"))
@@ -152,3 +152,65 @@ def test_a_new_process_loads_the_kernels_from_the_cache():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              check=True)
     assert out.stdout.strip() == "0", out.stderr
+
+
+def _assembled():
+    """(system, q0, v0) near an assembled pose, for every system of SYSTEMS and the two-coordinate
+    crank-rocker (random poses can make the KKT matrix singular)."""
+    out = {"every kind": (every_kind(),), "driven slot": (driven_slot(),),
+           "every kind, frictionless pin": (every_kind(pin_friction=False),)}
+    out = {k: (mdl[0].compile(), *mdl[0].initial_state()) for k, mdl in out.items()}
+    for name in ("crank_rocker", "stick_slip_oscillator", "slider_crank", "incline",
+                 "block_chain"):
+        try:
+            module = load(name)
+        except nonsmooth.ModelError:
+            continue
+        model = module.build(**({"form": "planar"} if name == "crank_rocker" else {}))
+        out[name] = (model.system, model.q0, model.v0)
+    model = load("crank_rocker").build(c=8.0)
+    out["crank_rocker two-coordinate"] = (model.system, model.q0, model.v0)
+    return out
+
+
+ASSEMBLED = _assembled()
+
+
+@pytest.mark.parametrize("name", sorted(ASSEMBLED))
+def test_compiled_evaluation_matches_the_python_path(name):
+    """The compiled smooth-phase evaluation (acceleration stage, and for a planar model the
+    fused kernel) against Dynamics' Python path, pair modes slip+, slip- and stick."""
+    from nonsmooth.dynamics import Dynamics
+    from nonsmooth.simulate import project
+
+    system, q0, v0 = ASSEMBLED[name]
+    dyn = Dynamics(system)
+    if dyn._plan is None:
+        assert any(system.pair_radial), name  # a revolute pin's radial load: Python path
+        return
+    rng = np.random.default_rng(3)
+    compared = 0
+    for trial in range(6):
+        t = float(rng.uniform(0, 2))
+        q, v = project(system, t, q0 + rng.normal(0.0, 1e-3, q0.size),
+                       v0 + rng.normal(0.0, 0.5, v0.size))
+        modes = rng.choice([1.0, -1.0, 0.0], size=system.n_pairs)
+        if not dyn.can_stick(t, q, v, np.flatnonzero(modes == 0.0)):
+            modes[modes == 0.0] = 1.0  # a stick row the drives make redundant: not a mode
+        try:
+            free = dyn._evaluate_general(t, q, v, modes, None)
+        except nonsmooth.NonsmoothError:
+            continue  # a stick row the drives make redundant, a jam: nothing to compare
+        faces = np.where(free.lam_abs >= 0, 1.0, -1.0)
+        ref = dyn._evaluate_general(t, q, v, modes, faces)
+        got = dyn._evaluate_compiled(t, q, v, modes, faces)
+        assert got is not None
+        compared += 1
+        for field in ("dv", "lam", "lambda_N", "F_T", "v_T", "N", "lam_abs", "powers", "phi",
+                      "dphi"):
+            np.testing.assert_allclose(getattr(got, field), getattr(ref, field), rtol=1e-9,
+                                       atol=1e-9 * max(1.0, float(np.max(np.abs(
+                                           getattr(ref, field)), initial=0.0))),
+                                       err_msg=f"{name} trial {trial}: {field}")
+        assert got.residual == pytest.approx(ref.residual, abs=1e-12)
+    assert compared >= 2
