@@ -16,6 +16,12 @@ solved exactly (closed form for one pair, sign enumeration / pivoting for more; 
 :mod:`nonsmooth.lcp`). No solution or several solutions (jamming, Painleve-type) raise
 :class:`~nonsmooth.errors.InconsistentLCPError` / :class:`~nonsmooth.errors.IndeterminateLCPError`.
 
+Two paths compute the same thing: within a smooth phase (modes and faces fixed) with Coulomb
+pairs and no radial loads, one compiled call (:mod:`nonsmooth.kernels`: the fused planar
+kernel, or the acceleration stage after a ``GeneralizedSystem``'s own terms); at event times,
+with smooth laws or radial loads, the Python general path (``_evaluate_general``).
+``tests/test_kernels.py`` checks that they agree.
+
 References: Wang X.J., Wang Q., Zhuang F.F.; Wang, Peng & Zhuang, DCDS-B 16 (2011) 589-605;
 Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16.
 """
