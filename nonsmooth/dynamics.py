@@ -164,7 +164,9 @@ class Dynamics:
         # kernel call for a planar model (terms and acceleration stage), the acceleration stage
         # alone after the system's own terms for any other system
         self._plan = None
-        if not self.any_smooth and not self._radial:
+        from .friction import Coulomb, LuGre, Regularized
+
+        if all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws):
             self._compile_plan(getattr(system, "tables", None))
 
     def _compile_plan(self, tables) -> None:
@@ -178,17 +180,40 @@ class Dynamics:
         state_mass = tables is not None and tables.has_state_mass
         drivers = np.zeros(m)
         drivers[sysm.driver_rows] = 1.0
+        kinds, params, z_at, radial = [], [], [], []
+        for i, law in enumerate(self.laws):
+            par = np.zeros(kernels.N_LAW)
+            if law.name == "lugre":
+                kinds.append(kernels.LUGRE)
+                effect = {"ALL": 0.0, "STICTION": 1.0, "SLIDING": 2.0}[law.effect]
+                par[:] = (law._lo, law._gap, law.v_s, law.sigma0, law.sigma1, law._visc,
+                          effect, law.mu_d)
+            elif law.name == "regularized":
+                kinds.append(kernels.REGULARIZED)
+                par[:6] = (law.coulomb, law.stiction_extra, law.falloff_vel, law.stribeck_vel,
+                           law.viscous, float(law.normal_load))
+            else:
+                kinds.append(kernels.COULOMB)
+            params.append(par)
+            z_at.append(self.z_slices[i].start if law.n_states else -1)
+            rows = sysm.pair_radial[i]
+            radial += [n + rows[0], n + rows[1]] if rows else [-1, -1]
+        if any(len(rows) not in (0, 2) for rows in sysm.pair_radial):  # pragma: no cover
+            return  # a radial load of other than two rows: the Python path
         self._plan = np.concatenate((
-            [n, m, p, k, float(state_mass), self._2a, self._b2, JAM_MARGIN],
-            self._mu, self._preload, n + np.asarray(sysm.abs_rows, dtype=float),
+            [n, m, p, k, float(state_mass), self._2a, self._b2, JAM_MARGIN, self.n_z,
+             float(self._radial)],
+            self._mu, self._preload, kinds, np.concatenate(params) if params else [], z_at,
+            radial, n + np.asarray(sysm.abs_rows, dtype=float),
             np.asarray(sysm.normal_rows, dtype=float), drivers)).astype(float)
-        self._layout = L = kernels.evaluation_layout(n, m, p, k, state_mass)
+        self._layout = L = kernels.evaluation_layout(n, m, p, k, state_mass, self.n_z)
         self._vector = _vector
         self._slices = [slice(*L[name]) for name in ("dv", "lam", "lambda_N", "F_T", "v_T",
                                                      "powers", "c", "phi", "dphi", "N",
-                                                     "lam_abs")]
+                                                     "lam_abs", "dz")]
         self._res_at, self._size, self._k = L["residual"][0], L["size"], k
         self._zero_bias = np.zeros(p)
+        self._zero_z = np.zeros(self.n_z)
         if tables is not None:
             sysm._kern()  # loaded (or compiled, announced) now, not on first use
             self._kernel = kernels.planar_evaluate
@@ -216,13 +241,13 @@ class Dynamics:
             Internal states of the smooth laws (LuGre bristle deflections, m).
         """
         self.n_evaluations += 1
-        if self._plan is not None and faces is not None:
-            ev = self._evaluate_compiled(t, q, v, modes, faces)
+        if self._plan is not None and faces is not None and (z is not None or not self.n_z):
+            ev = self._evaluate_compiled(t, q, v, modes, faces, z)
             if ev is not None:
                 return ev
         return self._evaluate_general(t, q, v, modes, faces, z)
 
-    def _evaluate_compiled(self, t, q, v, modes, faces) -> Evaluation | None:
+    def _evaluate_compiled(self, t, q, v, modes, faces, z=None) -> Evaluation | None:
         """A smooth-phase evaluation in one compiled kernel (``kernels.planar_evaluate``);
         None when the kernel cannot certify the loads' uniqueness (the general path decides)."""
         sysm = self.system
@@ -232,12 +257,13 @@ class Dynamics:
         if type(modes) is not np.ndarray or type(faces) is not np.ndarray:
             modes, faces = vec(modes), vec(faces)
         T = None
+        z = self._zero_z if z is None else vec(z)
         try:
             if tab is not None:
                 U = sysm._user_values(t, q, v) if sysm._user else sysm._U
                 status = self._kernel(tab.ints, tab.floats, U, tab.mass, self._plan,
-                                      self._load_weights(q), float(t), vec(q), vec(v), modes,
-                                      faces, out)
+                                      self._load_weights(q), float(t), vec(q), vec(v), z,
+                                      modes, faces, out)
             else:  # the system's own terms (user callables), then the compiled stage
                 T = sysm.terms(t, q, v)
                 U = None  # a NaN in the terms shows in the state, and is named there
@@ -246,13 +272,16 @@ class Dynamics:
                 status = self._kernel(vec(T.M), vec(T.f), vec(T.phi), vec(T.phi_t), vec(T.G),
                                       vec(T.gamma), vec(T.W), bias, float(T.P_applied),
                                       float(T.P_damping), self._plan, self._load_weights(q),
-                                      vec(v), modes, faces, out)
+                                      vec(v), z, modes, faces, out)
         except np.linalg.LinAlgError:
             self._nonfinite(t, q, v, U)
             self._singular(t, [sysm.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
         k = self._k
         if status:
-            from .kernels import COINCIDENT, JAMMED, NONFINITE, SINGULAR, UNCERTIFIED
+            from .kernels import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
+
+            if status == NO_LOAD:  # the Python path raises the named FrictionLoadError
+                return None
 
             if status == SINGULAR or status == NONFINITE:
                 self._nonfinite(t, q, v, U)
@@ -265,7 +294,7 @@ class Dynamics:
             if status == JAMMED:
                 L = self._layout
                 self._jam(t, out[slice(*L["A"])].reshape(k, k), out[slice(*L["c"])])
-        dv, lam, lambda_N, F_T, v_T, powers, c, phi, dphi, N, lam_abs = [
+        dv, lam, lambda_N, F_T, v_T, powers, c, phi, dphi, N, lam_abs, dz = [
             out[sl] for sl in self._slices]
         A = out[self._layout["A"][0]:self._layout["A"][1]].reshape(k, k)
         if T is not None:
@@ -276,7 +305,7 @@ class Dynamics:
             M = tab.mass
         ev = Evaluation(dv, lam, lambda_N, F_T, v_T, float(out[self._res_at]), powers, A, c, M,
                         phi, dphi)
-        ev.N, ev.lam_abs = N, lam_abs
+        ev.N, ev.lam_abs, ev.dz = N, lam_abs, dz
         return ev
 
     def _nonfinite(self, t, q, v, U) -> None:

@@ -359,28 +359,36 @@ def warm(announce_after: float = 1.0) -> None:
         planar_bias(it, ft, 0, q, q)
         planar_potential(it, ft, q)
         planar_slot_displacement(np.zeros((1, 8), dtype=np.int64), np.zeros((1, 11)), 0, q)
-        plan = np.zeros(8)
+        plan = np.zeros(N_HEADER)
+        e0 = np.zeros(0)
         planar_evaluate(it, ft, np.zeros((0, 3)), np.eye(1), plan, np.zeros((0, 0)), 0.0, q, q,
-                        np.zeros(0), np.zeros(0), np.zeros(32))
+                        e0, e0, e0, np.zeros(32))
         z2 = np.zeros((0, 1))
-        acceleration_stage(np.eye(1), q, np.zeros(0), np.zeros(0), z2, np.zeros(0), z2,
-                           np.zeros(0), 0.0, 0.0, plan, np.zeros((0, 0)), q, np.zeros(0),
-                           np.zeros(0), np.zeros(32))
+        acceleration_stage(np.eye(1), q, e0, e0, z2, e0, z2, e0, 0.0, 0.0, plan,
+                           np.zeros((0, 0)), q, e0, e0, e0, np.zeros(32))
         planar_evaluate_batch(it, ft, np.zeros((1, 0, 3)), np.eye(1), plan, np.zeros((0, 0)),
-                              np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1)), np.zeros(0),
-                              np.zeros(0), np.zeros((1, 34)))
+                              np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1)), np.zeros((1, 0)),
+                              e0, e0, np.zeros((1, 34)))
     finally:
         timer.cancel()
     _WARM = True
 
 
 # ------------------------------------------------------------------------------ acceleration stage
-#: Status codes of :func:`planar_evaluate`.
-OK, SINGULAR, JAMMED, COINCIDENT, UNCERTIFIED, NONFINITE = 0, 1, 2, 3, 4, 5
+#: Status codes of :func:`planar_evaluate` and :func:`acceleration_stage`.
+OK, SINGULAR, JAMMED, COINCIDENT, UNCERTIFIED, NONFINITE, NO_LOAD = 0, 1, 2, 3, 4, 5, 6
 
 #: KKT systems up to this size are solved by :func:`_lu_solve` (no LAPACK call overhead);
 #: larger ones by LAPACK (``np.linalg.solve``).
 SMALL_LU = 32
+
+#: Friction-law kinds of the plan and the width of each pair's law parameters.
+COULOMB, LUGRE, REGULARIZED = 0, 1, 2
+N_LAW = 8
+#: Header entries of the plan: n, m, p, k, state_mass, 2 alpha, beta^2, jam margin, n_z, radial.
+N_HEADER = 10
+#: Fixed-point iterations of a revolute pin's radial load, and their tolerance.
+LOAD_ITERATIONS = 100
 
 
 @njit(cache=True)
@@ -422,13 +430,44 @@ def _lu_solve(K, R):
     return True
 
 
-def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool) -> dict:
-    """Offsets of the outputs in the buffer ``out`` of :func:`planar_evaluate`:
+@njit(cache=True)
+def _smooth_law(kind, par, v_T, z):
+    """Coefficients ``(a, b)`` of ``F_T = -a N - b`` and the state rate ``dz/dt`` of a smooth
+    law (``friction/lugre.py``, ``friction/regularized.py``; ``par``: see ``Dynamics``' plan)."""
+    if kind == LUGRE:
+        lo, gap, v_s, sigma0, sigma1, visc, effect, mu_d = (par[0], par[1], par[2], par[3],
+                                                            par[4], par[5], par[6], par[7])
+        if effect == 2.0:  # SLIDING: no bristles
+            return mu_d * math.tanh(v_T / v_s), visc * v_T, 0.0
+        r = v_T / v_s
+        g = lo + gap * math.exp(-r * r)
+        dz = v_T - sigma0 * abs(v_T) * z / g
+        return sigma0 * z + sigma1 * dz, visc * v_T, dz
+    coulomb, extra, falloff, stribeck, viscous, normal_load = (par[0], par[1], par[2], par[3],
+                                                                par[4], par[5])
+    speed = abs(v_T)
+    peak = coulomb + extra
+    if speed <= falloff:
+        dry = peak * math.sin(0.5 * math.pi * speed / falloff)
+    elif stribeck > 0:
+        r = (speed - falloff) / stribeck
+        dry = coulomb + extra * math.exp(-r * r)
+    else:
+        dry = coulomb
+    d = math.copysign(dry, v_T)
+    if normal_load != 0.0:
+        return d, viscous * v_T, 0.0
+    return 0.0, d + viscous * v_T, 0.0
+
+
+def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool, n_z: int = 0) -> dict:
+    """Offsets of the outputs in the buffer ``out`` of :func:`acceleration_stage`:
     ``dv (n), lam (m), lambda_N (p), F_T (p), v_T (p), N (p), lam_abs (k), powers (5),
-    residual (1), phi (m), dphi (m), A (k*k), c (k), M (n*n, with a q-dependent mass)``."""
+    residual (1), phi (m), dphi (m), A (k*k), c (k), dz (n_z), M (n*n, with a q-dependent
+    mass)``."""
     sizes = (("dv", n), ("lam", m), ("lambda_N", p), ("F_T", p), ("v_T", p), ("N", p),
              ("lam_abs", k), ("powers", 5), ("residual", 1), ("phi", m), ("dphi", m),
-             ("A", k * k), ("c", k), ("M", n * n if state_mass else 0))
+             ("A", k * k), ("c", k), ("dz", n_z), ("M", n * n if state_mass else 0))
     out, start = {}, 0
     for name, size in sizes:
         out[name] = (start, start + size)
@@ -438,11 +477,11 @@ def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool) -> dict:
 
 
 @njit(cache=True)
-def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
-    """One whole evaluation of a planar model with Coulomb pairs in a smooth phase (modes and
-    faces fixed): :func:`planar_terms`, then :func:`acceleration_stage`, in one call. Returns
-    the status of :func:`acceleration_stage`, or ``COINCIDENT`` (a spring's points; its row in
-    ``out[0]``) or ``NONFINITE`` (a user function's value in ``U`` is NaN or infinite).
+def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out):
+    """One whole evaluation of a planar model in a smooth phase (modes and faces fixed):
+    :func:`planar_terms`, then :func:`acceleration_stage`, in one call. Returns the status of
+    :func:`acceleration_stage`, or ``COINCIDENT`` (a spring's points; its row in ``out[0]``) or
+    ``NONFINITE`` (a user function's value in ``U`` is NaN or infinite).
     """
     for e in range(U.shape[0]):  # a user function's NaN/inf: the caller names the function
         for j in range(U.shape[1]):
@@ -459,134 +498,190 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, modes, faces, out):
         stuck |= modes[i] == 0.0
     bias = planar_bias(it, ft, p, q, v) if stuck else np.zeros(p)
     return acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
-                              Wt, v, modes, faces, out)
+                              Wt, v, z, modes, faces, out)
 
 
 @njit(cache=True)
 def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v,
-                       modes, faces, out):
-    """The acceleration stage of an evaluation with Coulomb pairs in a smooth phase (modes and
-    faces fixed), for any system's terms: the KKT system ``[[M, -G^T, -W_s^T], [G, 0, 0],
-    [W_s, 0, 0]]`` with a stick row per sticking pair, ``1 + p_slip`` right-hand sides, the
-    face-fixed normal loads ``lambda_abs = c + A diag(faces) lambda_abs``, friction forces and
-    powers, written into ``out`` (layout :func:`evaluation_layout`). Returns ``OK``,
-    ``SINGULAR`` (KKT matrix), ``JAMMED`` (``I - A diag(faces)`` near singular; ``A, c`` are in
-    ``out``) or ``UNCERTIFIED`` (the HLCP's uniqueness not certified: the caller takes the
-    general path).
+                       z, modes, faces, out):
+    """The acceleration stage of an evaluation in a smooth phase (modes and faces fixed), for
+    any system's terms: the KKT system ``[[M, -G^T, -W_s^T], [G, 0, 0], [W_s, 0, 0]]`` with a
+    stick row per sticking Coulomb pair, ``1 + p_slip`` right-hand sides, the smooth laws'
+    coefficients ``F_T = -a(v_T, z) N - b(v_T, z)`` and state rates, the face-fixed normal
+    loads ``lambda_abs = c + A diag(faces) lambda_abs`` (with a revolute pin's radial load
+    ``||lambda_radial||`` by fixed-point iteration around them), friction forces and powers,
+    written into ``out`` (layout :func:`evaluation_layout`). Returns ``OK``, ``SINGULAR`` (KKT
+    matrix), ``JAMMED`` (``I - A diag(faces)`` near singular; ``A, c`` are in ``out``),
+    ``UNCERTIFIED`` (the HLCP's uniqueness not certified: the caller takes the general path) or
+    ``NO_LOAD`` (the radial load's iteration did not converge).
 
-    ``plan`` (float64) packs the constants: ``n, m, p, k, state_mass, 2 alpha, beta^2,
-    jam margin, mu (p), preload (p), KKT rows of the load rows (k), normal rows (p, -1: none),
-    driver row flags (m)``. ``bias`` (p): ``(dW/dt) v`` (read for sticking pairs only);
-    ``Wt`` (p, k): load weights; ``modes`` (p): +1, -1 slip, 0 stick; ``faces`` (k). The same
-    arithmetic as ``Dynamics._evaluate_general`` (``formulation.md`` sections 2-4, 6, 8).
+    ``plan`` (float64) packs the constants (``Dynamics._compile_plan``): the header ``n, m, p,
+    k, state_mass, 2 alpha, beta^2, jam margin, n_z, radial``, then ``mu (p), preload (p),
+    law kind (p), law parameters (p * 8), state offset (p, -1: none), radial KKT rows (p * 2,
+    -1: none), KKT rows of the load rows (k), normal rows (p, -1: none), driver row flags
+    (m)``. ``bias`` (p): ``(dW/dt) v`` (read for sticking pairs only); ``Wt`` (p, k): load
+    weights; ``z`` (n_z): the smooth laws' states; ``modes`` (p): +1, -1 slip, 0 stick (read
+    for Coulomb pairs); ``faces`` (k). The same arithmetic as ``Dynamics._evaluate_general``
+    (``formulation.md`` sections 2-4, 6, 8; ``joint_friction.md``).
     """
     n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
     state_mass = plan[4] != 0.0
     two_a, b2, jam = plan[5], plan[6], plan[7]
-    o = 8
+    n_z, radial = int(plan[8]), plan[9] != 0.0
+    o = N_HEADER
     mu = plan[o:o + p]
     o += p
     preload = plan[o:o + p]
     o += p
+    law = plan[o:o + p]
+    o += p
+    law_par = plan[o:o + p * N_LAW]
+    o += p * N_LAW
+    z_at = plan[o:o + p]
+    o += p
+    rad_rows = plan[o:o + 2 * p]
+    o += 2 * p
     abs_rows = plan[o:o + k]
     o += k
     normal_rows = plan[o:o + p]
     o += p
     driver = plan[o:o + m]
+    Gv = G @ v
+    dphi = Gv + phi_t
+    v_T = W @ v
+    # modes and the laws' coefficients
+    a_all = np.zeros(p)
+    b_all = np.zeros(p)
+    dz = np.zeros(n_z)
     ns = 0
     nk = 0
     for i in range(p):
-        if modes[i] == 0.0:
+        if law[i] == COULOMB and modes[i] == 0.0:
             nk += 1
         else:
             ns += 1
+        if law[i] == COULOMB:
+            a_all[i] = mu[i] * modes[i]
+        else:
+            zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
+            a_all[i], b_all[i], rate = _smooth_law(int(law[i]), law_par[i * N_LAW:(i + 1) * N_LAW],
+                                                   v_T[i], zi)
+            if z_at[i] >= 0:
+                dz[int(z_at[i])] = rate
     slip = np.empty(ns, dtype=np.int64)
     stick = np.empty(nk, dtype=np.int64)
     a, b = 0, 0
     for i in range(p):
-        if modes[i] == 0.0:
+        if law[i] == COULOMB and modes[i] == 0.0:
             stick[b] = i
             b += 1
         else:
             slip[a] = i
             a += 1
-    Gv = G @ v
-    dphi = Gv + phi_t
-    v_T = W @ v
     size = n + m + nk
     K = np.zeros((size, size))
     R = np.zeros((size, 1 + ns))
     K[:n, :n] = M
     K[n:n + m, :n] = G
     K[:n, n:n + m] = -G.T
-    R[:n, 0] = f
+    R[:n, 0] = f - W.T @ b_all
     R[n:n + m, 0] = gamma - two_a * dphi - b2 * phi
-    if nk:
-        for r in range(nk):
-            i = stick[r]
-            K[n + m + r, :n] = W[i]
-            K[:n, n + m + r] = -W[i]
-            R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
+    for r in range(nk):
+        i = stick[r]
+        K[n + m + r, :n] = W[i]
+        K[:n, n + m + r] = -W[i]
+        R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
     for c_ in range(ns):
         i = slip[c_]
-        R[:n, 1 + c_] = -(mu[i] * modes[i]) * W[i]
+        R[:n, 1 + c_] = -a_all[i] * W[i]
     if size <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
         X = R
     else:
         X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
-    # loads: N = Wt |lambda_abs| + preload (the preload is folded into R by the caller: none)
+    # loads: N = Wt |lambda_abs| + radial + preload; A and c over the load rows
     A = np.zeros((k, k))
-    c = np.zeros(k)
+    c_fixed = np.zeros(k)
     for r in range(k):
         row = int(abs_rows[r])
-        c[r] = X[row, 0]
-        for s in range(ns):
-            x1 = X[row, 1 + s]
-            c[r] += x1 * preload[slip[s]]
+        c_fixed[r] = X[row, 0]
+        for s_ in range(ns):
+            x1 = X[row, 1 + s_]
+            c_fixed[r] += x1 * preload[slip[s_]]
             for col in range(k):
-                A[r, col] += x1 * Wt[slip[s], col]
+                A[r, col] += x1 * Wt[slip[s_], col]
     o_A = n + m + 4 * p + k + 6 + 2 * m
     out[o_A:o_A + k * k] = A.ravel()
-    out[o_A + k * k:o_A + k * k + k] = c
-    mag = np.zeros(k)
+    out[o_A + k * k:o_A + k * k + k] = c_fixed
+    Kf = np.eye(k) - A * faces  # A diag(faces)
     if k == 1:
         if not abs(A[0, 0]) < 1.0:
             return UNCERTIFIED
-        den = 1.0 - A[0, 0] * faces[0]
-        if den < jam:
+        if Kf[0, 0] < jam:
             return JAMMED
-        mag[0] = faces[0] * (c[0] / den)
     elif k > 1:
         # eigenvalues of real matrices may be complex: numba needs a complex argument
         if not np.max(np.abs(np.linalg.eigvals(np.abs(A).astype(np.complex128)))) < 1.0:
             if not np.linalg.norm(A, 2) < 1.0:
                 return UNCERTIFIED
-        Kf = np.eye(k) - A * faces  # A diag(faces)
         if np.min(np.abs(np.linalg.eigvals(Kf.astype(np.complex128)))) < jam:
             return JAMMED
-        mag = faces * np.linalg.solve(Kf, c)
+    Rad = np.zeros(p)
+    if radial:  # start: the loads without friction
+        for i in range(p):
+            if rad_rows[2 * i] >= 0:
+                r0, r1 = int(rad_rows[2 * i]), int(rad_rows[2 * i + 1])
+                Rad[i] = math.sqrt(X[r0, 0] ** 2 + X[r1, 0] ** 2)
+    c = c_fixed.copy()
     N_slip = np.zeros(ns)
-    for s in range(ns):
-        i = slip[s]
-        acc = preload[i]
-        for col in range(k):
-            acc += Wt[i, col] * mag[col]
-        N_slip[s] = acc
     x = X[:, 0].copy()
-    for s in range(ns):
-        x += X[:, 1 + s] * N_slip[s]
+    converged = False
+    for _ in range(LOAD_ITERATIONS):
+        for r in range(k):
+            c[r] = c_fixed[r]
+            row = int(abs_rows[r])
+            for s_ in range(ns):
+                c[r] += X[row, 1 + s_] * Rad[slip[s_]]
+        mag = np.zeros(k)
+        if k == 1:
+            mag[0] = faces[0] * (c[0] / Kf[0, 0])
+        elif k > 1:
+            mag = faces * np.linalg.solve(Kf, c)
+        for s_ in range(ns):
+            i = slip[s_]
+            acc = preload[i] + Rad[i]
+            for col in range(k):
+                acc += Wt[i, col] * mag[col]
+            N_slip[s_] = acc
+        x = X[:, 0].copy()
+        for s_ in range(ns):
+            x += X[:, 1 + s_] * N_slip[s_]
+        if not radial:
+            converged = True
+            break
+        done = True
+        for i in range(p):
+            if rad_rows[2 * i] >= 0:
+                new = math.sqrt(x[int(rad_rows[2 * i])] ** 2 + x[int(rad_rows[2 * i + 1])] ** 2)
+                if abs(new - Rad[i]) > 1e-12 * max(1.0, abs(new)):
+                    done = False
+                Rad[i] = new
+        if done:
+            converged = True
+            break
+    if not converged:
+        return NO_LOAD
     lam_abs = np.empty(k)
     for r in range(k):
         lam_abs[r] = x[int(abs_rows[r])]
-    N = preload.copy()
+    N = preload + Rad
     if k:
         N += Wt @ (faces * lam_abs)
     F_T = np.zeros(p)
-    for s in range(ns):
-        i = slip[s]
-        F_T[i] = -(mu[i] * modes[i]) * N_slip[s]
+    for s_ in range(ns):
+        i = slip[s_]
+        F_T[i] = -a_all[i] * N_slip[s_] - b_all[i]
     for r in range(nk):
         F_T[stick[r]] = x[n + m + r]
     res = 0.0
@@ -596,6 +691,7 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
             scale = max(scale, abs(c[r]), abs(lam_abs[r]))
         resid = lam_abs - c - A @ np.abs(lam_abs)
         res = np.max(np.abs(resid)) / scale
+    out[o_A + k * k:o_A + k * k + k] = c  # the equation of the converged loads
     lam = x[n:n + m]
     P_total = 0.0
     P_drive = 0.0
@@ -638,13 +734,15 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     out[o:o + m] = dphi
     o += m
     o += k * k + k  # A and c were written above
+    out[o:o + n_z] = dz
+    o += n_z
     if state_mass:
         out[o:o + n * n] = M.ravel()
     return OK
 
 
 @njit(cache=True)
-def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, modes, faces, out):
+def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, out):
     """:func:`planar_evaluate` at the ``k`` output times of a phase at once (one call instead of
     ``k``): ``ts`` (k,), ``Q, V`` (k, n_q), ``U`` (k, n_el, 3) the user functions' values;
     ``out`` (k, size + 2): each row's outputs, then its kinetic and potential energy (J).
@@ -653,8 +751,8 @@ def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, modes, faces, out):
     size = out.shape[1] - 2
     state_mass = plan[4] != 0.0
     for r in range(ts.shape[0]):
-        status = planar_evaluate(it, ft, U[r], M0, plan, Wt, ts[r], Q[r], V[r], modes, faces,
-                                 out[r, :size])
+        status = planar_evaluate(it, ft, U[r], M0, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
+                                 faces, out[r, :size])
         if status != OK:
             return r, status
         M = out[r, size - n * n:size].reshape(n, n) if state_mass else M0

@@ -242,9 +242,10 @@ class _Run:
             for r in range(k):
                 U[r] = system._user_values(float(times[r]), Q[r], V[r])
         out = np.empty((k, L["size"] + 2))
+        Z = np.ascontiguousarray(Y[self.zo:].T)
         row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn._plan,
                                             dyn._Wt, np.ascontiguousarray(times, dtype=float),
-                                            Q, V, np.asarray(modes, dtype=float),
+                                            Q, V, Z, np.asarray(modes, dtype=float),
                                             np.asarray(self.faces, dtype=float), out)
         good = k if status == OK else row
 
