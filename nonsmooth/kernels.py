@@ -431,6 +431,35 @@ def _lu_solve(K, R):
 
 
 @njit(cache=True)
+def _is_diagonal(M):
+    n = M.shape[0]
+    for a in range(n):
+        for b in range(n):
+            if a != b and M[a, b] != 0.0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _schur_solve(M, K, R, n):
+    """``K X = R`` for ``K = [[M, -C^T], [C, 0]]`` with a diagonal ``M`` (a large planar
+    model): through the Delassus matrix ``D = C M^-1 C^T`` (``lambda = D^-1 (r2 - C M^-1 r1)``,
+    ``dv = M^-1 (r1 + C^T lambda)``), a quarter of the dense LU's work for a long chain.
+    Raises LinAlgError (from the solve) when ``D`` is singular: redundant constraints."""
+    minv = 1.0 / np.diag(M).copy()
+    C = np.ascontiguousarray(K[n:, :n])
+    CMi = C * minv  # C M^-1 (columns scaled)
+    D = CMi @ C.T
+    r1 = np.ascontiguousarray(R[:n])
+    rhs = np.ascontiguousarray(R[n:]) - CMi @ r1
+    lam = np.linalg.solve(D, rhs)
+    X = np.empty_like(R)
+    X[n:] = lam
+    X[:n] = (r1 + C.T @ lam) * minv.reshape(-1, 1)
+    return X
+
+
+@njit(cache=True)
 def _smooth_law(kind, par, v_T, z):
     """Coefficients ``(a, b)`` of ``F_T = -a N - b`` and the state rate ``dz/dt`` of a smooth
     law (``friction/lugre.py``, ``friction/regularized.py``; ``par``: see ``Dynamics``' plan)."""
@@ -598,6 +627,8 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
         if not _lu_solve(K, R):
             return SINGULAR
         X = R
+    elif _is_diagonal(M):
+        X = _schur_solve(M, K, R, n)
     else:
         X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
     # loads: N = Wt |lambda_abs| + radial + preload; A and c over the load rows
