@@ -16,10 +16,10 @@ solved exactly (closed form for one pair, sign enumeration / pivoting for more; 
 :mod:`nonsmooth.lcp`). No solution or several solutions (jamming, Painleve-type) raise
 :class:`~nonsmooth.errors.InconsistentLCPError` / :class:`~nonsmooth.errors.IndeterminateLCPError`.
 
-Two paths compute the same thing: within a smooth phase (modes and faces fixed) with Coulomb
-pairs and no radial loads, one compiled call (:mod:`nonsmooth.kernels`: the fused planar
-kernel, or the acceleration stage after a ``GeneralizedSystem``'s own terms); at event times,
-with smooth laws or radial loads, the Python general path (``_evaluate_general``).
+Two paths compute the same thing: within a smooth phase (modes and faces fixed) with the
+built-in friction laws, one compiled call (:mod:`nonsmooth.kernels`: the fused planar kernel,
+or the acceleration stage after a ``GeneralizedSystem``'s own terms); at event times and with
+user-defined laws, the Python general path (``_evaluate_general``).
 ``tests/test_kernels.py`` checks that they agree.
 
 References: Wang X.J., Wang Q., Zhuang F.F.; Wang, Peng & Zhuang, DCDS-B 16 (2011) 589-605;
