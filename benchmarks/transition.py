@@ -8,9 +8,10 @@ and between neighbours, pre-stretched by a few millimetres so that some blocks m
 k pairs at rest relative to the belt at once: ``Dynamics.transition`` decides k modes.
 
 Columns: the new method (:mod:`nonsmooth.transition`: friction-saturation LCP by Lemke, verified
-by a full evaluation; the median of ``--repeats`` runs), the old enumeration (a verbatim copy of
-the method it replaced, run in the same process for ``k <= --old-max`` only: it builds and
-sorts all 3^k combinations, 13 pairs take seconds and 16 run out of memory), their ratio, the
+by a full evaluation; the median of ``--repeats`` runs), the enumeration of all 3^k
+combinations (``nonsmooth.transition.enumerate_transition``, the method the pivoting one
+replaced, kept as a certificate; run in the same process for ``k <= --old-max`` only: 13 pairs
+take seconds), their ratio, the
 modes found (sticking / slipping) and whether both agree. Target: <= 50 ms for k = 30.
 
 Reference: Pfeiffer F., Glocker C., *Multibody Dynamics with Unilateral Contacts* (1996), ch. 7.
@@ -19,17 +20,16 @@ Reference: Pfeiffer F., Glocker C., *Multibody Dynamics with Unilateral Contacts
 from __future__ import annotations
 
 import argparse
-import itertools
 import statistics
 import time
 
 import numpy as np
 
 from nonsmooth.dynamics import Dynamics
-from nonsmooth.errors import ConstraintError, InconsistentLCPError, ModeError
 from nonsmooth.forces import Gravity, Spring
 from nonsmooth.joints import Driver, Translational
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.transition import enumerate_transition
 
 V_BELT, MU_S, MU_D, K_SPRING = 0.1, 0.5, 0.3, 100.0
 
@@ -69,53 +69,6 @@ def belt_chain(k: int, *, seed: int = 0, spread: float = 0.05):
     return system, q, v
 
 
-def old_transition(dyn, t, q, v, modes, candidates, *, options=None, z=None, tol=1e-9):
-    """The enumeration ``Dynamics.transition`` this benchmark compares with (verbatim copy of
-    the method before the pivoting one; 3^k combinations built and sorted)."""
-    candidates = list(candidates)
-    options = options or {}
-    choice = [tuple(options.get(i, (0.0, 1.0, -1.0))) for i in candidates]
-    mu_s = dyn.mu_s
-    ranked = []
-    for combo in itertools.product(*[range(len(c)) for c in choice]):
-        ranked.append((sum(combo), combo))
-    ranked.sort()
-    found, best, last_error = [], None, None
-    for rank, combo in ranked:
-        if best is not None and rank > best:
-            break
-        trial = np.array(modes, dtype=float)
-        for i, j, opts in zip(candidates, combo, choice, strict=True):
-            trial[i] = opts[j]
-        sticking = np.flatnonzero(trial == 0.0)
-        if sticking.size and not dyn.can_stick(t, q, v, sticking):
-            continue
-        try:
-            ev = dyn.evaluate(t, q, v, trial, None, z)
-        except (ConstraintError, InconsistentLCPError) as exc:
-            last_error = exc
-            continue
-        a_T = dyn.tangential_acceleration(t, q, v, ev)
-        scale = max(1.0, float(np.max(np.abs(ev.dv))))
-        ok = True
-        for i in candidates:
-            if trial[i] == 0.0:
-                bound = mu_s[i] * abs(ev.N[i])
-                ok &= abs(ev.F_T[i]) <= bound * (1 + 1e-9) + 1e-12 * max(1.0, bound)
-            else:
-                ok &= trial[i] * a_T[i] > tol * scale
-        if ok:
-            found.append(trial)
-            best = rank
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        if isinstance(last_error, InconsistentLCPError):
-            raise last_error
-        raise ModeError("no consistent mode")
-    raise ModeError("several equally admissible modes")
-
-
 def measure(k: int, *, old_max: int = 12, repeats: int = 5) -> dict:
     """Time both methods on the chain of ``k`` blocks.
 
@@ -139,7 +92,7 @@ def measure(k: int, *, old_max: int = 12, repeats: int = 5) -> dict:
                stick=int(np.sum(new == 0.0)), slip=int(np.sum(new != 0.0)))
     if k <= old_max:
         start = time.perf_counter()
-        old = old_transition(dyn, 0.0, q, v, modes, candidates)
+        old = enumerate_transition(dyn, 0.0, q, v, modes, candidates)
         row["old"] = time.perf_counter() - start
         row["agree"] = bool(np.array_equal(old, new))
     return row
