@@ -41,10 +41,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from _timing import best_of
 from scipy.integrate import solve_ivp
 
 M, K, MU_S, MU_D, V_BELT, G = 1.5, 4.0, 0.4, 0.25, 0.3, 9.81
@@ -158,16 +158,6 @@ def period_error(times: list[float]) -> float:
 
 
 # ------------------------------------------------------------------ timing
-def best_of(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
-    """Best wall time of ``repeat`` calls and the last call's result."""
-    best, out = math.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
-
-
 def in_process(repeat: int) -> None:
     """Hand-written baseline vs the engine in this process; prints times, ratios, errors."""
     import nonsmooth

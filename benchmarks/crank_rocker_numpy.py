@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 from collections.abc import Callable
 
 import numpy as np
+from _timing import best_of
 from scipy.optimize import brentq
 
 # shared/spec/crank_rocker.md (SI)
@@ -156,16 +156,6 @@ def run_numpy() -> dict[str, np.ndarray]:
         lam_out[k], tau_out[k], F_out[k] = lam, tau, -MU * s * abs(lam)
     return {"t": grid, "lambda_N": lam_out, "F_f": F_out, "tau": tau_out,
             "n_events": np.array(n_events), "n_evals": np.array(CALLS[0])}
-
-
-def best_of(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
-    """Best wall time of ``repeat`` calls and the last result."""
-    best, out = math.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main(argv: list[str] | None = None) -> None:
