@@ -815,7 +815,3 @@ class Dynamics:
         a0 = W[free] @ x0[:n] + bias[free] + self._2a * v_T[free]
         D = W[free] @ x1[:n]
         return Linearization(a0, D, n0, Nf, lam0, L, np.asarray(faces, dtype=float))
-
-
-def _mode_text(m: float) -> str:
-    return {1.0: "slip+", -1.0: "slip-", 0.0: "stick"}[float(m)]
