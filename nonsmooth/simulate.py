@@ -6,13 +6,15 @@ finder rely on that). A slipping pair's sliding velocity reaching zero is locate
 the transition problem (:meth:`nonsmooth.dynamics.Dynamics.transition`) decides the new mode and
 the integration restarts fresh from the event: nothing is cached across a discontinuity.
 
-Integrators:
+Integrators, behind one event loop (:func:`_integrate_phases`, :func:`_phase`) and a stepper
+protocol (``step()``, ``dense_output()``, ``state_at(t)``):
 
 * fixed step ``"RK4"`` (classical Runge-Kutta) and ``"Euler"`` (explicit, first order) with step
-  ``dt``; events are located on the cubic Hermite interpolant of the step, and the step is then
-  redone exactly up to the event;
-* adaptive ``"RK45"``, ``"DOP853"``, ``"RK23"``, ``"Radau"``, ``"BDF"``, ``"LSODA"`` from
-  :func:`scipy.integrate.solve_ivp`, with its event location (brentq on the dense output).
+  ``dt`` (:class:`_FixedStepper`); events are located on the cubic Hermite interpolant of the
+  step, and the step is then redone exactly up to the event;
+* adaptive ``"RK45"``, ``"DOP853"``, ``"RK23"``, ``"Radau"``, ``"BDF"``, ``"LSODA"``, scipy's
+  ``OdeSolver`` classes stepped one step at a time (:class:`_ScipyStepper`), events located as
+  :func:`scipy.integrate.solve_ivp` does (brentq on the dense output).
 
 Output is on the uniform grid ``t0, t0 + dt, ...`` (``dt`` defaults to ``(t_end - t0) / 1000``).
 """
@@ -506,96 +508,127 @@ def _grid(t0, t_end, dt):
     return grid
 
 
-# ------------------------------------------------------------------------------- fixed step
-def _run_fixed(run: _Run, method, t0, t_end, y, dt, modes):
-    step = _STEPPERS[method]
-    grid = _grid(t0, t_end, dt)
-    t = t0
-    rhs = run.fun(modes, cached=False)
-    f = rhs(t, y)
-    ev = run.last_ev
-    run.record(t, y, ev, modes)
-    k = 0
-    specs_key, specs = None, []
-    while k < len(grid) - 1:
-        t_next = grid[k + 1]
-        y_new = step(rhs, t, y, f, t_next - t)
-        run.n_steps += 1
-        f_new = rhs(t_next, y_new)
-        ev_new = run.last_ev
-        if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
-            raise run.nonfinite(t, y, t_next - t, method, dt)
-        hits = []
-        interp = None
-        if specs_key != (id(modes), id(run.faces)):  # the event functions change only at events
-            specs_key, specs = (id(modes), id(run.faces)), run.event_specs(modes)
-        for spec in specs:
-            g0 = run.g_value(spec, t, y, ev, modes)
-            g1 = run.g_value(spec, t_next, y_new, ev_new, modes)
-            if not crossed(g0, g1, spec[2]) or (g0 == 0 and spec[3]):
-                continue
-            if interp is None:
-                interp = hermite(t, y, f, t_next, y_new, f_new)
-
-            def g(tt, spec=spec, interp=interp, modes=modes):
-                yy = interp(tt)
-                return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
-
-            hits.append((locate(g, t, t_next, g0, g1), spec))
-        terminal = [hit for hit in hits if hit[1][3]]
-        t_e = min(hit[0] for hit in terminal) if terminal else t_next
-        for t_h, spec in hits:  # non-terminal user events up to the first terminal one
-            if not spec[3] and t_h <= t_e:
-                run.log_user(t_h, interp(t_h), run.user_events[spec[1]])
-        if terminal:
-            fired = [hit[1] for hit in terminal if hit[0] <= t_e + 1e-13]
-            y_e = step(rhs, t, y, f, t_e - t) if t_e > t else y
-            users = [spec for spec in fired if spec[0] == "user"]
-            if users:
-                for spec in users:
-                    run.log_user(t_e, y_e, run.user_events[spec[1]])
-                run.record(t_e, y_e, run.ev_at(t_e, y_e, modes), modes)
-                return "user", t_e
-            modes = run.handle(t_e, y_e, modes, run.coincident(
-                t_e, y_e, modes, [(spec[0], spec[1]) for spec in fired]))
-            rhs = run.fun(modes, cached=False)
-            t, y = t_e, y_e
-            f = rhs(t, y)
-            ev = run.last_ev
-            if grid[k + 1] - t <= 1e-13 * max(1.0, abs(t)):
-                k += 1
-                run.record(t, y, ev, modes)
-            continue
-        t, y, f, ev = t_next, y_new, f_new, ev_new
-        k += 1
-        run.record(t, y, ev, modes)
-    return "done", t
-
-
-# ------------------------------------------------------------------------------- adaptive
+# ------------------------------------------------------------------------------- steppers
 _EPS4 = 4 * np.finfo(float).eps
 
 
-def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_step):
-    """Adaptive integration, one step at a time (scipy's ``OdeSolver`` classes): events are
-    located on each step's dense output (brentq, as ``solve_ivp`` does) and the outputs of a
-    step are recorded as soon as it is taken, so a failure or an interrupt keeps every output
-    up to the last step."""
-    import scipy.integrate as integrate
+class _FixedStepper:
+    """The stepper protocol for the fixed-step methods (RK4, explicit Euler).
 
-    solver_class = getattr(integrate, method)
+    Steps land on the output grid (one step per output interval; the first step after an event
+    is the remainder of its interval). ``dense_output()`` is the cubic Hermite interpolant of
+    the step (4th order); the state at an event is got by re-stepping exactly to it
+    (``state_at``), not by interpolation. Outputs are the step ends themselves and are not
+    checked against the phase's modes (the step cannot be shortened)."""
+
+    xtol = 1e-13
+    fixed = True
+
+    def __init__(self, run, method, modes, t, y, grid, next_k, dt):
+        self.run, self.method, self.dt = run, method, dt
+        self.rule = _STEPPERS[method]
+        self.rhs = run.fun(modes, cached=False)  # the stages are never evaluated twice
+        self.modes = modes
+        self.grid, self.k = grid, next_k
+        self.t, self.y = t, y
+        self.f = self.rhs(t, y)
+        self._remember()
+        self.status = "running"
+
+    def _remember(self):
+        """Hand the step end's evaluation to the run's cache (the event functions and the
+        recorder read it)."""
+        self.run._last = (self.t, np.array(self.y), self.modes, self.run.last_ev)
+
+    def step(self):
+        grid, run = self.grid, self.run
+        while self.k < len(grid) and grid[self.k] <= self.t:  # an output at the phase start
+            self.k += 1
+        self.t_old, self.y_old, self.f_old = self.t, self.y, self.f
+        t_next = float(grid[self.k])
+        y_new = self.rule(self.rhs, self.t, self.y, self.f, t_next - self.t)
+        if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
+            raise run.nonfinite(self.t, self.y, t_next - self.t, self.method, self.dt)
+        self.f = self.rhs(t_next, y_new)
+        self.t, self.y = t_next, y_new
+        self._remember()
+        self.k += 1
+        if self.k >= len(grid):
+            self.status = "finished"
+
+    def dense_output(self):
+        return hermite(self.t_old, self.y_old, self.f_old, self.t, self.y, self.f)
+
+    def state_at(self, t):
+        if t <= self.t_old:
+            return self.y_old
+        y = self.rule(self.rhs, self.t_old, self.y_old, self.f_old, t - self.t_old)
+        self.run._last = None  # the stages above were not at the step end
+        return y
+
+
+class _ScipyStepper:
+    """The stepper protocol for scipy's adaptive ``OdeSolver`` classes (RK45, DOP853, RK23,
+    Radau, BDF, LSODA): their own step control and dense output; the state at an event is the
+    dense output there, as in ``solve_ivp``."""
+
+    xtol = _EPS4
+    fixed = False
+
+    def __init__(self, run, method, modes, t, y, t_end, rtol, atol, max_step, dt):
+        import scipy.integrate as integrate
+
+        self.run, self.method, self.dt = run, method, dt
+        self.solver = getattr(integrate, method)(run.fun(modes), t, y, t_end, rtol=rtol,
+                                                  atol=atol, max_step=max_step)
+        self.t, self.y = t, self.solver.y
+        self.status = "running"
+        self._dense = None
+
+    def step(self):
+        solver, run = self.solver, self.run
+        self.t_old, self.y_old = solver.t, solver.y.copy()
+        message = solver.step()
+        if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
+            if not np.all(np.isfinite(solver.y)) or "step size" in str(message):
+                error = run.nonfinite(self.t_old, self.y_old,
+                                      max(self.dt, solver.t - self.t_old), self.method, self.dt)
+                if isinstance(error, UserFunctionError):
+                    raise error
+            raise IntegrationError(
+                f"{self.method} failed after t = {self.t_old:.6g} s: {message}; try another "
+                "method, looser tolerances or a smaller max_step")
+        self.t, self.y, self.status = solver.t, solver.y, solver.status
+        self._dense = None
+
+    def dense_output(self):
+        if self._dense is None:
+            self._dense = self.solver.dense_output()
+        return self._dense
+
+    def state_at(self, t):
+        return np.array(self.dense_output()(t))
+
+
+# ------------------------------------------------------------------------------- the event loop
+def _integrate_phases(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_step):
+    """One event loop for every method: smooth phases (:func:`_phase`) between events, a fresh
+    stepper after each event (nothing is cached across it), the transition at each event."""
     grid = _grid(t0, t_end, dt)
     run.record(t0, y, run.ev_at(t0, y, modes), modes)
     next_k = 1
     t = t0
     phase_max_step = max_step
-    while t < t_end:
+    while t < t_end and next_k < len(grid):
         specs = run.event_specs(modes)
+        if method in FIXED_STEP_METHODS:
+            stepper = _FixedStepper(run, method, modes, t, y, grid, next_k, dt)
+        else:
+            stepper = _ScipyStepper(run, method, modes, t, y, t_end, rtol, atol, phase_max_step,
+                                    dt)
         with warnings.catch_warnings():  # scipy's finite-difference Jacobian step control
             warnings.filterwarnings("ignore", category=RuntimeWarning, module="scipy.integrate")
-            outcome = _phase(run, solver_class(run.fun(modes), t, y, t_end, rtol=rtol, atol=atol,
-                                               max_step=phase_max_step),
-                             specs, modes, grid, next_k, method, dt)
+            outcome = _phase(run, stepper, specs, modes, grid, next_k, method)
         kind, next_k, t, y = outcome[:4]
         if kind == "redo":  # an event was stepped over: redo from the last output, shorter steps
             phase_max_step = min(phase_max_step, outcome[4])
@@ -619,27 +652,19 @@ def _run_adaptive(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_st
     return "done", t
 
 
-def _phase(run: _Run, solver, specs, modes, grid, next_k, method, dt):
-    """One smooth phase (fixed modes and faces) from ``solver.t`` until a terminal event or the
+def _phase(run: _Run, stepper, specs, modes, grid, next_k, method):
+    """One smooth phase (fixed modes and faces) from ``stepper.t`` until a terminal event or the
     end. Returns ``("event", next_k, t_e, y_e, fired)``, ``("done", next_k, t, y)`` or
-    ``("redo", next_k, t_from, y_from, max_step)`` when an output contradicts the phase's modes
-    (an event stepped over: its function crossed zero twice within one step)."""
-    t_from, y_from = solver.t, solver.y.copy()  # the last output (or the phase start)
+    ``("redo", next_k, t_from, y_from, max_step)`` when an output of an adaptive step
+    contradicts the phase's modes (an event stepped over: its function crossed zero twice
+    within one step)."""
+    t_from, y_from = stepper.t, np.array(stepper.y)  # the last output (or the phase start)
     g_old = [run.g_value(spec, t_from, y_from, run.ev_at(t_from, y_from, modes), modes)
              for spec in specs]
     while True:
-        t_old, y_old = solver.t, solver.y.copy()
-        message = solver.step()
+        stepper.step()
         run.n_steps += 1
-        if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
-            if not np.all(np.isfinite(solver.y)) or "step size" in str(message):
-                error = run.nonfinite(t_old, y_old, max(dt, solver.t - t_old), method, dt)
-                if isinstance(error, UserFunctionError):
-                    raise error
-            raise IntegrationError(
-                f"{method} failed after t = {t_old:.6g} s: {message}; try another method, "
-                "looser tolerances or a smaller max_step")
-        t_new, y_new = solver.t, solver.y
+        t_old, t_new, y_new = stepper.t_old, stepper.t, stepper.y
         ev_new = run.ev_at(t_new, y_new, modes)
         g_new = [run.g_value(spec, t_new, y_new, ev_new, modes) for spec in specs]
         sol = None
@@ -647,22 +672,27 @@ def _phase(run: _Run, solver, specs, modes, grid, next_k, method, dt):
         for j, spec in enumerate(specs):
             if crossed(g_old[j], g_new[j], spec[2]) and not (g_old[j] == 0 and spec[3]):
                 if sol is None:
-                    sol = solver.dense_output()
+                    sol = stepper.dense_output()
 
                 def g(tt, spec=spec, sol=sol):
                     yy = sol(tt)
                     return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
 
-                roots.append((locate(g, t_old, t_new, g_old[j], g_new[j], xtol=_EPS4), j))
+                roots.append((locate(g, t_old, t_new, g_old[j], g_new[j], xtol=stepper.xtol),
+                              j))
         terminal = sorted(r for r in roots if specs[r[1]][3])
         if terminal:
             t_stop = terminal[0][0]
             fired = [j for tt, j in terminal if tt <= t_stop + 1e-13]
         t_last = t_new if t_stop is None else t_stop
         k_hi = int(np.searchsorted(grid, t_last, side="right"))
-        if k_hi > next_k:  # the outputs of this step, checked against the phase's modes
+        if stepper.fixed:  # the step end is the output (unless an event comes first)
+            if k_hi > next_k and t_stop is None:
+                run.record(t_new, np.array(y_new), ev_new, modes)
+                next_k = k_hi
+        elif k_hi > next_k:  # the outputs of this step, checked against the phase's modes
             if sol is None:
-                sol = solver.dense_output()
+                sol = stepper.dense_output()
             times = grid[next_k:k_hi]
             Y = np.asarray(sol(times), dtype=float).reshape(y_new.size, times.size)
             bad = run.outputs(times, Y, modes)
@@ -685,8 +715,8 @@ def _phase(run: _Run, solver, specs, modes, grid, next_k, method, dt):
             if not specs[j][3] and tt <= t_last:
                 run.log_user(tt, sol(tt), run.user_events[specs[j][1]])
         if t_stop is not None:
-            return "event", next_k, t_stop, np.array(sol(t_stop)), fired
-        if solver.status == "finished":
+            return "event", next_k, t_stop, stepper.state_at(t_stop), fired
+        if stepper.status == "finished":
             return "done", next_k, t_new, y_new
         g_old = g_new
 
@@ -894,9 +924,7 @@ def _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol, max_step):
     y = np.concatenate((q, v, np.zeros(N_WORK), np.array(z0, dtype=float)))
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)
-    if method in FIXED_STEP_METHODS:
-        return _run_fixed(run, method, t0, t_end, y, dt, modes)
-    return _run_adaptive(run, method, t0, t_end, y, dt, modes, rtol, atol, max_step)
+    return _integrate_phases(run, method, t0, t_end, y, dt, modes, rtol, atol, max_step)
 
 
 def _check_outputs(t0, t_end, dt, max_outputs, method):
