@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from .bodies import Body, Ground, PointMass, add_point_row, point_state, point_velocity
 from .errors import ModelError
 from .joints import Revolute, Translational
-from .planar import Body, Ground, PointMass, add_point_row, point_state, point_velocity
 
 __all__ = [
     "ForceElement",

@@ -24,9 +24,9 @@ import math
 
 import numpy as np
 
+from .bodies import PointMass
 from .errors import ModelError
 from .joints import Revolute, Translational
-from .planar import PointMass
 
 __all__ = ["RotorInertia"]
 

@@ -24,8 +24,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .bodies import Body, Ground, PointMass, add_point_row, point_state, point_velocity
 from .errors import ModelError
-from .planar import Body, Ground, PointMass, add_point_row, point_state, point_velocity
 from .system import FrictionPair
 
 __all__ = ["JointElement", "Revolute", "Translational", "Driver"]

@@ -12,123 +12,24 @@ Build a model with :class:`PlanarModel`, add bodies, joints (:mod:`nonsmooth.joi
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-
 import numpy as np
 
+from . import forces as _forces
+from . import joints as _joints
+from .bodies import (  # noqa: F401  (re-exported: the builder's public names)
+    Body,
+    Ground,
+    PointMass,
+    add_point_row,
+    ground,
+    point_state,
+    point_velocity,
+)
 from .errors import ModelError
+from .inertia import RotorInertia
 from .system import FrictionPair, System, Terms
 
 __all__ = ["Ground", "Body", "PointMass", "PlanarModel", "PlanarSystem", "ground"]
-
-
-def _check_positive(what: str, name: str, value: float) -> float:
-    value = float(value)
-    if not (math.isfinite(value) and value > 0):
-        raise ModelError(f"{what} '{name}': {value!r} is invalid; it must be a finite number > 0")
-    return value
-
-
-@dataclass(eq=False)
-class Ground:
-    """The fixed frame (no coordinates)."""
-
-    name: str = "ground"
-    ndof: int = field(default=0, init=False)
-    offset: int = field(default=-1, init=False)
-
-
-ground = Ground()
-
-
-@dataclass(eq=False)
-class Body:
-    """A planar rigid body.
-
-    Parameters
-    ----------
-    name : str
-    mass : float
-        Mass (kg), > 0.
-    inertia : float
-        Moment of inertia about the centre of mass (kg m^2), > 0.
-    position : (float, float)
-        Initial centre of mass (m).
-    angle : float
-        Initial angle of the body x-axis from the global x-axis, counter-clockwise (rad).
-    velocity, angular_velocity : initial velocities (m/s, rad/s); projected onto the constraints.
-    """
-
-    name: str
-    mass: float
-    inertia: float
-    position: tuple[float, float] = (0.0, 0.0)
-    angle: float = 0.0
-    velocity: tuple[float, float] = (0.0, 0.0)
-    angular_velocity: float = 0.0
-    ndof: int = field(default=3, init=False)
-    offset: int = field(default=-1, init=False)
-
-    def __post_init__(self):
-        self.mass = _check_positive("mass of body", self.name, self.mass)
-        self.inertia = _check_positive("inertia of body", self.name, self.inertia)
-
-
-@dataclass(eq=False)
-class PointMass:
-    """A point mass (no rotation): coordinates ``(x, y)``; mass in kg, > 0."""
-
-    name: str
-    mass: float
-    position: tuple[float, float] = (0.0, 0.0)
-    velocity: tuple[float, float] = (0.0, 0.0)
-    ndof: int = field(default=2, init=False)
-    offset: int = field(default=-1, init=False)
-
-    def __post_init__(self):
-        self.mass = _check_positive("mass of point mass", self.name, self.mass)
-
-
-# --------------------------------------------------------------------------- point kinematics
-def point_state(body, s, q, v):
-    """Position, rotated offset and angular velocity of a body-fixed point.
-
-    Returns ``(rx, ry, ax, ay, omega, theta)`` with ``r = R + A(theta) s`` and ``(ax, ay) = A s``.
-    For the ground, ``s`` is the global position. Plain floats (hot path).
-    """
-    if body.ndof == 0:
-        return s[0], s[1], 0.0, 0.0, 0.0, 0.0
-    k = body.offset
-    if body.ndof == 2:
-        return q[k], q[k + 1], 0.0, 0.0, 0.0, 0.0
-    th = q[k + 2]
-    c, sn = math.cos(th), math.sin(th)
-    ax = c * s[0] - sn * s[1]
-    ay = sn * s[0] + c * s[1]
-    return q[k] + ax, q[k + 1] + ay, ax, ay, v[k + 2], th
-
-
-def point_velocity(body, ax, ay, v):
-    """Velocity of a body-fixed point with rotated offset ``(ax, ay)``."""
-    if body.ndof == 0:
-        return 0.0, 0.0
-    k = body.offset
-    if body.ndof == 2:
-        return v[k], v[k + 1]
-    w = v[k + 2]
-    return v[k] - w * ay, v[k + 1] + w * ax
-
-
-def add_point_row(G, row, body, ax, ay, ex, ey, sign=1.0):
-    """Add ``sign * e . d(r_point)/dq`` to ``G[row]`` for a point with rotated offset (ax, ay)."""
-    if body.ndof == 0:
-        return
-    k = body.offset
-    G[row, k] += sign * ex
-    G[row, k + 1] += sign * ey
-    if body.ndof == 3:
-        G[row, k + 2] += sign * (-ex * ay + ey * ax)
 
 
 # --------------------------------------------------------------------------- builder
@@ -158,10 +59,6 @@ class PlanarModel:
 
     def add(self, element):
         """Add a body, joint, driver, force or rotor-inertia element; returns it."""
-        from . import forces as _forces
-        from . import joints as _joints
-        from .inertia import RotorInertia
-
         if isinstance(element, (Body, PointMass)):
             if any(b.name == element.name for b in self.bodies):
                 raise ModelError(f"a body named '{element.name}' already exists")

@@ -113,8 +113,8 @@ def compile_tables(model) -> PlanarTables:
     point mass, an unknown element class)."""
     from . import forces as F
     from . import joints as J
+    from .bodies import Body, Ground
     from .inertia import RotorInertia
-    from .planar import Body, Ground
 
     ref: dict[int, tuple[int, int]] = {}
     offsets, masses = {}, []
