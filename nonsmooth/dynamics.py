@@ -35,10 +35,9 @@ import numpy as np
 from .errors import (
     ConstraintError,
     FrictionLoadError,
-    InconsistentLCPError,
-    IndeterminateLCPError,
     ModelError,
 )
+from .loads import JAM_MARGIN, NormalLoads
 from .system import System
 
 __all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK"]
@@ -65,9 +64,6 @@ DEFAULT_BETA = 10.0
 #: Largest number of fixed-point iterations for radial (revolute) loads.
 _LOAD_ITERATIONS = 100
 
-#: Within this distance of singular, ``I - A diag(faces)`` is reported as imminent jamming
-#: (the normal force ~ c / (1 - a) grows without bound) instead of integrated into.
-JAM_MARGIN = 1e-6
 
 #: Work accumulators appended to the state: drive, applied, damping, friction, constraint.
 WORK_NAMES = ("W_drive", "W_applied", "W_damping", "W_friction", "W_constraint")
@@ -158,6 +154,7 @@ class Dynamics:
         self._preload = system.preload
         self._has_radial = np.array([bool(r) for r in system.pair_radial], dtype=bool)
         self._radial = bool(self._has_radial.any())
+        self.loads = NormalLoads([pr.name for pr in system.pairs])
         self._has_normal = system.normal_rows >= 0
         self._normal_idx = np.where(self._has_normal, system.normal_rows, 0)
         # the compiled path (every smooth phase with Coulomb pairs and no radial loads): one
@@ -469,188 +466,23 @@ class Dynamics:
         Wt = self._load_weights(q)
         return X[AR, 1:] @ Wt[slip], X[AR, 0] + X[AR, 1:] @ self._preload[slip]
 
-    #: Largest HLCP (number of load rows) solved or certified by enumerating its ``2^p`` sign
-    #: patterns; larger ones are solved by pivoting (Lemke). Raise it on an instance to request
-    #: the enumeration as a certificate (exhaustive: proves uniqueness or finds every solution).
-    hlcp_enumeration_max_size: int = 3
+    @property
+    def hlcp_enumeration_max_size(self) -> int:
+        """Largest HLCP (number of load rows) solved or certified by enumerating its ``2^p``
+        sign patterns (:attr:`nonsmooth.loads.NormalLoads.enumeration_max_size`); set it on an
+        instance to request the enumeration as a certificate."""
+        return self.loads.enumeration_max_size
+
+    @hlcp_enumeration_max_size.setter
+    def hlcp_enumeration_max_size(self, size: int) -> None:
+        self.loads.enumeration_max_size = int(size)
 
     def _normal_magnitudes(self, t, A, c, faces=None) -> np.ndarray:
-        """Solve ``lambda_N = c + A |lambda_N|``; return ``|lambda_N|`` (shape (p,)), or with
-        ``faces`` the continuation ``faces * lambda_N`` of the face-fixed linear system.
-
-        Parameters
-        ----------
-        t : float
-        A : ndarray, shape (p, p)
-        c : ndarray, shape (p,)
-        faces : ndarray, shape (p,), optional
-
-        Notes
-        -----
-        Uniqueness for every ``c`` is certified by ``rho(|A|) < 1`` or ``||A||_2 < 1`` (then
-        ``lam -> c + A |lam|`` is a contraction; ``formulation.md`` section 8). A certified
-        problem is solved in closed form (``p = 1``), by sign enumeration (``p <= 3``,
-        :attr:`hlcp_enumeration_max_size`) or else by Lemke's method on the equivalent LCP
-        ``x = (I - A)^-1 (I + A) y + (I - A)^-1 c`` (a P-matrix LCP, so pivoting finds the one
-        solution; Cottle, Pang & Stone 2009, section 4.4), certified by its residual. An
-        uncertified problem goes to :meth:`_enumerate_or_raise`.
-        """
-        size = A.shape[0]
-        if faces is None and not A.any():  # no friction feeds back: lam = c
-            return np.abs(c)
-        unique = self._hlcp_unique(A)
-        if unique and faces is not None:
-            K = np.eye(size) - A * faces
-            if np.min(np.abs(np.linalg.eigvals(K))) < JAM_MARGIN:
-                self._jam(t, A, c)
-            return faces * np.linalg.solve(K, c)
-        if unique:
-            if size <= self.hlcp_enumeration_max_size:
-                from .lcp import solve_ave
-
-                sol = solve_ave(A, c)
-                lam = sol.lam if sol.success else None
-            else:
-                lam = self._ave_pivot(A, c)[0]
-            if lam is not None:
-                return np.abs(lam)
-        return np.abs(self._enumerate_or_raise(t, A, c, unique=unique))
-
-    @staticmethod
-    def _hlcp_unique(A) -> bool:
-        """Whether ``lam = c + A |lam|`` has exactly one solution for every ``c``: sufficient
-        tests ``rho(|A|) < 1`` (Rohn 2009) or ``||A||_2 < 1`` (contraction); shape (p, p)."""
-        size = A.shape[0]
-        if size == 1:
-            return abs(A[0, 0]) < 1.0
-        if np.max(np.abs(np.linalg.eigvals(np.abs(A)))) < 1.0:
-            return True
-        return bool(np.linalg.norm(A, 2) < 1.0)
-
-    @staticmethod
-    def _ave_pivot(A, c):
-        """``lam = c + A |lam|`` by Lemke's method, certified.
-
-        The HLCP ``(I - A) x - (I + A) y = c`` (``lam = x - y``) reduced to the LCP
-        ``x = M y + q``, ``M = (I - A)^-1 (I + A)``, ``q = (I - A)^-1 c`` (formulation.md
-        section 4), solved by :func:`nonsmooth.lcp.lemke.solve_lemke` (then by
-        :func:`nonsmooth.lcp.solve_lcp` with ``method="lemke"``, polished, other covering
-        vectors; then :func:`nonsmooth.lcp.solve_hlcp`, which inverts the better conditioned of
-        ``I -+ A``) and accepted only when the HLCP residual
-        (:func:`nonsmooth.lcp.hlcp_residual`) of the original data is at most 1e-10.
-
-        Parameters
-        ----------
-        A : ndarray, shape (p, p)
-        c : ndarray, shape (p,)
-
-        Returns
-        -------
-        (lam, result)
-            ``lam`` (p,) or None when pivoting found no certified solution; ``result`` the
-            last solver result (its ``infeasible`` flag is a proof of no solution).
-        """
-        from .lcp import hlcp_residual, solve_hlcp, solve_lcp
-        from .lcp.lemke import solve_lemke
-
-        size = A.shape[0]
-        eye = np.eye(size)
-        P, Q = eye - A, eye + A
-        result = None
-        try:
-            R = np.linalg.solve(P, np.column_stack((Q, c)))
-        except np.linalg.LinAlgError:
-            R = None
-        if R is not None and np.all(np.isfinite(R)):
-            M, q = R[:, :size], R[:, size]
-            for attempt in (lambda: solve_lemke(M, q),
-                            lambda: solve_lcp(M, q, method="lemke"),
-                            lambda: solve_lcp(M, q, method="lemke", covering="random")):
-                result = attempt()
-                y = result.z
-                x = np.maximum(M @ y + q, 0.0)
-                if hlcp_residual(P, Q, c, x, y) <= 1e-10:
-                    return x - y, result
-                if result.infeasible:
-                    return None, result
-        result = solve_hlcp(P, Q, c, method="lemke")
-        return (result.x - result.y if result.success else None), result
+        """:meth:`nonsmooth.loads.NormalLoads.magnitudes`."""
+        return self.loads.magnitudes(t, A, c, faces)
 
     def _jam(self, t, A, c):
-        names = [pr.name for pr in self.system.pairs]
-        raise InconsistentLCPError(
-            f"at t = {t:.10g} s the normal forces of pairs {names} grow without bound: "
-            f"lambda_N = c + A |lambda_N| with A = {np.array2string(A, precision=6)}, c = "
-            f"{np.array2string(c, precision=6)} N is at the edge of solvability (|a| -> 1): "
-            "friction self-locking (jamming) is imminent. Try a smaller friction coefficient or "
-            "another geometry", t=t, pairs=names, A=A, c=c)
-
-    def _enumerate_or_raise(self, t, A, c, *, unique: bool = False) -> np.ndarray:
-        """The one solution of ``lam = c + A |lam|``, or the named error.
-
-        Up to :attr:`hlcp_enumeration_max_size` load rows: exact sign enumeration, and
-        anything but exactly one solution raises. Larger problems are not enumerated: Lemke's
-        method looks for a solution; if uniqueness is certified (``unique``) it is returned,
-        otherwise ``IndeterminateLCPError`` says that uniqueness could not be certified
-        (rather than silently picking one root); no solution found raises
-        ``InconsistentLCPError`` (stating whether infeasibility was proven).
-
-        Parameters
-        ----------
-        t : float
-        A : ndarray, shape (p, p)
-        c : ndarray, shape (p,)
-        unique : bool
-            Uniqueness already certified (then only pivoting failed).
-
-        Returns
-        -------
-        ndarray, shape (p,)
-        """
-        from .lcp import solve_ave
-
-        names = [pr.name for pr in self.system.pairs]
-        detail = (f"lambda_N = c + A |lambda_N| with A = {np.array2string(A, precision=6)}, "
-                  f"c = {np.array2string(c, precision=6)} N")
-        hint = ("friction self-locking (jamming, the bilateral analogue of Painleve's paradox): "
-                "the friction force creates more normal force than it needs. Try a smaller "
-                "friction coefficient, another geometry, or check the friction direction")
-        size = A.shape[0]
-        if size > self.hlcp_enumeration_max_size:
-            lam, result = self._ave_pivot(A, c)
-            if lam is not None and unique:
-                return lam
-            rho = float(np.max(np.abs(np.linalg.eigvals(np.abs(A)))))
-            why = (f"uniqueness could not be certified: rho(|A|) = {rho:.6g} >= 1 and "
-                   f"||A||_2 = {float(np.linalg.norm(A, 2)):.6g} >= 1, and the {size} load rows "
-                   f"exceed hlcp_enumeration_max_size = {self.hlcp_enumeration_max_size} (the "
-                   "2^p sign enumeration that would certify it is not run; raise that "
-                   "attribute to request it)")
-            if lam is None:
-                proof = ("infeasibility is proven (Lemke's secondary ray on a copositive-plus "
-                         "LCP)" if result is not None and result.infeasible else
-                         f"pivoting (Lemke) found none, which is no proof; {why}")
-                raise InconsistentLCPError(
-                    f"at t = {t:.10g} s the normal forces of pairs {names} have no solution "
-                    f"found: {detail}; {proof}; {hint}", t=t, pairs=names, A=A, c=c)
-            raise IndeterminateLCPError(
-                f"at t = {t:.10g} s the normal forces of pairs {names}: {detail}; pivoting "
-                f"found the solution {lam.tolist()} but {why}; {hint}",
-                t=t, pairs=names, A=A, c=c, solutions=[lam])
-        found = solve_ave(A, c, all_solutions=True)
-        sols = list(found.solutions or [])
-        continuum = bool(getattr(found, "continuum", False))
-        if not sols:
-            raise InconsistentLCPError(
-                f"at t = {t:.10g} s the normal forces of pairs {names} have no solution: {detail}; "
-                f"{hint}", t=t, pairs=names, A=A, c=c)
-        if len(sols) > 1 or continuum:
-            how = "infinitely many solutions" if continuum else f"{len(sols)} solutions"
-            raise IndeterminateLCPError(
-                f"at t = {t:.10g} s the normal forces of pairs {names} have {how} "
-                f"{[s.tolist() for s in sols]}: {detail}; {hint}",
-                t=t, pairs=names, A=A, c=c, solutions=sols)
-        return sols[0]
+        self.loads.jam(t, A, c)
 
     # ------------------------------------------------------------------ events: transition
     def tangential_acceleration(self, t, q, v, ev: Evaluation) -> np.ndarray:
