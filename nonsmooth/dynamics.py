@@ -273,8 +273,8 @@ class Dynamics:
         except np.linalg.LinAlgError:
             self._nonfinite(t, q, v, U)
             self._singular(t, [sysm.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
-        k = self._k
         if status:
+            k = self._k
             from .kernels import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
 
             if status == NO_LOAD:  # the Python path raises the named FrictionLoadError
@@ -291,15 +291,19 @@ class Dynamics:
             if status == JAMMED:
                 L = self._layout
                 self._jam(t, out[slice(*L["A"])].reshape(k, k), out[slice(*L["c"])])
+        return self._evaluation(out, None if T is None else T.M)
+
+    def _evaluation(self, out, M=None) -> Evaluation:
+        """The :class:`Evaluation` held in a compiled kernel's output buffer (views into it);
+        ``M`` the mass matrix when the system computed it (else the tables')."""
+        k = self._k
         dv, lam, lambda_N, F_T, v_T, powers, c, phi, dphi, N, lam_abs, dz = [
             out[sl] for sl in self._slices]
         A = out[self._layout["A"][0]:self._layout["A"][1]].reshape(k, k)
-        if T is not None:
-            M = T.M
-        elif tab.has_state_mass:
-            M = out[slice(*self._layout["M"])].reshape(self.n, self.n)
-        else:
-            M = tab.mass
+        if M is None:
+            tab = self.system.tables
+            M = (out[slice(*self._layout["M"])].reshape(self.n, self.n) if tab.has_state_mass
+                 else tab.mass)
         ev = Evaluation(dv, lam, lambda_N, F_T, v_T, float(out[self._res_at]), powers, A, c, M,
                         phi, dphi)
         ev.N, ev.lam_abs, ev.dz = N, lam_abs, dz

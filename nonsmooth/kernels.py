@@ -41,6 +41,7 @@ from .tables import (
 
 __all__ = ["planar_terms", "planar_bias", "planar_potential", "planar_slot_displacement",
            "planar_evaluate", "planar_evaluate_batch", "acceleration_stage", "evaluation_layout",
+           "planar_fixed_step",
            "ERR_COINCIDENT", "warm"]
 
 #: Error codes (second return value of the kernels; the element row is the first).
@@ -369,6 +370,11 @@ def warm(announce_after: float = 1.0) -> None:
         planar_evaluate_batch(it, ft, np.zeros((1, 0, 3)), np.eye(1), plan, np.zeros((0, 0)),
                               np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1)), np.zeros((1, 0)),
                               e0, e0, np.zeros((1, 34)))
+        y7 = np.zeros(7)  # n = 1: [q, v, work (5)]
+        plan1 = np.zeros(N_HEADER + 1)
+        plan1[0] = 1.0
+        planar_fixed_step(it, ft, np.eye(1), plan1, np.zeros((0, 0)), 0.0, y7, y7, 0.0, 0.0, e0,
+                          e0, True, y7.copy(), y7.copy(), np.zeros(40))
     finally:
         timer.cancel()
     _WARM = True
@@ -790,3 +796,53 @@ def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, ou
         out[r, size] = 0.5 * (V[r] @ (M @ V[r]))
         out[r, size + 1] = planar_potential(it, ft, Q[r])
     return -1, OK
+
+
+# ------------------------------------------------------------------------------ fixed-step stepper
+@njit(cache=True)
+def _planar_rhs(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy):
+    """``dy/dt`` of the integrated state ``y = [q, v, work (5), z]`` by :func:`planar_evaluate`
+    (``out`` keeps that evaluation): ``[v, dv/dt, powers, dz/dt]``. Returns the status."""
+    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    zo = 2 * n + 5
+    status = planar_evaluate(it, ft, U, M0, plan, Wt, t, y[:n].copy(), y[n:2 * n].copy(),
+                             y[zo:zo + n_z].copy(), modes, faces, out)
+    if status != OK:
+        return status
+    o_pow = n + m + 4 * p + k
+    o_dz = o_pow + 6 + 2 * m + k * k + k
+    dy[:n] = y[n:2 * n]
+    dy[n:2 * n] = out[:n]
+    dy[2 * n:2 * n + 5] = out[o_pow:o_pow + 5]
+    dy[zo:zo + n_z] = out[o_dz:o_dz + n_z]
+    return OK
+
+
+@njit(cache=True)
+def planar_fixed_step(it, ft, M0, plan, Wt, t, y, f0, h, t_next, modes, faces, rk4, y_new,
+                      f_new, out):
+    """One classical Runge-Kutta (``rk4``) or explicit Euler step of a planar model without user
+    functions, in one call: the stages by :func:`_planar_rhs`, then ``dy/dt`` at the step end
+    ``t_next`` into ``f_new`` (its whole evaluation kept in ``out``). The same arithmetic as
+    ``simulate._rk4_step`` / ``_euler_step``. Returns the status of the first evaluation that is
+    not ``OK`` (the caller then takes the Python step, which names the problem)."""
+    U = np.zeros((it.shape[0], 3))
+    if rk4:
+        k2 = np.empty_like(y)
+        k3 = np.empty_like(y)
+        k4 = np.empty_like(y)
+        status = _planar_rhs(it, ft, U, M0, plan, Wt, t + 0.5 * h, y + 0.5 * h * f0, modes,
+                             faces, out, k2)
+        if status != OK:
+            return status
+        status = _planar_rhs(it, ft, U, M0, plan, Wt, t + 0.5 * h, y + 0.5 * h * k2, modes,
+                             faces, out, k3)
+        if status != OK:
+            return status
+        status = _planar_rhs(it, ft, U, M0, plan, Wt, t + h, y + h * k3, modes, faces, out, k4)
+        if status != OK:
+            return status
+        y_new[:] = y + (h / 6.0) * (f0 + 2.0 * (k2 + k3) + k4)
+    else:
+        y_new[:] = y + h * f0
+    return _planar_rhs(it, ft, U, M0, plan, Wt, t_next, y_new, modes, faces, out, f_new)

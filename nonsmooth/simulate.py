@@ -216,7 +216,7 @@ class _Run:
         if ev.residual > self.max_residual:
             self.max_residual = ev.residual
         v = y[n:2 * n]
-        self.recorder.add_row(t=t, y=y.copy(), dv=ev.dv, lam=ev.lam, lambda_N=ev.lambda_N,
+        self.recorder.add_row(t=t, y=np.array(y), dv=ev.dv, lam=ev.lam, lambda_N=ev.lambda_N,
                               F_T=ev.F_T, v_T=ev.v_T,
                               modes=np.where(self.dyn.smooth, np.nan, modes),
                               residual=ev.residual, phi=ev.phi, dphi=ev.dphi,
@@ -534,6 +534,11 @@ class _FixedStepper:
         self.f = self.rhs(t, y)
         self._remember()
         self.status = "running"
+        dyn, system = run.dyn, run.system
+        # a planar model without user functions: each whole step in one compiled call
+        self.compiled = (getattr(dyn, "_plan", None) is not None
+                         and getattr(system, "tables", None) is not None
+                         and not system._user and not dyn._callable_weights)
 
     def _remember(self):
         """Hand the step end's evaluation to the run's cache (the event functions and the
@@ -546,15 +551,40 @@ class _FixedStepper:
             self.k += 1
         self.t_old, self.y_old, self.f_old = self.t, self.y, self.f
         t_next = float(grid[self.k])
-        y_new = self.rule(self.rhs, self.t, self.y, self.f, t_next - self.t)
-        if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
-            raise run.nonfinite(self.t, self.y, t_next - self.t, self.method, self.dt)
-        self.f = self.rhs(t_next, y_new)
-        self.t, self.y = t_next, y_new
+        if not (self.compiled and self._compiled_step(t_next)):
+            y_new = self.rule(self.rhs, self.t, self.y, self.f, t_next - self.t)
+            if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
+                raise run.nonfinite(self.t, self.y, t_next - self.t, self.method, self.dt)
+            self.f = self.rhs(t_next, y_new)
+            self.t, self.y = t_next, y_new
         self._remember()
         self.k += 1
         if self.k >= len(grid):
             self.status = "finished"
+
+    def _compiled_step(self, t_next) -> bool:
+        """The step by ``kernels.planar_fixed_step``; False (nothing changed) when the kernel
+        declines an evaluation (the Python step then names the problem)."""
+        from .kernels import OK, planar_fixed_step
+
+        run, dyn = self.run, self.run.dyn
+        cost = 4 if self.method == "RK4" else 1
+        if dyn.n_evaluations + cost >= run.max_evaluations:
+            return False  # the Python step stops at the exact evaluation
+        tab = run.system.tables
+        y, f = self.y, self.f
+        y_new, f_new, out = np.empty_like(y), np.empty_like(y), np.empty(dyn._size)
+        status = planar_fixed_step(tab.ints, tab.floats, tab.mass, dyn._plan, dyn._Wt, self.t,
+                                   y, f, t_next - self.t, t_next, self.modes, run.faces,
+                                   self.method == "RK4", y_new, f_new, out)
+        if status != OK or not math.isfinite(float(y_new @ y_new)):
+            return False
+        dyn.n_evaluations += cost
+        run.charge(t_next)
+        run.last_ev = dyn._evaluation(out)
+        self.f = f_new
+        self.t, self.y = t_next, y_new
+        return True
 
     def dense_output(self):
         return hermite(self.t_old, self.y_old, self.f_old, self.t, self.y, self.f)

@@ -254,3 +254,23 @@ def test_compiled_smooth_laws_match_the_python_path(name, law):
                                            getattr(ref, field)), initial=0.0))),
                                        err_msg=f"{name}, {law}, trial {trial}: {field}")
     assert compared >= 2
+
+
+@pytest.mark.parametrize("method", ["RK4", "Euler"])
+def test_compiled_fixed_step_matches_the_python_step(method, monkeypatch):
+    """A whole fixed step in one kernel call (planar models without user functions) against
+    the Python step, on a run with stick-slip events (the belt oscillator)."""
+    import importlib
+
+    sim = importlib.import_module("nonsmooth.simulate")  # the module, not the function
+    model = load("stick_slip_oscillator").build(v_belt=0.2, mu_s=0.5)
+    compiled = nonsmooth.simulate(model, 2.0, method=method, dt=1e-3)
+    monkeypatch.setattr(sim._FixedStepper, "_compiled_step", lambda self, t_next: False)
+    python = nonsmooth.simulate(model, 2.0, method=method, dt=1e-3)
+    assert [(e.kind, e.after) for e in compiled.events] == [
+        (e.kind, e.after) for e in python.events]
+    np.testing.assert_allclose([e.t for e in compiled.events], [e.t for e in python.events],
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(compiled.q, python.q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(compiled.F_T, python.F_T, rtol=0, atol=1e-9)
+    assert compiled.diagnostics["n_evaluations"] == python.diagnostics["n_evaluations"]
