@@ -15,16 +15,34 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .errors import ModelError
+from .validate import check_number
 
 __all__ = ["Ground", "Body", "PointMass", "ground", "point_state", "point_velocity",
-           "add_point_row"]
+           "add_point_row", "ref", "relative_angle"]
 
 
 def _check_positive(what: str, name: str, value: float) -> float:
-    value = float(value)
-    if not (math.isfinite(value) and value > 0):
-        raise ModelError(f"{what} '{name}': {value!r} is invalid; it must be a finite number > 0")
+    return check_number(value, f"{what} '{name}': ", minimum=0.0, exclusive=True)
+
+
+def ref(body) -> tuple[int, int]:
+    """``(offset, ndof)`` of a body's coordinates (bound by the compiled system)."""
+    return body.offset, body.ndof
+
+
+def relative_angle(i_ref, j_ref, q=None, row=None, scale: float = 1.0) -> float:
+    """The relative angle ``theta_j - theta_i`` of two bodies given as ``(offset, ndof)`` (a
+    body without rotation, a point mass or the ground, adds nothing): its value at ``q`` (0.0
+    without ``q``), and with ``row`` (shape (n_q,)) ``scale`` times its gradient added into it.
+    The one owner of this gradient (revolute coordinates and tangential rows, rotation locks,
+    rotor inertias, the tables)."""
+    value = 0.0
+    for (off, nd), sign in ((j_ref, 1.0), (i_ref, -1.0)):
+        if nd == 3:
+            if q is not None:
+                value += sign * q[off + 2]
+            if row is not None:
+                row[off + 2] += sign * scale
     return value
 
 

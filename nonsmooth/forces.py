@@ -14,13 +14,13 @@ from collections.abc import Callable
 from .bodies import Body, Ground, PointMass, add_point_row, point_state, point_velocity
 from .errors import ModelError
 from .joints import Revolute, Translational
+from .validate import check_number
 
 __all__ = [
     "ForceElement",
     "Gravity",
     "Spring",
     "Damper",
-    "RotationalDamper",
     "RotationalSpring",
     "JointDamper",
     "Force",
@@ -29,11 +29,7 @@ __all__ = [
 
 
 def _finite(name, what, value, *, minimum=None):
-    value = float(value)
-    if not math.isfinite(value) or (minimum is not None and value < minimum):
-        rng = "a finite number" + ("" if minimum is None else f" >= {minimum}")
-        raise ModelError(f"{what} '{name}': {value!r} is invalid; it must be {rng}")
-    return value
+    return check_number(value, f"{what} '{name}': ", minimum=minimum)
 
 
 class ForceElement:
@@ -206,9 +202,6 @@ class JointDamper(_JointCoordinate):
         rate = grad @ v
         f -= self.c * rate * grad
         return -self.c * rate * rate
-
-
-RotationalDamper = JointDamper
 
 
 class RotationalSpring(_JointCoordinate):

@@ -20,13 +20,12 @@ virtual rotor with ``h = e_parent + G w``).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from .bodies import PointMass
+from .bodies import PointMass, ref, relative_angle
 from .errors import ModelError
 from .joints import Revolute, Translational
+from .validate import check_number
 
 __all__ = ["RotorInertia"]
 
@@ -69,11 +68,8 @@ class RotorInertia:
                              "gear_ratio) or joint_axis_inertia, not both or neither")
 
         def positive(what, x):
-            x = float(x)
-            if not (math.isfinite(x) and x > 0):
-                raise ModelError(f"rotor inertia '{name}': {what} = {x!r} is invalid; it must "
-                                 "be a finite number > 0")
-            return x
+            return check_number(x, f"rotor inertia '{name}': {what} = ", minimum=0.0,
+                                exclusive=True)
 
         self.joint, self.mode = joint, mode
         self.gear_ratio = None if gear_ratio is None else positive("gear_ratio", gear_ratio)
@@ -111,16 +107,18 @@ class RotorInertia:
             h[parent.offset + 2] += 1.0
         return self.rotor_inertia * np.outer(h, h), self.rotor_inertia * self.gear_ratio * g * h
 
-    def mass_matrix(self, n_q: int) -> np.ndarray:
-        """The constant addition to the mass matrix of a revolute joint, shape (n_q, n_q)."""
+    def mass_matrix(self, n_q: int, refs=None) -> np.ndarray:
+        """The constant addition to the mass matrix of a revolute joint, shape (n_q, n_q).
+
+        ``refs``: ``(offset, ndof)`` of the joint's ``body_i`` and ``body_j`` (default their
+        bound offsets; the tables pass their own)."""
+        i_ref, j_ref = refs if refs is not None else (ref(self.joint.body_i),
+                                                      ref(self.joint.body_j))
         g = np.zeros(n_q)
-        for b, sign in ((self.joint.body_j, 1.0), (self.joint.body_i, -1.0)):
-            if b.ndof == 3:
-                g[b.offset + 2] += sign
+        relative_angle(i_ref, j_ref, row=g)
         if self.mode == "armature":
             return self.J_eq * np.outer(g, g)
         h = self.gear_ratio * g
-        parent = self.joint.body_i
-        if parent.ndof == 3:
-            h[parent.offset + 2] += 1.0
+        if i_ref[1] == 3:  # the virtual rotor turns with the parent body_i
+            h[i_ref[0] + 2] += 1.0
         return self.rotor_inertia * np.outer(h, h)

@@ -24,35 +24,33 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .bodies import Body, Ground, PointMass, add_point_row, point_state, point_velocity
+from .bodies import (
+    Body,
+    Ground,
+    PointMass,
+    add_point_row,
+    point_state,
+    point_velocity,
+    ref,
+    relative_angle,
+)
 from .errors import ModelError
 from .system import FrictionPair
+from .validate import check_number, check_pair
 
 __all__ = ["JointElement", "Revolute", "Translational", "Driver"]
 
 
 def _pair(value, what) -> tuple[float, float]:
-    try:
-        x, y = (float(value[0]), float(value[1]))
-    except (TypeError, IndexError, ValueError):
-        raise ModelError(f"{what} must be a pair of numbers (x, y), got {value!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ModelError(f"{what} must be finite, got {value!r}")
-    return x, y
+    return check_pair(value, what)
 
 
 def _positive(what, value) -> float:
-    x = float(value)
-    if not (math.isfinite(x) and x > 0):
-        raise ModelError(f"{what} = {value!r} is invalid; it must be a finite number > 0")
-    return x
+    return check_number(value, f"{what} = ", minimum=0.0, exclusive=True)
 
 
 def _nonnegative(what, value) -> float:
-    x = float(value)
-    if not (math.isfinite(x) and x >= 0):
-        raise ModelError(f"{what} = {value!r} is invalid; it must be a finite number >= 0")
-    return x
+    return check_number(value, f"{what} = ", minimum=0.0)
 
 
 def _input_bits(name, inputs) -> tuple[bool, bool, bool, bool]:
@@ -155,9 +153,7 @@ class Revolute(JointElement):
 
     def fill_tangential(self, q, v, i, W):
         """Row i of W: ``pin_radius`` times the relative angular velocity (m/s)."""
-        for b, sign in ((self.body_j, 1.0), (self.body_i, -1.0)):
-            if b.ndof == 3:
-                W[i, b.offset + 2] += sign * self.pin_radius
+        relative_angle(ref(self.body_i), ref(self.body_j), row=W[i], scale=self.pin_radius)
 
     def tangential_bias(self, q, v):
         """``(dW/dt) v = 0``: the relative angle's gradient is constant."""
@@ -187,14 +183,9 @@ class Revolute(JointElement):
     # relative rotation, for drivers and rotational springs/dampers
     def coordinate(self, t, q, v, row, phi, G):
         """Relative angle ``theta_j - theta_i`` (rad): value into ``phi[row]``, gradient into G."""
-        val = 0.0
-        for b, sign in ((self.body_j, 1.0), (self.body_i, -1.0)):
-            if isinstance(b, PointMass):
-                raise ModelError(f"revolute '{self.name}': a point mass has no angle to drive")
-            if b.ndof == 3:
-                val += sign * q[b.offset + 2]
-                G[row, b.offset + 2] += sign
-        phi[row] = val
+        if isinstance(self.body_i, PointMass) or isinstance(self.body_j, PointMass):
+            raise ModelError(f"revolute '{self.name}': a point mass has no angle to drive")
+        phi[row] = relative_angle(ref(self.body_i), ref(self.body_j), q, G[row])
         return 0.0  # gamma of a relative angle is zero
 
 
@@ -373,12 +364,7 @@ class Translational(JointElement):
         phi[row], gamma[row] = self._line(self.normal, q, v, G, row)
         if self.lock_rotation:
             r = row + 1
-            val = 0.0
-            for b, sign in ((self.body_j, 1.0), (self.body_i, -1.0)):
-                if b.ndof == 3:
-                    val += sign * q[b.offset + 2]
-                    G[r, b.offset + 2] += sign
-            phi[r] = val - self._lock_angle
+            phi[r] = relative_angle(ref(self.body_i), ref(self.body_j), q, G[r]) - self._lock_angle
             gamma[r] = 0.0
 
     def coordinate(self, t, q, v, row, phi, G):

@@ -208,18 +208,7 @@ def compile_tables(model) -> PlanarTables:
         parent = body(rotor.joint.body_i)
         virtual = rotor.mode == "virtual"
         if kind == 0:  # revolute: constant J g g^T (or I_r h h^T)
-            g = np.zeros(n)
-            for b, sign in ((rotor.joint.body_j, 1.0), (rotor.joint.body_i, -1.0)):
-                off, nd = body(b)
-                if nd == 3:
-                    g[off + 2] += sign
-            if not virtual:
-                M = M + rotor.J_eq * np.outer(g, g)
-            else:
-                h = rotor.gear_ratio * g
-                if parent[1] == 3:
-                    h[parent[0] + 2] += 1.0
-                M = M + rotor.rotor_inertia * np.outer(h, h)
+            M = M + rotor.mass_matrix(n, (parent, body(rotor.joint.body_j)))
         else:
             coef = rotor.rotor_inertia if virtual else rotor.J_eq
             pk.add(ROTOR, (e, *parent, int(virtual)),

@@ -169,7 +169,7 @@ def test_overlap_increase_changes_the_contact_spacing():
 @pytest.mark.parametrize("kwargs, match", [
     ({"mu": 0.3, "pin_radius": 0.0}, r"pin_radius = 0.0 is invalid; it must be a finite number"),
     ({"mu": 0.3, "inputs": "11"}, r"inputs = '11' is invalid; give four bits"),
-    ({"mu": 0.3, "torque_preload": -1}, r"torque_preload = -1 is invalid"),
+    ({"mu": 0.3, "torque_preload": -1}, r"torque_preload = -1.0 is invalid"),
 ])
 def test_joint_friction_errors_are_named(kwargs, match):
     with pytest.raises(ModelError, match=match):

@@ -9,27 +9,12 @@ so the normal forces stay one (H)LCP per evaluation whatever the law.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import ClassVar
 
-from ..errors import ModelError
 from .schema import LawSchema
 
-__all__ = ["FrictionLaw", "check_nonnegative"]
-
-
-def check_nonnegative(law: str, name: str, value: float, *, positive: bool = False) -> float:
-    """``value`` as a float, or a ModelError naming the law, the parameter and the range."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ModelError(f"{law} friction: {name} = {value!r} is not a number") from None
-    if not math.isfinite(x) or x < 0 or (positive and x == 0):
-        rng = "> 0" if positive else ">= 0"
-        raise ModelError(f"{law} friction: {name} = {value!r} is invalid; it must be a finite "
-                         f"number {rng}")
-    return x
+__all__ = ["FrictionLaw"]
 
 
 class FrictionLaw:
