@@ -1,8 +1,12 @@
-"""nonsmooth: planar multibody dynamics with dry friction in translational joints.
+"""nonsmooth: planar multibody dynamics with dry friction in joints (translational and revolute).
 
-First-kind Lagrange equations with Baumgarte stabilization; the normal forces of bilateral
-translational joints solved as a horizontal LCP each evaluation; Coulomb friction switched event
-by event. See ``docs/architecture.md`` for the map of modules.
+First-kind Lagrange equations with Baumgarte stabilization; the normal loads of the frictional
+joints (a translational joint's normal force and its rotation lock's bending moment, a revolute
+pin's radial reaction, preloads: MotionSolve's joint-friction inputs) solved at each evaluation
+as a horizontal LCP (the radial reaction by fixed-point iteration around it); Coulomb friction
+with static and dynamic coefficients switched event by event (stick/slip by a transition
+problem), or the smooth LuGre and regularized laws. The method: ``docs/method.md``; the map of
+modules: ``docs/architecture.md``.
 """
 
 from .compare import Comparison, compare

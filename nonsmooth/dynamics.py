@@ -1,26 +1,36 @@
-"""One evaluation of the equations of motion: KKT solve, normal-force HLCP, force recovery.
+"""One evaluation of the equations of motion: KKT solve, normal-load HLCP, force recovery.
 
-First-kind Lagrange equations with Baumgarte stabilization (``formulation.md`` sections 1-4)::
+First-kind Lagrange equations with Baumgarte stabilization (``docs/method.md`` sections 1-3)::
 
     M dv/dt - G^T lambda = f + W^T F_T
     G dv/dt              = gamma - 2 alpha (G v + phi_t) - beta^2 phi
 
-Sliding Coulomb friction of pair i in mode ``s_i`` (+1 slip+, -1 slip-) is
-``F_T,i = -mu_i s_i |lambda_N,i|``. The KKT matrix ``K = [[M, -G^T], [G, 0]]`` is factored once per
-evaluation and solved for ``1 + p`` right-hand sides, which makes the normal forces affine in
-their magnitudes::
+plus one row ``W_i dv/dt = -(dW_i/dt) v - 2 alpha v_T,i`` per sticking Coulomb pair (its
+multiplier is the friction force). Every friction law is linear in the pair's normal load,
+``F_T,i = -a_i N_i - b_i`` (Coulomb slipping in mode ``s_i = +-1``: ``a_i = mu_d,i s_i``,
+``b_i = 0``; LuGre and regularized: functions of ``v_T`` and the internal state;
+``docs/method.md`` section 4), and the load is ``N = Wt |lambda_abs| + radial + preload`` over
+the load rows (``docs/method.md`` sections 5 and 9). The KKT matrix
+``K = [[M, -G^T], [G, 0]]`` (with the stick rows) is factored once per evaluation and solved
+for ``1 + p_slip`` right-hand sides, which makes the load rows' multipliers affine in their
+absolute values::
 
-    lambda_N = c + A |lambda_N|                 (absolute value equation = HLCP)
+    lambda_abs = c + A |lambda_abs|          (absolute value equation = HLCP)
 
-solved exactly (closed form for one pair, sign enumeration / pivoting for more; see
-:mod:`nonsmooth.lcp`). No solution or several solutions (jamming, Painleve-type) raise
-:class:`~nonsmooth.errors.InconsistentLCPError` / :class:`~nonsmooth.errors.IndeterminateLCPError`.
+At events and initial times it is solved outright by :class:`nonsmooth.loads.NormalLoads`
+(uniqueness certified by ``rho(|A|) < 1`` or ``||A||_2 < 1``; sign enumeration up to 3 load
+rows, Lemke's method beyond; no solution or several raise
+:class:`~nonsmooth.errors.InconsistentLCPError` / :class:`~nonsmooth.errors.IndeterminateLCPError`,
+``docs/method.md`` section 6). Within a smooth phase the faces (signs) are fixed and the loads
+are the continuation ``(I - A diag(faces)) lambda_abs = c``. A revolute pin's radial load
+``||lambda_radial||`` is found by fixed-point iteration around it.
 
-Two paths compute the same thing: within a smooth phase (modes and faces fixed) with the
-built-in friction laws, one compiled call (:mod:`nonsmooth.kernels`: the fused planar kernel,
-or the acceleration stage after a ``GeneralizedSystem``'s own terms); at event times and with
-user-defined laws, the Python general path (``_evaluate_general``).
-``tests/test_kernels.py`` checks that they agree.
+Two paths compute the same thing: within a smooth phase (``faces`` given) with the built-in
+friction laws, one compiled call (:mod:`nonsmooth.kernels`: ``planar_evaluate`` for a planar
+model, ``acceleration_stage`` after a ``GeneralizedSystem``'s own terms), falling back to the
+Python path when the kernel cannot certify the loads' uniqueness or converge a radial load; at
+events and initial times (``faces=None``) and with user-defined laws, the Python general path
+(``_evaluate_general``). ``tests/test_kernels.py`` checks that they agree.
 
 References: Wang X.J., Wang Q., Zhuang F.F.; Wang, Peng & Zhuang, DCDS-B 16 (2011) 589-605;
 Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16.
@@ -71,25 +81,46 @@ N_WORK = len(WORK_NAMES)
 
 
 class Evaluation:
-    """What one evaluation found (all arrays are fresh, safe to keep).
+    """What one evaluation found.
+
+    Every array is new to this evaluation (on the compiled path, views into one buffer made
+    for it), so it is safe to keep, except ``M``, which is the system's own.
 
     Attributes
     ----------
     dv : ndarray, shape (n_q,)      accelerations dv/dt
-    lam : ndarray, shape (m,)       all constraint multipliers (N, N m)
-    lambda_N : ndarray, shape (p,)  normal force of each pair (N): its normal row's multiplier, or
-                                    its load N for a revolute pair
-    F_T : ndarray, shape (p,)       friction force on each slider along its slot (N)
-    v_T : ndarray, shape (p,)       sliding velocity of each pair (m/s)
-    residual : float                HLCP residual ``|lambda_N - c - A|lambda_N|| / scale``
-    powers : ndarray, shape (5,)    drive, applied, damping, friction, constraint power (W)
-    A, c : ndarray or None          the absolute value equation solved, kept for p > 1 only
-                                    (any state: :meth:`Dynamics.normal_equation`)
-    M : ndarray, shape (n_q, n_q)   mass matrix at the state (not copied)
-    phi, dphi : ndarray, shape (m,) constraint values and their time derivatives (drift)
+    lam : ndarray, shape (m,)       all constraint multipliers (N, N m), in the system's row order
+    lambda_N : ndarray, shape (p,)  per pair: its normal row's multiplier (signed normal force,
+                                    N), or its load ``N`` for a pair without a normal row (a
+                                    revolute joint)
+    F_T : ndarray, shape (p,)       friction force of each pair (N): on the slider along its
+                                    slot, or at the pin radius of a revolute joint (torque
+                                    ``pin_radius * F_T``); a sticking pair's stick-row multiplier
+    v_T : ndarray, shape (p,)       sliding velocity ``W v`` of each pair (m/s; a revolute
+                                    joint's ``pin_radius`` times its relative angular velocity)
+    residual : float                HLCP residual ``max|lam_abs - c - A|lam_abs|| /
+                                    max(1, max|c|, max|lam_abs|)`` (0 without load rows); within
+                                    a phase ``lam_abs`` is the face-fixed continuation, so a
+                                    nonzero residual means a face is wrong
+    powers : ndarray, shape (5,)    drive, applied, damping, friction, constraint power (W), in
+                                    the order of ``WORK_NAMES``
+    A, c : ndarray                  the absolute value equation ``lam_abs = c + A |lam_abs|``
+                                    over the load rows, shapes (k, k) and (k,) (k may be 0); set
+                                    on both paths, with the radial loads of the last iteration in
+                                    ``c`` (any state: :meth:`Dynamics.normal_equation`)
+    M : ndarray, shape (n_q, n_q)   mass matrix at the state (not copied: on the compiled path
+                                    a constant one is the tables' own array)
+    phi, dphi : ndarray, shape (m,) constraint values and ``G v + phi_t`` (the drift)
     dz : ndarray, shape (n_z,)      time derivatives of the smooth laws' internal states
-    N : ndarray, shape (p,)         normal load of each pair (N)
-    lam_abs : ndarray, shape (k,)   the multipliers whose |.| enter the loads (HLCP unknowns)
+    N : ndarray, shape (p,)         normal load of each pair (N), ``Wt |lam_abs| + radial +
+                                    preload``; within a phase with ``faces * lam_abs`` in place of
+                                    ``|lam_abs|`` (the continuation)
+    lam_abs : ndarray, shape (k,)   the signed multipliers of the load rows
+                                    (``system.abs_rows``), whose absolute values enter the loads:
+                                    the HLCP's unknowns (not their absolute values)
+
+    The constructor takes the first twelve; ``dz``, ``N`` and ``lam_abs`` start empty and are
+    set by the evaluation that makes the object.
     """
 
     __slots__ = ("dv", "lam", "lambda_N", "F_T", "v_T", "residual", "powers", "A", "c",
@@ -103,13 +134,37 @@ class Evaluation:
 
 
 class Dynamics:
-    """The right-hand side of a compiled system for fixed friction modes.
+    """The right-hand side of a compiled system for fixed friction modes and faces, and the
+    transition problem at events.
 
     Parameters
     ----------
     system : System
     alpha, beta : float
-        Baumgarte parameters (1/s), >= 0. ``alpha = beta = 0`` is the unstabilized index-1 form.
+        Baumgarte parameters (1/s), finite and >= 0 (``ValueError`` otherwise).
+        ``alpha = beta = 0`` is the unstabilized index-1 form.
+    laws : sequence of FrictionLaw, optional
+        One friction law per pair (``ValueError`` for another count); default each pair's own
+        (:meth:`nonsmooth.system.FrictionPair.make_law`). The Coulomb coefficients ``mu_d``,
+        ``mu_s`` are the laws' (they may differ from the pairs'). With only the built-in laws
+        (:class:`~nonsmooth.friction.Coulomb`, :class:`~nonsmooth.friction.LuGre`,
+        :class:`~nonsmooth.friction.Regularized`) the compiled path is prepared (and the
+        kernels loaded or compiled) here.
+
+    Attributes
+    ----------
+    system : System
+    alpha, beta : float
+    n, m, p : int                   coordinates, constraint rows, frictional pairs
+    laws : list of FrictionLaw      one per pair
+    smooth : ndarray of bool, (p,)  pairs with a smooth law (no modes, no events)
+    any_smooth : bool
+    z_slices : list of slice        each pair's internal states in ``z``
+    n_z : int                       number of internal states
+    mu_s : ndarray, shape (p,)      static coefficient of each Coulomb pair (0 for smooth laws)
+    loads : NormalLoads             the HLCP of the normal loads (``nonsmooth.loads``)
+    n_evaluations : int             calls of :meth:`evaluate` so far
+    hlcp_enumeration_max_size : int (property) largest HLCP solved or certified by enumeration
     """
 
     def __init__(self, system: System, *, alpha: float = DEFAULT_ALPHA,

@@ -1,19 +1,30 @@
 """Event functions, their location on a step, and the event log record.
 
-Kinds of event (``formulation.md`` section 5):
+The engine's event functions (``docs/method.md`` section 7), all terminal and one-sided, and the
+kind each is logged under in ``result.events``:
 
 * ``"velocity_zero"`` -- a slipping pair's sliding velocity ``v_T`` reaches zero: the transition
-  problem decides the new mode and the integration restarts from the event;
-* ``"reserve_zero"`` -- a sticking pair's friction reserve ``mu_s |lambda_N| -+ F_T`` reaches
-  zero: the pair starts to slip (direction from the transition problem);
-* ``"normal_sign"`` -- a pair's normal force ``lambda_N`` changes sign (the slider moves to the
-  other face of the slot). The right-hand side is continuous there (only its derivative kinks),
-  so the event is located and logged without a restart;
-* ``"start"`` -- the modes chosen at the initial time;
+  problem (``docs/method.md`` section 8) decides the new mode;
+* ``"reserve_zero"`` -- one of a sticking pair's friction reserves ``mu_s N + F_T``,
+  ``mu_s N - F_T`` reaches zero: the transition problem decides, preferring to slip in the
+  direction the friction was resisting; also logged for a sticking pair that the transition
+  problem at another pair's event sets slipping;
+* ``"normal_sign"`` -- a face change: a load row's multiplier (a pair's normal force
+  ``lambda_N``, or another load row such as a rotation-lock moment) crosses zero, and the face
+  flips (``before``/``after`` ``"+"`` and ``"-"``); or a row on face ``"0"`` (round-off level,
+  adding nothing to the load) leaves zero, the ``detach`` event function, and takes the face of
+  its sign (``before = "0"``). Faces are also re-derived after every mode change, which can log
+  ``normal_sign`` entries at a ``velocity_zero`` / ``reserve_zero`` event. The right-hand side
+  is continuous at a face change (only its derivative kinks), but the face-fixed continuation
+  of the loads holds on one side only, so the integration restarts from it like from any other
+  engine event (``simulate._Run.handle``);
+* ``"start"`` -- the mode of each Coulomb pair at the initial time;
 * ``"user"`` -- a user event function ``g(t, q, v)`` (scipy convention: attributes ``terminal``
   and ``direction``).
 
-Modes are spelled ``"slip+"``, ``"slip-"`` and ``"stick"``.
+Every engine event is located on the step's dense output, logged, and the integration restarts
+from it with nothing cached across it. Modes are spelled ``"slip+"``, ``"slip-"`` and
+``"stick"``; faces ``"+"``, ``"-"`` and ``"0"``.
 """
 
 from __future__ import annotations
@@ -40,11 +51,15 @@ class EventRecord:
     Attributes
     ----------
     t : float           event time (s)
-    pair : str          frictional pair (or user event) name
+    pair : str          frictional pair name; for a ``normal_sign`` event the pair whose normal
+                        row it is, or the constraint row's name for another load row (e.g.
+                        ``slot.lock``); for a ``user`` event the function's name
     kind : str          ``velocity_zero``, ``reserve_zero``, ``normal_sign``, ``start`` or
-                        ``user``
+                        ``user`` (the module docstring; a ``detach`` is logged as
+                        ``normal_sign`` with ``before = "0"``)
     before, after : str mode of the pair before / after (``slip+``, ``slip-``, ``stick``); for a
-                        ``normal_sign`` event the face: ``+`` or ``-``
+                        ``normal_sign`` event the face: ``+``, ``-`` or ``0``; ``before`` is
+                        empty for ``start``, both are empty for ``user``
     q, v : ndarray      state at the event
     """
 

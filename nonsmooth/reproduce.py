@@ -1,6 +1,6 @@
 """Reproductions of published results (``nonsmooth reproduce NAME``).
 
-``crank-rocker``: Wang, Wang & Zhuang, section 3 (``shared/spec/crank_rocker.md``): Figs. 3-6,
+``crank-rocker``: Wang, Wang & Zhuang, section 3 (``docs/method.md`` section 12): Figs. 3-6,
 the data as CSV, a Baumgarte stabilization study, and a summary table.
 """
 
@@ -25,10 +25,10 @@ def _figure(nrows=1, height=3.2):
 
     fig = Figure(figsize=(7.5, height * nrows))
     axes = fig.subplots(nrows, 1, squeeze=False)
-    return None, fig, axes[:, 0]
+    return fig, axes[:, 0]
 
 
-def _save(_, fig, path):
+def _save(fig, path):
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     return path
@@ -72,17 +72,17 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
     r0, r8 = res["c0"], res["c8"]
 
     # Fig. 3: angular velocities
-    plt, fig, ax = _figure(1)
+    fig, ax = _figure(1)
     ax[0].plot(r0.t, r0["omega1"], label=r"rocker $\dot\theta_1$")
     ax[0].plot(r0.t, np.gradient(r0["theta2"], r0.t), "--", label=r"crank $\dot\theta_2$")
     ax[0].set(xlabel="t [s]", ylabel="angular velocity [rad/s]",
               title="Fig. 3: rocker and crank angular velocity (c = 0)")
     ax[0].legend()
     ax[0].grid(alpha=0.3)
-    files.append(_save(plt, fig, out / "fig3_angular_velocities.png"))
+    files.append(_save(fig, out / "fig3_angular_velocities.png"))
 
     # Fig. 4: rocker angular acceleration against the crank angle (one revolution)
-    plt, fig, ax = _figure(1)
+    fig, ax = _figure(1)
     one = r0["theta2"] <= 2 * math.pi + 1e-9
     ax[0].plot(np.degrees(r0["theta2"][one]), r0["alpha1"][one])
     for x in (0, 180, 360):
@@ -91,10 +91,10 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
     ax[0].set(xlabel=r"crank angle $\theta_2$ [deg]", ylabel=r"$\ddot\theta_1$ [rad/s$^2$]",
               title="Fig. 4: rocker angular acceleration (zero at theta2 = 0 and 180 deg)")
     ax[0].grid(alpha=0.3)
-    files.append(_save(plt, fig, out / "fig4_rocker_acceleration.png"))
+    files.append(_save(fig, out / "fig4_rocker_acceleration.png"))
 
     # Fig. 5: normal and friction force, c = 0
-    plt, fig, ax = _figure(2, 2.6)
+    fig, ax = _figure(2, 2.6)
     ax[0].plot(r0.t, r0["lambda_N"])
     ax[0].set(ylabel=r"$\lambda_N$ [N]", title="Fig. 5: normal and friction force (c = 0)")
     ax[1].plot(r0.t, r0["F_f"], color="C1")
@@ -102,10 +102,10 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
     for a in ax:
         a.grid(alpha=0.3)
         a.axhline(0, color="0.6", lw=0.8)
-    files.append(_save(plt, fig, out / "fig5_forces_c0.png"))
+    files.append(_save(fig, out / "fig5_forces_c0.png"))
 
     # Fig. 6: friction force against the crank angle, c = 8
-    plt, fig, ax = _figure(1)
+    fig, ax = _figure(1)
     deg = np.degrees(np.mod(r8["theta2"], 2 * math.pi))
     order = np.argsort(deg, kind="stable")
     ax[0].plot(deg[order], r8["F_f"][order], ".", ms=1.5)
@@ -113,13 +113,13 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
               title="Fig. 6: friction force, c = 8 (jumps at 0 and 180 deg, where v_r = 0)")
     ax[0].axhline(0, color="0.6", lw=0.8)
     ax[0].grid(alpha=0.3)
-    files.append(_save(plt, fig, out / "fig6_friction_c8.png"))
+    files.append(_save(fig, out / "fig6_friction_c8.png"))
 
     # Baumgarte study
     echo(f"Baumgarte study: RK4 and explicit Euler, h = {dt:g} s, alpha = beta = 0, 10, 100 "
          "1/s ...")
     study = baumgarte_study(t_end=t_end, dt=dt, stabilized=(10.0, 100.0))
-    plt, fig, ax = _figure(1, 3.6)
+    fig, ax = _figure(1, 3.6)
     for (method, ab), r in study.items():
         drift = np.maximum(np.abs(r["phi"]), 1e-18)
         ax[0].semilogy(r.t, drift, label=f"{method}, alpha = beta = {ab:g}"
@@ -128,7 +128,7 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
               title=f"Constraint drift, h = {dt:g} s (Baumgarte study)")
     ax[0].legend(fontsize=8)
     ax[0].grid(alpha=0.3, which="both")
-    files.append(_save(plt, fig, out / "baumgarte_drift.png"))
+    files.append(_save(fig, out / "baumgarte_drift.png"))
     with (out / "baumgarte_study.csv").open("w") as fh:
         fh.write("method,alpha,beta,max_drift_m,final_drift_m,max_velocity_drift_m_s,status\n")
         for (method, ab), r in study.items():

@@ -5,7 +5,7 @@ builder (:mod:`nonsmooth.planar`) compiles into one, and :class:`GeneralizedSyst
 write ``M(q)``, the applied forces and the constraints with their Jacobians directly (the paper's
 own two-coordinate form of the crank-rocker is written this way).
 
-Notation (Wang, Wang & Zhuang; ``shared/spec/formulation.md``):
+Notation (Wang, Wang & Zhuang; ``docs/method.md`` section 1):
 
 ========  ==================  ==========================================================
 symbol    shape               meaning
@@ -102,7 +102,7 @@ class FrictionPair:
     radial: tuple = ()
     preload: float = 0.0
 
-    # The normal load of the pair (``formulation.md`` section 6; MotionSolve's inputs):
+    # The normal load of the pair (``docs/method.md`` sections 5.1 and 9; MotionSolve's inputs):
     #     N = sum_r w_r |lambda_r|  +  sqrt(sum_s lambda_s^2)  +  preload
     # ``load``: (row name, weight) pairs, the weight a number or a callable q -> number (default
     # ``((normal, 1.0),)``): piecewise linear, so the normal forces stay one HLCP; ``radial``:
@@ -208,11 +208,7 @@ class System:
         self.normal_rows = np.array(rows, dtype=int)
         kinds = np.array(self.constraint_kinds, dtype=object)
         self.driver_rows = np.flatnonzero(kinds == "driver")
-        self.joint_rows = np.flatnonzero(kinds != "driver")
         self.mu = np.array([p.mu for p in self.pairs], dtype=float)
-        self.mu_s = np.array(
-            [p.mu if p.mu_s is None else p.mu_s for p in self.pairs], dtype=float
-        )
 
     @property
     def n_pairs(self) -> int:
@@ -223,11 +219,6 @@ class System:
 
     def potential(self, t: float, q: np.ndarray) -> float:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement potential()")
-
-    def kinetic_energy(self, t: float, q: np.ndarray, v: np.ndarray) -> float:
-        """Kinetic energy ``v^T M v / 2`` (J)."""
-        M = self.terms(t, q, v).M
-        return 0.5 * float(v @ M @ v)
 
     def tangential_bias(self, t: float, q: np.ndarray, v: np.ndarray) -> np.ndarray:
         """``(dW/dt) v``, shape (p,): the part of the tangential acceleration not in ``W dv/dt``.

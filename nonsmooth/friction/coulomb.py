@@ -1,7 +1,7 @@
 """Set-valued Coulomb friction: slip with ``mu`` (dynamic), stick with ``|F_T| <= mu_s N``.
 
-The engine handles it event by event (modes slip+, slip-, stick; see ``docs/architecture.md``):
-while slipping in direction ``s``, ``a = mu s`` and ``b = 0``. Parameters and ranges:
+The engine handles it event by event (modes slip+, slip-, stick; ``docs/method.md`` sections
+4.1, 7 and 8): while slipping in direction ``s``, ``a = mu s`` and ``b = 0``. Parameters and ranges:
 :data:`~nonsmooth.friction.schema.COULOMB_SCHEMA`.
 """
 
@@ -42,5 +42,7 @@ class Coulomb(FrictionLaw):
         return cls(mu_d, mu_s)
 
     def coefficients(self, v_T, z=()):
-        """Sliding coefficients at velocity ``v_T != 0``."""
+        """Sliding coefficients ``(mu_d sgn(v_T), 0)`` at velocity ``v_T`` (the
+        :class:`FrictionLaw` contract, e.g. for :meth:`force`). The engine does not call it:
+        a Coulomb pair's coefficient is ``mu_d`` times its mode, fixed between events."""
         return (self.mu_d if v_T > 0 else -self.mu_d if v_T < 0 else 0.0), 0.0
