@@ -27,7 +27,6 @@ from numba import njit
 from .tables import (
     DAMPER,
     DRIVER,
-    FORCE,
     GRAVITY,
     JOINT_DAMPER,
     JOINT_SPRING,
@@ -112,15 +111,7 @@ def _coordinate(it, ft, kind, e, q, v, grad):
     """A joint coordinate (revolute: relative angle; translational: displacement along the
     slot): value, gradient (into ``grad``), gamma (``Revolute/Translational.coordinate``)."""
     if kind == 0:
-        val = 0.0
-        i_off, i_nd, j_off, j_nd = it[e, 2], it[e, 3], it[e, 4], it[e, 5]
-        if j_nd == 3:
-            val += q[j_off + 2]
-            grad[j_off + 2] += 1.0
-        if i_nd == 3:
-            val -= q[i_off + 2]
-            grad[i_off + 2] -= 1.0
-        return val, 0.0
+        return _relative_angle(it[e, 2], it[e, 3], it[e, 4], it[e, 5], q, grad, 1.0), 0.0
     return _line(it, ft, e, ft[e, 4], ft[e, 5], q, v, grad)
 
 
@@ -139,6 +130,128 @@ def _two_point(it, ft, e, q, v):
     vjx, vjy = _point_velocity(j_off, j_nd, ajx, ajy, v)
     rate = ex * (vjx - vix) + ey * (vjy - viy)
     return length, rate, ex, ey, aix, aiy, ajx, ajy
+
+
+@njit(cache=True)
+def _relative_angle(i_off, i_nd, j_off, j_nd, q, row, scale):
+    """``theta_j - theta_i`` (a body without rotation adds nothing) and ``scale`` times its
+    gradient added into ``row`` (the compiled ``bodies.relative_angle``)."""
+    val = 0.0
+    if j_nd == 3:
+        val += q[j_off + 2]
+        row[j_off + 2] += scale
+    if i_nd == 3:
+        val -= q[i_off + 2]
+        row[i_off + 2] -= scale
+    return val
+
+
+@njit(cache=True)
+def _constraint_rows(it, ft, U, e, t, q, v, phi, phi_t, G, gamma):
+    """Rows of a revolute or translational joint or a driver (``Revolute.fill``,
+    ``Translational.fill``, ``Driver.fill``)."""
+    kind, r = it[e, 0], it[e, 1]
+    i_off, i_nd, j_off, j_nd = it[e, 2], it[e, 3], it[e, 4], it[e, 5]
+    if kind == REVOLUTE:
+        rix, riy, aix, aiy, wi, _ = _point(i_off, i_nd, ft[e, 0], ft[e, 1], q, v)
+        rjx, rjy, ajx, ajy, wj, _ = _point(j_off, j_nd, ft[e, 2], ft[e, 3], q, v)
+        phi[r] = rjx - rix
+        phi[r + 1] = rjy - riy
+        _add_point_row(G[r], j_off, j_nd, ajx, ajy, 1.0, 0.0, 1.0)
+        _add_point_row(G[r + 1], j_off, j_nd, ajx, ajy, 0.0, 1.0, 1.0)
+        _add_point_row(G[r], i_off, i_nd, aix, aiy, 1.0, 0.0, -1.0)
+        _add_point_row(G[r + 1], i_off, i_nd, aix, aiy, 0.0, 1.0, -1.0)
+        gamma[r] = wj * wj * ajx - wi * wi * aix
+        gamma[r + 1] = wj * wj * ajy - wi * wi * aiy
+    elif kind == TRANSLATIONAL:
+        phi[r], gamma[r] = _line(it, ft, e, ft[e, 6], ft[e, 7], q, v, G[r])
+        if it[e, 6]:  # the rotation lock
+            phi[r + 1] = _relative_angle(i_off, i_nd, j_off, j_nd, q, G[r + 1], 1.0) - ft[e, 8]
+            gamma[r + 1] = 0.0
+    else:  # DRIVER: coordinate(q) - f(t) = 0
+        val, g = _coordinate(it, ft, it[e, 2], it[e, 3], q, v, G[r])
+        if it[e, 4] == 0:
+            fd, dfd, ddfd = ft[e, 0] + ft[e, 1] * t, ft[e, 1], 0.0
+        else:
+            fd, dfd, ddfd = U[e, 0], U[e, 1], U[e, 2]
+        phi[r] = val - fd
+        phi_t[r] = -dfd
+        gamma[r] = g + ddfd
+
+
+@njit(cache=True)
+def _pair_row(it, ft, e, q, v, W):
+    """Row of ``W`` of a frictional pair: ``pin_radius`` times the relative angle's gradient
+    (revolute), the slot line's gradient (translational)."""
+    i, je = it[e, 1], it[e, 3]
+    if it[e, 2] == 0:
+        _relative_angle(it[je, 2], it[je, 3], it[je, 4], it[je, 5], q, W[i], ft[e, 0])
+    else:
+        _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, W[i])
+
+
+@njit(cache=True)
+def _force(it, ft, U, e, q, v, f):
+    """Add an applied element's generalized force into ``f``; returns ``(P_applied,
+    P_damping, ok)`` (``ok`` False: a spring's or damper's points coincide)."""
+    kind = it[e, 0]
+    if kind == GRAVITY:
+        off = it[e, 1]
+        f[off] += ft[e, 0]
+        f[off + 1] += ft[e, 1]
+        return 0.0, 0.0, True
+    if kind == SPRING or kind == DAMPER:
+        length, rate, ex, ey, aix, aiy, ajx, ajy = _two_point(it, ft, e, q, v)
+        if length == 0.0:
+            return 0.0, 0.0, False
+        spring = kind == SPRING
+        Fs = ft[e, 4] * (length - ft[e, 5]) if spring else ft[e, 4] * rate
+        _add_point_row(f, it[e, 3], it[e, 4], ajx, ajy, ex, ey, -Fs)
+        _add_point_row(f, it[e, 1], it[e, 2], aix, aiy, ex, ey, Fs)
+        return 0.0, (0.0 if spring else -Fs * rate), True
+    if kind == JOINT_DAMPER or kind == JOINT_SPRING:
+        grad = np.zeros(q.shape[0])
+        x, _ = _coordinate(it, ft, it[e, 1], it[e, 2], q, v, grad)
+        rate = grad @ v
+        damper = kind == JOINT_DAMPER
+        Fj = -ft[e, 0] * rate if damper else -ft[e, 0] * (x - ft[e, 1])
+        f += Fj * grad
+        return 0.0, (Fj * rate if damper else 0.0), True
+    off, nd = it[e, 1], it[e, 2]
+    if kind == TORQUE:
+        f[off + 2] += U[e, 0]
+        return U[e, 0] * v[off + 2], 0.0, True
+    Fx, Fy = U[e, 0], U[e, 1]  # FORCE at a body point
+    _, _, ax, ay, _, _ = _point(off, nd, ft[e, 0], ft[e, 1], q, v)
+    vx, vy = _point_velocity(off, nd, ax, ay, v)
+    f[off] += Fx
+    f[off + 1] += Fy
+    if nd == 3:
+        f[off + 2] += ax * Fy - ay * Fx
+    return Fx * vx + Fy * vy, 0.0, True
+
+
+@njit(cache=True)
+def _rotor(it, ft, e, q, v, M, f):
+    """A rotor inertia on a translational joint: ``J w w^T`` into ``M`` and its velocity force
+    into ``f`` (armature), or ``I_r h h^T`` with ``h = G w + e_parent`` (virtual rotor)."""
+    n = q.shape[0]
+    je = it[e, 1]
+    w = np.zeros(n)
+    _, g = _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, w)
+    if it[e, 4] == 0:  # armature
+        coef, h = ft[e, 0], w
+        extra = ft[e, 0] * g
+    else:  # virtual rotor on the parent
+        h = ft[e, 1] * w
+        if it[e, 3] == 3:
+            h[it[e, 2] + 2] += 1.0
+        coef = ft[e, 0]
+        extra = ft[e, 0] * ft[e, 1] * g
+    for a in range(n):
+        f[a] += extra * h[a]
+        for b in range(n):
+            M[a, b] += coef * h[a] * h[b]
 
 
 @njit(cache=True)
@@ -176,118 +289,21 @@ def planar_terms(it, ft, U, M0, n_constraints, n_pairs, t, q, v):
     err_row, err = -1, 0
     for e in range(it.shape[0]):
         kind = it[e, 0]
-        if kind == REVOLUTE:
-            r = it[e, 1]
-            i_off, i_nd, j_off, j_nd = it[e, 2], it[e, 3], it[e, 4], it[e, 5]
-            rix, riy, aix, aiy, wi, _ = _point(i_off, i_nd, ft[e, 0], ft[e, 1], q, v)
-            rjx, rjy, ajx, ajy, wj, _ = _point(j_off, j_nd, ft[e, 2], ft[e, 3], q, v)
-            phi[r] = rjx - rix
-            phi[r + 1] = rjy - riy
-            _add_point_row(G[r], j_off, j_nd, ajx, ajy, 1.0, 0.0, 1.0)
-            _add_point_row(G[r + 1], j_off, j_nd, ajx, ajy, 0.0, 1.0, 1.0)
-            _add_point_row(G[r], i_off, i_nd, aix, aiy, 1.0, 0.0, -1.0)
-            _add_point_row(G[r + 1], i_off, i_nd, aix, aiy, 0.0, 1.0, -1.0)
-            gamma[r] = wj * wj * ajx - wi * wi * aix
-            gamma[r + 1] = wj * wj * ajy - wi * wi * aiy
-        elif kind == TRANSLATIONAL:
-            r = it[e, 1]
-            phi[r], gamma[r] = _line(it, ft, e, ft[e, 6], ft[e, 7], q, v, G[r])
-            if it[e, 6]:
-                i_off, i_nd, j_off, j_nd = it[e, 2], it[e, 3], it[e, 4], it[e, 5]
-                val = 0.0
-                if j_nd == 3:
-                    val += q[j_off + 2]
-                    G[r + 1, j_off + 2] += 1.0
-                if i_nd == 3:
-                    val -= q[i_off + 2]
-                    G[r + 1, i_off + 2] -= 1.0
-                phi[r + 1] = val - ft[e, 8]
-                gamma[r + 1] = 0.0
-        elif kind == DRIVER:
-            r = it[e, 1]
-            val, g = _coordinate(it, ft, it[e, 2], it[e, 3], q, v, G[r])
-            if it[e, 4] == 0:
-                fd, dfd, ddfd = ft[e, 0] + ft[e, 1] * t, ft[e, 1], 0.0
-            else:
-                fd, dfd, ddfd = U[e, 0], U[e, 1], U[e, 2]
-            phi[r] = val - fd
-            phi_t[r] = -dfd
-            gamma[r] = g + ddfd
+        if kind <= DRIVER:
+            _constraint_rows(it, ft, U, e, t, q, v, phi, phi_t, G, gamma)
         elif kind == PAIR:
-            i = it[e, 1]
-            if it[e, 2] == 0:
-                je = it[e, 3]
-                if it[je, 5] == 3:
-                    W[i, it[je, 4] + 2] += ft[e, 0]
-                if it[je, 3] == 3:
-                    W[i, it[je, 2] + 2] -= ft[e, 0]
-            else:
-                je = it[e, 3]
-                _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, W[i])
-        elif kind == GRAVITY:
-            off = it[e, 1]
-            f[off] += ft[e, 0]
-            f[off + 1] += ft[e, 1]
-        elif kind == SPRING or kind == DAMPER:
-            length, rate, ex, ey, aix, aiy, ajx, ajy = _two_point(it, ft, e, q, v)
-            if length == 0.0:
-                if err == 0:
-                    err_row, err = e, ERR_COINCIDENT
-                continue
-            if kind == SPRING:
-                Fs = ft[e, 4] * (length - ft[e, 5])
-            else:
-                Fs = ft[e, 4] * rate
-                P_damping -= Fs * rate
-            _add_point_row(f, it[e, 3], it[e, 4], ajx, ajy, ex, ey, -Fs)
-            _add_point_row(f, it[e, 1], it[e, 2], aix, aiy, ex, ey, Fs)
-        elif kind == JOINT_DAMPER or kind == JOINT_SPRING:
-            grad = np.zeros(n)
-            x, _ = _coordinate(it, ft, it[e, 1], it[e, 2], q, v, grad)
-            rate = 0.0
-            for k in range(n):
-                rate += grad[k] * v[k]
-            if kind == JOINT_DAMPER:
-                Fj = -ft[e, 0] * rate
-                P_damping += Fj * rate
-            else:
-                Fj = -ft[e, 0] * (x - ft[e, 1])
-            for k in range(n):
-                f[k] += Fj * grad[k]
-        elif kind == FORCE:
-            off, nd = it[e, 1], it[e, 2]
-            Fx, Fy = U[e, 0], U[e, 1]
-            _, _, ax, ay, _, _ = _point(off, nd, ft[e, 0], ft[e, 1], q, v)
-            vx, vy = _point_velocity(off, nd, ax, ay, v)
-            f[off] += Fx
-            f[off + 1] += Fy
-            if nd == 3:
-                f[off + 2] += ax * Fy - ay * Fx
-            P_applied += Fx * vx + Fy * vy
-        elif kind == TORQUE:
-            off = it[e, 1]
-            f[off + 2] += U[e, 0]
-            P_applied += U[e, 0] * v[off + 2]
+            _pair_row(it, ft, e, q, v, W)
         elif kind == ROTOR:
-            je = it[e, 1]
-            w = np.zeros(n)
-            _, g = _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, w)
-            if not copied:
+            if not copied:  # a q-dependent mass matrix: the constant one is not written to
                 M = M0.copy()
                 copied = True
-            if it[e, 4] == 0:  # armature: J w w^T, velocity force J g w
-                coef, h = ft[e, 0], w
-                extra = ft[e, 0] * g
-            else:  # virtual rotor on the parent: h = G w + e_parent
-                h = ft[e, 1] * w
-                if it[e, 3] == 3:
-                    h[it[e, 2] + 2] += 1.0
-                coef = ft[e, 0]
-                extra = ft[e, 0] * ft[e, 1] * g
-            for a in range(n):
-                f[a] += extra * h[a]
-                for b in range(n):
-                    M[a, b] += coef * h[a] * h[b]
+            _rotor(it, ft, e, q, v, M, f)
+        else:
+            pa, pd, ok = _force(it, ft, U, e, q, v, f)
+            P_applied += pa
+            P_damping += pd
+            if not ok and err == 0:
+                err_row, err = e, ERR_COINCIDENT
     return M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err
 
 
@@ -398,6 +414,27 @@ LOAD_ITERATIONS = 100
 
 
 @njit(cache=True)
+def _pivot(K, R, col):
+    """Partial pivoting for column ``col``: swap the row of the largest entry into place.
+    Returns False for a zero (or NaN) pivot."""
+    size = K.shape[0]
+    piv = col
+    best = abs(K[col, col])
+    for r in range(col + 1, size):
+        if abs(K[r, col]) > best:
+            best = abs(K[r, col])
+            piv = r
+    if not best > 0.0:  # zero, or NaN
+        return False
+    if piv != col:
+        for j in range(size):
+            K[col, j], K[piv, j] = K[piv, j], K[col, j]
+        for j in range(R.shape[1]):
+            R[col, j], R[piv, j] = R[piv, j], R[col, j]
+    return True
+
+
+@njit(cache=True)
 def _lu_solve(K, R):
     """Solve ``K X = R`` in place (``R`` becomes ``X``; ``K`` is overwritten) by Gaussian
     elimination with partial pivoting, as LAPACK's dgesv does. Returns False for an exactly
@@ -405,19 +442,8 @@ def _lu_solve(K, R):
     size = K.shape[0]
     nr = R.shape[1]
     for col in range(size):
-        piv = col
-        best = abs(K[col, col])
-        for r in range(col + 1, size):
-            if abs(K[r, col]) > best:
-                best = abs(K[r, col])
-                piv = r
-        if not best > 0.0:  # zero, or NaN
+        if not _pivot(K, R, col):
             return False
-        if piv != col:
-            for j in range(size):
-                K[col, j], K[piv, j] = K[piv, j], K[col, j]
-            for j in range(nr):
-                R[col, j], R[piv, j] = R[piv, j], R[col, j]
         d = K[col, col]
         for r in range(col + 1, size):
             f = K[r, col] / d
@@ -537,6 +563,192 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out):
 
 
 @njit(cache=True)
+def _plan_parts(plan):
+    """The views of a plan (layout in :func:`acceleration_stage`)."""
+    n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
+    o = N_HEADER
+    mu = plan[o:o + p]
+    preload = plan[o + p:o + 2 * p]
+    law = plan[o + 2 * p:o + 3 * p]
+    o += 3 * p
+    law_par = plan[o:o + p * N_LAW]
+    o += p * N_LAW
+    z_at = plan[o:o + p]
+    rad_rows = plan[o + p:o + 3 * p]
+    abs_rows = plan[o + 3 * p:o + 3 * p + k]
+    o += 3 * p + k
+    normal_rows = plan[o:o + p]
+    driver = plan[o + p:o + p + m]
+    return n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows, driver
+
+
+@njit(cache=True)
+def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, n_z):
+    """Each pair's coefficients ``F_T = -a N - b`` (Coulomb: ``a = mu s``; smooth laws:
+    :func:`_smooth_law`), the smooth laws' state rates, and the slipping (or smooth) and
+    sticking pairs."""
+    p = mu.shape[0]
+    a_all = np.zeros(p)
+    b_all = np.zeros(p)
+    dz = np.zeros(n_z)
+    stuck = np.zeros(p, dtype=np.bool_)
+    for i in range(p):
+        if law[i] == COULOMB:
+            a_all[i] = mu[i] * modes[i]
+            stuck[i] = modes[i] == 0.0
+        else:
+            zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
+            a_all[i], b_all[i], rate = _smooth_law(int(law[i]),
+                                                   law_par[i * N_LAW:(i + 1) * N_LAW], v_T[i], zi)
+            if z_at[i] >= 0:
+                dz[int(z_at[i])] = rate
+    return a_all, b_all, dz, np.flatnonzero(~stuck), np.flatnonzero(stuck)
+
+
+@njit(cache=True)
+def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick):
+    """The KKT matrix with a stick row per sticking pair and its right-hand sides
+    ``[f - W^T b, gamma - 2 alpha dphi - beta^2 phi, -(dW/dt) v - 2 alpha v_T]`` and
+    ``-a_i W_i^T`` per slipping pair: ``(K, R)``."""
+    n, m, ns, nk = M.shape[0], phi.shape[0], slip.shape[0], stick.shape[0]
+    size = n + m + nk
+    K = np.zeros((size, size))
+    R = np.zeros((size, 1 + ns))
+    K[:n, :n] = M
+    K[n:n + m, :n] = G
+    K[:n, n:n + m] = -G.T
+    R[:n, 0] = f - W.T @ b_all
+    R[n:n + m, 0] = gamma - two_a * dphi - b2 * phi
+    for r in range(nk):
+        i = stick[r]
+        K[n + m + r, :n] = W[i]
+        K[:n, n + m + r] = -W[i]
+        R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
+    for c_ in range(ns):
+        i = slip[c_]
+        R[:n, 1 + c_] = -a_all[i] * W[i]
+    return K, R
+
+
+@njit(cache=True)
+def _load_equation(X, abs_rows, Wt, preload, slip):
+    """``A`` (k, k) and ``c`` (k,) of ``lambda_abs = c + A |lambda_abs|`` from the KKT
+    solution's columns (the preloads folded into ``c``)."""
+    k = abs_rows.shape[0]
+    A = np.zeros((k, k))
+    c = np.zeros(k)
+    for r in range(k):
+        row = int(abs_rows[r])
+        c[r] = X[row, 0]
+        for s_ in range(slip.shape[0]):
+            x1 = X[row, 1 + s_]
+            c[r] += x1 * preload[slip[s_]]
+            for col in range(k):
+                A[r, col] += x1 * Wt[slip[s_], col]
+    return A, c
+
+
+@njit(cache=True)
+def _certify(A, Kf, jam):
+    """``OK`` when ``lambda = c + A |lambda|`` is certified unique (``rho(|A|) < 1`` or
+    ``||A||_2 < 1``) and ``Kf = I - A diag(faces)`` is not within ``jam`` of singular; else
+    ``UNCERTIFIED`` or ``JAMMED``."""
+    k = A.shape[0]
+    if k == 1:
+        if not abs(A[0, 0]) < 1.0:
+            return UNCERTIFIED
+        return JAMMED if Kf[0, 0] < jam else OK
+    if k == 0:
+        return OK
+    # eigenvalues of real matrices may be complex: numba needs a complex argument
+    if not np.max(np.abs(np.linalg.eigvals(np.abs(A).astype(np.complex128)))) < 1.0:
+        if not np.linalg.norm(A, 2) < 1.0:
+            return UNCERTIFIED
+    if np.min(np.abs(np.linalg.eigvals(Kf.astype(np.complex128)))) < jam:
+        return JAMMED
+    return OK
+
+
+@njit(cache=True)
+def _radial_loads(x, rad_rows, Rad):
+    """Each revolute pin's radial load ``||lambda_radial||`` from ``x`` into ``Rad``; returns
+    whether every one changed by at most 1e-12 (relative) from its value in ``Rad``."""
+    done = True
+    for i in range(Rad.shape[0]):
+        if rad_rows[2 * i] >= 0:
+            new = math.sqrt(x[int(rad_rows[2 * i])] ** 2 + x[int(rad_rows[2 * i + 1])] ** 2)
+            if abs(new - Rad[i]) > 1e-12 * max(1.0, abs(new)):
+                done = False
+            Rad[i] = new
+    return done
+
+
+@njit(cache=True)
+def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial):
+    """The face-fixed normal loads with the radial loads by fixed-point iteration around them:
+    ``(x, N_slip, c, Rad, converged)`` (``x`` the KKT solution at the loads)."""
+    k, ns = c_fixed.shape[0], slip.shape[0]
+    Rad = np.zeros(preload.shape[0])
+    if radial:  # start: the loads without friction
+        _radial_loads(X[:, 0], rad_rows, Rad)
+    c = c_fixed.copy()
+    N_slip = np.zeros(ns)
+    x = X[:, 0].copy()
+    for _ in range(LOAD_ITERATIONS):
+        for r in range(k):
+            c[r] = c_fixed[r]
+            for s_ in range(ns):
+                c[r] += X[int(abs_rows[r]), 1 + s_] * Rad[slip[s_]]
+        mag = np.zeros(k)
+        if k == 1:
+            mag[0] = faces[0] * (c[0] / Kf[0, 0])
+        elif k > 1:
+            mag = faces * np.linalg.solve(Kf, c)
+        for s_ in range(ns):
+            i = slip[s_]
+            N_slip[s_] = preload[i] + Rad[i] + Wt[i] @ mag
+        x = X[:, 0].copy()
+        for s_ in range(ns):
+            x += X[:, 1 + s_] * N_slip[s_]
+        if not radial or _radial_loads(x, rad_rows, Rad):
+            return x, N_slip, c, Rad, True
+    return x, N_slip, c, Rad, False
+
+
+@njit(cache=True)
+def _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
+           M, state_mass):
+    """The outputs in the layout of :func:`evaluation_layout` (``A`` and ``c`` are written by
+    the caller before the loads, so that a jam can report them)."""
+    lam = x[n:n + m]
+    o = 0
+    out[o:o + n] = x[:n]
+    o += n
+    out[o:o + m] = lam
+    o += m
+    for i in range(p):
+        nr = int(normal_rows[i])
+        out[o + i] = lam[nr] if nr >= 0 else N[i]
+    o += p
+    out[o:o + p] = F_T
+    out[o + p:o + 2 * p] = v_T
+    out[o + 2 * p:o + 3 * p] = N
+    o += 3 * p
+    out[o:o + k] = lam_abs
+    o += k
+    out[o:o + 5] = powers
+    out[o + 5] = res
+    o += 6
+    out[o:o + m] = phi
+    out[o + m:o + 2 * m] = dphi
+    o += 2 * m + k * k + k  # A and c
+    out[o:o + dz.shape[0]] = dz
+    o += dz.shape[0]
+    if state_mass:
+        out[o:o + n * n] = M.ravel()
+
+
+@njit(cache=True)
 def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v,
                        z, modes, faces, out):
     """The acceleration stage of an evaluation in a smooth phase (modes and faces fixed), for
@@ -559,77 +771,16 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     for Coulomb pairs); ``faces`` (k). The same arithmetic as ``Dynamics._evaluate_general``
     (``formulation.md`` sections 2-4, 6, 8; ``joint_friction.md``).
     """
-    n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
-    state_mass = plan[4] != 0.0
-    two_a, b2, jam = plan[5], plan[6], plan[7]
+    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
+     driver) = _plan_parts(plan)
+    state_mass, two_a, b2, jam = plan[4] != 0.0, plan[5], plan[6], plan[7]
     n_z, radial = int(plan[8]), plan[9] != 0.0
-    o = N_HEADER
-    mu = plan[o:o + p]
-    o += p
-    preload = plan[o:o + p]
-    o += p
-    law = plan[o:o + p]
-    o += p
-    law_par = plan[o:o + p * N_LAW]
-    o += p * N_LAW
-    z_at = plan[o:o + p]
-    o += p
-    rad_rows = plan[o:o + 2 * p]
-    o += 2 * p
-    abs_rows = plan[o:o + k]
-    o += k
-    normal_rows = plan[o:o + p]
-    o += p
-    driver = plan[o:o + m]
     Gv = G @ v
     dphi = Gv + phi_t
     v_T = W @ v
-    # modes and the laws' coefficients
-    a_all = np.zeros(p)
-    b_all = np.zeros(p)
-    dz = np.zeros(n_z)
-    ns = 0
-    nk = 0
-    for i in range(p):
-        if law[i] == COULOMB and modes[i] == 0.0:
-            nk += 1
-        else:
-            ns += 1
-        if law[i] == COULOMB:
-            a_all[i] = mu[i] * modes[i]
-        else:
-            zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
-            a_all[i], b_all[i], rate = _smooth_law(int(law[i]), law_par[i * N_LAW:(i + 1) * N_LAW],
-                                                   v_T[i], zi)
-            if z_at[i] >= 0:
-                dz[int(z_at[i])] = rate
-    slip = np.empty(ns, dtype=np.int64)
-    stick = np.empty(nk, dtype=np.int64)
-    a, b = 0, 0
-    for i in range(p):
-        if law[i] == COULOMB and modes[i] == 0.0:
-            stick[b] = i
-            b += 1
-        else:
-            slip[a] = i
-            a += 1
-    size = n + m + nk
-    K = np.zeros((size, size))
-    R = np.zeros((size, 1 + ns))
-    K[:n, :n] = M
-    K[n:n + m, :n] = G
-    K[:n, n:n + m] = -G.T
-    R[:n, 0] = f - W.T @ b_all
-    R[n:n + m, 0] = gamma - two_a * dphi - b2 * phi
-    for r in range(nk):
-        i = stick[r]
-        K[n + m + r, :n] = W[i]
-        K[:n, n + m + r] = -W[i]
-        R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
-    for c_ in range(ns):
-        i = slip[c_]
-        R[:n, 1 + c_] = -a_all[i] * W[i]
-    if size <= SMALL_LU:
+    a_all, b_all, dz, slip, stick = _friction_laws(mu, law, law_par, z_at, modes, v_T, z, n_z)
+    K, R = _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick)
+    if K.shape[0] <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
         X = R
@@ -637,78 +788,19 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
         X = _schur_solve(M, K, R, n)
     else:
         X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
-    # loads: N = Wt |lambda_abs| + radial + preload; A and c over the load rows
-    A = np.zeros((k, k))
-    c_fixed = np.zeros(k)
-    for r in range(k):
-        row = int(abs_rows[r])
-        c_fixed[r] = X[row, 0]
-        for s_ in range(ns):
-            x1 = X[row, 1 + s_]
-            c_fixed[r] += x1 * preload[slip[s_]]
-            for col in range(k):
-                A[r, col] += x1 * Wt[slip[s_], col]
+    A, c_fixed = _load_equation(X, abs_rows, Wt, preload, slip)
     o_A = n + m + 4 * p + k + 6 + 2 * m
     out[o_A:o_A + k * k] = A.ravel()
     out[o_A + k * k:o_A + k * k + k] = c_fixed
     Kf = np.eye(k) - A * faces  # A diag(faces)
-    if k == 1:
-        if not abs(A[0, 0]) < 1.0:
-            return UNCERTIFIED
-        if Kf[0, 0] < jam:
-            return JAMMED
-    elif k > 1:
-        # eigenvalues of real matrices may be complex: numba needs a complex argument
-        if not np.max(np.abs(np.linalg.eigvals(np.abs(A).astype(np.complex128)))) < 1.0:
-            if not np.linalg.norm(A, 2) < 1.0:
-                return UNCERTIFIED
-        if np.min(np.abs(np.linalg.eigvals(Kf.astype(np.complex128)))) < jam:
-            return JAMMED
-    Rad = np.zeros(p)
-    if radial:  # start: the loads without friction
-        for i in range(p):
-            if rad_rows[2 * i] >= 0:
-                r0, r1 = int(rad_rows[2 * i]), int(rad_rows[2 * i + 1])
-                Rad[i] = math.sqrt(X[r0, 0] ** 2 + X[r1, 0] ** 2)
-    c = c_fixed.copy()
-    N_slip = np.zeros(ns)
-    x = X[:, 0].copy()
-    converged = False
-    for _ in range(LOAD_ITERATIONS):
-        for r in range(k):
-            c[r] = c_fixed[r]
-            row = int(abs_rows[r])
-            for s_ in range(ns):
-                c[r] += X[row, 1 + s_] * Rad[slip[s_]]
-        mag = np.zeros(k)
-        if k == 1:
-            mag[0] = faces[0] * (c[0] / Kf[0, 0])
-        elif k > 1:
-            mag = faces * np.linalg.solve(Kf, c)
-        for s_ in range(ns):
-            i = slip[s_]
-            acc = preload[i] + Rad[i]
-            for col in range(k):
-                acc += Wt[i, col] * mag[col]
-            N_slip[s_] = acc
-        x = X[:, 0].copy()
-        for s_ in range(ns):
-            x += X[:, 1 + s_] * N_slip[s_]
-        if not radial:
-            converged = True
-            break
-        done = True
-        for i in range(p):
-            if rad_rows[2 * i] >= 0:
-                new = math.sqrt(x[int(rad_rows[2 * i])] ** 2 + x[int(rad_rows[2 * i + 1])] ** 2)
-                if abs(new - Rad[i]) > 1e-12 * max(1.0, abs(new)):
-                    done = False
-                Rad[i] = new
-        if done:
-            converged = True
-            break
+    status = _certify(A, Kf, jam)
+    if status != OK:
+        return status
+    x, N_slip, c, Rad, converged = _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces,
+                                          rad_rows, radial)
     if not converged:
         return NO_LOAD
+    out[o_A + k * k:o_A + k * k + k] = c  # the equation of the converged loads
     lam_abs = np.empty(k)
     for r in range(k):
         lam_abs[r] = x[int(abs_rows[r])]
@@ -716,65 +808,21 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     if k:
         N += Wt @ (faces * lam_abs)
     F_T = np.zeros(p)
-    for s_ in range(ns):
+    for s_ in range(slip.shape[0]):
         i = slip[s_]
         F_T[i] = -a_all[i] * N_slip[s_] - b_all[i]
-    for r in range(nk):
+    for r in range(stick.shape[0]):
         F_T[stick[r]] = x[n + m + r]
     res = 0.0
     if k:
-        scale = 1.0
-        for r in range(k):
-            scale = max(scale, abs(c[r]), abs(lam_abs[r]))
-        resid = lam_abs - c - A @ np.abs(lam_abs)
-        res = np.max(np.abs(resid)) / scale
-    out[o_A + k * k:o_A + k * k + k] = c  # the equation of the converged loads
+        scale = max(1.0, np.max(np.abs(c)), np.max(np.abs(lam_abs)))
+        res = np.max(np.abs(lam_abs - c - A @ np.abs(lam_abs))) / scale
     lam = x[n:n + m]
-    P_total = 0.0
-    P_drive = 0.0
-    for r in range(m):
-        pr = lam[r] * Gv[r]
-        P_total += pr
-        if driver[r] != 0.0:
-            P_drive += pr
-    P_fric = 0.0
-    for i in range(p):
-        P_fric += F_T[i] * v_T[i]
-    # write the outputs (layout of evaluation_layout)
-    o = 0
-    out[o:o + n] = x[:n]
-    o += n
-    out[o:o + m] = lam
-    o += m
-    for i in range(p):
-        nr = int(normal_rows[i])
-        out[o + i] = lam[nr] if nr >= 0 else N[i]
-    o += p
-    out[o:o + p] = F_T
-    o += p
-    out[o:o + p] = v_T
-    o += p
-    out[o:o + p] = N
-    o += p
-    out[o:o + k] = lam_abs
-    o += k
-    out[o] = P_drive
-    out[o + 1] = P_applied
-    out[o + 2] = P_damping
-    out[o + 3] = P_fric
-    out[o + 4] = P_total - P_drive
-    o += 5
-    out[o] = res
-    o += 1
-    out[o:o + m] = phi
-    o += m
-    out[o:o + m] = dphi
-    o += m
-    o += k * k + k  # A and c were written above
-    out[o:o + n_z] = dz
-    o += n_z
-    if state_mass:
-        out[o:o + n * n] = M.ravel()
+    P_total = lam @ Gv
+    P_drive = (lam * driver) @ Gv
+    powers = np.array((P_drive, P_applied, P_damping, F_T @ v_T, P_total - P_drive))
+    _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
+           M, state_mass)
     return OK
 
 

@@ -111,110 +111,138 @@ def compile_tables(model) -> PlanarTables:
 
     Raises :class:`ModelError` for elements the tables cannot express (a revolute coordinate on a
     point mass, an unknown element class)."""
-    from . import forces as F
-    from . import joints as J
-    from .bodies import Body, Ground
-    from .inertia import RotorInertia
+    return _Compiler(model).tables()
 
-    ref: dict[int, tuple[int, int]] = {}
-    offsets, masses = {}, []
-    n = 0
-    for b in model.bodies:
-        ref[id(b)] = (n, b.ndof)
-        offsets[b.name] = (n, b.ndof)
-        masses += [b.mass, b.mass] + ([b.inertia] if b.ndof == 3 else [])
-        n += b.ndof
 
-    def body(b):
-        if isinstance(b, Ground):
-            return (-1, 0)
-        return ref[id(b)]
+class _Compiler:
+    """One pass over a model's elements, one method per element family."""
 
-    pk = _Packer()
-    joint_el: dict[int, tuple[int, int]] = {}  # id(joint) -> (joint kind, packed row)
-    row = 0
-    drivers, pairs = [], []
-    for j in model.joints:
-        if isinstance(j, J.Revolute):
-            i_ref, j_ref = body(j.body_i), body(j.body_j)
-            e = pk.add(REVOLUTE, (row, *i_ref, *j_ref), (*j.point_i, *j.point_j), j.name)
-            joint_el[id(j)] = (0, e)
-        elif isinstance(j, J.Translational):
-            i_ref, j_ref = body(j.body_i), body(j.body_j)
-            e = pk.add(TRANSLATIONAL, (row, *i_ref, *j_ref, int(j.lock_rotation)),
-                       (*j.point_i, *j.point_j, *j.axis, *j.normal, j._lock_angle), j.name)
-            joint_el[id(j)] = (1, e)
-        elif isinstance(j, J.Driver):
-            drivers.append((j, row))
-        else:
-            raise ModelError(f"joint element '{j.name}' ({type(j).__name__}) has no table; "
-                             "expected Revolute, Translational or Driver")
-        if j.friction is not None:
-            pairs.append(j)
-        row += j.n_rows
-    user = []
+    def __init__(self, model):
+        self.model = model
+        self.ref: dict[int, tuple[int, int]] = {}
+        self.offsets, masses = {}, []
+        n = 0
+        for b in model.bodies:
+            self.ref[id(b)] = (n, b.ndof)
+            self.offsets[b.name] = (n, b.ndof)
+            masses += [b.mass, b.mass] + ([b.inertia] if b.ndof == 3 else [])
+            n += b.ndof
+        self.n = n
+        self.M = np.diag(np.array(masses, dtype=float))
+        self.pk = _Packer()
+        self.joint_el: dict[int, tuple[int, int]] = {}  # id(joint) -> (joint kind, packed row)
+        self.user: list = []
+        self.state_mass = False
 
-    def joint_ref(joint, what):
-        if id(joint) not in joint_el:
+    def body(self, b) -> tuple[int, int]:
+        from .bodies import Ground
+
+        return (-1, 0) if isinstance(b, Ground) else self.ref[id(b)]
+
+    def joint_ref(self, joint, what) -> tuple[int, int]:
+        from .bodies import Body, Ground
+
+        if id(joint) not in self.joint_el:
             raise ModelError(f"{what}: its joint '{joint.name}' was not added to the model")
-        kind, e = joint_el[id(joint)]
+        kind, e = self.joint_el[id(joint)]
         if kind == 0 and any(not isinstance(b, (Body, Ground)) for b in joint.bodies()):
             raise ModelError(f"{what}: revolute '{joint.name}' connects a point mass, which "
                              "has no angle")
         return kind, e
 
-    for d, r in drivers:
-        kind, e = joint_ref(d.joint, f"driver '{d.name}'")
+    def tables(self) -> PlanarTables:
+        rows, drivers, pairs = self.joints()
+        for d, r in drivers:
+            self.driver(d, r)
+        for i, j in enumerate(pairs):
+            kind, e = self.joint_el[id(j)]
+            self.pk.add(PAIR, (i, kind, e), (getattr(j, "pin_radius", 1.0),), j.name)
+        for fe in self.model.forces:
+            self.force(fe)
+        for rotor in self.model.inertias:
+            self.rotor(rotor)
+        pk = self.pk
+        ints = np.array(pk.ints, dtype=np.int64).reshape(-1, N_INT)
+        floats = np.array(pk.floats, dtype=float).reshape(-1, N_FLOAT)
+        return PlanarTables(self.n, rows, len(pairs), self.offsets, self.M, ints, floats,
+                            pk.names, self.user, self.state_mass)
+
+    def joints(self):
+        """Pack the revolute and translational joints; returns the number of constraint rows,
+        the drivers with their rows and the frictional joints (packed after the joints)."""
+        from . import joints as J
+
+        row = 0
+        drivers, pairs = [], []
+        for j in self.model.joints:
+            if isinstance(j, J.Revolute):
+                e = self.pk.add(REVOLUTE, (row, *self.body(j.body_i), *self.body(j.body_j)),
+                                (*j.point_i, *j.point_j), j.name)
+                self.joint_el[id(j)] = (0, e)
+            elif isinstance(j, J.Translational):
+                e = self.pk.add(TRANSLATIONAL, (row, *self.body(j.body_i), *self.body(j.body_j),
+                                                int(j.lock_rotation)),
+                                (*j.point_i, *j.point_j, *j.axis, *j.normal, j._lock_angle),
+                                j.name)
+                self.joint_el[id(j)] = (1, e)
+            elif isinstance(j, J.Driver):
+                drivers.append((j, row))
+            else:
+                raise ModelError(f"joint element '{j.name}' ({type(j).__name__}) has no table; "
+                                 "expected Revolute, Translational or Driver")
+            if j.friction is not None:
+                pairs.append(j)
+            row += j.n_rows
+        return row, drivers, pairs
+
+    def driver(self, d, row) -> None:
+        kind, e = self.joint_ref(d.joint, f"driver '{d.name}'")
         if d.speed is not None:
-            e_d = pk.add(DRIVER, (r, kind, e, 0), (d.initial, d.speed), d.name)
+            self.pk.add(DRIVER, (row, kind, e, 0), (d.initial, d.speed), d.name)
         else:
-            e_d = pk.add(DRIVER, (r, kind, e, 1), (), d.name)
-            user.append((e_d, (d._f, d._df, d._ddf), "motion"))
-    for i, j in enumerate(pairs):
-        kind, e = joint_el[id(j)]
-        pk.add(PAIR, (i, kind, e), (getattr(j, "pin_radius", 1.0),), j.name)
-    for fe in model.forces:
+            e_d = self.pk.add(DRIVER, (row, kind, e, 1), (), d.name)
+            self.user.append((e_d, (d._f, d._df, d._ddf), "motion"))
+
+    def force(self, fe) -> None:
+        from . import forces as F
+
+        pk, body = self.pk, self.body
         if isinstance(fe, F.Gravity):
             gx, gy = fe.g * fe.direction[0], fe.g * fe.direction[1]
-            acted = model.bodies if fe._bodies is None else fe._bodies
+            acted = self.model.bodies if fe._bodies is None else fe._bodies
             for b in acted:
                 pk.add(GRAVITY, body(b), (b.mass * gx, b.mass * gy), fe.name)
-        elif isinstance(fe, F.Spring):
-            pk.add(SPRING, (*body(fe.body_i), *body(fe.body_j)),
-                   (*fe.point_i, *fe.point_j, fe.k, fe.length0), fe.name)
-        elif isinstance(fe, F.Damper):
-            pk.add(DAMPER, (*body(fe.body_i), *body(fe.body_j)), (*fe.point_i, *fe.point_j, fe.c),
+        elif isinstance(fe, (F.Spring, F.Damper)):
+            spring = isinstance(fe, F.Spring)
+            pk.add(SPRING if spring else DAMPER, (*body(fe.body_i), *body(fe.body_j)),
+                   (*fe.point_i, *fe.point_j, *((fe.k, fe.length0) if spring else (fe.c,))),
                    fe.name)
         elif isinstance(fe, F.JointDamper):
-            pk.add(JOINT_DAMPER, joint_ref(fe.joint, f"joint damper '{fe.name}'"), (fe.c,),
+            pk.add(JOINT_DAMPER, self.joint_ref(fe.joint, f"joint damper '{fe.name}'"), (fe.c,),
                    fe.name)
         elif isinstance(fe, F.RotationalSpring):
-            pk.add(JOINT_SPRING, joint_ref(fe.joint, f"joint spring '{fe.name}'"),
+            pk.add(JOINT_SPRING, self.joint_ref(fe.joint, f"joint spring '{fe.name}'"),
                    (fe.k, fe.rest), fe.name)
-        elif isinstance(fe, F.Force):
-            e = pk.add(FORCE, body(fe.body), fe.point, fe.name)
-            user.append((e, fe.function, "force"))
-        elif isinstance(fe, F.Torque):
-            e = pk.add(TORQUE, body(fe.body), (), fe.name)
-            user.append((e, fe.function, "torque"))
+        elif isinstance(fe, (F.Force, F.Torque)):
+            given = isinstance(fe, F.Force)
+            e = pk.add(FORCE if given else TORQUE, body(fe.body), fe.point if given else (),
+                       fe.name)
+            self.user.append((e, fe.function, "force" if given else "torque"))
         else:
             raise ModelError(f"force element '{fe.name}' ({type(fe).__name__}) has no table")
-    M = np.diag(np.array(masses, dtype=float))
-    state_mass = False
-    for rotor in model.inertias:
+
+    def rotor(self, rotor) -> None:
+        from .inertia import RotorInertia
+
         if not isinstance(rotor, RotorInertia):  # pragma: no cover - PlanarModel.add checks
             raise ModelError(f"inertia element {rotor!r} has no table")
-        kind, e = joint_ref(rotor.joint, f"rotor inertia '{rotor.name}'")
-        parent = body(rotor.joint.body_i)
+        kind, e = self.joint_ref(rotor.joint, f"rotor inertia '{rotor.name}'")
+        parent = self.body(rotor.joint.body_i)
         virtual = rotor.mode == "virtual"
         if kind == 0:  # revolute: constant J g g^T (or I_r h h^T)
-            M = M + rotor.mass_matrix(n, (parent, body(rotor.joint.body_j)))
+            self.M = self.M + rotor.mass_matrix(self.n, (parent, self.body(rotor.joint.body_j)))
         else:
             coef = rotor.rotor_inertia if virtual else rotor.J_eq
-            pk.add(ROTOR, (e, *parent, int(virtual)),
-                   (coef, rotor.gear_ratio or 0.0), rotor.name)
-            state_mass = True
-    ints = np.array(pk.ints, dtype=np.int64).reshape(-1, N_INT)
-    floats = np.array(pk.floats, dtype=float).reshape(-1, N_FLOAT)
-    return PlanarTables(n, row, len(pairs), offsets, M, ints, floats, pk.names, user,
-                        state_mass)
+            self.pk.add(ROTOR, (e, *parent, int(virtual)), (coef, rotor.gear_ratio or 0.0),
+                        rotor.name)
+            self.state_mass = True
