@@ -237,8 +237,7 @@ class Translational(JointElement):
                  point_j=(0.0, 0.0), *, lock_rotation=None, mu=None, mu_s=None,
                  normal="right", friction: dict | None = None, law: str = "coulomb",
                  inputs: str = "0100", force_preload: float = 0.0,
-                 initial_overlap: float = 1000.0, overlap_delta: str = "CONSTANT",
-                 reaction_arm: float = 1.0):
+                 initial_overlap: float = 1000.0, overlap_delta: str = "CONSTANT"):
         self.name = str(name)
         self.body_i = _check_body(body_i, f"translational '{name}': body_i (the guide)")
         self.body_j = _check_body(body_j, f"translational '{name}': body_j (the slider)")
@@ -275,7 +274,6 @@ class Translational(JointElement):
                                          force_preload)
             self.initial_overlap = _positive(f"translational '{name}': initial_overlap",
                                              initial_overlap)
-            _positive(f"translational '{name}': reaction_arm", reaction_arm)  # torsion only
             delta = str(overlap_delta).upper()
             if delta not in ("CONSTANT", "INCREASE", "DECREASE"):
                 raise ModelError(f"translational '{name}': overlap_delta = {overlap_delta!r}; "

@@ -60,6 +60,12 @@ DEFAULT_TOLERANCES = {"explicit": (1e-11, 1e-13), "implicit": (1e-8, 1e-10)}
 
 _FACE = {1.0: "+", -1.0: "-", 0.0: "0"}
 
+#: The transition's preference order of the modes of a pair after each kind of event: at rest
+#: it sticks if static friction can hold it; a reserve that ran out slips the way the friction
+#: was resisting (stick only if it cannot).
+_TRANSITION_OPTIONS = {"velocity": (0.0, 1.0, -1.0), "reserve+": (1.0, 0.0),
+                       "reserve-": (-1.0, 0.0)}
+
 def _rk4_step(rhs, t, y, f0, h):
     k2 = rhs(t + 0.5 * h, y + 0.5 * h * f0)
     k3 = rhs(t + 0.5 * h, y + 0.5 * h * k2)
@@ -347,62 +353,72 @@ class _Run:
     def handle(self, t, y, modes, fired):
         """Terminal engine events at t: flip faces (normal force sign), decide new modes
         (velocity zero), log them; guard against chattering. Returns the modes to go on with."""
+        self._zeno_guard(t, fired)
+        self._last = None  # nothing is cached across an event
+        old_faces = self.faces
+        coincident = {(f[0], f[1]) for f in fired if len(f) > 2}
+        fired = [(f[0], f[1]) for f in fired]
+        self.faces = self._flip_faces(t, y, modes, fired)
+        options = {i: _TRANSITION_OPTIONS[kind] for kind, i in fired
+                   if kind in _TRANSITION_OPTIONS}
+        new = modes
+        if options:
+            candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
+            new = self.dyn.transition(t, y[:self.n], y[self.n:2 * self.n], modes, candidates,
+                                      options=options, z=y[self.zo:])
+            # the friction force changed: re-derive every face from the HLCP at the new modes
+            self.initial_faces(t, y, new)
+            self._log_modes(t, y, modes, new, fired, coincident, candidates, options)
+        for r in np.flatnonzero(self.faces != old_faces):  # one entry per face change
+            self._log(t, y, self.abs_names[r], "normal_sign", _FACE[old_faces[r]],
+                      _FACE[self.faces[r]])
+        return new
+
+    def _zeno_guard(self, t, fired):
+        """Raise on more than ZENO_LIMIT events within 1e-12 (relative) of each other."""
         if t - self._zeno_t < 1e-12 * max(1.0, abs(t)):
             self._zeno_count += 1
             if self._zeno_count > ZENO_LIMIT:
                 raise IntegrationError(
                     f"chattering (Zeno) at t = {t:.12g} s: more than {ZENO_LIMIT} events "
-                    f"{sorted({kind for kind, _ in fired})} within 1e-12 s; the motion "
-                    "accumulates events (sticking or a grazing normal force): use a smooth "
-                    "friction law or change the parameters")
+                    f"{sorted({f[0] for f in fired})} within 1e-12 x max(1, t) s of each other; "
+                    "the motion accumulates events (sticking or a grazing normal force): use a "
+                    "smooth friction law or change the parameters")
         else:
             self._zeno_t, self._zeno_count = t, 0
-        n = self.n
-        q, v = y[:n], y[n:2 * n]
-        self._last = None  # nothing is cached across an event
-        old_faces = self.faces
-        coincident = {(f[0], f[1]) for f in fired if len(f) > 2}
-        fired = [(f[0], f[1]) for f in fired]
-        faces = old_faces.copy()
+
+    def _flip_faces(self, t, y, modes, fired):
+        """The faces after ``normal`` (the normal force crossed zero: the other face) and
+        ``detach`` (a load row left zero: the face of its sign) events."""
+        faces = self.faces.copy()
         for kind, i in fired:
-            if kind == "normal":  # the normal force crossed zero: the slider changes face
+            if kind == "normal":
                 faces[i] = -faces[i]
-            elif kind == "detach":  # a load row left zero: it takes the face of its sign
-                ev = self.dyn.evaluate(t, q, v, modes, old_faces, y[self.zo:])
+            elif kind == "detach":
+                n = self.n
+                ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
                 faces[i] = 1.0 if ev.lam_abs[i] >= 0 else -1.0
-        self.faces = faces
-        options = {}
+        return faces
+
+    def _log(self, t, y, name, kind, before, after):
+        n = self.n
+        self.events.append(EventRecord(t, name, kind, before, after, y[:n].copy(),
+                                       y[n:2 * n].copy()))
+
+    def _log_modes(self, t, y, modes, new, fired, coincident, candidates, options):
+        """One entry per mode change of a fired pair (a coincident one only if it changed) and
+        per sticking pair that the transition set slipping."""
+        pairs = self.system.pairs
         for kind, i in fired:
-            if kind == "velocity":
-                options[i] = (0.0, 1.0, -1.0)  # stick if static friction can hold it
-            elif kind == "reserve+":
-                options[i] = (1.0, 0.0)  # F_T reached -mu_s N: slip+ (stick only if it can't)
-            elif kind == "reserve-":
-                options[i] = (-1.0, 0.0)
-        new = modes
-        if options:
-            candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
-            new = self.dyn.transition(t, q, v, modes, candidates, options=options,
-                                      z=y[self.zo:])
-            # the friction force changed: re-derive every face from the HLCP at the new modes
-            self.initial_faces(t, y, new)
-            for kind, i in fired:
-                if kind in ("velocity", "reserve+", "reserve-") and (
-                        (kind, i) not in coincident or new[i] != modes[i]):
-                    self.events.append(EventRecord(
-                        t, self.system.pairs[i].name,
-                        "velocity_zero" if kind == "velocity" else "reserve_zero",
-                        mode_name(modes[i]), mode_name(new[i]), q.copy(), v.copy()))
-            for i in candidates:  # sticking pairs that the transition set slipping
-                if i not in options and new[i] != modes[i]:
-                    self.events.append(EventRecord(t, self.system.pairs[i].name,
-                                                   "reserve_zero", mode_name(modes[i]),
-                                                   mode_name(new[i]), q.copy(), v.copy()))
-        for r in np.flatnonzero(self.faces != old_faces):  # one entry per face change
-            self.events.append(EventRecord(
-                t, self.abs_names[r], "normal_sign", _FACE[old_faces[r]], _FACE[self.faces[r]],
-                q.copy(), v.copy()))
-        return new
+            if kind in _TRANSITION_OPTIONS and ((kind, i) not in coincident
+                                                or new[i] != modes[i]):
+                self._log(t, y, pairs[i].name,
+                          "velocity_zero" if kind == "velocity" else "reserve_zero",
+                          mode_name(modes[i]), mode_name(new[i]))
+        for i in candidates:
+            if i not in options and new[i] != modes[i]:
+                self._log(t, y, pairs[i].name, "reserve_zero", mode_name(modes[i]),
+                          mode_name(new[i]))
 
     def coincident(self, t, y, modes, fired):
         """Add to ``fired`` every other engine event that is at (or just past) its zero at t.
@@ -688,32 +704,16 @@ def _phase(run: _Run, stepper, specs, modes, grid, next_k, method):
     ``("redo", next_k, t_from, y_from, max_step)`` when an output of an adaptive step
     contradicts the phase's modes (an event stepped over: its function crossed zero twice
     within one step)."""
-    t_from, y_from = stepper.t, np.array(stepper.y)  # the last output (or the phase start)
-    g_old = [run.g_value(spec, t_from, y_from, run.ev_at(t_from, y_from, modes), modes)
+    start = (stepper.t, np.array(stepper.y))  # the last output (or the phase start)
+    g_old = [run.g_value(spec, start[0], start[1], run.ev_at(*start, modes), modes)
              for spec in specs]
     while True:
         stepper.step()
         run.n_steps += 1
-        t_old, t_new, y_new = stepper.t_old, stepper.t, stepper.y
+        t_new, y_new = stepper.t, stepper.y
         ev_new = run.ev_at(t_new, y_new, modes)
         g_new = [run.g_value(spec, t_new, y_new, ev_new, modes) for spec in specs]
-        sol = None
-        roots, t_stop, fired = [], None, []
-        for j, spec in enumerate(specs):
-            if crossed(g_old[j], g_new[j], spec[2]) and not (g_old[j] == 0 and spec[3]):
-                if sol is None:
-                    sol = stepper.dense_output()
-
-                def g(tt, spec=spec, sol=sol):
-                    yy = sol(tt)
-                    return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
-
-                roots.append((locate(g, t_old, t_new, g_old[j], g_new[j], xtol=stepper.xtol),
-                              j))
-        terminal = sorted(r for r in roots if specs[r[1]][3])
-        if terminal:
-            t_stop = terminal[0][0]
-            fired = [j for tt, j in terminal if tt <= t_stop + 1e-13]
+        roots, t_stop, fired = _step_events(run, stepper, specs, modes, g_old, g_new)
         t_last = t_new if t_stop is None else t_stop
         k_hi = int(np.searchsorted(grid, t_last, side="right"))
         if stepper.fixed:  # the step end is the output (unless an event comes first)
@@ -721,34 +721,64 @@ def _phase(run: _Run, stepper, specs, modes, grid, next_k, method):
                 run.record(t_new, np.array(y_new), ev_new, modes)
                 next_k = k_hi
         elif k_hi > next_k:  # the outputs of this step, checked against the phase's modes
-            if sol is None:
-                sol = stepper.dense_output()
-            times = grid[next_k:k_hi]
-            Y = np.asarray(sol(times), dtype=float).reshape(y_new.size, times.size)
-            bad = run.outputs(times, Y, modes)
-            if bad:
-                next_k += bad
-                t_from, y_from = float(times[bad - 1]), np.array(Y[:, bad - 1])
-            if bad is not None:
-                tt = float(times[bad])
-                limit = (tt - t_from) / 8.0
-                if limit < 1e-12 * max(1.0, abs(t_from)):
-                    raise IntegrationError(
-                        f"{method} steps over a mode switch near t = {tt:.10g} s that it "
-                        "cannot resolve; try a smaller dt or max_step, or the RK4 method")
-                run.events[:] = [e for e in run.events  # found again after the restart
-                                 if not (e.kind == "user" and e.t > t_from)]
-                return "redo", next_k, t_from, y_from, limit
-            next_k += times.size
-            t_from, y_from = float(times[-1]), np.array(Y[:, -1])
-        for tt, j in sorted(roots):  # non-terminal user events up to the first terminal one
+            redo, next_k, start = _step_outputs(run, stepper, grid, next_k, k_hi, modes, start,
+                                                method)
+            if redo is not None:
+                return ("redo", next_k, *start, redo)
+        for tt, j in roots:  # non-terminal user events up to the first terminal one
             if not specs[j][3] and tt <= t_last:
-                run.log_user(tt, sol(tt), run.user_events[specs[j][1]])
+                run.log_user(tt, stepper.dense_output()(tt), run.user_events[specs[j][1]])
         if t_stop is not None:
             return "event", next_k, t_stop, stepper.state_at(t_stop), fired
         if stepper.status == "finished":
             return "done", next_k, t_new, y_new
         g_old = g_new
+
+
+def _step_events(run: _Run, stepper, specs, modes, g_old, g_new):
+    """The roots of the event functions that crossed zero on the last step (brentq on its dense
+    output), sorted: ``(roots, t_stop, fired)`` with ``t_stop`` the first terminal root (None
+    without one) and ``fired`` the terminal events at it."""
+    roots = []
+    for j, spec in enumerate(specs):
+        if crossed(g_old[j], g_new[j], spec[2]) and not (g_old[j] == 0 and spec[3]):
+            sol = stepper.dense_output()
+
+            def g(tt, spec=spec, sol=sol):
+                yy = sol(tt)
+                return run.g_value(spec, tt, yy, run.ev_at(tt, yy, modes), modes)
+
+            roots.append((locate(g, stepper.t_old, stepper.t, g_old[j], g_new[j],
+                                 xtol=stepper.xtol), j))
+    roots.sort()
+    terminal = [r for r in roots if specs[r[1]][3]]
+    if not terminal:
+        return roots, None, []
+    t_stop = terminal[0][0]
+    return roots, t_stop, [j for tt, j in terminal if tt <= t_stop + 1e-13]
+
+
+def _step_outputs(run: _Run, stepper, grid, next_k, k_hi, modes, start, method):
+    """Record the outputs ``grid[next_k:k_hi]`` of an adaptive step from its dense output.
+    Returns ``(redo, next_k, last)``: ``redo`` the shorter step limit when an output
+    contradicts the phase's modes (else None), ``last`` the last recorded ``(t, y)``."""
+    times = grid[next_k:k_hi]
+    Y = np.asarray(stepper.dense_output()(times), dtype=float).reshape(-1, times.size)
+    bad = run.outputs(times, Y, modes)
+    if bad is None:
+        return None, next_k + times.size, (float(times[-1]), np.array(Y[:, -1]))
+    if bad:
+        next_k += bad
+        start = (float(times[bad - 1]), np.array(Y[:, bad - 1]))
+    t_from, tt = start[0], float(times[bad])
+    limit = (tt - t_from) / 8.0
+    if limit < 1e-12 * max(1.0, abs(t_from)):
+        raise IntegrationError(
+            f"{method} steps over a mode switch near t = {tt:.10g} s that it cannot resolve; "
+            "try a smaller dt or max_step, or the RK4 method")
+    run.events[:] = [e for e in run.events  # found again after the restart
+                     if not (e.kind == "user" and e.t > t_from)]
+    return limit, next_k, start
 
 
 # ------------------------------------------------------------------------------- entry point
@@ -824,15 +854,7 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
 
     mdl = as_model(model, q0=q0, v0=v0)
     system = mdl.system
-    if np.ndim(t_span) == 0:
-        t0, t_end = 0.0, float(t_span)
-    else:
-        if len(t_span) != 2:
-            raise ValueError(f"t_span must be t_end or (t0, t_end), got {t_span!r}")
-        t0, t_end = float(t_span[0]), float(t_span[1])
-    if not (math.isfinite(t0) and math.isfinite(t_end) and t_end > t0):
-        raise ValueError(f"t_span = ({t0}, {t_end}) is invalid: the end time must be finite and "
-                         "greater than the start time (s)")
+    t0, t_end = _time_span(t_span)
     laws = resolve_laws(system, friction)
     if method is None:
         method = "Radau" if any(law.smooth for law in laws) else "DOP853"
@@ -841,32 +863,11 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     tolerances = DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"]
     rtol = tolerances[0] if rtol is None else rtol
     atol = tolerances[1] if atol is None else atol
-    if dt is None:
-        dt = (t_end - t0) / 1000.0
-    dt = float(dt)
-    if not (math.isfinite(dt) and dt > 0):
-        raise ValueError(f"dt = {dt!r} is invalid: the step must be a finite number > 0 (s)")
-    if dt > t_end - t0:
-        raise ValueError(f"dt = {dt:g} s is longer than the simulated interval "
-                         f"{t_end - t0:g} s; choose dt <= t_end - t0")
-    _check_outputs(t0, t_end, dt, max_outputs, method)
-    for name, val in (("rtol", rtol), ("atol", atol)):
-        if not (math.isfinite(val) and val > 0):
-            raise ValueError(f"{name} = {val!r} is invalid: it must be a finite number > 0")
-    if not (isinstance(max_evaluations, (int, np.integer)) and max_evaluations > 0):
-        raise ValueError(f"max_evaluations = {max_evaluations!r} is invalid: it must be an "
-                         "integer > 0")
-    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
-        raise ValueError(f"timeout = {timeout!r} is invalid: it must be a finite number > 0 (s)")
-    for name, arr in (("q0", mdl.q0), ("v0", mdl.v0)):
-        bad = [system.coordinate_names[i] for i in np.flatnonzero(~np.isfinite(arr))]
-        if bad:
-            raise ModelError(f"the initial state {name} is not finite at coordinate(s) "
-                             f"{', '.join(bad)}: give finite initial positions and velocities")
-    alpha = mdl.alpha if alpha is None else alpha
-    beta = mdl.beta if beta is None else beta
-    alpha = DEFAULT_ALPHA if alpha is None else alpha
-    beta = DEFAULT_BETA if beta is None else beta
+    dt = _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outputs,
+                        method)
+    _check_initial_state(mdl)
+    alpha = next(x for x in (alpha, mdl.alpha, DEFAULT_ALPHA) if x is not None)
+    beta = next(x for x in (beta, mdl.beta, DEFAULT_BETA) if x is not None)
     dynamics = Dynamics(system, alpha=alpha, beta=beta, laws=laws)
     for law in laws:
         for text in law.warnings():
@@ -875,35 +876,8 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     run = _Run(system, dynamics, user_events, progress, max_evaluations=int(max_evaluations),
                timeout=timeout)
     wall = time.perf_counter()
-    status, message = 0, "the simulation reached the end time"
-    failure: BaseException | None = None
-    t_reached = t0
-    try:
-        with np.errstate(all="ignore"), _blas_threads(system):  # overflow: named later
-            how, t_reached = _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol,
-                                        max_step)
-        if how == "user":
-            status, message = 1, f"a terminal user event stopped the run at t = {t_reached:.10g} s"
-    except NonsmoothError as exc:
-        failure, status, message = exc, -1, str(exc)
-        if isinstance(exc, IntegrationError) and "non-finite" in message:
-            named = _nonfinite_cause(run, method, dt)  # a user function's NaN behind it?
-            if named is not None:
-                failure, message = named, str(named)
-    except KeyboardInterrupt as exc:  # Ctrl-C (or SIGTERM turned into it by the command line)
-        what = getattr(exc, "signal_name", "SIGINT")
-        failure, status = exc, -1
-        message = f"interrupted ({what}) at t = {run.t_now:.6g} s"
-    except Exception as exc:  # raised by user code (a force, driver, event ...): name it
-        failure, status = exc, -1
-        named = _nonfinite_cause(run, method, dt)
-        if named is not None:  # a NaN from user code reached a solver (e.g. "A must be finite")
-            failure = named
-            message = str(named)
-        else:
-            where = user_frame(exc)
-            message = (f"{type(exc).__name__}: {exc} (raised in {where or 'the model'} at "
-                       f"t = {run.t_now:.6g} s)")
+    status, message, failure = _guarded_run(run, mdl, laws, method, t0, t_end, dt, rtol, atol,
+                                            max_step)
     wall = time.perf_counter() - wall
     result = Result.from_run(run, mdl, method=method, dt=dt, alpha=alpha, beta=beta,
                              status=status, message=message, wall_time=wall)
@@ -918,6 +892,75 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
         return result
     _warn_energy(result)
     return result
+
+
+def _time_span(t_span) -> tuple[float, float]:
+    if np.ndim(t_span) == 0:
+        t0, t_end = 0.0, float(t_span)
+    else:
+        if len(t_span) != 2:
+            raise ValueError(f"t_span must be t_end or (t0, t_end), got {t_span!r}")
+        t0, t_end = float(t_span[0]), float(t_span[1])
+    if not (math.isfinite(t0) and math.isfinite(t_end) and t_end > t0):
+        raise ValueError(f"t_span = ({t0}, {t_end}) is invalid: the end time must be finite and "
+                         "greater than the start time (s)")
+    return t0, t_end
+
+
+def _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outputs,
+                   method) -> float:
+    """Every numeric option checked, named, with its range; returns ``dt``."""
+    dt = (t_end - t0) / 1000.0 if dt is None else float(dt)
+    if not (math.isfinite(dt) and dt > 0):
+        raise ValueError(f"dt = {dt!r} is invalid: the step must be a finite number > 0 (s)")
+    if dt > t_end - t0:
+        raise ValueError(f"dt = {dt:g} s is longer than the simulated interval "
+                         f"{t_end - t0:g} s; choose dt <= t_end - t0")
+    _check_outputs(t0, t_end, dt, max_outputs, method)
+    for name, val in (("rtol", rtol), ("atol", atol)):
+        if not (math.isfinite(val) and val > 0):
+            raise ValueError(f"{name} = {val!r} is invalid: it must be a finite number > 0")
+    if not (isinstance(max_evaluations, (int, np.integer)) and max_evaluations > 0):
+        raise ValueError(f"max_evaluations = {max_evaluations!r} is invalid: it must be an "
+                         "integer > 0")
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"timeout = {timeout!r} is invalid: it must be a finite number > 0 (s)")
+    return dt
+
+
+def _check_initial_state(mdl) -> None:
+    for name, arr in (("q0", mdl.q0), ("v0", mdl.v0)):
+        bad = [mdl.system.coordinate_names[i] for i in np.flatnonzero(~np.isfinite(arr))]
+        if bad:
+            raise ModelError(f"the initial state {name} is not finite at coordinate(s) "
+                             f"{', '.join(bad)}: give finite initial positions and velocities")
+
+
+def _guarded_run(run, mdl, laws, method, t0, t_end, dt, rtol, atol, max_step):
+    """The integration with every failure caught and named: ``(status, message, failure)``
+    (``failure`` the exception to re-raise with the partial result, or None)."""
+    try:
+        with np.errstate(all="ignore"), _blas_threads(mdl.system):  # overflow: named later
+            how, t_reached = _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol,
+                                        max_step)
+    except NonsmoothError as exc:
+        named = (_nonfinite_cause(run, method, dt)  # a user function's NaN behind it?
+                 if isinstance(exc, IntegrationError) and "non-finite" in str(exc) else None)
+        failure = named or exc
+        return -1, str(failure), failure
+    except KeyboardInterrupt as exc:  # Ctrl-C (or SIGTERM turned into it by the command line)
+        what = getattr(exc, "signal_name", "SIGINT")
+        return -1, f"interrupted ({what}) at t = {run.t_now:.6g} s", exc
+    except Exception as exc:  # raised by user code (a force, driver, event ...): name it
+        named = _nonfinite_cause(run, method, dt)
+        if named is not None:  # a NaN from user code reached a solver (e.g. "A must be finite")
+            return -1, str(named), named
+        where = user_frame(exc)
+        return -1, (f"{type(exc).__name__}: {exc} (raised in {where or 'the model'} at "
+                    f"t = {run.t_now:.6g} s)"), exc
+    if how == "user":
+        return 1, f"a terminal user event stopped the run at t = {t_reached:.10g} s", None
+    return 0, "the simulation reached the end time", None
 
 
 def _nonfinite_cause(run, method, dt) -> UserFunctionError | None:

@@ -36,7 +36,7 @@ from nonsmooth.simulate import project
 # --------------------------------------------------------------------------- the oracle
 
 
-def old_transition(dyn, t, q, v, modes, candidates, *, options=None, z=None, tol=1e-9):
+def old_transition(dyn, t, q, v, modes, candidates, *, options=None, z=None, tol=1e-9):  # noqa: C901
     """Verbatim copy of the enumeration ``Dynamics.transition`` (before the pivoting one)."""
     candidates = list(candidates)
     options = options or {}

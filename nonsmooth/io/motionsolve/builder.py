@@ -44,8 +44,9 @@ if TYPE_CHECKING:
 
 __all__ = ["build_model", "output_function"]
 
-#: the Force_JointFriction attributes a translational joint takes
-_TRANSLATIONAL_FRICTION = ("force_preload", "reaction_arm", "initial_overlap", "overlap_delta")
+#: the Force_JointFriction attributes a translational joint takes (``reaction_arm`` is the arm
+#: of the torsional moment, which does not exist in a plane: read and checked, not used)
+_TRANSLATIONAL_FRICTION = ("force_preload", "initial_overlap", "overlap_delta")
 #: ... and a revolute joint
 _REVOLUTE_FRICTION = ("pin_radius", "torque_preload")
 
