@@ -10,8 +10,10 @@ from nonsmooth.forces import Gravity, JointDamper, RotationalSpring, Spring
 from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
 
+DAMPER_C = 0.7  # N m s/rad, on the pin ground-a
 
-def _mechanism():
+
+def _mechanism(damper=True):
     """Every joint kind: pins, a locked body slider on a rotating guide, a point slider, drivers."""
     m = PlanarModel("zoo")
     a = m.add(Body("a", 2.0, 0.3, position=(0.4, 0.1), angle=0.3))
@@ -25,7 +27,8 @@ def _mechanism():
     c = m.add(Body("c", 0.7, 0.05, position=(1.3, 0.2), angle=-0.4))
     m.add(Revolute("hinge", b, c, (0.2, 0.1), (-0.15, 0.05)))
     m.add(Spring("spring", ground, (0.0, 1.0), p, (0.0, 0.0), k=10.0, length0=0.3))
-    m.add(JointDamper("damper", pin, c=0.7))
+    if damper:
+        m.add(JointDamper("damper", pin, c=DAMPER_C))
     m.add(RotationalSpring("torsion", pin, k=2.0, rest=0.1))
     m.add(Gravity())
     return m
@@ -96,10 +99,25 @@ def test_forces_derive_from_potential(zoo):
         assert abs(f[k] + dV) < 1e-6
 
 
-def test_damper_power_is_dissipative(zoo):
-    system, q, v, _ = zoo
-    T = system.terms(0.0, q, v)
-    assert T.P_damping < 0
+def test_damper_power_is_force_times_velocity(zoo):
+    """P_damping = f_damper . v with f_damper = f(with damper) - f(without), and P <= 0."""
+    system, q, v, rng = zoo
+    undamped = _mechanism(damper=False).compile()
+    assert undamped.coordinate_names == system.coordinate_names
+    i_theta = system.coordinate_names.index("a.theta")
+    for t, vv in ((0.0, v), (0.37, rng.normal(size=system.n_q)), (1.1, 10.0 * v)):
+        T = system.terms(t, q, vv)
+        f_damper = T.f - undamped.terms(t, q, vv).f
+        P = float(f_damper @ vv)
+        assert T.P_damping == pytest.approx(P, rel=1e-12, abs=1e-14)
+        # the pin joins ground and a: relative rate dtheta_a/dt, power -c rate^2 <= 0
+        assert P == pytest.approx(-DAMPER_C * vv[i_theta] ** 2, rel=1e-12)
+        assert T.P_damping <= 0.0
+        assert undamped.terms(t, q, vv).P_damping == 0.0
+    # at rest (v = 0) there is neither damping force nor power
+    T0 = system.terms(0.0, q, np.zeros(system.n_q))
+    assert T0.P_damping == 0.0
+    np.testing.assert_array_equal(T0.f, undamped.terms(0.0, q, np.zeros(system.n_q)).f)
 
 
 def test_names_kinds_and_pairs():
