@@ -3,7 +3,7 @@
     python benchmarks/crank_rocker_numpy.py [--quick]
 
 Baseline (issue 10): the paper's two-coordinate form ``q = [theta1, theta2]`` written out by
-hand (``models/crank_rocker.py`` ``form="lagrange"``, ``shared/spec/crank_rocker.md``, c = 8
+hand (``models/crank_rocker.py`` ``form="lagrange"``, ``docs/method.md`` section 12, c = 8
 N m s/rad, alpha = beta = 10 1/s): each evaluation assembles ``M``, ``f``, ``G``, ``gamma``,
 ``W`` with ``math`` and small numpy arrays, solves the KKT system
 ``[[M, -G^T], [G, 0]] x = [f, gamma - 2 alpha dphi - beta^2 phi | -mu s W^T, 0]`` (two
@@ -32,7 +32,7 @@ import numpy as np
 from _timing import best_of
 from scipy.optimize import brentq
 
-# shared/spec/crank_rocker.md (SI)
+# docs/method.md section 12 (SI)
 J1, M1, L1, J2, M2, L2, M3, L3, L4 = 16 / 3, 4.0, 1.0, 1 / 6, 2.0, 0.25, 0.5, 0.5, 1.0
 MU, OMEGA, C, G_ACC, ALPHA, BETA = 0.2, 3.0, 8.0, 9.81, 10.0, 10.0
 T_END, H = 5.0, 1e-3

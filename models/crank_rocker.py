@@ -1,8 +1,8 @@
 """Crank-rocker (oscillating guide bar) with a frictional translational joint.
 
 Wang X.J., Wang Q., Zhuang F.F., "Numerical algorithm for multi-rigid-body systems with
-frictional translational joints and driving constraints", section 3 (``shared/spec/
-crank_rocker.md``). A crank O1B driven at constant speed carries the slider B, which slides with
+frictional translational joints and driving constraints", section 3 (``docs/method.md``
+section 12). A crank O1B driven at constant speed carries the slider B, which slides with
 Coulomb friction in the slot of the rocker OA swinging about O.
 
 Sign conventions (the spec's): O = (0, 0), O1 = (0, L4), y up; angles from +y, clockwise

@@ -1,7 +1,7 @@
 """Pendulum with LuGre friction in its revolute joint, read from MotionSolve XML.
 
 Provenance: the Altair MotionSolve Reference Guide's own example for the ``Force_JointFriction``
-element (``shared/spec/joint_friction.md``), copied byte for byte from
+element (``docs/method.md`` section 9), copied byte for byte from
 ``shared/testdata/motionsolve/pendulum_joint_friction.xml`` into
 ``models/pendulum_joint_friction.xml`` next to this file, and imported with
 :func:`nonsmooth.io.load_motionsolve`.

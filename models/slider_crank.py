@@ -7,7 +7,7 @@ slider P (a rigid block whose rotation is locked by the guide) in a horizontal t
 with static and dynamic Coulomb coefficients ``mu_s``, ``mu_d``. Unlike the crank-rocker, the
 normal force here depends on the friction force through the rod, so the normal-force problem
 ``lambda_N = c + a |lambda_N|`` is genuinely coupled (``a != 0``); with a steep rod and large
-friction ``|a| > 1`` and the mechanism jams (``formulation.md`` section 8).
+friction ``|a| > 1`` and the mechanism jams (``docs/method.md`` section 6).
 
 Geometry and sign conventions
 -----------------------------

@@ -564,7 +564,7 @@ class Dynamics:
 
     def transition(self, t, q, v, modes, candidates, *, options=None, z=None,
                    tol=1e-9, certify_max: int | None = None) -> np.ndarray:
-        """The transition problem at an event (Pfeiffer & Glocker; ``formulation.md`` section 9).
+        """The transition problem at an event (Pfeiffer & Glocker; ``docs/method.md`` section 8).
 
         Decide the modes of the ``candidates`` (pairs at zero sliding velocity): each may stick
         (``0``) or slip either way (``+1``, ``-1``). A combination is consistent when every

@@ -1,7 +1,7 @@
 """Applied forces of the planar builder: gravity, springs, dampers, given forces and torques.
 
 Each element adds its generalized force into ``f`` and returns its power (W); its ``category``
-says where that power goes in the energy balance (``formulation.md`` section 7):
+says where that power goes in the energy balance (``docs/method.md`` section 10):
 ``"conservative"`` (has a potential, counted in V), ``"damping"`` (dissipative) or ``"applied"``
 (any other non-conservative load).
 """

@@ -1,4 +1,4 @@
-"""Equivalent rotor inertia of geared joints (``friction_laws.md``, rotor inertia).
+"""Equivalent rotor inertia of geared joints (``docs/method.md`` section 11).
 
 A motor with rotor inertia ``I_r`` behind a reduction of ratio ``G`` adds ``J_eq = G^2 I_r`` about
 a revolute joint. Two models:

@@ -769,7 +769,7 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     (m)``. ``bias`` (p): ``(dW/dt) v`` (read for sticking pairs only); ``Wt`` (p, k): load
     weights; ``z`` (n_z): the smooth laws' states; ``modes`` (p): +1, -1 slip, 0 stick (read
     for Coulomb pairs); ``faces`` (k). The same arithmetic as ``Dynamics._evaluate_general``
-    (``formulation.md`` sections 2-4, 6, 8; ``joint_friction.md``).
+    (``docs/method.md`` sections 2-6 and 9).
     """
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)

@@ -1,7 +1,7 @@
 """The normal loads' absolute value equation (HLCP) ``lambda = c + A |lambda|`` over a system's
 load rows: uniqueness certificates, the face-fixed continuation of a smooth phase, pivoting,
-enumeration as a certificate for small problems, and the named errors (``formulation.md``
-sections 4 and 8).
+enumeration as a certificate for small problems, and the named errors (``docs/method.md``
+sections 5 and 6).
 
 ``Dynamics`` forms ``A`` and ``c`` from its KKT solve and asks :class:`NormalLoads` for the
 magnitudes; the compiled kernels do the face-fixed continuation themselves and come here only
@@ -52,7 +52,7 @@ class NormalLoads:
         Notes
         -----
         Uniqueness for every ``c`` is certified by ``rho(|A|) < 1`` or ``||A||_2 < 1`` (then
-        ``lam -> c + A |lam|`` is a contraction; ``formulation.md`` section 8). A certified
+        ``lam -> c + A |lam|`` is a contraction; ``docs/method.md`` section 6). A certified
         problem is solved in closed form (``p = 1``), by sign enumeration (``p <= 3``,
         :attr:`enumeration_max_size`) or else by Lemke's method on the equivalent LCP
         ``x = (I - A)^-1 (I + A) y + (I - A)^-1 c`` (a P-matrix LCP, so pivoting finds the one
@@ -96,7 +96,7 @@ class NormalLoads:
         """``lam = c + A |lam|`` by Lemke's method, certified.
 
         The HLCP ``(I - A) x - (I + A) y = c`` (``lam = x - y``) reduced to the LCP
-        ``x = M y + q``, ``M = (I - A)^-1 (I + A)``, ``q = (I - A)^-1 c`` (formulation.md
+        ``x = M y + q``, ``M = (I - A)^-1 (I + A)``, ``q = (I - A)^-1 c`` (docs/method.md
         section 4), solved by :func:`nonsmooth.lcp.lemke.solve_lemke` (then by
         :func:`nonsmooth.lcp.solve_lcp` with ``method="lemke"``, polished, other covering
         vectors; then :func:`nonsmooth.lcp.solve_hlcp`, which inverts the better conditioned of

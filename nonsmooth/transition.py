@@ -1,7 +1,7 @@
 """The transition problem at a stick/slip event, by pivoting (no ``3^k`` enumeration).
 
 At an event the pairs at zero sliding velocity (the *candidates*) each take a mode: stick
-(``0``), slip+ (``+1``) or slip- (``-1``). The engine's semantics (``formulation.md`` section 9,
+(``0``), slip+ (``+1``) or slip- (``-1``). The engine's semantics (``docs/method.md`` section 8,
 :meth:`nonsmooth.dynamics.Dynamics.transition`) call a mode combination *consistent* when, in
 the full evaluation at those modes,
 

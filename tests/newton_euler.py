@@ -2,7 +2,7 @@
 
 Test oracle for the multibody engine; it deliberately imports nothing from
 ``nonsmooth``.  Geometry and sign conventions follow
-``/work/shared/spec/crank_rocker.md``:
+``docs/method.md`` section 12:
 
 * O = (0, 0), O1 = (0, L4), y up, gravity along -y.
 * Angles are measured from +y, clockwise positive; a bar at angle th points

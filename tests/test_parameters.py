@@ -217,7 +217,7 @@ def test_aliases_come_from_the_schema():
 
 
 def test_motionsolve_defaults_are_the_schema():
-    """MotionSolve documents its defaults per model unit (joint_friction.md): 100, 0.316,
+    """MotionSolve documents its defaults per model unit (docs/method.md section 4.2): 100, 0.316,
     0.0004, 0.1; in a model in mm they are the schema's SI defaults."""
     assert JOINT_FRICTION_DEFAULTS == {
         "mu_static": None, "mu_dynamic": None, "bristle_stiffness": pytest.approx(100.0),

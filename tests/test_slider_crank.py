@@ -324,7 +324,7 @@ def test_steep_rod_with_large_friction_jams(omega0, theta0):
                               * kinematics(ref["theta"], omega0, 0, p)["tanphi"], rel=1e-12)
     assert err.A[0, 0] == pytest.approx(a, rel=1e-6)
     assert err.c[0] == pytest.approx(c, rel=1e-5)
-    two_solutions = (a > 1 and c < 0) or (a < -1 and c > 0)  # formulation.md section 8
+    two_solutions = (a > 1 and c < 0) or (a < -1 and c > 0)  # docs/method.md section 6
     assert isinstance(err, nonsmooth.IndeterminateLCPError) == two_solutions
     if two_solutions:
         lams = sorted(s[0] for s in err.solutions)

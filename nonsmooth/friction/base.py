@@ -1,4 +1,4 @@
-"""The contract every friction law meets (``formulation.md`` section 3).
+"""The contract every friction law meets (``docs/method.md`` section 4).
 
 Every law gives the friction force of a pair as linear in the normal-force magnitude::
 

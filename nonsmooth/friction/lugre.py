@@ -1,4 +1,4 @@
-"""The LuGre law as MotionSolve's ``Force_JointFriction`` uses it (``joint_friction.md``).
+"""The LuGre law as MotionSolve's ``Force_JointFriction`` uses it (``docs/method.md`` section 4.2).
 
 Canudas de Wit, Olsson, Astrom, Lischinsky, "A new model for control of systems with friction",
 IEEE TAC 40 (1995) 419-425, with the bristle force scaled by the joint's normal load N::

@@ -1,4 +1,4 @@
-"""Regularized dry friction with Stribeck and viscous terms (``friction_laws.md``).
+"""Regularized dry friction with Stribeck and viscous terms (``docs/method.md`` section 4.3).
 
 The per-joint parameter set of a robotics articulated-body engine. The dry part rises smoothly
 from 0 at ``v = 0`` to its breakaway peak ``coulomb + stiction_extra`` at ``|v| = falloff_vel``

@@ -13,7 +13,7 @@ orientation from ``a00 .. a22`` -- x-axis ``(a00, a10, a20)``, z-axis ``(a02, a1
 ``cg_id``, ``im_id``, ``inertia_xx .. inertia_xz`` in the IM marker axes, ``v_ic_*``/``w_ic_*``
 initial velocities), ``Constraint_Joint`` of type ``REVOLUTE`` (axis: the z-axis of the I and J
 markers) or ``TRANSLATIONAL`` (slide axis: the z-axis of the J marker), ``Force_Gravity``,
-``Force_JointFriction`` (every attribute of ``shared/spec/joint_friction.md`` with MotionSolve's
+``Force_JointFriction`` (every attribute of ``docs/method.md`` section 9 with MotionSolve's
 defaults) and ``Post_Request`` of type ``EXPRESSION``. ``<Command>``: ``Simulate`` (transient:
 ``end_time`` and ``num_step`` or ``print_interval``).
 

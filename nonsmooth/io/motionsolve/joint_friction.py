@@ -8,7 +8,7 @@ defaults); MotionSolve's documented defaults are numbers per model unit
 ``viscous_effects = 0.0004`` force time/length, ``stiction_trans_vel = 0.1`` length/time ...),
 which are the schema's SI defaults expressed in N, kg, mm, s. The other attributes (preloads,
 arms, radii, ``inputs``, ``overlap_delta`` ...) are read here with MotionSolve's defaults; see
-``shared/spec/joint_friction.md``.
+``docs/method.md`` section 9.
 
 Reference: Altair MotionSolve Reference Guide, XML format, ``Force_JointFriction``.
 """
