@@ -21,7 +21,6 @@ from nonsmooth.friction import (
     LAW_SCHEMAS,
     LAWS,
     LUGRE_SCHEMA,
-    MOTIONSOLVE_DEFAULTS_SI,
     REGULARIZED_SCHEMA,
     Coulomb,
     LuGre,
@@ -206,8 +205,8 @@ def test_model_friction_parameters_are_the_schema():
     assert (law.coulomb, law.stiction_extra) == (0.3, pytest.approx(0.1))
     assert FrictionPair("p", "n", 0.3, 0.4).make_law("lugre").parameters() == \
         LuGre(0.4, 0.3).parameters()
-    assert MOTIONSOLVE_DEFAULTS_SI == {"sigma0": 1e5, "sigma1": 316.0, "sigma2": 0.4,
-                                       "v_s": 1e-4}
+    assert {k: LUGRE_SCHEMA[k].default for k in ("sigma0", "sigma1", "sigma2", "v_s")} == {
+        "sigma0": 1e5, "sigma1": 316.0, "sigma2": 0.4, "v_s": 1e-4}  # MotionSolve's, in SI
 
 
 def test_aliases_come_from_the_schema():

@@ -18,7 +18,7 @@ its unit and what to try; ``mu_s >= mu_d`` is checked in one place
 
 from .base import FrictionLaw
 from .coulomb import Coulomb
-from .lugre import MOTIONSOLVE_DEFAULTS_SI, LuGre
+from .lugre import LuGre
 from .regularized import Regularized
 from .schema import (
     COULOMB_SCHEMA,
@@ -32,6 +32,6 @@ from .schema import (
 
 LAWS = {"coulomb": Coulomb, "lugre": LuGre, "regularized": Regularized}
 
-__all__ = ["FrictionLaw", "Coulomb", "LuGre", "Regularized", "LAWS", "MOTIONSOLVE_DEFAULTS_SI",
+__all__ = ["FrictionLaw", "Coulomb", "LuGre", "Regularized", "LAWS",
            "Parameter", "LawSchema", "COULOMB_SCHEMA", "LUGRE_SCHEMA", "REGULARIZED_SCHEMA",
            "LAW_SCHEMAS", "check_static_dynamic"]

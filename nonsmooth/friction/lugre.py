@@ -30,12 +30,10 @@ from collections.abc import Mapping
 from .base import FrictionLaw
 from .schema import LUGRE_SCHEMA, check_static_dynamic
 
-__all__ = ["LuGre", "MOTIONSOLVE_DEFAULTS_SI"]
+__all__ = ["LuGre"]
 
 _S = LUGRE_SCHEMA
 
-#: MotionSolve's defaults converted from millimetres to metres (the schema's defaults).
-MOTIONSOLVE_DEFAULTS_SI = {k: _S[k].default for k in ("sigma0", "sigma1", "sigma2", "v_s")}
 
 EFFECTS = _S["effect"].choices
 
