@@ -15,6 +15,7 @@ import math
 import xml.etree.ElementTree as ET
 
 from ...errors import ModelError
+from ...validate import check_number
 from .units import NONE, Units
 
 __all__ = ["Element", "REQUIRED"]
@@ -61,9 +62,11 @@ class Element:
             value = float(default)
         else:
             value = self._float(name)
-        if (minimum is not None and value < minimum) or (positive and value <= 0):
-            rng = "> 0" if positive else f">= {minimum:g}"
-            raise self.error(f"{name} = {value:g} is out of range; allowed: {rng}")
+        try:  # the one owner of the range message (nonsmooth.validate)
+            check_number(value, f"{name} = ", minimum=0.0 if positive else minimum,
+                         exclusive=positive)
+        except ModelError as exc:
+            raise self.error(str(exc)) from None
         if dim != NONE and self.units is not None:
             value *= self.units.factor(dim)
         return value
