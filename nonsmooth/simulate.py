@@ -132,6 +132,7 @@ class _Run:
         self.max_evaluations = max_evaluations
         self.timeout = timeout
         self.deadline = None if timeout is None else time.perf_counter() + timeout
+        self._next_clock = 0
         self.t_now = math.nan  # time of the latest evaluation (where a failure happened)
         from .system import GeneralizedSystem
 
@@ -178,7 +179,10 @@ class _Run:
                 f"the run used its budget of {self.max_evaluations:,} evaluations at t = {t:.6g} s "
                 "(max_evaluations); raise it (--max-evaluations), shorten t_end, or loosen the "
                 "tolerances / enlarge dt")
-        if self.deadline is not None and not count & 63 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and count >= self._next_clock:
+            self._next_clock = count + 64  # the clock is read every 64 evaluations or so
+            if time.perf_counter() <= self.deadline:
+                return
             raise BudgetError(
                 f"the run exceeded its wall-clock timeout of {self.timeout:g} s at t = {t:.6g} s "
                 "(timeout); raise it (--timeout) or shorten t_end")
