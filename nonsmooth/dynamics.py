@@ -270,7 +270,7 @@ class Dynamics:
             sysm._kern()  # loaded (or compiled, announced) now, not on first use
             self._kernel = kernels.planar_evaluate
         else:
-            kernels.warm()
+            kernels.warm("stage")
             self._kernel = kernels.acceleration_stage
 
     # ------------------------------------------------------------------ the hot path

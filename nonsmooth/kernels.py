@@ -346,54 +346,79 @@ def planar_slot_displacement(it, ft, e, q):
     return _line(it, ft, e, ft[e, 4], ft[e, 5], q, np.zeros(n), np.zeros(n))[0]
 
 
-_WARM = False
+_WARM: set = set()
+
+#: The kernels a use needs, by family: a planar model (its terms, and the evaluation, outputs
+#: and fixed step of its smooth phases) and any other system (the acceleration stage alone).
+FAMILIES = {"planar": ("planar_terms", "planar_bias", "planar_potential",
+                       "planar_slot_displacement", "planar_evaluate", "planar_evaluate_batch",
+                       "planar_fixed_step"),
+            "stage": ("acceleration_stage",)}
 
 
-def warm(announce_after: float = 1.0) -> None:
-    """Load (or, the first time on a machine, compile) every kernel once per process.
+def _warm_calls():
+    """One call per kernel with arguments of the types the engine passes (so that the
+    signature compiled or loaded here is the one used)."""
+    it = np.zeros((0, 8), dtype=np.int64)
+    ft = np.zeros((0, 11))
+    q = np.zeros(1)
+    e0 = np.zeros(0)
+    plan = np.zeros(N_HEADER)
+    z2 = np.zeros((0, 1))
+    y7 = np.zeros(7)  # n = 1: [q, v, work (5)]
+    plan1 = np.zeros(N_HEADER + 1)
+    plan1[0] = 1.0
+    return {
+        "planar_terms": lambda: planar_terms(it, ft, np.zeros((0, 3)), np.eye(1), 0, 0, 0.0, q,
+                                             q),
+        "planar_bias": lambda: planar_bias(it, ft, 0, q, q),
+        "planar_potential": lambda: planar_potential(it, ft, q),
+        "planar_slot_displacement": lambda: planar_slot_displacement(
+            np.zeros((1, 8), dtype=np.int64), np.zeros((1, 11)), 0, q),
+        "planar_evaluate": lambda: planar_evaluate(it, ft, np.zeros((0, 3)), np.eye(1), plan,
+                                                   np.zeros((0, 0)), 0.0, q, q, e0, e0, e0,
+                                                   np.zeros(32)),
+        "acceleration_stage": lambda: acceleration_stage(np.eye(1), q, e0, e0, z2, e0, z2, e0,
+                                                         0.0, 0.0, plan, np.zeros((0, 0)), q,
+                                                         e0, e0, e0, np.zeros(32)),
+        "planar_evaluate_batch": lambda: planar_evaluate_batch(
+            it, ft, np.zeros((1, 0, 3)), np.eye(1), plan, np.zeros((0, 0)), np.zeros(1),
+            np.zeros((1, 1)), np.zeros((1, 1)), np.zeros((1, 0)), e0, e0, np.zeros((1, 34))),
+        "planar_fixed_step": lambda: planar_fixed_step(
+            it, ft, np.eye(1), plan1, np.zeros((0, 0)), 0.0, y7, y7, 0.0, 0.0, e0, e0, True,
+            y7.copy(), y7.copy(), np.zeros(40)),
+    }
 
-    Loading from numba's on-disk cache takes milliseconds; a first compilation takes a few
-    seconds: if it has not finished after ``announce_after`` seconds, one line on stderr says
-    so (issue 10: a first compilation that takes more than a second says so)."""
-    global _WARM
-    if _WARM:
+
+def warm(family: str | None = None, announce_after: float = 1.0) -> None:
+    """Load (or, the first time on a machine, compile) the kernels of a family (``"planar"``,
+    ``"stage"``; None: all) once per process.
+
+    Loading from numba's on-disk cache takes a fraction of a second; the first compilation on a
+    machine takes about 15-40 s (numba's linear algebra): if it has not finished after
+    ``announce_after`` seconds, one line on stderr says so (issue 10: a first compilation that
+    takes more than a second says so)."""
+    names = [n for fam, members in FAMILIES.items() if family in (None, fam) for n in members]
+    names = [n for n in names if n not in _WARM]
+    if not names:
         return
     import sys
     import threading
 
     def announce():
-        print("nonsmooth: compiling the kernels (first run on this machine only, a few "
-              "seconds) ...", file=sys.stderr, flush=True)
+        print("nonsmooth: compiling the kernels (the first run on this machine only; about half "
+              "a minute) ...", file=sys.stderr, flush=True)
 
     timer = threading.Timer(announce_after, announce)
     timer.daemon = True
     timer.start()
     try:
-        it = np.zeros((0, 8), dtype=np.int64)
-        ft = np.zeros((0, 11))
-        q = np.zeros(1)
-        planar_terms(it, ft, np.zeros((0, 3)), np.eye(1), 0, 0, 0.0, q, q)
-        planar_bias(it, ft, 0, q, q)
-        planar_potential(it, ft, q)
-        planar_slot_displacement(np.zeros((1, 8), dtype=np.int64), np.zeros((1, 11)), 0, q)
-        plan = np.zeros(N_HEADER)
-        e0 = np.zeros(0)
-        planar_evaluate(it, ft, np.zeros((0, 3)), np.eye(1), plan, np.zeros((0, 0)), 0.0, q, q,
-                        e0, e0, e0, np.zeros(32))
-        z2 = np.zeros((0, 1))
-        acceleration_stage(np.eye(1), q, e0, e0, z2, e0, z2, e0, 0.0, 0.0, plan,
-                           np.zeros((0, 0)), q, e0, e0, e0, np.zeros(32))
-        planar_evaluate_batch(it, ft, np.zeros((1, 0, 3)), np.eye(1), plan, np.zeros((0, 0)),
-                              np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1)), np.zeros((1, 0)),
-                              e0, e0, np.zeros((1, 34)))
-        y7 = np.zeros(7)  # n = 1: [q, v, work (5)]
-        plan1 = np.zeros(N_HEADER + 1)
-        plan1[0] = 1.0
-        planar_fixed_step(it, ft, np.eye(1), plan1, np.zeros((0, 0)), 0.0, y7, y7, 0.0, 0.0, e0,
-                          e0, True, y7.copy(), y7.copy(), np.zeros(40))
+        calls = _warm_calls()
+        for name in names:
+            calls[name]()
+            _WARM.add(name)
     finally:
         timer.cancel()
-    _WARM = True
 
 
 # ------------------------------------------------------------------------------ acceleration stage
@@ -702,8 +727,10 @@ def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial)
         mag = np.zeros(k)
         if k == 1:
             mag[0] = faces[0] * (c[0] / Kf[0, 0])
-        elif k > 1:
-            mag = faces * np.linalg.solve(Kf, c)
+        elif k > 1:  # Kf is certified away from singular: the in-kernel LU on copies
+            rhs = c.reshape(k, 1).copy()
+            _lu_solve(Kf.copy(), rhs)
+            mag = faces * rhs[:, 0]
         for s_ in range(ns):
             i = slip[s_]
             N_slip[s_] = preload[i] + Rad[i] + Wt[i] @ mag

@@ -179,7 +179,7 @@ class PlanarSystem(System):
         if self._kernels is None:
             from . import kernels
 
-            kernels.warm()
+            kernels.warm("planar")
             self._kernels = kernels
         return self._kernels
 
