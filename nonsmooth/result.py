@@ -41,21 +41,25 @@ class Result:
         self.units: dict[str, str] = {}
 
     @classmethod
-    def from_run(cls, run, model, *, method, dt, alpha, beta, status, message, wall_time):
+    def from_records(cls, rec: dict, events: list, model, *, laws: list, max_residual: float,
+                     n_evaluations: int, n_steps: int, method, dt, alpha, beta, status, message,
+                     wall_time):
+        """The Result of a run's recorded rows (``Recorder.arrays()``: the fields of
+        :data:`nonsmooth.recorder.FIELDS`), its event log and counters; reads nothing else of
+        the run."""
         r = cls()
         system = model.system
         n, m, p = system.n_q, system.n_constraints, system.n_pairs
-        rec = run.recorder.arrays()
         N = rec["t"].size
         r.model, r.system, r.method, r.dt, r.alpha, r.beta = model, system, method, dt, alpha, beta
         r.status, r.message = status, message
         r.success = status >= 0
         r.t = np.array(rec["t"], dtype=float)
-        n_z = run.dyn.n_z
-        y = np.array(rec["y"], dtype=float).reshape(N, 2 * n + N_WORK + n_z)
+        y = np.array(rec["y"], dtype=float).reshape(N, -1) if N else np.zeros(
+            (0, rec["y"].shape[1]))
         r.q, r.v = y[:, :n], y[:, n:2 * n]
         r.work, r.z = y[:, 2 * n:2 * n + N_WORK], y[:, 2 * n + N_WORK:]
-        r.laws = [law.name for law in run.dyn.laws]
+        r.laws = [law.name for law in laws]
         r.dv = np.array(rec["dv"], dtype=float).reshape(N, n)
         r.lam = np.array(rec["lam"], dtype=float).reshape(N, m)
         for key in ("lambda_N", "F_T", "v_T", "modes"):
@@ -65,7 +69,7 @@ class Result:
         phi = np.array(rec["phi"], dtype=float).reshape(N, m)
         dphi = np.array(rec["dphi"], dtype=float).reshape(N, m)
         r.phi, r.dphi = phi, dphi
-        r.events = run.events
+        r.events = events
         r.coordinate_names = list(system.coordinate_names)
         r.constraint_names = list(system.constraint_names)
         r.pair_names = [pr.name for pr in system.pairs]
@@ -83,14 +87,14 @@ class Result:
         r.diagnostics = {
             "max_drift_position": float(np.max(np.abs(phi))) if phi.size else 0.0,
             "max_drift_velocity": float(np.max(np.abs(dphi))) if dphi.size else 0.0,
-            "max_lcp_residual": float(run.max_residual),
+            "max_lcp_residual": float(max_residual),
             "energy_balance_error": float(np.max(np.abs(balance))) if N else 0.0,
             "energy_balance_relative": float(np.max(np.abs(balance))) / scale if N else 0.0,
             "energy_balance_scaled": scaled,
             "work": dict(zip(WORK_NAMES, r.work[-1].tolist() if N else [0.0] * N_WORK,
                              strict=True)),
-            "n_evaluations": int(run.dyn.n_evaluations),
-            "n_steps": int(run.n_steps),
+            "n_evaluations": int(n_evaluations),
+            "n_steps": int(n_steps),
             "n_events": len(r.events) - kinds.count("start"),
             "n_mode_switches": kinds.count("velocity_zero") + kinds.count("reserve_zero"),
             "wall_time": float(wall_time),

@@ -883,8 +883,11 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     status, message, failure = _guarded_run(run, mdl, laws, method, t0, t_end, dt, rtol, atol,
                                             max_step)
     wall = time.perf_counter() - wall
-    result = Result.from_run(run, mdl, method=method, dt=dt, alpha=alpha, beta=beta,
-                             status=status, message=message, wall_time=wall)
+    result = Result.from_records(run.recorder.arrays(), run.events, mdl, laws=dynamics.laws,
+                                 max_residual=run.max_residual,
+                                 n_evaluations=dynamics.n_evaluations, n_steps=run.n_steps,
+                                 method=method, dt=dt, alpha=alpha, beta=beta, status=status,
+                                 message=message, wall_time=wall)
     if result.output_errors and failure is None:
         name, err = next(iter(result.output_errors.items()))
         failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")
