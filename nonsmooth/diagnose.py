@@ -85,20 +85,23 @@ def user_frame(exc: BaseException) -> str:
     return ""
 
 
-def check_mass_matrix(M: np.ndarray, t: float) -> str | None:
-    """Why ``M`` is not a valid mass matrix (not symmetric, not positive definite), or None."""
+def check_mass_matrix(M: np.ndarray, t: float | None = None) -> str | None:
+    """Why ``M`` is not a valid mass matrix (not symmetric, not positive definite), or None;
+    ``t`` the time of a configuration-dependent one (None: a constant mass matrix)."""
     M = np.asarray(M, dtype=float)
+    at = "" if t is None else f"(q) at t = {t:.10g} s"
+    hint = "" if t is None else "; check the mass(q) function"
     if not _finite(M):
-        return f"mass matrix M(q) at t = {t:.10g} s has non-finite entries"
+        return f"mass matrix M{at} has non-finite entries"
     scale = float(np.max(np.abs(M))) if M.size else 0.0
     asym = float(np.max(np.abs(M - M.T))) if M.size else 0.0
     if asym > 1e-10 * scale:
-        return (f"mass matrix M(q) at t = {t:.10g} s is not symmetric (max |M - M^T| = "
-                f"{asym:.3g}); check the mass(q) function")
+        return (f"mass matrix M{at} is not symmetric (max |M - M^T| = "
+                f"{asym:.3g}){hint}")
     try:
         np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
         low = float(np.min(np.linalg.eigvalsh(M)))
-        return (f"mass matrix M(q) at t = {t:.10g} s is not positive definite (smallest "
-                f"eigenvalue {low:.3g}); check the mass(q) function")
+        return (f"mass matrix M{at} is not positive definite (smallest "
+                f"eigenvalue {low:.3g}){hint}")
     return None

@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .diagnose import check_mass_matrix
 from .errors import ModelError
 
 __all__ = [
@@ -315,8 +316,10 @@ class GeneralizedSystem(System):
             M = np.asarray(mass, dtype=float)
             if M.shape != (n, n):
                 raise ModelError(f"mass matrix has shape {M.shape}; expected ({n}, {n})")
-            if not np.allclose(M, M.T) or np.any(np.linalg.eigvalsh(M) <= 0):
-                raise ModelError("mass matrix must be symmetric positive definite")
+            problem = check_mass_matrix(M)  # the same check as a configuration-dependent M's
+            if problem:
+                raise ModelError(f"{problem}: the mass matrix must be symmetric positive "
+                                 "definite")
             self._M = M
             self._mass_fn = None
         if (potential is None) != (potential_gradient is None):
