@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["nonfinite_source", "user_frame", "check_mass_matrix"]
+__all__ = ["nonfinite_source", "nonfinite_error", "user_frame", "check_mass_matrix"]
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -71,6 +71,20 @@ def nonfinite_source(system, t: float, q: np.ndarray, v: np.ndarray) -> str | No
         return _planar_source(system, t, q, v)
     if isinstance(system, GeneralizedSystem):
         return _generalized_source(system, t, q, v)
+    return None
+
+
+def nonfinite_error(system, times, q, v):
+    """The named :class:`~nonsmooth.errors.UserFunctionError` for the first of ``times`` at
+    which a user function returns NaN/inf at ``(q, v)``, or None (the integration itself
+    diverged: the caller says so with its own context)."""
+    from .errors import UserFunctionError
+
+    for t in times:
+        source = nonfinite_source(system, t, q, v)
+        if source:
+            return UserFunctionError(f"{source} returned a non-finite value (NaN or inf) at "
+                                     f"t = {t:.10g} s; the state became non-finite there")
     return None
 
 

@@ -370,13 +370,12 @@ class Dynamics:
         if ((U is None or np.all(np.isfinite(U))) and np.all(np.isfinite(q))
                 and np.all(np.isfinite(v))):
             return
-        from .diagnose import nonfinite_source
-        from .errors import IntegrationError, UserFunctionError
+        from .diagnose import nonfinite_error
+        from .errors import IntegrationError
 
-        source = nonfinite_source(self.system, t, q, v)
-        if source:
-            raise UserFunctionError(f"{source} returned a non-finite value (NaN or inf) at "
-                                    f"t = {t:.10g} s; the state became non-finite there")
+        named = nonfinite_error(self.system, (t,), q, v)
+        if named is not None:
+            raise named
         raise IntegrationError(f"the state became non-finite at t = {t:.6g} s: the integration "
                                "is unstable; reduce dt or use an adaptive method")
 

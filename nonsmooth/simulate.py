@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .diagnose import check_mass_matrix, nonfinite_source, user_frame
+from .diagnose import check_mass_matrix, nonfinite_error, user_frame
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, N_WORK, Dynamics, Evaluation
 from .errors import (
     BudgetError,
@@ -507,13 +507,9 @@ class _Run:
         """The error for a state that became non-finite on the step from ``(t, y)`` of length
         ``h``: names the model element or user function that returned NaN/inf if there is one."""
         n = self.n
-        q, v = y[:n], y[n:2 * n]
-        for tt in (t, t + 0.5 * h, t + h):
-            source = nonfinite_source(self.system, tt, q, v)
-            if source:
-                return UserFunctionError(
-                    f"{source} returned a non-finite value (NaN or inf) at t = {tt:.10g} s; "
-                    "the state became non-finite there")
+        named = nonfinite_error(self.system, (t, t + 0.5 * h, t + h), y[:n], y[n:2 * n])
+        if named is not None:
+            return named
         return IntegrationError(
             f"the state became non-finite after t = {t:.6g} s (method {method}, step {dt:g} s): "
             "the integration is unstable; reduce dt or use an adaptive method (RK45, DOP853)")
