@@ -50,6 +50,14 @@ def _on_sigterm(signum, frame):
     raise _Terminated()
 
 
+def _interrupted(exc: KeyboardInterrupt, text: str = "", detail: str = "") -> int:
+    """Say one line about an interrupt (``text``, default "interrupted (SIGINT)", then
+    ``detail``) and return its exit code: 130 for SIGINT, 143 for SIGTERM."""
+    name = getattr(exc, "signal_name", "SIGINT")
+    print(f"nonsmooth: {text or f'interrupted ({name})'}{detail}", file=sys.stderr)
+    return EXIT_SIGTERM if name == "SIGTERM" else EXIT_SIGINT
+
+
 #: File formats matplotlib writes (by the plot file's suffix).
 PLOT_FORMATS = (".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
                 ".tiff", ".webp", ".pgf")
@@ -210,10 +218,7 @@ def _cmd_run(args):
              f"written to {', '.join(written)}" if written else
              "; nothing written (no --out/--events/--plot given)" if rows else "")
     if interrupt is not None:
-        name = getattr(interrupt, "signal_name", "SIGINT")
-        text = result.message if result is not None else f"interrupted ({name})"
-        print(f"nonsmooth: {text}{where}", file=sys.stderr)
-        return EXIT_SIGTERM if name == "SIGTERM" else EXIT_SIGINT
+        return _interrupted(interrupt, result.message if result is not None else "", where)
     print(f"nonsmooth: error: the run failed: {result.message}{where}".replace("\n", " "),
           file=sys.stderr)
     return EXIT_FAILED
@@ -251,9 +256,7 @@ def _cmd_compare(args):
         where = (f"; the table of the laws that finished ({', '.join(done.laws)}) written to "
                  f"{', '.join(written)}" if written else "")
         if isinstance(exc, KeyboardInterrupt):
-            name = getattr(exc, "signal_name", "SIGINT")
-            print(f"nonsmooth: interrupted ({name}){where}", file=sys.stderr)
-            return EXIT_SIGTERM if name == "SIGTERM" else EXIT_SIGINT
+            return _interrupted(exc, detail=where)
         if done is None or not done.laws and getattr(exc, "result", None) is None:
             raise
         print(f"nonsmooth: error: {exc}{where}".replace("\n", " "), file=sys.stderr)
@@ -296,9 +299,7 @@ def _cmd_reproduce(args):
         kept = (f"; the {len(made)} file(s) written before it are kept in {out}" if made
                 else "; nothing was written")
         if isinstance(exc, KeyboardInterrupt):
-            signame = getattr(exc, "signal_name", "SIGINT")
-            print(f"nonsmooth: interrupted ({signame}){kept}", file=sys.stderr)
-            return EXIT_SIGTERM if signame == "SIGTERM" else EXIT_SIGINT
+            return _interrupted(exc, detail=kept)
         print(f"nonsmooth: error: the reproduction failed: {exc}{kept}".replace("\n", " "),
               file=sys.stderr)
         return EXIT_FAILED
@@ -393,9 +394,7 @@ def main(argv=None) -> int:
         print(f"nonsmooth: error: {exc}".replace("\n", " "), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:
-        name = getattr(exc, "signal_name", "SIGINT")
-        print(f"nonsmooth: interrupted ({name})", file=sys.stderr)
-        return EXIT_SIGTERM if name == "SIGTERM" else EXIT_SIGINT
+        return _interrupted(exc)
     except BrokenPipeError:  # the reader (e.g. `| head`) stopped reading: not an error
         import os
 
