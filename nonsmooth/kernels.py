@@ -133,6 +133,27 @@ def _two_point(it, ft, e, q, v):
 
 
 @njit(cache=True)
+def _dot(a, b):
+    """``a . b`` of two short vectors by a loop (a BLAS call costs more than it computes)."""
+    acc = 0.0
+    for i in range(a.shape[0]):
+        acc += a[i] * b[i]
+    return acc
+
+
+@njit(cache=True)
+def _matvec(A, x):
+    """``A x`` for a small matrix by loops (no BLAS call)."""
+    out = np.zeros(A.shape[0])
+    for i in range(A.shape[0]):
+        acc = 0.0
+        for j in range(A.shape[1]):
+            acc += A[i, j] * x[j]
+        out[i] = acc
+    return out
+
+
+@njit(cache=True)
 def _relative_angle(i_off, i_nd, j_off, j_nd, q, row, scale):
     """``theta_j - theta_i`` (a body without rotation adds nothing) and ``scale`` times its
     gradient added into ``row`` (the compiled ``bodies.relative_angle``)."""
@@ -212,7 +233,7 @@ def _force(it, ft, U, e, q, v, f):
     if kind == JOINT_DAMPER or kind == JOINT_SPRING:
         grad = np.zeros(q.shape[0])
         x, _ = _coordinate(it, ft, it[e, 1], it[e, 2], q, v, grad)
-        rate = grad @ v
+        rate = _dot(grad, v)
         damper = kind == JOINT_DAMPER
         Fj = -ft[e, 0] * rate if damper else -ft[e, 0] * (x - ft[e, 1])
         f += Fj * grad
@@ -587,7 +608,7 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out):
                               Wt, v, z, modes, faces, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _plan_parts(plan):
     """The views of a plan (layout in :func:`acceleration_stage`)."""
     n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
@@ -607,7 +628,7 @@ def _plan_parts(plan):
     return n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows, driver
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, n_z):
     """Each pair's coefficients ``F_T = -a N - b`` (Coulomb: ``a = mu s``; smooth laws:
     :func:`_smooth_law`), the smooth laws' state rates, and the slipping (or smooth) and
@@ -616,21 +637,31 @@ def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, n_z):
     a_all = np.zeros(p)
     b_all = np.zeros(p)
     dz = np.zeros(n_z)
-    stuck = np.zeros(p, dtype=np.bool_)
+    nk = 0
     for i in range(p):
         if law[i] == COULOMB:
             a_all[i] = mu[i] * modes[i]
-            stuck[i] = modes[i] == 0.0
+            nk += modes[i] == 0.0
         else:
             zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
             a_all[i], b_all[i], rate = _smooth_law(int(law[i]),
                                                    law_par[i * N_LAW:(i + 1) * N_LAW], v_T[i], zi)
             if z_at[i] >= 0:
                 dz[int(z_at[i])] = rate
-    return a_all, b_all, dz, np.flatnonzero(~stuck), np.flatnonzero(stuck)
+    slip = np.empty(p - nk, dtype=np.int64)
+    stick = np.empty(nk, dtype=np.int64)
+    a, b = 0, 0
+    for i in range(p):
+        if law[i] == COULOMB and modes[i] == 0.0:
+            stick[b] = i
+            b += 1
+        else:
+            slip[a] = i
+            a += 1
+    return a_all, b_all, dz, slip, stick
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick):
     """The KKT matrix with a stick row per sticking pair and its right-hand sides
     ``[f - W^T b, gamma - 2 alpha dphi - beta^2 phi, -(dW/dt) v - 2 alpha v_T]`` and
@@ -642,7 +673,7 @@ def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip,
     K[:n, :n] = M
     K[n:n + m, :n] = G
     K[:n, n:n + m] = -G.T
-    R[:n, 0] = f - W.T @ b_all
+    R[:n, 0] = f - _matvec(W.T, b_all)
     R[n:n + m, 0] = gamma - two_a * dphi - b2 * phi
     for r in range(nk):
         i = stick[r]
@@ -655,7 +686,7 @@ def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip,
     return K, R
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _load_equation(X, abs_rows, Wt, preload, slip):
     """``A`` (k, k) and ``c`` (k,) of ``lambda_abs = c + A |lambda_abs|`` from the KKT
     solution's columns (the preloads folded into ``c``)."""
@@ -694,7 +725,7 @@ def _certify(A, Kf, jam):
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _radial_loads(x, rad_rows, Rad):
     """Each revolute pin's radial load ``||lambda_radial||`` from ``x`` into ``Rad``; returns
     whether every one changed by at most 1e-12 (relative) from its value in ``Rad``."""
@@ -708,7 +739,7 @@ def _radial_loads(x, rad_rows, Rad):
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial):
     """The face-fixed normal loads with the radial loads by fixed-point iteration around them:
     ``(x, N_slip, c, Rad, converged)`` (``x`` the KKT solution at the loads)."""
@@ -733,7 +764,7 @@ def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial)
             mag = faces * rhs[:, 0]
         for s_ in range(ns):
             i = slip[s_]
-            N_slip[s_] = preload[i] + Rad[i] + Wt[i] @ mag
+            N_slip[s_] = preload[i] + Rad[i] + _dot(Wt[i], mag)
         x = X[:, 0].copy()
         for s_ in range(ns):
             x += X[:, 1 + s_] * N_slip[s_]
@@ -742,7 +773,7 @@ def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial)
     return x, N_slip, c, Rad, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
            M, state_mass):
     """The outputs in the layout of :func:`evaluation_layout` (``A`` and ``c`` are written by
@@ -802,9 +833,9 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
      driver) = _plan_parts(plan)
     state_mass, two_a, b2, jam = plan[4] != 0.0, plan[5], plan[6], plan[7]
     n_z, radial = int(plan[8]), plan[9] != 0.0
-    Gv = G @ v
+    Gv = _matvec(G, v)
     dphi = Gv + phi_t
-    v_T = W @ v
+    v_T = _matvec(W, v)
     a_all, b_all, dz, slip, stick = _friction_laws(mu, law, law_par, z_at, modes, v_T, z, n_z)
     K, R = _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick)
     if K.shape[0] <= SMALL_LU:
@@ -833,7 +864,7 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
         lam_abs[r] = x[int(abs_rows[r])]
     N = preload + Rad
     if k:
-        N += Wt @ (faces * lam_abs)
+        N += _matvec(Wt, faces * lam_abs)
     F_T = np.zeros(p)
     for s_ in range(slip.shape[0]):
         i = slip[s_]
@@ -843,11 +874,10 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     res = 0.0
     if k:
         scale = max(1.0, np.max(np.abs(c)), np.max(np.abs(lam_abs)))
-        res = np.max(np.abs(lam_abs - c - A @ np.abs(lam_abs))) / scale
+        res = np.max(np.abs(lam_abs - c - _matvec(A, np.abs(lam_abs)))) / scale
     lam = x[n:n + m]
-    P_total = lam @ Gv
-    P_drive = (lam * driver) @ Gv
-    powers = np.array((P_drive, P_applied, P_damping, F_T @ v_T, P_total - P_drive))
+    P_total, P_drive = _dot(lam, Gv), _dot(lam * driver, Gv)
+    powers = np.array((P_drive, P_applied, P_damping, _dot(F_T, v_T), P_total - P_drive))
     _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
            M, state_mass)
     return OK
@@ -868,7 +898,7 @@ def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, ou
         if status != OK:
             return r, status
         M = out[r, size - n * n:size].reshape(n, n) if state_mass else M0
-        out[r, size] = 0.5 * (V[r] @ (M @ V[r]))
+        out[r, size] = 0.5 * _dot(V[r], _matvec(M, V[r]))
         out[r, size + 1] = planar_potential(it, ft, Q[r])
     return -1, OK
 
