@@ -373,7 +373,7 @@ _WARM: set = set()
 #: and fixed step of its smooth phases) and any other system (the acceleration stage alone).
 FAMILIES = {"planar": ("planar_terms", "planar_bias", "planar_potential",
                        "planar_slot_displacement", "planar_evaluate", "planar_evaluate_batch",
-                       "planar_fixed_step"),
+                       "planar_fixed_step", "planar_dop853_phase"),
             "stage": ("acceleration_stage",)}
 
 
@@ -405,10 +405,23 @@ def _warm_calls():
         "planar_evaluate_batch": lambda: planar_evaluate_batch(
             it, ft, np.zeros((1, 0, 3)), np.eye(1), plan, np.zeros((0, 0)), np.zeros(1),
             np.zeros((1, 1)), np.zeros((1, 1)), np.zeros((1, 0)), e0, e0, np.zeros((1, 34))),
+        "planar_dop853_phase": lambda: _warm_dop853(it, ft, plan1, y7),
         "planar_fixed_step": lambda: planar_fixed_step(
             it, ft, np.eye(1), plan1, np.zeros((0, 0)), 0.0, y7, y7, 0.0, 0.0, e0, e0, True,
             y7.copy(), y7.copy(), np.zeros(40)),
     }
+
+
+def _warm_dop853(it, ft, plan1, y7):
+    """:func:`nonsmooth.dop853.planar_dop853_phase` with the argument types
+    ``simulate._compiled_phase`` passes (a phase that is already at its end)."""
+    from .dop853 import coefficients, planar_dop853_phase
+
+    e0, i0 = np.zeros(0), np.zeros(0, dtype=np.int64)
+    planar_dop853_phase(it, ft, np.eye(1), plan1, np.zeros((1, 0)), e0, e0, i0, i0, e0, e0, 0.0,
+                        0.0, 1e-3, np.ones(7), np.inf, np.zeros(1), 1, np.array([0.0, 1.0, 0.0]),
+                        y7.copy(), y7.copy(), e0.copy(), np.zeros(0, dtype=np.int8),
+                        np.zeros((1, 7)), 100, 100, *coefficients(), np.zeros(40))
 
 
 def warm(family: str | None = None, announce_after: float = 1.0) -> None:
@@ -416,9 +429,9 @@ def warm(family: str | None = None, announce_after: float = 1.0) -> None:
     ``"stage"``; None: all) once per process.
 
     Loading from numba's on-disk cache takes a fraction of a second; the first compilation on a
-    machine takes about 15-40 s (numba's linear algebra): if it has not finished after
-    ``announce_after`` seconds, one line on stderr says so (issue 10: a first compilation that
-    takes more than a second says so)."""
+    machine takes about a minute (numba's linear algebra, the compiled integrator): if it has
+    not finished after ``announce_after`` seconds, one line on stderr says so (issue 10: a
+    first compilation that takes more than a second says so)."""
     names = [n for fam, members in FAMILIES.items() if family in (None, fam) for n in members]
     names = [n for n in names if n not in _WARM]
     if not names:
@@ -427,8 +440,8 @@ def warm(family: str | None = None, announce_after: float = 1.0) -> None:
     import threading
 
     def announce():
-        print("nonsmooth: compiling the kernels (the first run on this machine only; about half "
-              "a minute) ...", file=sys.stderr, flush=True)
+        print("nonsmooth: compiling the kernels (the first run on this machine only; about a "
+              "minute) ...", file=sys.stderr, flush=True)
 
     timer = threading.Timer(announce_after, announce)
     timer.daemon = True

@@ -151,6 +151,8 @@ class _Run:
         self.batch = (getattr(dynamics, "_plan", None) is not None
                       and getattr(system, "tables", None) is not None
                       and not dynamics._callable_weights)
+        # ... and without user functions or events: whole phases in compiled calls
+        self.compiled = self.batch and not system._user and not user_events
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
@@ -667,14 +669,12 @@ def _integrate_phases(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, ma
     phase_max_step = max_step
     while t < t_end and next_k < len(grid):
         specs = run.event_specs(modes)
-        if method in FIXED_STEP_METHODS:
-            stepper = _FixedStepper(run, method, modes, t, y, grid, next_k, dt)
+        if method == "DOP853" and run.compiled:
+            outcome = _compiled_phase(run, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
+                                      phase_max_step, dt)
         else:
-            stepper = _ScipyStepper(run, method, modes, t, y, t_end, rtol, atol, phase_max_step,
-                                    dt)
-        with warnings.catch_warnings():  # scipy's finite-difference Jacobian step control
-            warnings.filterwarnings("ignore", category=RuntimeWarning, module="scipy.integrate")
-            outcome = _phase(run, stepper, specs, modes, grid, next_k, method)
+            outcome = _python_phase(run, method, specs, modes, t, y, t_end, grid, next_k, rtol,
+                                    atol, phase_max_step, dt)
         kind, next_k, t, y = outcome[:4]
         if kind == "redo":  # an event was stepped over: redo from the last output, shorter steps
             phase_max_step = min(phase_max_step, outcome[4])
@@ -696,6 +696,77 @@ def _integrate_phases(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, ma
             run.record(t, y, run.ev_at(t, y, modes), modes)
             next_k += 1
     return "done", t
+
+
+def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
+                  max_step, dt):
+    """A phase by the Python steppers (:class:`_FixedStepper`, :class:`_ScipyStepper`)."""
+    if method in FIXED_STEP_METHODS:
+        stepper = _FixedStepper(run, method, modes, t, y, grid, next_k, dt)
+    else:
+        stepper = _ScipyStepper(run, method, modes, t, y, t_end, rtol, atol, max_step, dt)
+    with warnings.catch_warnings():  # scipy's finite-difference Jacobian step control
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module="scipy.integrate")
+        return _phase(run, stepper, specs, modes, grid, next_k, method)
+
+
+#: Evaluations per compiled call before the run's clock, budget and progress are looked at.
+_PAUSE_AFTER = 4000
+#: Output states one compiled call may return (floats: 16 MB).
+_OUTPUT_FLOATS = 1 << 21
+
+
+def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, atol, max_step,
+                    dt):
+    """A DOP853 phase of a planar model in compiled calls (``dop853.planar_dop853_phase``):
+    the same outcomes as :func:`_phase`. Where the kernel stops short (an evaluation it
+    declines, a step below round-off, the budget nearly spent), scipy's DOP853 takes the phase
+    over from the last accepted step and names the problem."""
+    from . import dop853
+
+    dyn, tab = run.dyn, run.system.tables
+    kinds = np.array([dop853.EVENT_KINDS[s[0]] for s in specs], dtype=np.int64)
+    index = np.array([s[1] for s in specs], dtype=np.int64)
+    direction = np.array([s[2] for s in specs], dtype=float)
+    y = np.array(y, dtype=float)
+    f, g = np.empty_like(y), np.empty(len(specs))
+    fired = np.zeros(len(specs), dtype=np.int8)
+    state = np.array([t, 0.0, 1.0])
+    atol_y = np.ascontiguousarray(np.broadcast_to(np.asarray(atol, dtype=float), y.shape))
+    out = np.empty(dyn._size)
+    cap = max(1, min(grid.size - next_k, _OUTPUT_FLOATS // y.size))
+    start = (t, y.copy())
+    modes = np.asarray(modes, dtype=float)
+    faces = np.asarray(run.faces, dtype=float)
+    mu_s = np.asarray(run.mu_s, dtype=float)
+    grid = np.asarray(grid, dtype=float)
+    while True:
+        Y_out = np.empty((cap, y.size))
+        status, n_out, evals, steps, needed = dop853.planar_dop853_phase(
+            tab.ints, tab.floats, tab.mass, dyn._plan, dyn._Wt, modes, faces, kinds, index,
+            direction, mu_s, float(run.face_threshold), float(t_end), float(rtol), atol_y,
+            float(max_step), grid, int(next_k), state, y, f, g, fired, Y_out,
+            int(run.max_evaluations - dyn.n_evaluations), _PAUSE_AFTER, *dop853.coefficients(),
+            out)
+        dyn.n_evaluations += evals
+        run.n_steps += steps
+        run._last = None
+        if n_out:
+            times = grid[next_k:next_k + n_out]
+            redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k, modes,
+                                                  start, "DOP853")
+            if redo is not None:
+                return ("redo", next_k, *start, redo)
+        run.charge(float(state[0]))  # the wall-clock budget
+        if status == dop853.EVENT:
+            return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
+        if status == dop853.DONE:
+            return "done", next_k, float(state[0]), y
+        if status == dop853.FULL:
+            cap = max(cap, int(needed))
+        elif status != dop853.PAUSE:  # scipy's solver goes on from the last accepted step
+            return _python_phase(run, "DOP853", specs, modes, float(state[0]), y, t_end, grid,
+                                 next_k, rtol, atol, max_step, dt)
 
 
 def _phase(run: _Run, stepper, specs, modes, grid, next_k, method):
@@ -759,11 +830,17 @@ def _step_events(run: _Run, stepper, specs, modes, g_old, g_new):
 
 
 def _step_outputs(run: _Run, stepper, grid, next_k, k_hi, modes, start, method):
-    """Record the outputs ``grid[next_k:k_hi]`` of an adaptive step from its dense output.
-    Returns ``(redo, next_k, last)``: ``redo`` the shorter step limit when an output
-    contradicts the phase's modes (else None), ``last`` the last recorded ``(t, y)``."""
+    """Record the outputs ``grid[next_k:k_hi]`` of an adaptive step from its dense output
+    (:func:`_record_outputs`)."""
     times = grid[next_k:k_hi]
     Y = np.asarray(stepper.dense_output()(times), dtype=float).reshape(-1, times.size)
+    return _record_outputs(run, times, Y, next_k, modes, start, method)
+
+
+def _record_outputs(run: _Run, times, Y, next_k, modes, start, method):
+    """Record the outputs at ``times`` (states ``Y`` (n_y, k)) from ``grid[next_k]`` on.
+    Returns ``(redo, next_k, last)``: ``redo`` the shorter step limit when an output
+    contradicts the phase's modes (else None), ``last`` the last recorded ``(t, y)``."""
     bad = run.outputs(times, Y, modes)
     if bad is None:
         return None, next_k + times.size, (float(times[-1]), np.array(Y[:, -1]))
