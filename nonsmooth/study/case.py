@@ -1,0 +1,126 @@
+"""One case, where it runs (a worker process, a Dask worker or the caller): build, simulate,
+compute the metrics, optionally write the time series, and return one table row.
+
+Only the row (a few numbers) travels back: the time series never leave the worker. Every
+failure of the case (the model refusing its parameters, jamming, a non-finite state, a used-up
+budget, an exception in a user function or metric) is caught and becomes a row with
+``status = "failed"``, its one-line ``error`` and ``error_type``; the first warning of a run
+(an energy balance error, a dissipativity condition) goes to ``warning``. Only an interrupt
+(``KeyboardInterrupt``) propagates, to stop the sweep.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["CaseRunner", "run_pickled", "series_path"]
+
+
+def series_path(folder, index: int) -> Path:
+    """``folder/<case id>.parquet``: the series file of case ``index``."""
+    return Path(folder) / f"case_{index:06d}.parquet"
+
+
+@dataclass
+class CaseRunner:
+    """Runs the cases of one sweep definition (picklable: sent once to each worker).
+
+    Attributes
+    ----------
+    definition : SweepDefinition
+    series_dir : str or None   where ``--save-series`` files go (must be reachable by the
+                               workers: a shared file system for a remote Dask cluster)
+    """
+
+    definition: object
+    series_dir: str | None = None
+
+    def __call__(self, index: int, params: dict) -> dict:
+        """The row of case ``index`` with swept values ``params``."""
+        d = self.definition
+        row = {"case": index, **params}
+        start = time.perf_counter()
+        result, error = None, None
+        with warnings.catch_warnings(record=True) as caught:  # kept in the row, not printed
+            warnings.simplefilter("always")
+            try:
+                model = d.model.build({**d.fixed, **params})
+                result = self._simulate(model)
+                metrics = {m.name: m(result) for m in d.metrics}
+            except Exception as exc:  # every failure of one case is a row
+                error = exc
+                result = getattr(exc, "result", result)
+                metrics = {m.name: None for m in d.metrics}
+        row.update(status="ok" if error is None else "failed",
+                   error=None if error is None else one_line(error),
+                   error_type=None if error is None else type(error).__name__,
+                   warning=one_line(caught[0].message) if caught else None,
+                   wall_time=time.perf_counter() - start,
+                   evaluations=_evaluations(result),
+                   t_reached=_t_reached(result), **metrics)
+        if self.series_dir is not None and result is not None and len(result.t):
+            write_series(result, series_path(self.series_dir, index))
+        return row
+
+    def _simulate(self, model):
+        from nonsmooth.simulate import simulate
+
+        d = self.definition
+        t_end = model.t_end if d.t_end is None else d.t_end
+        dt = d.dt if d.dt is not None else (model.dt or t_end / 1000.0)
+        dt = min(dt, t_end)
+        return simulate(model, t_end, method=d.method, dt=dt, throw=True, **d.options)
+
+
+def one_line(exc: BaseException) -> str:
+    """``exc``'s message on one line (whitespace runs collapsed)."""
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+def _evaluations(result) -> int | None:
+    if result is None:
+        return None
+    return int(result.diagnostics.get("n_evaluations", 0))
+
+
+def _t_reached(result) -> float | None:
+    if result is None or not len(result.t):
+        return None
+    t = float(result.t[-1])
+    return t if math.isfinite(t) else None
+
+
+def write_series(result, path: Path) -> None:
+    """The run's output columns (``Result.columns()``: t and the model's outputs) as Parquet,
+    written to a temporary name and moved into place (a reader never sees half a file)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({c: result[c] for c in result.columns()})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+# ------------------------------------------------------------------------------ in a worker
+_RUNNERS: dict[str, CaseRunner] = {}
+
+
+def run_pickled(payload: bytes, index: int, params: dict) -> dict:
+    """Run case ``index`` of the :class:`CaseRunner` pickled (cloudpickle) in ``payload``;
+    the runner is unpickled once per worker process and kept."""
+    key = hashlib.sha1(payload).hexdigest()
+    runner = _RUNNERS.get(key)
+    if runner is None:
+        import cloudpickle
+
+        runner = _RUNNERS[key] = cloudpickle.loads(payload)
+    return runner(index, params)

@@ -1,0 +1,358 @@
+"""A sweep's definition: the model, its cases, the run settings and the metrics, checked.
+
+Everything here is checked before any case runs, so that a mistake (an unknown parameter, an
+out-of-range value, a malformed grid or metric) costs nothing but one message
+(:class:`SweepError`, or the model's own :class:`~nonsmooth.errors.ModelError`). A combination
+of individually valid values that the model refuses (``mu_s < mu_d``, ``r + |e| >= l``) is not
+an input error: that case becomes a failed row.
+
+The definition is what ``DIR/sweep.json`` records and what a resume must repeat exactly
+(:meth:`SweepDefinition.describe`, :func:`differences`); the scheduler, the number of workers
+and the progress bar are not part of it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+import math
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import NonsmoothError
+
+__all__ = ["SweepError", "ModelSource", "SweepDefinition", "define", "parse_grid",
+           "differences", "SIMULATE_OPTIONS"]
+
+#: ``simulate`` keyword arguments a sweep passes through unchanged (``options=``).
+SIMULATE_OPTIONS = ("rtol", "atol", "max_step", "friction", "alpha", "beta", "max_evaluations",
+                    "timeout", "max_outputs")
+
+
+class SweepError(NonsmoothError, ValueError):
+    """A sweep that cannot start or continue: a malformed grid or metric, an unwritable store,
+    a resume whose definition differs from the stored one, an unreachable Dask scheduler, a
+    build function that cannot be sent to the workers. Nothing has run when it is raised."""
+
+
+# ------------------------------------------------------------------------------ the model
+@dataclass(frozen=True)
+class ModelSource:
+    """What every case builds: a bundled model (its name), a model file (``.py`` with
+    ``build(**params)``, or MotionSolve ``.xml``) or a Python build function
+    ``f(**params) -> Model``.
+
+    A build function is sent to the worker processes by cloudpickle: a function defined at
+    module level (in an importable file, a script or a notebook) works; one that holds an open
+    file, a lock or a live connection does not (:func:`define` says so before anything runs).
+    """
+
+    source: str | Callable
+
+    @property
+    def label(self) -> str:
+        """The model in ``sweep.json``: a name, an absolute file path, or
+        ``module:qualname`` of a build function."""
+        if callable(self.source):
+            fn = self.source
+            return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', repr(fn))}"
+        return self.source
+
+    def module(self):
+        """The model module (bundled or file), or None for a build function."""
+        if callable(self.source):
+            return None
+        from nonsmooth.models import load
+
+        return load(self.source)
+
+    def build(self, params: Mapping):
+        """The :class:`nonsmooth.Model` of one case (text values converted as ``--set``)."""
+        if callable(self.source):
+            from nonsmooth.model import as_model
+
+            return as_model(self.source(**params))
+        from nonsmooth.models import build
+
+        return build(self.source, **params)
+
+
+def _source(model) -> ModelSource:
+    if callable(model):
+        return ModelSource(model)
+    if not isinstance(model, (str, Path)):
+        raise SweepError(f"model = {model!r}: give a bundled model's name, the path of a model "
+                         "file (.py or .xml), or a build function f(**params) -> Model")
+    text = str(model)
+    if text.endswith((".py", ".xml")) or "/" in text or "\\" in text:
+        text = str(Path(text).resolve())  # a resume from another folder finds the same file
+    return ModelSource(text)
+
+
+# ------------------------------------------------------------------------------ values
+def _scalar(name: str, value):
+    """A JSON-able Python scalar (numpy scalars unwrapped), or SweepError."""
+    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+        value = value.item()
+    if isinstance(value, bool) or isinstance(value, (str, int)):
+        return value
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        if math.isfinite(value):
+            return value
+    raise SweepError(f"parameter {name} = {value!r} is not a finite number, text or truth "
+                     "value; a case's parameters are scalars")
+
+
+def _values(name: str, values) -> list:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise SweepError(f"grid {name}: give a sequence of values (a list or a 1-D array), "
+                         f"got {values!r}")
+    out = [_scalar(name, v) for v in values]
+    if not out:
+        raise SweepError(f"grid {name} has no values; give at least one")
+    return out
+
+
+def parse_grid(text: str) -> tuple[str, list]:
+    """A command-line grid ``NAME=V1,V2,...`` or ``NAME=START:STOP:NUM[:log]`` as
+    ``(name, values)``: listed values stay text (the model converts them as ``--set``); a range
+    is ``NUM`` numbers from ``START`` to ``STOP`` inclusive, evenly spaced (``log``: evenly on
+    a log scale, both ends > 0)."""
+    name, sep, spec = text.partition("=")
+    name, spec = name.strip(), spec.strip()
+    usage = "NAME=V1,V2,... or NAME=START:STOP:NUM (NUM values, START and STOP included)"
+    if not sep or not name or not spec:
+        raise SweepError(f"--grid expects {usage}, got {text!r}")
+    if ":" not in spec:
+        values = [v.strip() for v in spec.split(",")]
+        if any(not v for v in values):
+            raise SweepError(f"--grid {text!r}: an empty value; expected {usage}")
+        return name, values
+    parts = [p.strip() for p in spec.split(":")]
+    log = len(parts) == 4 and parts[3].lower() == "log"
+    if len(parts) != 3 and not log:
+        raise SweepError(f"--grid {text!r}: a range is START:STOP:NUM or START:STOP:NUM:log")
+    try:
+        start, stop, num = float(parts[0]), float(parts[1]), int(parts[2])
+    except ValueError:
+        raise SweepError(f"--grid {text!r}: START and STOP must be numbers and NUM an integer "
+                         f"(expected {usage})") from None
+    if not (math.isfinite(start) and math.isfinite(stop)) or num < 1:
+        raise SweepError(f"--grid {text!r}: START and STOP must be finite and NUM >= 1")
+    if log and (start <= 0 or stop <= 0):
+        raise SweepError(f"--grid {text!r}: a log range needs START > 0 and STOP > 0")
+    import numpy as np
+
+    values = (np.geomspace(start, stop, num) if log else np.linspace(start, stop, num))
+    return name, [float(v) for v in values]
+
+
+def _expand(grid: Mapping | None, cases: Sequence[Mapping] | None) -> tuple[list, list]:
+    """The swept names (column order) and every case's values: each entry of ``cases``
+    combined with every point of the grid's Cartesian product."""
+    if grid is None and cases is None:
+        raise SweepError("give grid={name: values} and/or cases=[{name: value, ...}, ...]")
+    grid = {str(k): _values(str(k), v) for k, v in (grid or {}).items()}
+    if cases is None:
+        cases = [{}]
+    elif isinstance(cases, Mapping) or not isinstance(cases, Iterable):
+        raise SweepError("cases must be a list of dicts {name: value}")
+    cases = list(cases)
+    if not cases:
+        raise SweepError("cases is empty; give at least one case")
+    names = list(cases[0])
+    for i, case in enumerate(cases):
+        if not isinstance(case, Mapping) or set(case) != set(names):
+            raise SweepError(f"case {i} = {case!r}: every case must set the same parameters "
+                             f"({', '.join(names) or 'none'}) as a dict")
+    both = sorted(set(names) & set(grid))
+    if both:
+        raise SweepError(f"parameter(s) {', '.join(both)} given both in grid and in cases")
+    columns = names + list(grid)
+    points = list(itertools.product(*grid.values()))
+    rows = [{**{k: _scalar(k, case[k]) for k in names}, **dict(zip(grid, p, strict=True))}
+            for case in cases for p in points]
+    return columns, rows
+
+
+def _converter(source: ModelSource) -> Callable[[str, object], object]:
+    """``convert(name, value)``: one value checked and converted as the model will see it
+    (range checks of a ``PARAMETERS`` table, types of ``build()``'s defaults)."""
+    if callable(source.source):
+        return _signature_check(source.source)
+    module = source.module()
+    table = getattr(module, "PARAMETERS", None)
+    if table is not None:
+        from nonsmooth.model import PARAMETER_ALIASES, check_parameters
+
+        model_name = getattr(module, "NAME", source.label)
+
+        def convert(name, value):
+            checked = check_parameters(model_name, table, {name: value})
+            return checked[PARAMETER_ALIASES.get(name, name) if name not in checked else name]
+
+        return convert
+    from nonsmooth.models import _convert_for_build
+
+    where = f"model {getattr(module, 'NAME', source.label)}"
+    return lambda name, value: _convert_for_build(where, module.build, {name: value})[name]
+
+
+def _signature_check(fn: Callable) -> Callable[[str, object], object]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return lambda name, value: value
+    params = sig.parameters.values()
+    takes_any = any(p.kind == p.VAR_KEYWORD for p in params)
+    named = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+    def convert(name, value):
+        if name not in named and not takes_any:
+            raise SweepError(f"the build function {getattr(fn, '__name__', fn)} has no "
+                             f"parameter {name}; its parameters: {', '.join(named) or 'none'}")
+        return value
+
+    return convert
+
+
+def _check_run(t_end, dt, method, options) -> dict:
+    from nonsmooth.simulate import METHODS
+
+    for name, value in (("t_end", t_end), ("dt", dt)):
+        if value is not None and not (isinstance(value, numbers.Real)
+                                      and math.isfinite(value) and value > 0):
+            raise SweepError(f"{name} = {value!r} is invalid: it must be a finite number > 0 "
+                             "(s), or None for the model's own")
+    if method is not None and method not in METHODS:
+        raise SweepError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(SIMULATE_OPTIONS))
+    if unknown:
+        raise SweepError(f"options: unknown simulate option(s) {', '.join(unknown)}; allowed: "
+                         f"{', '.join(SIMULATE_OPTIONS)}")
+    return {k: _scalar(k, v) for k, v in options.items()}
+
+
+# ------------------------------------------------------------------------------ definition
+@dataclass
+class SweepDefinition:
+    """A checked sweep.
+
+    Attributes
+    ----------
+    model : ModelSource
+    parameters : list of str        the swept names (the table's parameter columns, in order)
+    cases : list of dict            every case's swept values (the case id is its index)
+    fixed : dict                    values every case shares (``--set``)
+    t_end, dt : float or None       end time and output spacing / step (s); None: the model's
+    method : str or None            None: simulate's default
+    options : dict                  other ``simulate`` keywords (:data:`SIMULATE_OPTIONS`)
+    metrics : list of Metric        one column each (:mod:`nonsmooth.study.metrics`)
+    save_series : bool              each case's outputs to ``DIR/series/<case>.parquet``
+    grid, given_cases               as given (for ``sweep.json``)
+    """
+
+    model: ModelSource
+    parameters: list
+    cases: list
+    fixed: dict
+    t_end: float | None
+    dt: float | None
+    method: str | None
+    options: dict
+    metrics: list
+    save_series: bool = False
+    grid: dict = field(default_factory=dict)
+    given_cases: list | None = None
+
+    def describe(self) -> dict:
+        """The JSON-able definition: what ``sweep.json`` holds and a resume must repeat."""
+        text = {
+            "model": self.model.label,
+            "grid": self.grid,
+            "cases": self.given_cases,
+            "fixed": self.fixed,
+            "t_end": self.t_end,
+            "dt": self.dt,
+            "method": self.method,
+            "options": self.options,
+            "metrics": [m.label for m in self.metrics],
+            "save_series": self.save_series,
+            "n_cases": len(self.cases),
+        }
+        return json.loads(json.dumps(text))  # tuples -> lists, as read back from the file
+
+
+def differences(stored: Mapping, new: Mapping) -> list[str]:
+    """What differs between two :meth:`SweepDefinition.describe` dicts, one phrase per key."""
+    out = []
+    for key in dict.fromkeys([*stored, *new]):
+        a, b = stored.get(key), new.get(key)
+        if a != b:
+            out.append(f"{key}: stored {_short(a)}, now {_short(b)}")
+    return out
+
+
+def _short(value, limit: int = 80) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, method=None,
+           options=None, metrics=(), save_series=False) -> tuple[SweepDefinition, object]:
+    """Check a sweep and return ``(definition, reference model)``.
+
+    Every swept and fixed value is converted and range-checked one by one as the model will
+    see it (unknown names, out-of-range values: an error here); the reference model (built
+    from the first case that builds, or from the fixed values alone) is what the metric specs
+    are checked against (its outputs and frictional pairs).
+    """
+    from .metrics import check_metrics, parse_metrics
+
+    source = _source(model)
+    convert = _converter(source)
+    columns, rows = _expand(grid, cases)
+    fixed = {str(k): _scalar(str(k), v) for k, v in (fixed or {}).items()}
+    clash = sorted(set(fixed) & set(columns))
+    if clash:
+        raise SweepError(f"parameter(s) {', '.join(clash)} both swept and fixed (--set)")
+    fixed = {k: convert(k, v) for k, v in fixed.items()}
+    converted: dict[tuple, object] = {}
+    for row in rows:
+        for k, v in row.items():
+            key = (k, type(v).__name__, v)
+            if key not in converted:
+                converted[key] = _scalar(k, convert(k, v))
+            row[k] = converted[key]
+    options = _check_run(t_end, dt, method, options)
+    parsed = parse_metrics(metrics)
+    reference = _reference_model(source, rows, fixed)
+    check_metrics(parsed, reference)
+    definition = SweepDefinition(
+        model=source, parameters=columns, cases=rows, fixed=fixed,
+        t_end=None if t_end is None else float(t_end), dt=None if dt is None else float(dt),
+        method=method, options=options, metrics=parsed, save_series=bool(save_series),
+        grid={k: [_scalar(k, v) for v in vs] for k, vs in (grid or {}).items()},
+        given_cases=None if cases is None else [
+            {k: _scalar(k, v) for k, v in c.items()} for c in cases])
+    return definition, reference
+
+
+def _reference_model(source: ModelSource, rows: list, fixed: dict):
+    """A model to check the metrics against: the first case that builds (of the first few),
+    else the model with the fixed values only."""
+    first = None
+    for row in rows[:8]:
+        try:
+            return source.build({**fixed, **row})
+        except Exception as exc:  # a refused combination, or a build function's own error
+            first = first or exc
+    try:
+        return source.build(fixed)
+    except Exception as exc:
+        raise SweepError(f"no case of the sweep builds a model: {first or exc}") from None

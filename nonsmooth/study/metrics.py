@@ -1,0 +1,207 @@
+"""Metrics: one number per case, computed from its run where it ran (the time series stay there).
+
+Specs (the table's column is named by the spec exactly as written):
+
+=========================  ==================================================================
+``period:KIND[:PAIR]``     median interval (s) between consecutive events of that kind (of
+                           that pair); NaN with fewer than two
+``count:KIND[:PAIR]``      number of events of that kind (of that pair)
+``stick_fraction[:PAIR]``  fraction of the run's time the pair sticks, from the event log
+                           (exact event times); without a pair the mean over the Coulomb pairs
+``max:OUTPUT``             largest value of an output over the output grid
+``min:OUTPUT``             smallest value
+``rms:OUTPUT``             root mean square over the output grid (uniform in time)
+``final:OUTPUT``           value at the last output
+=========================  ==================================================================
+
+``KIND`` is an event kind (:data:`EVENT_KINDS`); ``OUTPUT`` anything ``result[name]`` gives: a
+model output (``x``, ``lambda_N``), a coordinate (``block.x``), a constraint row, or
+``lambda_N:PAIR``, ``F_T:PAIR``, ``v_T:PAIR``. In Python a metric may also be a callable
+``f(result) -> float``, its column named by its ``__name__``. Metric values are floats
+(``float64`` columns); a failed case has none (null).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .definition import SweepError
+
+__all__ = ["Metric", "parse_metric", "parse_metrics", "check_metrics", "available_outputs",
+           "EVENT_KINDS", "METRIC_KINDS", "stick_time"]
+
+#: Event kinds a metric may count (``nonsmooth.events``).
+EVENT_KINDS = ("start", "velocity_zero", "reserve_zero", "normal_sign", "user")
+#: The kinds of metric spec.
+METRIC_KINDS = ("period", "count", "stick_fraction", "max", "min", "rms", "final")
+_EVENT_METRICS = ("period", "count")
+_OUTPUT_METRICS = ("max", "min", "rms", "final")
+#: Event kinds that change a pair's mode (``before`` / ``after`` are modes).
+_MODE_EVENTS = ("start", "velocity_zero", "reserve_zero")
+
+_SPECS = ("period:KIND[:PAIR], count:KIND[:PAIR], stick_fraction[:PAIR], max:OUTPUT, "
+          "min:OUTPUT, rms:OUTPUT, final:OUTPUT")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric: ``metric(result) -> float``.
+
+    Attributes
+    ----------
+    name : str                  the column name (the spec as written, or the callable's name)
+    kind : str                  one of :data:`METRIC_KINDS`, or ``"callable"``
+    target : str or None        the event kind (period, count) or output (max, min, rms, final)
+    pair : str or None          the frictional pair (period, count, stick_fraction), if given
+    function : callable or None the user's ``f(result) -> float``
+    """
+
+    name: str
+    kind: str
+    target: str | None = None
+    pair: str | None = None
+    function: Callable | None = None
+
+    @property
+    def label(self) -> str:
+        """How ``sweep.json`` records it: the spec, or ``callable:module:qualname``."""
+        if self.function is None:
+            return self.name
+        fn = self.function
+        return (f"callable:{getattr(fn, '__module__', '?')}:"
+                f"{getattr(fn, '__qualname__', self.name)}")
+
+    def __call__(self, result) -> float:
+        if self.function is not None:
+            return _as_float(self.name, self.function(result))
+        if self.kind in _EVENT_METRICS:
+            times = np.array([e.t for e in result.events if e.kind == self.target
+                              and (self.pair is None or e.pair == self.pair)], dtype=float)
+            if self.kind == "count":
+                return float(times.size)
+            return float(np.median(np.diff(times))) if times.size >= 2 else math.nan
+        if self.kind == "stick_fraction":
+            return stick_fraction(result, self.pair)
+        values = np.asarray(result[self.target], dtype=float)
+        if values.size == 0:
+            return math.nan
+        if self.kind == "max":
+            return float(np.max(values))
+        if self.kind == "min":
+            return float(np.min(values))
+        if self.kind == "rms":
+            return float(np.sqrt(np.mean(values * values)))
+        return float(values[-1])  # final
+
+
+def _as_float(name: str, value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"metric {name} returned {type(value).__name__} {value!r}, not a "
+                        "number") from None
+
+
+def stick_time(events, pair: str, t0: float, t1: float) -> float:
+    """Time (s) the pair spends sticking within ``[t0, t1]``, from its mode events."""
+    mode, since, total = None, t0, 0.0
+    for e in events:
+        if e.pair != pair or e.kind not in _MODE_EVENTS or e.t > t1:
+            continue
+        if mode == "stick":
+            total += e.t - since
+        mode, since = e.after, e.t
+    if mode == "stick":
+        total += t1 - since
+    return total
+
+
+def stick_fraction(result, pair: str | None = None) -> float:
+    """Fraction of the run's time the pair sticks (mean over the Coulomb pairs without one)."""
+    if len(result.t) < 2 or result.t[-1] <= result.t[0]:
+        return math.nan
+    t0, t1 = float(result.t[0]), float(result.t[-1])
+    if pair is None:
+        pairs = sorted({e.pair for e in result.events if e.kind == "start"})
+        if not pairs:
+            return math.nan
+    else:
+        pairs = [pair]
+    return float(np.mean([stick_time(result.events, p, t0, t1) for p in pairs]) / (t1 - t0))
+
+
+def parse_metric(spec) -> Metric:
+    """A metric spec (text) or a callable as a :class:`Metric` (the syntax only; the names are
+    checked against a model by :func:`check_metrics`)."""
+    if callable(spec):
+        name = getattr(spec, "__name__", None)
+        if not name:
+            raise SweepError(f"metric {spec!r}: a callable metric needs a __name__ (its "
+                             "column's name); use a def")
+        return Metric(name, "callable", function=spec)
+    if not isinstance(spec, str) or not spec.strip():
+        raise SweepError(f"metric {spec!r}: give a spec ({_SPECS}) or a callable "
+                         "f(result) -> float")
+    kind, _, rest = spec.partition(":")
+    if kind not in METRIC_KINDS:
+        raise SweepError(f"unknown metric kind {kind!r} in {spec!r}; metric specs: {_SPECS}")
+    if kind == "stick_fraction":
+        return Metric(spec, kind, pair=rest or None)
+    if not rest:
+        what = "an event kind" if kind in _EVENT_METRICS else "an output"
+        raise SweepError(f"metric {spec!r} names no {what}: write {kind}:"
+                         f"{'KIND' if kind in _EVENT_METRICS else 'OUTPUT'}")
+    if kind in _EVENT_METRICS:
+        event, _, pair = rest.partition(":")
+        if event not in EVENT_KINDS:
+            raise SweepError(f"metric {spec!r}: unknown event kind {event!r}; event kinds: "
+                             f"{', '.join(EVENT_KINDS)}")
+        return Metric(spec, kind, target=event, pair=pair or None)
+    return Metric(spec, kind, target=rest)
+
+
+def parse_metrics(specs: Sequence) -> list[Metric]:
+    """Every spec parsed; two metrics with one column name are refused."""
+    if isinstance(specs, (str, bytes)) or callable(specs):
+        specs = [specs]
+    metrics = [parse_metric(s) for s in specs]
+    names = [m.name for m in metrics]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise SweepError(f"metric column(s) {', '.join(twice)} given twice")
+    reserved = {"case", "status", "error", "error_type", "wall_time", "evaluations", "t_reached"}
+    clash = sorted(set(names) & reserved)
+    if clash:
+        raise SweepError(f"metric name(s) {', '.join(clash)} are columns of every sweep; "
+                         "rename the function")
+    return metrics
+
+
+def available_outputs(model) -> list[str]:
+    """What ``result[name]`` of a run of ``model`` accepts (``Result.available``)."""
+    system = model.system
+    names = ["t", *model.outputs, *system.coordinate_names, *system.constraint_names]
+    for base in ("lambda_N", "F_T", "v_T"):
+        names += [f"{base}:{pr.name}" for pr in system.pairs]
+        if len(system.pairs) == 1 and base not in names:
+            names.append(base)
+    return names
+
+
+def check_metrics(metrics: Sequence[Metric], model) -> None:
+    """Refuse specs naming an output or a pair the model does not have."""
+    outputs = available_outputs(model)
+    pairs = [pr.name for pr in model.system.pairs]
+    for m in metrics:
+        if m.kind in _OUTPUT_METRICS and m.target not in outputs:
+            raise SweepError(f"metric {m.name!r}: model {model.name} has no output "
+                             f"{m.target!r}; outputs: {', '.join(outputs)}")
+        if m.pair is not None and m.pair not in pairs:
+            raise SweepError(f"metric {m.name!r}: model {model.name} has no frictional pair "
+                             f"{m.pair!r}; pairs: {', '.join(pairs) or 'none'}")
+        if m.kind == "stick_fraction" and not pairs:
+            raise SweepError(f"metric {m.name!r}: model {model.name} has no frictional pair")

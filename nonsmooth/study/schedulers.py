@@ -1,0 +1,239 @@
+"""Where the cases run: in this process, on local worker processes, or on a Dask cluster.
+
+Each scheduler is a context manager (started before the first case, stopped however the sweep
+ends) whose :meth:`Scheduler.results` yields one row per case as the cases finish, in the order
+they finish:
+
+* ``"serial"`` (:class:`Serial`) -- one after another in this process (debugging: breakpoints
+  and tracebacks work, a ``KeyboardInterrupt`` raised by a case stops the sweep);
+* ``"processes"`` (:class:`Processes`, the default) -- a ``ProcessPoolExecutor`` of ``workers``
+  processes (default: every core), started with ``spawn`` (clean interpreters: nothing is
+  inherited from the caller's threads);
+* ``"dask"`` (:class:`Dask`) -- a ``dask.distributed.LocalCluster`` of ``workers`` single-threaded
+  worker processes, started for the sweep and closed after it;
+* an address (``tcp://host:port``, :class:`Dask`) -- an existing Dask scheduler: its workers run
+  the cases (they need nonsmooth installed, and for ``save_series`` the store's folder).
+
+Workers receive the sweep's :class:`~nonsmooth.study.case.CaseRunner` pickled by cloudpickle
+(once per worker) and return only rows. A case whose worker dies (a crash, the pool broken,
+a Dask ``KilledWorker``) is a failed row naming that, like any failed case.
+Scripts that use ``processes`` or ``dask`` need the usual ``if __name__ == "__main__":`` guard
+(worker processes are spawned, and spawning imports the main module).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+from .definition import SweepError
+
+__all__ = ["Scheduler", "Serial", "Processes", "Dask", "make_scheduler", "SCHEDULERS"]
+
+SCHEDULERS = ("serial", "processes", "dask")
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _failed_row(index: int, params: dict, exc: BaseException, metrics) -> dict:
+    from .case import one_line
+
+    return {"case": index, **params, "status": "failed",
+            "error": f"the worker running this case failed: {type(exc).__name__}: "
+                     f"{one_line(exc)}",
+            "error_type": type(exc).__name__, "warning": None, "wall_time": None,
+            "evaluations": None, "t_reached": None, **{m: None for m in metrics}}
+
+
+class Scheduler:
+    """Runs cases. Subclasses implement :meth:`results` and, if they hold resources,
+    ``__enter__`` / ``__exit__``.
+
+    Attributes
+    ----------
+    name : str        how the summary names it
+    workers : int     cases run at once
+    """
+
+    name = "scheduler"
+    workers = 1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def results(self, runner, payload: bytes, cases: list[tuple[int, dict]]) -> Iterator[dict]:
+        """One row per ``(index, params)`` of ``cases`` as each finishes. ``runner`` is the
+        :class:`~nonsmooth.study.case.CaseRunner`, ``payload`` the same pickled."""
+        raise NotImplementedError
+
+
+class Serial(Scheduler):
+    """One case after another in this process."""
+
+    name = "serial"
+
+    def results(self, runner, payload, cases):
+        for index, params in cases:
+            yield runner(index, params)
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C reaches the whole process group; the parent handles it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class Processes(Scheduler):
+    """A pool of local worker processes (``spawn``)."""
+
+    name = "processes"
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers or default_workers()
+        self._pool = None
+
+    def __enter__(self):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._pool = ProcessPoolExecutor(self.workers,
+                                         mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_ignore_sigint)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return False
+        if exc_type is None:
+            pool.shutdown(wait=True)
+            return False
+        # interrupted or failed: drop the queued cases and stop the running ones now
+        processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in processes:
+            proc.join(timeout=5)
+        return False
+
+    def results(self, runner, payload, cases):
+        from concurrent.futures import as_completed
+
+        from .case import run_pickled
+
+        metrics = [m.name for m in runner.definition.metrics]
+        futures = {self._pool.submit(run_pickled, payload, i, p): (i, p) for i, p in cases}
+        for future in as_completed(futures):
+            try:
+                yield future.result()
+            except Exception as exc:  # the worker died (BrokenProcessPool ...)
+                yield _failed_row(*futures[future], exc, metrics)
+
+
+class Dask(Scheduler):
+    """A Dask cluster: a ``LocalCluster`` started for the sweep (``address=None``) or an
+    existing scheduler at ``address``."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None):
+        self.address = address
+        self.workers = workers or default_workers()
+        self.name = "dask" if address is None else f"dask at {address}"
+        self._client = self._cluster = None
+
+    def __enter__(self):
+        import logging
+
+        from distributed import Client, LocalCluster
+
+        if self.address is None:
+            self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                         processes=True, dashboard_address=None,
+                                         silence_logs=logging.ERROR)
+            self._client = Client(self._cluster)
+            return self
+        try:
+            self._client = Client(self.address, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise SweepError(f"cannot connect to the Dask scheduler at {self.address} "
+                             f"({type(exc).__name__}: {exc}); start one (dask scheduler; dask "
+                             "worker ADDRESS) or use scheduler='processes'") from None
+        self._check_workers()
+        return self
+
+    def _check_workers(self) -> None:
+        try:
+            found = self._client.run(_worker_version)
+        except Exception as exc:
+            raise SweepError(f"the Dask workers at {self.address} cannot run nonsmooth "
+                             f"({type(exc).__name__}: {exc}); install it where they run") from None
+        if not found:
+            self.__exit__(None, None, None)
+            raise SweepError(f"the Dask scheduler at {self.address} has no workers; start some "
+                             f"(dask worker {self.address})")
+        self.workers = len(found)
+
+    def __exit__(self, *exc):
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+        return False
+
+    def results(self, runner, payload, cases):
+        from distributed import as_completed
+
+        from .case import run_pickled
+
+        metrics = [m.name for m in runner.definition.metrics]
+        futures = {}
+        for i, p in cases:
+            futures[self._client.submit(run_pickled, payload, i, p, pure=False)] = (i, p)
+        try:
+            for future in as_completed(list(futures)):
+                try:
+                    yield future.result()
+                except Exception as exc:  # KilledWorker, a lost connection ...
+                    yield _failed_row(*futures[future], exc, metrics)
+        finally:
+            self._client.cancel([f for f in futures if not f.done()])
+
+
+def _worker_version() -> str:
+    import nonsmooth
+
+    return nonsmooth.__version__
+
+
+def make_scheduler(scheduler: str, workers: int | None) -> Scheduler:
+    """The scheduler named ``scheduler`` (:data:`SCHEDULERS` or an address ``tcp://...``),
+    not yet started."""
+    if workers is not None and not (isinstance(workers, int) and workers >= 1):
+        raise SweepError(f"workers = {workers!r} is invalid: give an integer >= 1, or None for "
+                         f"every core ({default_workers()} here)")
+    if not isinstance(scheduler, str):
+        raise SweepError(f"scheduler = {scheduler!r}: give one of {', '.join(SCHEDULERS)} or a "
+                         "Dask scheduler address (tcp://host:port)")
+    if scheduler == "serial":
+        return Serial()
+    if scheduler == "processes":
+        return Processes(workers)
+    if scheduler == "dask":
+        return Dask(None, workers)
+    if "://" in scheduler:
+        return Dask(scheduler, workers)
+    raise SweepError(f"unknown scheduler {scheduler!r}; choose {', '.join(SCHEDULERS)} or a "
+                     "Dask scheduler address (tcp://host:port)")
