@@ -31,6 +31,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "simulate",
+    "sweep",
+    "Study",
     "compare",
     "Comparison",
     "Result",
@@ -57,3 +59,13 @@ __all__ = [
     "IntegrationError",
     "__version__",
 ]
+
+
+def __getattr__(name: str):
+    """``nonsmooth.sweep``, ``nonsmooth.Study``: imported on first use (``nonsmooth.study``), so
+    that ``import nonsmooth`` does not pay for the study machinery."""
+    if name in ("sweep", "Study"):
+        from . import study
+
+        return getattr(study, name)
+    raise AttributeError(f"module 'nonsmooth' has no attribute {name!r}")

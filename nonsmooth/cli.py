@@ -1,4 +1,4 @@
-"""The command line: ``nonsmooth run | compare | models | reproduce``.
+"""The command line: ``nonsmooth run | compare | sweep | models | reproduce``.
 
 User errors print one line (``nonsmooth: error: ...``) and exit with code 2, never a traceback.
 A run that fails or is interrupted writes what it computed to its output files and says so in
@@ -10,6 +10,10 @@ one line. Exit codes:
 * 2 -- bad input (unknown model or parameter, out-of-range value, unwritable output path,
   broken model file ...), or a run that failed before its first output;
 * 130 -- interrupted by Ctrl-C (SIGINT), 143 -- terminated (SIGTERM): partial outputs written.
+
+``nonsmooth sweep`` exits with 0 when every case has a row (failed cases are rows: the summary
+counts them), 2 on bad input (nothing run), 130 / 143 when interrupted (the finished cases are
+kept in the store; ``--resume`` continues).
 """
 
 from __future__ import annotations
@@ -306,6 +310,46 @@ def _cmd_reproduce(args):
     return 0
 
 
+def _cmd_sweep(args):
+    from .study import parse_grid, sweep
+
+    grid = dict(parse_grid(text) for text in args.grid or ())
+    if not grid:
+        raise _UserError("give at least one --grid NAME=V1,V2,... or NAME=START:STOP:NUM")
+    if not args.metric:
+        raise _UserError("give at least one --metric SPEC (e.g. period:reserve_zero, max:x, "
+                         "stick_fraction)")
+    _check_method(args.method)
+    for option, value in (("--t-end", args.t_end), ("--dt", args.dt)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
+    options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,
+               "friction": args.friction}
+    if args.friction:
+        _check_laws([args.friction])
+    try:
+        study = sweep(args.model, grid, store=args.store, t_end=args.t_end, dt=args.dt,
+                      method=args.method, metrics=args.metric, scheduler=args.scheduler,
+                      workers=args.workers, resume=args.resume, save_series=args.save_series,
+                      progress=sys.stderr.isatty(),
+                      options={k: v for k, v in options.items() if v is not None},
+                      **_parse_set(args.set))
+    except KeyboardInterrupt as exc:
+        study = getattr(exc, "study", None)
+        kept = (f": {len(study)} of {study.run.get('cases', len(study))} cases stored in "
+                f"{study.folder / 'cases.parquet'}; continue with --resume"
+                if study is not None else "")
+        return _interrupted(exc, detail=kept)
+    print(study.summary())
+    failed = study.rows("failed")
+    for row in failed[:5]:
+        values = ", ".join(f"{k}={row[k]}" for k in study.parameters)
+        print(f"  case {row['case']} ({values}): {row['error_type']}: {row['error']}"[:300])
+    if len(failed) > 5:
+        print(f"  ... {len(failed) - 5} more failed cases (status 'failed' in the table)")
+    return 0
+
+
 def _budget_options(parser):
     from .limits import MAX_EVALUATIONS
 
@@ -359,6 +403,45 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--plot", metavar="FILE.png", help="overlay plot of the runs")
     _budget_options(cmp)
     cmp.set_defaults(func=_cmd_compare)
+    swp = sub.add_parser("sweep", help="run a model over a grid of parameters",
+                         description=(
+                             "Run MODEL (a name, a .py or .xml model file) for every case of the "
+                             "Cartesian product of the --grid values, on every core (or a Dask "
+                             "cluster), computing the --metric values of each run where it runs "
+                             "and storing one row per case in STORE/cases.parquet as cases "
+                             "finish (definition and versions in STORE/sweep.json). A failed "
+                             "case (jamming, non-finite state, budget) is a row with its error. "
+                             "Metrics: period:KIND[:PAIR], count:KIND[:PAIR] (KIND: "
+                             "velocity_zero, reserve_zero, normal_sign, start, user), "
+                             "stick_fraction[:PAIR], max:OUTPUT, min:OUTPUT, rms:OUTPUT, "
+                             "final:OUTPUT."))
+    swp.add_argument("model")
+    swp.add_argument("--grid", action="append", metavar="NAME=VALUES", required=True,
+                     help="swept parameter: NAME=V1,V2,... or NAME=START:STOP:NUM (NUM values "
+                          "from START to STOP inclusive; append :log for a log scale); "
+                          "repeatable, the cases are the Cartesian product")
+    swp.add_argument("--set", action="append", metavar="NAME=VALUE",
+                     help="a model parameter every case shares (repeatable)")
+    swp.add_argument("--t-end", type=float, help="end time of every run [s] (default: the "
+                                                 "model's)")
+    swp.add_argument("--dt", type=float, help="output spacing / step [s] (default: the model's)")
+    swp.add_argument("--method", default=None, help="integrator (default as for run)")
+    swp.add_argument("--friction", default=None, help="friction law of every pair")
+    swp.add_argument("--metric", action="extend", nargs="+", metavar="SPEC",
+                     help="a metric column (repeatable), e.g. period:reserve_zero max:x")
+    swp.add_argument("--store", required=True, metavar="DIR",
+                     help="the sweep's folder (cases.parquet, sweep.json, series/)")
+    swp.add_argument("--scheduler", default="processes",
+                     help="processes (default: local processes), serial, dask (a local Dask "
+                          "cluster) or a Dask scheduler address tcp://host:port")
+    swp.add_argument("--workers", type=int, default=None, metavar="N",
+                     help="worker processes (default: every core)")
+    swp.add_argument("--resume", action="store_true",
+                     help="continue the sweep in --store: run only missing or failed cases")
+    swp.add_argument("--save-series", action="store_true",
+                     help="also write each case's outputs to STORE/series/case_<id>.parquet")
+    _budget_options(swp)
+    swp.set_defaults(func=_cmd_sweep)
     models = sub.add_parser("models", help="list the models with their parameters")
     models.set_defaults(func=_cmd_models)
     rep = sub.add_parser("reproduce", help="reproduce a published benchmark")
