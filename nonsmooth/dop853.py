@@ -117,7 +117,7 @@ def _dense(F, y_old, t_old, h, t, y):
     y += y_old
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stages(it, ft, M0, plan, Wt, modes, faces, out, A, C, K, t, y, h, first, last, ys):
     """Stages ``first .. last - 1`` of a step from ``(t, y)`` of length ``h`` into ``K``;
     returns the status of the first evaluation that is not ``OK``."""
@@ -156,7 +156,7 @@ def _error_norm(K, E3, E5, h, scale):
     return abs(h) * e5 / math.sqrt((e5 + 0.01 * e3) * n_y)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _g_at(t, args):
     """An event function on the step's dense output (the ``g_at`` of :func:`_brent`)."""
     (it, ft, M0, plan, Wt, modes, faces, out, F, y_old, t_old, h, ys, dy, kind, i, mu_s,
@@ -170,7 +170,7 @@ def _g_at(t, args):
                         offsets[3]), OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _brent(args, t0, t1, g0, g1):
     """Brent's root of the event function :func:`_g_at` on ``[t0, t1]`` (``g0``, ``g1`` its
     values at the ends, of opposite signs), to ``4 eps (1 + |t|)``; returns
@@ -215,7 +215,7 @@ def _brent(args, t0, t1, g0, g1):
     return x_cur, OK, evals
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _initial_step(it, ft, M0, plan, Wt, modes, faces, out, t, y, f, t_end, max_step, rtol,
                   atol, ys, dy):
     """scipy's ``select_initial_step`` (Hairer, Norsett & Wanner II.4) for order 7; one
@@ -353,7 +353,7 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
         state[0], state[1] = t, h_next
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _outputs(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_new, ys, dense,
              grid, k, t_last, Y_out, n_out):
     """The states at the output times ``grid[k] .. <= t_last`` of the step into
@@ -388,7 +388,7 @@ def _limit(t, t_end, evals, pause_after, max_evaluations):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start(it, ft, M0, plan, Wt, modes, faces, out, kinds, index, mu_s, threshold, offsets,
            t_end, max_step, rtol, atol, state, y, f, g, ys, dy):
     """At a phase start: ``f`` and ``g`` at ``(state[0], y)`` and the first step size into
@@ -406,7 +406,7 @@ def _start(it, ft, M0, plan, Wt, modes, faces, out, kinds, index, mu_s, threshol
     return status
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, h_abs, t_end,
           max_step, rtol, atol, y_new, ys):
     """One accepted step from ``(t, y)`` (scipy's ``RungeKutta._step_impl``): the stages in
@@ -454,7 +454,7 @@ def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, 
         rejected = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_new, ys, dy,
            kinds, index, direction, mu_s, threshold, offsets, g, g_new, roots):
     """The roots of the event functions that crossed zero on the step (``roots``, inf for the
@@ -485,7 +485,7 @@ def _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_ne
     return OK, t_stop, dense, evals
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dense_coefficients(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_new,
                         ys):
     """The 3 extra stages and the coefficients ``F (7, n_y)`` of the step's 7th-order dense
