@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
+from stick_slip_closed_form import belt_cycle, free_vibration_stop
 
 import nonsmooth
 from nonsmooth.models import stick_slip_oscillator as oscillator
 
 ACCURATE = {"method": "DOP853", "rtol": 1e-12, "atol": 1e-14}
-
-
-def free_vibration_stop(m, k, mu_s, mu_d, g, x0):
-    """Closed form: half-cycles of pi/omega about +-F_d/k until |k x| <= F_s at a turning point."""
-    F_s, F_d, omega = mu_s * m * g, mu_d * m * g, math.sqrt(k / m)
-    x, t, direction = x0, 0.0, -math.copysign(1.0, x0)
-    while abs(k * x) > F_s:
-        centre = -direction * F_d / k  # friction -direction F_d shifts the equilibrium
-        x = 2 * centre - x
-        t += math.pi / omega
-        direction = -direction
-    return t, x
-
-
-def belt_cycle(m, k, mu_s, mu_d, g, v_belt):
-    F_s, F_d, omega = mu_s * m * g, mu_d * m * g, math.sqrt(k / m)
-    D = (F_s - F_d) / k
-    return 2 * (F_s - F_d) / (k * v_belt), (2 * math.pi - 2 * math.atan2(omega * D, v_belt)) / omega
 
 
 @pytest.mark.parametrize("params", [

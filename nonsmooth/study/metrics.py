@@ -152,7 +152,7 @@ def parse_metric(spec) -> Metric:
     if kind == "stick_fraction":
         return Metric(spec, kind, pair=rest or None)
     if not rest:
-        what = "an event kind" if kind in _EVENT_METRICS else "an output"
+        what = "event kind" if kind in _EVENT_METRICS else "output"
         raise SweepError(f"metric {spec!r} names no {what}: write {kind}:"
                          f"{'KIND' if kind in _EVENT_METRICS else 'OUTPUT'}")
     if kind in _EVENT_METRICS:

@@ -81,6 +81,7 @@ class Store:
         self._last_flush = 0.0
         self._flush_cost = 0.0
         self._dirty = False
+        self.began = False
 
     # ------------------------------------------------------------------ opening
     def check(self, definition, *, resume: bool) -> None:
@@ -114,6 +115,7 @@ class Store:
         existing = self.read_rows() if self.table_path.exists() else []
         self._rows = {int(r["case"]): r for r in existing}
         self._write_json(definition.describe(), previous)
+        self.began = True
         return dict(self._rows)
 
     def _writable(self) -> None:

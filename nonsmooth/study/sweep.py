@@ -97,28 +97,36 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
     runner = CaseRunner(definition, str(st.series_dir) if save_series else None)
     payload = None if sched.name == "serial" else _pickled(runner)
     start = time.perf_counter()
-    with sched:
-        stored = st.begin(definition)
-        pending = [(i, c) for i, c in enumerate(definition.cases)
-                   if stored.get(i, {}).get("status") != "ok"]
-        bar = _progress_bar(progress, len(pending), len(definition.cases), definition)
-        failed = 0
-        try:
-            for row in sched.results(runner, payload, pending):
-                st.add(row)
-                failed += row["status"] != "ok"
-                if bar is not None:
-                    bar.set_postfix_str(f"failed {failed}", refresh=False)
-                    bar.update()
-        except KeyboardInterrupt as exc:
-            st.flush()
+    pending: list = []
+    try:
+        with sched:
+            stored = st.begin(definition)
+            pending = [(i, c) for i, c in enumerate(definition.cases)
+                       if stored.get(i, {}).get("status") != "ok"]
+            _run(sched, runner, payload, pending, st, definition, progress)
+    except KeyboardInterrupt as exc:  # also while the scheduler starts or stops
+        if st.began:
             exc.study = _study(st, definition, sched, len(pending), start)
-            raise
-        finally:
-            st.flush()
-            if bar is not None:
-                bar.close()
+        raise
     return _study(st, definition, sched, len(pending), start)
+
+
+def _run(sched, runner, payload, pending, st: Store, definition, progress) -> None:
+    """Run the pending cases, each row stored as it arrives (the table written however this
+    ends)."""
+    bar = _progress_bar(progress, len(pending), len(definition.cases), definition)
+    failed = 0
+    try:
+        for row in sched.results(runner, payload, pending):
+            st.add(row)
+            failed += row["status"] != "ok"
+            if bar is not None:
+                bar.set_postfix_str(f"failed {failed}", refresh=False)
+                bar.update()
+    finally:
+        st.flush()
+        if bar is not None:
+            bar.close()
 
 
 def _study(st: Store, definition, sched, ran: int, start: float) -> Study:

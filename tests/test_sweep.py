@@ -1,0 +1,395 @@
+"""Studies: nonsmooth.sweep and ``nonsmooth sweep`` against the belt's closed form, on local
+processes and on a Dask cluster; stores that survive interrupts and resume each case exactly
+once; failed cases as rows; bad input as one line."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from stick_slip_closed_form import belt_cycle
+
+import nonsmooth
+from nonsmooth.cli import main
+from nonsmooth.models import stick_slip_oscillator
+from nonsmooth.study import SweepError, open_study
+from nonsmooth.study.metrics import parse_metric
+
+G = 9.81
+ACCURATE = {"rtol": 1e-10, "atol": 1e-12}
+#: A belt grid whose slowest cycle (v_belt = 0.1 m/s, mu_s = 0.5: first breakaway 0.49 s,
+#: period 0.80 s) breaks away at least three times within T_END.
+BELT_GRID = {"v_belt": [0.1, 0.2, 0.3], "mu_s": [0.35, 0.42, 0.5]}
+T_END = 3.2
+
+
+def closed_period(v_belt, mu_s, mu_d=0.3, m=1.0, k=100.0):
+    return sum(belt_cycle(m, k, mu_s, mu_d, G, v_belt))
+
+
+def belt_sweep(store, scheduler, **kw):
+    kw = {"grid": BELT_GRID, "t_end": T_END, "dt": 0.01, "method": "DOP853",
+          "metrics": ["period:reserve_zero", "count:reserve_zero", "stick_fraction", "max:x"],
+          "options": ACCURATE, "progress": False, "store": store, **kw}
+    return nonsmooth.sweep("stick_slip_oscillator", scheduler=scheduler, **kw)
+
+
+def check_belt_rows(study):
+    assert len(study) == 9
+    assert list(study["status"]) == ["ok"] * 9, study.rows("failed")
+    expected = [closed_period(v, mu) for v, mu in zip(study["v_belt"], study["mu_s"],
+                                                      strict=True)]
+    np.testing.assert_allclose(study["period:reserve_zero"], expected, rtol=1e-8)
+    assert np.all(study["count:reserve_zero"] >= 3)
+    assert np.all(study["evaluations"] > 0)
+    assert np.all((study["stick_fraction"] > 0) & (study["stick_fraction"] < 1))
+    # the table's cases are the grid's Cartesian product, in order, once each
+    assert list(study["case"]) == list(range(9))
+    assert list(zip(study["v_belt"], study["mu_s"], strict=True)) == [
+        (v, mu) for v in BELT_GRID["v_belt"] for mu in BELT_GRID["mu_s"]]
+
+
+# ------------------------------------------------------------------ schedulers vs closed form
+def test_belt_periods_match_the_closed_form_on_processes(tmp_path):
+    study = belt_sweep(tmp_path / "s", "processes", workers=2)
+    check_belt_rows(study)
+    assert study.run["scheduler"] == "processes" and study.run["workers"] == 2
+    # what is stored is what was returned
+    stored = pq.read_table(tmp_path / "s" / "cases.parquet")
+    assert stored.column_names == study.columns
+    np.testing.assert_array_equal(stored.column("period:reserve_zero").to_numpy(),
+                                  study["period:reserve_zero"])
+
+
+def test_belt_periods_match_the_closed_form_on_a_local_dask_cluster(tmp_path):
+    pytest.importorskip("distributed")
+    study = belt_sweep(tmp_path / "s", "dask", workers=2)
+    check_belt_rows(study)
+    assert study.run == {**study.run, "scheduler": "dask", "workers": 2}
+
+
+def test_an_existing_dask_scheduler_by_address(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        study = nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.1, 0.3]}, t_end=T_END,
+                                method="DOP853", options=ACCURATE, progress=False,
+                                metrics=["period:reserve_zero"], store=tmp_path / "s",
+                                scheduler=cluster.scheduler_address)
+    assert study.run["workers"] == 2
+    np.testing.assert_allclose(study["period:reserve_zero"],
+                               [closed_period(0.1, 0.4), closed_period(0.3, 0.4)], rtol=1e-8)
+
+
+# ------------------------------------------------------------------ failures are rows
+def test_failed_cases_are_rows_with_their_message_while_the_others_succeed(tmp_path):
+    # k = 12000 with RK4 at dt = 0.03 s is unstable (non-finite state); mu_s < mu_d is
+    # refused by the model; the third case runs
+    cases = [{"k": 100.0, "mu_s": 0.0}, {"k": 12000.0, "mu_s": 0.0}, {"k": 100.0, "mu_s": 0.2}]
+    study = nonsmooth.sweep("stick_slip_oscillator", cases=cases, mu_d=0.0, t_end=20.0,
+                            dt=0.03, method="RK4", metrics=["max:x", "final:x"],
+                            store=tmp_path / "s", workers=2, progress=False)
+    assert list(study["status"]) == ["ok", "failed", "ok"]
+    row = study.rows()[1]
+    assert row["error_type"] == "IntegrationError"
+    assert "non-finite" in row["error"] and "\n" not in row["error"]
+    assert 14.0 < row["t_reached"] < 20.0 and row["evaluations"] > 0
+    assert math.isnan(study["max:x"][1])  # no metric for a failed case
+    assert np.isfinite(study["max:x"][[0, 2]]).all()
+    assert "1 failed" in study.summary() and "IntegrationError" in study.summary()
+
+    refused = nonsmooth.sweep("stick_slip_oscillator", cases=[{"mu_s": 0.35}, {"mu_s": 0.2}],
+                              t_end=1.0, metrics=["count:velocity_zero"],
+                              store=tmp_path / "r", scheduler="serial", progress=False)
+    assert list(refused["status"]) == ["ok", "failed"]
+    assert refused.rows()[1]["error_type"] == "ModelError"
+    assert "mu_s = 0.2 must be >= mu_d = 0.3" in refused.rows()[1]["error"]
+
+
+def raises_for_fast_belts(result):
+    """A metric that fails for one case (in the worker)."""
+    if result.model.parameters["v_belt"] > 0.25:
+        raise RuntimeError("no metric for fast belts")
+    return float(len(result.events))
+
+
+def test_a_failing_callable_metric_fails_its_case_only(tmp_path):
+    study = nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.1, 0.3]}, t_end=1.0,
+                            metrics=[raises_for_fast_belts], store=tmp_path / "s",
+                            scheduler="serial", progress=False)
+    assert list(study["status"]) == ["ok", "failed"]
+    assert study["raises_for_fast_belts"][0] >= 2
+    assert study.rows()[1]["error"] == "no metric for fast belts"
+    assert study.rows()[1]["error_type"] == "RuntimeError"
+
+
+# ------------------------------------------------------------------ interrupts and resume
+FINISHED: list = []
+INTERRUPT_AT = {"v_belt": None}
+FAIL_AT = {"v_belt": None}
+
+
+def belt_build(v_belt, mu_s=0.4):
+    """A build function that raises KeyboardInterrupt at one case (a simulated Ctrl-C), or
+    fails at another."""
+    if v_belt == INTERRUPT_AT["v_belt"]:
+        raise KeyboardInterrupt
+    if v_belt == FAIL_AT["v_belt"]:
+        raise RuntimeError(f"RuntimeError at v_belt = {v_belt}")
+    return stick_slip_oscillator.build(v_belt=v_belt, mu_s=mu_s, v0=v_belt)
+
+
+def finished(result):
+    """A metric that records every case that finished."""
+    FINISHED.append(result.model.parameters["v_belt"])
+    return 1.0
+
+
+def test_an_interrupted_sweep_resumed_holds_every_case_exactly_once(tmp_path):
+    FINISHED.clear()
+    values = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3]
+    kw = {"grid": {"v_belt": values}, "t_end": 1.0, "metrics": [finished, "count:start"],
+          "store": tmp_path / "s", "scheduler": "serial", "progress": False}
+    INTERRUPT_AT["v_belt"] = 0.2
+    with pytest.raises(KeyboardInterrupt) as info:
+        nonsmooth.sweep(belt_build, **kw)
+    partial = info.value.study
+    assert list(partial["case"]) == [0, 1, 2] and partial.n_ok == 3
+    assert open_study(tmp_path / "s")["v_belt"].tolist() == values[:3]  # kept on disk
+    INTERRUPT_AT["v_belt"] = None
+    study = nonsmooth.sweep(belt_build, resume=True, **kw)
+    assert list(study["case"]) == list(range(6)) and study.n_ok == 6
+    assert study["v_belt"].tolist() == values
+    assert sorted(FINISHED) == values  # no case ran twice
+    assert study.run["ran"] == 3
+    again = nonsmooth.sweep(belt_build, resume=True, **kw)  # nothing left to run
+    assert again.run["ran"] == 0 and sorted(FINISHED) == values
+
+
+def test_resume_reruns_the_failed_cases_only(tmp_path):
+    FINISHED.clear()
+    kw = {"grid": {"v_belt": [0.1, 0.2, 0.3]}, "t_end": 1.0, "metrics": [finished],
+          "store": tmp_path / "s", "scheduler": "serial", "progress": False}
+    FAIL_AT["v_belt"] = 0.2
+    first = nonsmooth.sweep(belt_build, **kw)
+    assert list(first["status"]) == ["ok", "failed", "ok"]
+    assert first.rows()[1]["error"] == "RuntimeError at v_belt = 0.2"
+    FAIL_AT["v_belt"] = None
+    second = nonsmooth.sweep(belt_build, resume=True, **kw)
+    assert list(second["status"]) == ["ok"] * 3 and second.run["ran"] == 1
+    assert sorted(FINISHED) == [0.1, 0.2, 0.3]
+
+
+def test_resume_with_a_different_definition_is_refused(tmp_path):
+    kw = {"grid": {"v_belt": [0.1, 0.2]}, "t_end": 1.0, "metrics": ["count:start"],
+          "store": tmp_path / "s", "scheduler": "serial", "progress": False}
+    nonsmooth.sweep("stick_slip_oscillator", **kw)
+    with pytest.raises(SweepError, match="already holds a sweep .2 of 2 cases stored.; pass "
+                                         "resume=True"):
+        nonsmooth.sweep("stick_slip_oscillator", **kw)
+    with pytest.raises(SweepError, match=r"definition differs \(t_end: stored 1.0, now 2.0\)"):
+        nonsmooth.sweep("stick_slip_oscillator", **{**kw, "t_end": 2.0}, resume=True)
+    with pytest.raises(SweepError, match=r"grid: stored \{\"v_belt\": \[0.1, 0.2\]\}, now "
+                                         r"\{\"v_belt\": \[0.1, 0.3\]\}"):
+        nonsmooth.sweep("stick_slip_oscillator", **{**kw, "grid": {"v_belt": [0.1, 0.3]}},
+                        resume=True)
+    with pytest.raises(SweepError, match=r"metrics: stored \[\"count:start\"\], now "
+                                         r"\[\"max:x\"\]"):
+        nonsmooth.sweep("stick_slip_oscillator", **{**kw, "metrics": ["max:x"]}, resume=True)
+    saved = json.loads((tmp_path / "s" / "sweep.json").read_text())
+    assert saved["definition"]["model"] == "stick_slip_oscillator"
+    assert set(saved["versions"]) >= {"nonsmooth", "numpy", "scipy", "python"}
+
+
+def wait_for_rows(path, count, proc, timeout=120.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and pq.read_metadata(path).num_rows >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{count} rows never appeared in {path}")
+
+
+def test_cli_sweep_interrupted_by_sigint_keeps_its_rows_and_resumes(tmp_path):
+    store = tmp_path / "s"
+    argv = [sys.executable, "-m", "nonsmooth", "sweep", "stick_slip_oscillator",
+            "--grid", "v_belt=0.05:0.3:48", "--t-end", "8", "--method", "DOP853",
+            "--metric", "period:reserve_zero", "--store", str(store), "--workers", "2"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_rows(store / "cases.parquet", 2, proc)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.startswith("nonsmooth: interrupted (SIGINT): ") and "continue with --resume" in err
+    kept = pq.read_table(store / "cases.parquet")
+    assert 2 <= kept.num_rows < 48
+    done = dict(zip(kept.column("case").to_pylist(), kept.column("wall_time").to_pylist(),
+                    strict=True))
+    resumed = subprocess.run(argv + ["--resume"], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"({48 - len(done)} run now" in resumed.stdout
+    table = pq.read_table(store / "cases.parquet")
+    assert table.column("case").to_pylist() == list(range(48))
+    assert table.column("status").to_pylist() == ["ok"] * 48
+    again = dict(zip(table.column("case").to_pylist(), table.column("wall_time").to_pylist(),
+                     strict=True))
+    assert all(again[c] == w for c, w in done.items())  # the kept rows were not run again
+
+
+# ------------------------------------------------------------------ metrics and the table
+def test_metrics_against_the_time_series(tmp_path):
+    def samples_stuck(result):
+        return float(np.mean(result["mode"] == 0))
+
+    study = nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.1]}, t_end=3.0, dt=1e-3,
+                            method="DOP853", options=ACCURATE, scheduler="serial",
+                            progress=False, store=tmp_path / "s", save_series=True,
+                            metrics=["stick_fraction", "stick_fraction:contact", "min:x",
+                                     "max:x", "rms:v_r", "final:F_f", "max:lambda_N:contact",
+                                     "count:velocity_zero:contact", samples_stuck])
+    series = pq.read_table(tmp_path / "s" / "series" / "case_000000.parquet")
+    x, v_r = series.column("x").to_numpy(), series.column("v_r").to_numpy()
+    assert series.column("t").to_numpy()[-1] == 3.0 and series.num_rows == 3001
+    assert study["min:x"][0] == x.min() and study["max:x"][0] == x.max()
+    assert study["rms:v_r"][0] == pytest.approx(np.sqrt(np.mean(v_r ** 2)), rel=1e-12)
+    assert study["final:F_f"][0] == series.column("F_f").to_numpy()[-1]
+    assert study["max:lambda_N:contact"][0] == pytest.approx(G, rel=1e-12)
+    # from the event log (exact times) vs from the 1 ms samples
+    assert study["stick_fraction"][0] == study["stick_fraction:contact"][0]
+    assert study["stick_fraction"][0] == pytest.approx(study["samples_stuck"][0], abs=2e-3)
+    assert study["count:velocity_zero:contact"][0] >= 3
+
+
+def test_stick_fraction_from_the_event_log_matches_the_closed_form():
+    model = stick_slip_oscillator.build(v_belt=0.1, v0=0.1)
+    T_stick, T_slip = belt_cycle(1.0, 100.0, 0.4, 0.3, G, 0.1)
+    first = 0.4 * G / (100.0 * 0.1)  # stuck from t = 0 to the first breakaway
+    t_end = first + 2 * (T_stick + T_slip)  # then two whole cycles
+    result = nonsmooth.simulate(model, t_end, method="DOP853", **ACCURATE)
+    expected = (first + 2 * T_stick) / t_end
+    assert parse_metric("stick_fraction")(result) == pytest.approx(expected, rel=1e-8)
+    assert parse_metric("period:reserve_zero")(result) == pytest.approx(T_stick + T_slip,
+                                                                        rel=1e-8)
+
+
+def test_grid_product_cases_and_fixed_values(tmp_path):
+    study = nonsmooth.sweep("slider_crank", {"r": [0.05, 0.1]},
+                            cases=[{"mu_s": 0.2, "mu_d": 0.2}, {"mu_s": 0.4, "mu_d": 0.3}],
+                            t_end=0.05, dt=0.01, method="RK4", omega0=5, metrics=["max:tau"],
+                            store=tmp_path / "s", scheduler="serial", progress=False)
+    assert study.parameters == ["mu_s", "mu_d", "r"]
+    assert study.table.select(["mu_s", "mu_d", "r"]).to_pylist() == [
+        {"mu_s": 0.2, "mu_d": 0.2, "r": 0.05}, {"mu_s": 0.2, "mu_d": 0.2, "r": 0.1},
+        {"mu_s": 0.4, "mu_d": 0.3, "r": 0.05}, {"mu_s": 0.4, "mu_d": 0.3, "r": 0.1}]
+    xs, ys, Z = study.map("max:tau", "r", "mu_d")
+    assert xs.tolist() == [0.05, 0.1] and ys.tolist() == [0.2, 0.3]
+    assert Z[1, 0] == study["max:tau"][2]
+    assert "4 cases (4 ok, 0 failed)" in repr(study)
+    assert open_study(tmp_path / "s").table.equals(study.table)
+
+
+def test_a_build_function_that_cannot_be_pickled_is_refused_before_running(tmp_path):
+    lock = threading.Lock()
+
+    def build(v_belt):
+        with lock:
+            return stick_slip_oscillator.build(v_belt=v_belt)
+
+    with pytest.raises(SweepError, match="cannot be sent to worker processes .* or use "
+                                         "scheduler='serial'"):
+        nonsmooth.sweep(build, {"v_belt": [0.1]}, t_end=1.0, store=tmp_path / "s",
+                        progress=False)
+    assert not (tmp_path / "s" / "cases.parquet").exists()
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"grid": {"v_belt": []}}, "grid v_belt has no values"),
+    ({"grid": {"v_belt": 0.1}}, "grid v_belt: give a sequence of values"),
+    ({"grid": {"vbelt": [0.1]}}, r"unknown parameter\(s\) vbelt; valid parameters: m, k"),
+    ({"grid": {"m": [1.0, -1.0]}}, "parameter m = -1.0 is out of range"),
+    ({"grid": {"v_belt": [0.1]}, "v_belt": 0.2}, "both swept and fixed"),
+    ({"metrics": ["perod:reserve_zero"]}, "unknown metric kind 'perod'"),
+    ({"metrics": ["max:y"]}, "has no output 'y'; outputs: t, x, v"),
+    ({"metrics": ["period"]}, "names no event kind"),
+    ({"metrics": ["count:stuck"]}, "unknown event kind 'stuck'"),
+    ({"metrics": ["stick_fraction:belt"]}, "has no frictional pair 'belt'; pairs: contact"),
+    ({"metrics": ["max:x", "max:x"]}, "given twice"),
+    ({"scheduler": "threads"}, "unknown scheduler 'threads'"),
+    ({"workers": 0}, "workers = 0 is invalid"),
+    ({"method": "RK5"}, "unknown method 'RK5'"),
+    ({"t_end": -1.0}, "t_end = -1.0 is invalid"),
+    ({"options": {"rtl": 1e-8}}, r"unknown simulate option\(s\) rtl"),
+])
+def test_bad_input_is_refused_before_anything_runs(tmp_path, kwargs, match):
+    kw = {"grid": {"v_belt": [0.1]}, "metrics": ["max:x"], "t_end": 1.0, "progress": False,
+          "scheduler": "serial", **kwargs}
+    with pytest.raises(ValueError, match=match):
+        nonsmooth.sweep("stick_slip_oscillator", store=tmp_path / "s", **kw)
+    assert not (tmp_path / "s" / "sweep.json").exists()
+
+
+# ------------------------------------------------------------------ command line
+@pytest.mark.parametrize("argv, match", [
+    (["--grid", "vbelt=0.1,0.2"], "unknown parameter(s) vbelt; valid parameters"),
+    (["--grid", "v_belt=0.1:0.2"], "a range is START:STOP:NUM"),
+    (["--grid", "v_belt=a:0.2:3"], "START and STOP must be numbers and NUM an integer"),
+    (["--grid", "v_belt"], "--grid expects NAME=V1,V2,..."),
+    (["--grid", "v_belt=0.1,,0.2"], "an empty value"),
+    (["--grid", "v_belt=abc"], "parameter v_belt = 'abc' is not a number"),
+    (["--grid", "v_belt=0.1", "--metric", "perod:x"], "unknown metric kind 'perod'"),
+    (["--grid", "v_belt=0.1", "--metric", "max:y"], "has no output 'y'"),
+    (["--grid", "v_belt=0.1", "--scheduler", "threads"], "unknown scheduler 'threads'"),
+    (["--grid", "v_belt=0.1", "--dt", "0"], "--dt 0 is invalid"),
+    (["--grid", "v_belt=0.1", "--set", "mass=2"], "unknown parameter(s) mass"),
+    (["--grid", "v_belt=0.1", "--store", "/etc/hostname/sweep"], "cannot write the sweep's "
+                                                                 "store to /etc/hostname/sweep"),
+    ([], "the following arguments are required: --grid"),
+])
+def test_cli_sweep_bad_input_is_one_line_exit_2(tmp_path, capsys, argv, match):
+    if "--metric" not in argv:
+        argv = [*argv, "--metric", "max:x"]
+    if "--store" not in argv:
+        argv = [*argv, "--store", str(tmp_path / "s")]
+    code = main(["sweep", "stick_slip_oscillator", *argv])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err.startswith("nonsmooth: error: ") and err.count("\n") == 1
+    assert match in err and "Traceback" not in err
+    assert not (tmp_path / "s" / "sweep.json").exists()
+
+
+def test_cli_sweep_runs_and_summarizes(tmp_path, capsys):
+    store = tmp_path / "s"
+    code = main(["sweep", "stick_slip_oscillator", "--grid", "v_belt=0.1,0.3",
+                 "--grid", "mu_s=0.2:0.4:2", "--set", "k=100", "--t-end", "3",
+                 "--method", "DOP853", "--metric", "period:reserve_zero", "max:x",
+                 "--store", str(store), "--scheduler", "serial", "--save-series"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert out.startswith("4 cases: 2 ok, 2 failed (4 run now in ")
+    assert "failed: 2 ModelError" in out and "period:reserve_zero" in out
+    assert f"store: {store / 'cases.parquet'}" in out
+    assert "case 0 (v_belt=0.1, mu_s=0.2): ModelError: model stick_slip_oscillator: mu_s" in out
+    study = open_study(store)
+    assert study["mu_s"].tolist() == [0.2, 0.4, 0.2, 0.4]
+    np.testing.assert_allclose(study["period:reserve_zero"][study.ok],
+                               [closed_period(0.1, 0.4), closed_period(0.3, 0.4)], rtol=1e-8)
+    assert sorted(os.listdir(store / "series")) == ["case_000001.parquet",
+                                                    "case_000003.parquet"]
+    assert main(["sweep", "stick_slip_oscillator", "--grid", "v_belt=0.1,0.3", "--grid",
+                 "mu_s=0.2:0.4:2", "--set", "k=100", "--t-end", "3", "--method", "DOP853",
+                 "--metric", "period:reserve_zero", "max:x", "--store", str(store),
+                 "--scheduler", "serial", "--save-series", "--resume"]) == 0
+    assert "(2 run now in" in capsys.readouterr().out  # only the failed cases again
