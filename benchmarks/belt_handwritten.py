@@ -12,7 +12,8 @@ Measured, in one process (best of 3 each, the same machine state):
   1e-12) for the slip phases with a terminal event at ``v_r = 0``, the stick phase solved
   analytically (``x = x_e + v_belt (t - t_e)``) up to ``|k x| = F_s``;
 * ``nonsmooth.simulate(stick_slip_oscillator.build(...), 40.0, dt=0.01)`` with default settings
-  (``simulate``'s default method and tolerances: DOP853, rtol 1e-11, atol 1e-13), and for
+  (``simulate``'s default method and tolerances: DOP853, rtol 1e-11, atol 1e-13; each smooth
+  phase in compiled calls, ``nonsmooth/dop853.py``), and for
   reference with the baseline's DOP853 tolerances;
 
 their wall times, the ratio engine / baseline, and both solutions' limit-cycle period error
@@ -21,12 +22,12 @@ the breakaway times (max over the cycles).
 
 Then as whole processes (start-up and imports included, best of 2): ``nonsmooth run
 stick_slip_oscillator --set ... --t-end 40 --dt 0.01 --out ... --events ...`` (the command line's
-default method, RK4 with h = 0.01 s) against this script's own ``--regularized`` mode, the
-tanh-Stribeck regularized law of ``benchmarks/stick_slip.py`` integrated by scipy's LSODA
+default method, the same DOP853, outputs every 0.01 s) against this script's own ``--regularized``
+mode, the tanh-Stribeck regularized law of ``benchmarks/stick_slip.py`` integrated by scipy's LSODA
 (``benchmarks/stick_slip.py`` itself runs a fixed table of other cases and cannot run one case
-standalone), and ``--handwritten`` mode (the solver above as a process). The regularized period
-is measured between successive maxima of x (events ``v = 0`` going down), since it has no
-breakaway event.
+standalone), and ``--handwritten`` mode (the solver above as a process). The regularized period is
+measured between successive maxima of x (events ``v = 0`` going down), since it has no breakaway
+event.
 
 A benchmark, not a test: the machine has 2 cores shared with other work, so the figures are
 noisy (repeat a run before trusting a ratio to better than about 20 %).
