@@ -300,6 +300,24 @@ def test_grid_product_cases_and_fixed_values(tmp_path):
     assert open_study(tmp_path / "s").table.equals(study.table)
 
 
+def test_run_settings_as_functions_of_each_case(tmp_path):
+    study = nonsmooth.sweep(
+        "stick_slip_oscillator", {"v_belt": [0.1, 0.2, 0.3]}, t_end=lambda p: 10 * p["v_belt"],
+        dt=lambda p: p["v_belt"] / 10, method="DOP853",
+        options=lambda p: {"max_evaluations": 100} if p["v_belt"] > 0.25 else {},
+        metrics=["count:start"], store=tmp_path / "s", workers=2, progress=False,
+        save_series=True)
+    assert list(study["status"]) == ["ok", "ok", "failed"]
+    assert study.rows()[2]["error_type"] == "BudgetError"
+    np.testing.assert_allclose(study["t_reached"][:2], [1.0, 2.0], rtol=1e-12)
+    for case in (0, 1):
+        series = pq.read_table(tmp_path / "s" / "series" / f"case_00000{case}.parquet")
+        assert series.num_rows == 101
+    described = json.loads((tmp_path / "s" / "sweep.json").read_text())["definition"]
+    assert described["t_end"].startswith("callable:test_sweep:")
+    assert described["t_end"].endswith("<lambda>")
+
+
 def test_a_build_function_that_cannot_be_pickled_is_refused_before_running(tmp_path):
     lock = threading.Lock()
 

@@ -50,8 +50,9 @@ class CaseRunner:
         with warnings.catch_warnings(record=True) as caught:  # kept in the row, not printed
             warnings.simplefilter("always")
             try:
-                model = d.model.build({**d.fixed, **params})
-                result = self._simulate(model)
+                case = {**d.fixed, **params}
+                model = d.model.build(case)
+                result = self._simulate(model, case)
                 metrics = {m.name: m(result) for m in d.metrics}
             except Exception as exc:  # every failure of one case is a row
                 error = exc
@@ -68,14 +69,14 @@ class CaseRunner:
             write_series(result, series_path(self.series_dir, index))
         return row
 
-    def _simulate(self, model):
+    def _simulate(self, model, case: dict):
         from nonsmooth.simulate import simulate
 
-        d = self.definition
-        t_end = model.t_end if d.t_end is None else d.t_end
-        dt = d.dt if d.dt is not None else (model.dt or t_end / 1000.0)
-        dt = min(dt, t_end)
-        return simulate(model, t_end, method=d.method, dt=dt, throw=True, **d.options)
+        t_end, dt, options = self.definition.settings(case)
+        t_end = model.t_end if t_end is None else t_end
+        dt = dt if dt is not None else (model.dt or t_end / 1000.0)
+        return simulate(model, t_end, method=self.definition.method, dt=min(dt, t_end),
+                        throw=True, **options)
 
 
 def one_line(exc: BaseException) -> str:

@@ -55,11 +55,8 @@ class ModelSource:
     @property
     def label(self) -> str:
         """The model in ``sweep.json``: a name, an absolute file path, or
-        ``module:qualname`` of a build function."""
-        if callable(self.source):
-            fn = self.source
-            return f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', repr(fn))}"
-        return self.source
+        ``callable:module:qualname`` of a build function."""
+        return callable_label(self.source) if callable(self.source) else self.source
 
     def module(self):
         """The model module (bundled or file), or None for a build function."""
@@ -220,22 +217,51 @@ def _signature_check(fn: Callable) -> Callable[[str, object], object]:
     return convert
 
 
-def _check_run(t_end, dt, method, options) -> dict:
-    from nonsmooth.simulate import METHODS
+def callable_label(fn: Callable) -> str:
+    """How ``sweep.json`` names a function: ``callable:module:qualname``."""
+    return (f"callable:{getattr(fn, '__module__', '?')}:"
+            f"{getattr(fn, '__qualname__', getattr(fn, '__name__', repr(fn)))}")
 
-    for name, value in (("t_end", t_end), ("dt", dt)):
-        if value is not None and not (isinstance(value, numbers.Real)
-                                      and math.isfinite(value) and value > 0):
-            raise SweepError(f"{name} = {value!r} is invalid: it must be a finite number > 0 "
-                             "(s), or None for the model's own")
-    if method is not None and method not in METHODS:
-        raise SweepError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    options = dict(options or {})
+
+def _check_time(name: str, value):
+    """``t_end`` / ``dt``: None, a function of the case's parameters, or a number > 0 (s)."""
+    if value is None or callable(value):
+        return value
+    if not (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and math.isfinite(value) and value > 0):
+        raise SweepError(f"{name} = {value!r} is invalid: it must be a finite number > 0 (s), "
+                         "a function of the case's parameters, or None for the model's own")
+    return float(value)
+
+
+def _check_options(options):
+    """``options``: a dict of :data:`SIMULATE_OPTIONS` (or a function of the case's
+    parameters returning one)."""
+    if options is None:
+        return {}
+    if callable(options):
+        return options
+    if not isinstance(options, Mapping):
+        raise SweepError(f"options = {options!r}: give a dict of simulate options "
+                         f"({', '.join(SIMULATE_OPTIONS)}) or a function of the case's "
+                         "parameters returning one")
     unknown = sorted(set(options) - set(SIMULATE_OPTIONS))
     if unknown:
         raise SweepError(f"options: unknown simulate option(s) {', '.join(unknown)}; allowed: "
                          f"{', '.join(SIMULATE_OPTIONS)}")
     return {k: _scalar(k, v) for k, v in options.items()}
+
+
+def _check_method(method):
+    from nonsmooth.simulate import METHODS
+
+    if method is not None and method not in METHODS:
+        raise SweepError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    return method
+
+
+def _label(value):
+    return callable_label(value) if callable(value) else value
 
 
 # ------------------------------------------------------------------------------ definition
@@ -249,9 +275,13 @@ class SweepDefinition:
     parameters : list of str        the swept names (the table's parameter columns, in order)
     cases : list of dict            every case's swept values (the case id is its index)
     fixed : dict                    values every case shares (``--set``)
-    t_end, dt : float or None       end time and output spacing / step (s); None: the model's
+    t_end, dt : float, callable or None
+                                    end time and output spacing / step (s); None: the model's;
+                                    a callable: ``f(params) -> float`` of the case's parameters
+                                    (fixed and swept, as given)
     method : str or None            None: simulate's default
-    options : dict                  other ``simulate`` keywords (:data:`SIMULATE_OPTIONS`)
+    options : dict or callable      other ``simulate`` keywords (:data:`SIMULATE_OPTIONS`), or
+                                    ``f(params) -> dict``
     metrics : list of Metric        one column each (:mod:`nonsmooth.study.metrics`)
     save_series : bool              each case's outputs to ``DIR/series/<case>.parquet``
     grid, given_cases               as given (for ``sweep.json``)
@@ -261,10 +291,10 @@ class SweepDefinition:
     parameters: list
     cases: list
     fixed: dict
-    t_end: float | None
-    dt: float | None
+    t_end: float | Callable | None
+    dt: float | Callable | None
     method: str | None
-    options: dict
+    options: dict | Callable
     metrics: list
     save_series: bool = False
     grid: dict = field(default_factory=dict)
@@ -277,15 +307,32 @@ class SweepDefinition:
             "grid": self.grid,
             "cases": self.given_cases,
             "fixed": self.fixed,
-            "t_end": self.t_end,
-            "dt": self.dt,
+            "t_end": _label(self.t_end),
+            "dt": _label(self.dt),
             "method": self.method,
-            "options": self.options,
+            "options": _label(self.options),
             "metrics": [m.label for m in self.metrics],
             "save_series": self.save_series,
             "n_cases": len(self.cases),
         }
         return json.loads(json.dumps(text))  # tuples -> lists, as read back from the file
+
+    def settings(self, params: Mapping) -> tuple:
+        """``(t_end, dt, options)`` of the case with parameters ``params`` (fixed and swept):
+        the functions among them evaluated and their values checked (None: the model's)."""
+        values = []
+        for name, value in (("t_end", self.t_end), ("dt", self.dt)):
+            if callable(value):
+                value = _check_time(f"{name}({_short(dict(params), 60)})", value(dict(params)))
+                if value is None:
+                    raise SweepError(f"the {name} function returned None; return a number > 0")
+            values.append(value)
+        options = self.options
+        if callable(options):
+            options = _check_options(options(dict(params)))
+            if callable(options):
+                raise SweepError("the options function returned a function; return a dict")
+        return values[0], values[1], options
 
 
 def differences(stored: Mapping, new: Mapping) -> list[str]:
@@ -329,17 +376,19 @@ def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, met
             if key not in converted:
                 converted[key] = _scalar(k, convert(k, v))
             row[k] = converted[key]
-    options = _check_run(t_end, dt, method, options)
+    t_end, dt = _check_time("t_end", t_end), _check_time("dt", dt)
+    options, method = _check_options(options), _check_method(method)
     parsed = parse_metrics(metrics)
     reference = _reference_model(source, rows, fixed)
     check_metrics(parsed, reference)
     definition = SweepDefinition(
         model=source, parameters=columns, cases=rows, fixed=fixed,
-        t_end=None if t_end is None else float(t_end), dt=None if dt is None else float(dt),
-        method=method, options=options, metrics=parsed, save_series=bool(save_series),
+        t_end=t_end, dt=dt, method=method, options=options, metrics=parsed,
+        save_series=bool(save_series),
         grid={k: [_scalar(k, v) for v in vs] for k, vs in (grid or {}).items()},
         given_cases=None if cases is None else [
             {k: _scalar(k, v) for k, v in c.items()} for c in cases])
+    definition.settings({**fixed, **rows[0]})  # the functions, tried on the first case
     return definition, reference
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .definition import SweepError
+from .definition import SweepError, callable_label
 
 __all__ = ["Metric", "parse_metric", "parse_metrics", "check_metrics", "available_outputs",
            "EVENT_KINDS", "METRIC_KINDS", "stick_time"]
@@ -69,11 +69,7 @@ class Metric:
     @property
     def label(self) -> str:
         """How ``sweep.json`` records it: the spec, or ``callable:module:qualname``."""
-        if self.function is None:
-            return self.name
-        fn = self.function
-        return (f"callable:{getattr(fn, '__module__', '?')}:"
-                f"{getattr(fn, '__qualname__', self.name)}")
+        return self.name if self.function is None else callable_label(self.function)
 
     def __call__(self, result) -> float:
         if self.function is not None:

@@ -157,10 +157,8 @@ def open_study(folder) -> Study:
     from .store import FIXED_COLUMNS, Store
 
     store = Store(folder)
-    described = store.definition()["definition"]
+    store.definition()  # a sweep's folder, or SweepError
     table = store.read()
-    fixed = {"case", *(n for n, _ in FIXED_COLUMNS)}
-    metrics = [m if not m.startswith("callable:") else m.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
-               for m in described.get("metrics", [])]
-    parameters = [c for c in table.column_names if c not in fixed and c not in metrics]
-    return Study(table, folder=folder, parameters=parameters, metrics=metrics)
+    names = table.column_names  # case, the parameters, the fixed columns, the metrics
+    first, last = names.index(FIXED_COLUMNS[0][0]), names.index(FIXED_COLUMNS[-1][0])
+    return Study(table, folder=folder, parameters=names[1:first], metrics=names[last + 1:])
