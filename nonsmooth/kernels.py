@@ -680,22 +680,32 @@ def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip,
     ``[f - W^T b, gamma - 2 alpha dphi - beta^2 phi, -(dW/dt) v - 2 alpha v_T]`` and
     ``-a_i W_i^T`` per slipping pair: ``(K, R)``."""
     n, m, ns, nk = M.shape[0], phi.shape[0], slip.shape[0], stick.shape[0]
+    p = W.shape[0]
     size = n + m + nk
     K = np.zeros((size, size))
     R = np.zeros((size, 1 + ns))
-    K[:n, :n] = M
-    K[n:n + m, :n] = G
-    K[:n, n:n + m] = -G.T
-    R[:n, 0] = f - _matvec(W.T, b_all)
-    R[n:n + m, 0] = gamma - two_a * dphi - b2 * phi
+    for a in range(n):  # by loops: slice expressions allocate a temporary each
+        for b in range(n):
+            K[a, b] = M[a, b]
+        acc = f[a]
+        for i in range(p):
+            acc -= W[i, a] * b_all[i]
+        R[a, 0] = acc
+    for r in range(m):
+        for b in range(n):
+            K[n + r, b] = G[r, b]
+            K[b, n + r] = -G[r, b]
+        R[n + r, 0] = gamma[r] - two_a * dphi[r] - b2 * phi[r]
     for r in range(nk):
         i = stick[r]
-        K[n + m + r, :n] = W[i]
-        K[:n, n + m + r] = -W[i]
+        for b in range(n):
+            K[n + m + r, b] = W[i, b]
+            K[b, n + m + r] = -W[i, b]
         R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
     for c_ in range(ns):
         i = slip[c_]
-        R[:n, 1 + c_] = -a_all[i] * W[i]
+        for b in range(n):
+            R[b, 1 + c_] = -a_all[i] * W[i, b]
     return K, R
 
 
@@ -778,9 +788,11 @@ def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial)
         for s_ in range(ns):
             i = slip[s_]
             N_slip[s_] = preload[i] + Rad[i] + _dot(Wt[i], mag)
-        x = X[:, 0].copy()
-        for s_ in range(ns):
-            x += X[:, 1 + s_] * N_slip[s_]
+        for r in range(x.shape[0]):
+            acc = X[r, 0]
+            for s_ in range(ns):
+                acc += X[r, 1 + s_] * N_slip[s_]
+            x[r] = acc
         if not radial or _radial_loads(x, rad_rows, Rad):
             return x, N_slip, c, Rad, True
     return x, N_slip, c, Rad, False
@@ -817,6 +829,40 @@ def _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, p
     o += dz.shape[0]
     if state_mass:
         out[o:o + n * n] = M.ravel()
+
+
+@njit(cache=True, inline="always")
+def _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
+                    N_slip, n, m, p):
+    """From the KKT solution at the loads: the load rows ``lambda_abs`` (k,), each pair's
+    normal load ``N`` (p,) and friction force ``F_T`` (p,), and the HLCP's residual
+    ``max |lambda_abs - c - A |lambda_abs|| / max(1, |c|, |lambda_abs|)``."""
+    k = c.shape[0]
+    lam_abs = np.empty(k)
+    scale = 1.0
+    for r in range(k):
+        lam_abs[r] = x[int(abs_rows[r])]
+        scale = max(scale, abs(c[r]), abs(lam_abs[r]))
+    N = np.empty(p)
+    for i in range(p):
+        acc = preload[i] + Rad[i]
+        for r in range(k):
+            acc += Wt[i, r] * (faces[r] * lam_abs[r])
+        N[i] = acc
+    F_T = np.zeros(p)
+    for s_ in range(slip.shape[0]):
+        i = slip[s_]
+        F_T[i] = -a_all[i] * N_slip[s_] - b_all[i]
+    for r in range(stick.shape[0]):
+        F_T[stick[r]] = x[n + m + r]
+    res = 0.0  # max |lambda_abs - c - A |lambda_abs|| / scale, the HLCP's residual
+    for r in range(k):
+        acc = lam_abs[r] - c[r]
+        for col in range(k):
+            acc -= A[r, col] * abs(lam_abs[col])
+        res = max(res, abs(acc))
+    res /= scale
+    return lam_abs, N, F_T, res
 
 
 @njit(cache=True)
@@ -872,24 +918,13 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     if not converged:
         return NO_LOAD
     out[o_A + k * k:o_A + k * k + k] = c  # the equation of the converged loads
-    lam_abs = np.empty(k)
-    for r in range(k):
-        lam_abs[r] = x[int(abs_rows[r])]
-    N = preload + Rad
-    if k:
-        N += _matvec(Wt, faces * lam_abs)
-    F_T = np.zeros(p)
-    for s_ in range(slip.shape[0]):
-        i = slip[s_]
-        F_T[i] = -a_all[i] * N_slip[s_] - b_all[i]
-    for r in range(stick.shape[0]):
-        F_T[stick[r]] = x[n + m + r]
-    res = 0.0
-    if k:
-        scale = max(1.0, np.max(np.abs(c)), np.max(np.abs(lam_abs)))
-        res = np.max(np.abs(lam_abs - c - _matvec(A, np.abs(lam_abs)))) / scale
-    lam = x[n:n + m]
-    P_total, P_drive = _dot(lam, Gv), _dot(lam * driver, Gv)
+    lam_abs, N, F_T, res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip,
+                                           stick, a_all, b_all, N_slip, n, m, p)
+    P_total, P_drive = 0.0, 0.0
+    for r in range(m):
+        term = x[n + r] * Gv[r]
+        P_total += term
+        P_drive += term * driver[r]
     powers = np.array((P_drive, P_applied, P_damping, _dot(F_T, v_T), P_total - P_drive))
     _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
            M, state_mass)
@@ -923,8 +958,8 @@ def _planar_rhs(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy):
     (``out`` keeps that evaluation): ``[v, dv/dt, powers, dz/dt]``. Returns the status."""
     n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
     zo = 2 * n + 5
-    status = planar_evaluate(it, ft, U, M0, plan, Wt, t, y[:n].copy(), y[n:2 * n].copy(),
-                             y[zo:zo + n_z].copy(), modes, faces, out)
+    status = planar_evaluate(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z],
+                             modes, faces, out)
     if status != OK:
         return status
     o_pow = n + m + 4 * p + k
