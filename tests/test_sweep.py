@@ -411,3 +411,17 @@ def test_cli_sweep_runs_and_summarizes(tmp_path, capsys):
                  "--metric", "period:reserve_zero", "max:x", "--store", str(store),
                  "--scheduler", "serial", "--save-series", "--resume"]) == 0
     assert "(2 run now in" in capsys.readouterr().out  # only the failed cases again
+
+
+def test_a_command_line_sweep_resumes_from_python_with_the_same_values(tmp_path, capsys):
+    store = tmp_path / "s"
+    assert main(["sweep", "stick_slip_oscillator", "--grid", "mu_s=0.35,0.4", "--set", "k=200",
+                 "--t-end", "1", "--metric", "max:x", "--store", str(store),
+                 "--scheduler", "serial"]) == 0
+    capsys.readouterr()
+    described = json.loads((store / "sweep.json").read_text())["definition"]
+    assert described["grid"] == {"mu_s": [0.35, 0.4]} and described["fixed"] == {"k": 200.0}
+    study = nonsmooth.sweep("stick_slip_oscillator", {"mu_s": np.array([0.35, 0.4])}, k=200,
+                            t_end=1, metrics=["max:x"], store=store, resume=True,
+                            scheduler="serial", progress=False)
+    assert study.run["ran"] == 0 and study.n_ok == 2

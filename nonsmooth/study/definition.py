@@ -148,32 +148,41 @@ def parse_grid(text: str) -> tuple[str, list]:
     return name, [float(v) for v in values]
 
 
-def _expand(grid: Mapping | None, cases: Sequence[Mapping] | None) -> tuple[list, list]:
-    """The swept names (column order) and every case's values: each entry of ``cases``
-    combined with every point of the grid's Cartesian product."""
-    if grid is None and cases is None:
-        raise SweepError("give grid={name: values} and/or cases=[{name: value, ...}, ...]")
-    grid = {str(k): _values(str(k), v) for k, v in (grid or {}).items()}
+def _checked_grid(grid: Mapping | None) -> dict:
+    if grid is not None and not isinstance(grid, Mapping):
+        raise SweepError(f"grid = {grid!r}: give a dict {{name: values}}")
+    return {str(k): _values(str(k), v) for k, v in (grid or {}).items()}
+
+
+def _checked_cases(cases: Sequence[Mapping] | None) -> list | None:
     if cases is None:
-        cases = [{}]
-    elif isinstance(cases, Mapping) or not isinstance(cases, Iterable):
+        return None
+    if isinstance(cases, Mapping) or not isinstance(cases, Iterable):
         raise SweepError("cases must be a list of dicts {name: value}")
     cases = list(cases)
     if not cases:
         raise SweepError("cases is empty; give at least one case")
-    names = list(cases[0])
+    names = list(cases[0]) if isinstance(cases[0], Mapping) else []
     for i, case in enumerate(cases):
         if not isinstance(case, Mapping) or set(case) != set(names):
             raise SweepError(f"case {i} = {case!r}: every case must set the same parameters "
-                             f"({', '.join(names) or 'none'}) as a dict")
+                             f"({', '.join(map(str, names)) or 'none'}) as a dict")
+    return [{str(k): _scalar(str(k), case[k]) for k in names} for case in cases]
+
+
+def _expand(grid: dict, cases: list | None) -> tuple[list, list]:
+    """The swept names (column order) and every case's values: each entry of ``cases``
+    combined with every point of the grid's Cartesian product."""
+    if not grid and cases is None:
+        raise SweepError("give grid={name: values} and/or cases=[{name: value, ...}, ...]")
+    cases = cases if cases is not None else [{}]
+    names = list(cases[0])
     both = sorted(set(names) & set(grid))
     if both:
         raise SweepError(f"parameter(s) {', '.join(both)} given both in grid and in cases")
-    columns = names + list(grid)
     points = list(itertools.product(*grid.values()))
-    rows = [{**{k: _scalar(k, case[k]) for k in names}, **dict(zip(grid, p, strict=True))}
-            for case in cases for p in points]
-    return columns, rows
+    rows = [{**case, **dict(zip(grid, p, strict=True))} for case in cases for p in points]
+    return names + list(grid), rows
 
 
 def _converter(source: ModelSource) -> Callable[[str, object], object]:
@@ -197,6 +206,19 @@ def _converter(source: ModelSource) -> Callable[[str, object], object]:
 
     where = f"model {getattr(module, 'NAME', source.label)}"
     return lambda name, value: _convert_for_build(where, module.build, {name: value})[name]
+
+
+def _memoized(convert: Callable) -> Callable[[str, object], object]:
+    """``convert`` once per distinct (name, value), its result a JSON-able scalar."""
+    done: dict[tuple, object] = {}
+
+    def memo(name, value):
+        key = (name, type(value).__name__, value)
+        if key not in done:
+            done[key] = _scalar(name, convert(name, value))
+        return done[key]
+
+    return memo
 
 
 def _signature_check(fn: Callable) -> Callable[[str, object], object]:
@@ -284,7 +306,7 @@ class SweepDefinition:
                                     ``f(params) -> dict``
     metrics : list of Metric        one column each (:mod:`nonsmooth.study.metrics`)
     save_series : bool              each case's outputs to ``DIR/series/<case>.parquet``
-    grid, given_cases               as given (for ``sweep.json``)
+    grid, given_cases               the grid and the cases, values converted (``sweep.json``)
     """
 
     model: ModelSource
@@ -362,20 +384,17 @@ def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, met
     from .metrics import check_metrics, parse_metrics
 
     source = _source(model)
-    convert = _converter(source)
+    convert = _memoized(_converter(source))
+    grid = {k: [convert(k, v) for v in vs] for k, vs in _checked_grid(grid).items()}
+    cases = _checked_cases(cases)
+    if cases is not None:
+        cases = [{k: convert(k, v) for k, v in case.items()} for case in cases]
     columns, rows = _expand(grid, cases)
     fixed = {str(k): _scalar(str(k), v) for k, v in (fixed or {}).items()}
     clash = sorted(set(fixed) & set(columns))
     if clash:
         raise SweepError(f"parameter(s) {', '.join(clash)} both swept and fixed (--set)")
     fixed = {k: convert(k, v) for k, v in fixed.items()}
-    converted: dict[tuple, object] = {}
-    for row in rows:
-        for k, v in row.items():
-            key = (k, type(v).__name__, v)
-            if key not in converted:
-                converted[key] = _scalar(k, convert(k, v))
-            row[k] = converted[key]
     t_end, dt = _check_time("t_end", t_end), _check_time("dt", dt)
     options, method = _check_options(options), _check_method(method)
     parsed = parse_metrics(metrics)
@@ -385,9 +404,7 @@ def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, met
         model=source, parameters=columns, cases=rows, fixed=fixed,
         t_end=t_end, dt=dt, method=method, options=options, metrics=parsed,
         save_series=bool(save_series),
-        grid={k: [_scalar(k, v) for v in vs] for k, vs in (grid or {}).items()},
-        given_cases=None if cases is None else [
-            {k: _scalar(k, v) for k, v in c.items()} for c in cases])
+        grid=grid, given_cases=cases)
     definition.settings({**fixed, **rows[0]})  # the functions, tried on the first case
     return definition, reference
 
