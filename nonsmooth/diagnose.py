@@ -33,6 +33,9 @@ def _planar_source(system, t, q, v) -> str | None:
         if callable(fn) and not _finite(fn(t, q, v)):
             return f"the function of {type(fe).__name__.lower()} '{fe.name}'"
     for j in system.model.joints:
+        given = getattr(j, "normal_force", None)  # a clutch's, brake's or clamp's N(t)
+        if callable(given) and not _finite(given(t)):
+            return f"the normal force of {type(j).__name__.lower()} '{j.name}'"
         parts = [getattr(j, a, None) for a in ("_f", "_df", "_ddf")]
         if all(callable(f) for f in parts) and not all(_finite(f(t)) for f in parts):
             return f"the motion of {type(j).__name__.lower()} '{j.name}'"

@@ -443,7 +443,8 @@ class Dynamics:
         Wt = self._load_weights(q)
         AR = n + sysm.abs_rows
         A = X1[AR] @ Wt[slip]
-        c_fixed = X0[AR] + X1[AR] @ self._preload[slip]
+        preload = self.system.preload_at(t)
+        c_fixed = X0[AR] + X1[AR] @ preload[slip]
         radial = self._radial
         Rad = np.zeros(self.p)
         if radial:
@@ -455,7 +456,7 @@ class Dynamics:
                 mag = self._normal_magnitudes(t, A, c, f_abs)  # |lambda_abs| (or continuation)
             else:
                 mag = _EMPTY
-            N_slip = Wt[slip] @ mag + Rad[slip] + self._preload[slip]
+            N_slip = Wt[slip] @ mag + Rad[slip] + preload[slip]
             x = X0 + X1 @ N_slip
             if not radial:
                 break
@@ -472,7 +473,7 @@ class Dynamics:
                 "into the pin reaction too strongly); reduce mu or the pin radius")
         lam_abs = x[AR]
         signed = lam_abs if faces is None else faces * lam_abs
-        N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + self._preload
+        N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + preload
         F_T = np.empty(self.p)
         F_T[slip] = -a * N_slip - b_all[slip]
         F_T[stick] = x[n + m:]
@@ -522,7 +523,8 @@ class Dynamics:
         X = np.linalg.solve(K, R)
         AR = n + self.system.abs_rows
         Wt = self._load_weights(q)
-        return X[AR, 1:] @ Wt[slip], X[AR, 0] + X[AR, 1:] @ self._preload[slip]
+        return (X[AR, 1:] @ Wt[slip],
+                X[AR, 0] + X[AR, 1:] @ self.system.preload_at(t)[slip])
 
     @property
     def hlcp_enumeration_max_size(self) -> int:
@@ -685,7 +687,7 @@ class Dynamics:
         X0, X1, XF = X[:, 0], X[:, 1:1 + ns], X[:, 1 + ns:]
         AR = n + sysm.abs_rows
         Wt = self._load_weights(q)
-        rest = rad + self._preload
+        rest = rad + sysm.preload_at(t)
         if AR.size:
             A = X1[AR] @ Wt[slip]
             c = X0[AR] + X1[AR] @ rest[slip]

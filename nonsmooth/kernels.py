@@ -207,8 +207,10 @@ def _pair_row(it, ft, e, q, v, W):
     i, je = it[e, 1], it[e, 3]
     if it[e, 2] == 0:
         _relative_angle(it[je, 2], it[je, 3], it[je, 4], it[je, 5], q, W[i], ft[e, 0])
-    else:
+    elif it[e, 2] == 1:
         _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, W[i])
+    else:  # a clutch or brake: the relative rotation of two bodies, at its radius
+        _relative_angle(it[e, 3], it[e, 4], it[e, 5], it[e, 6], q, W[i], ft[e, 0])
 
 
 @njit(cache=True)
@@ -608,6 +610,7 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out):
             if not np.isfinite(U[e, j]):
                 return NONFINITE
     m, p = int(plan[1]), int(plan[2])
+    plan = _given_normal_forces(it, U, plan, p)
     M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = planar_terms(
         it, ft, U, M0, m, p, t, q, v)
     if err:
@@ -619,6 +622,20 @@ def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out):
     bias = planar_bias(it, ft, p, q, v) if stuck else np.zeros(p)
     return acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
                               Wt, v, z, modes, faces, out)
+
+
+@njit(cache=True, inline="always")
+def _given_normal_forces(it, U, plan, p):
+    """The plan with each given normal force ``max(N(t), 0)`` (a clutch's, read from its
+    PAIR row in ``U``) as its pair's preload (a copy; the plan itself when there are none)."""
+    copied = False
+    for e in range(it.shape[0]):
+        if it[e, 0] == PAIR and it[e, 7] == 1:
+            if not copied:
+                plan = plan.copy()
+                copied = True
+            plan[N_HEADER + p + it[e, 1]] = max(U[e, 0], 0.0)
+    return plan
 
 
 @njit(cache=True, inline="always")

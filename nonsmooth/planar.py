@@ -190,6 +190,8 @@ class PlanarSystem(System):
                 U[e, 0], U[e, 1], U[e, 2] = fn[0](t), fn[1](t), fn[2](t)
             elif how == "force":
                 U[e, 0], U[e, 1] = fn(t, q, v)
+            elif how == "normal":  # a clutch's given normal force N(t)
+                U[e, 0] = fn(t)
             else:
                 U[e, 0] = fn(t, q, v)
         return U

@@ -378,6 +378,11 @@ class _Run:
         for r in np.flatnonzero(self.faces != old_faces):  # one entry per face change
             self._log(t, y, self.abs_names[r], "normal_sign", _FACE[old_faces[r]],
                       _FACE[self.faces[r]])
+        for kind, i in fired:  # a given normal force reached zero: the element opens / closes
+            if kind == "given":
+                closing = self._given_normal_force(i, t + 1e-9 * max(1.0, abs(t))) > 0
+                self._log(t, y, self.system.pairs[i].name, "normal_sign",
+                          "0" if closing else "+", "+" if closing else "0")
         return new
 
     def _zeno_guard(self, t, fired):
@@ -468,8 +473,9 @@ class _Run:
         self.events.append(EventRecord(t, ue.name, "user", "", "", y[:n].copy(),
                                        y[n:2 * n].copy()))
 
-    def event_specs(self, modes):
-        """(kind, index, direction, terminal) of each event function of the current phase.
+    def event_specs(self, modes, t=None):
+        """(kind, index, direction, terminal) of each event function of the current phase
+        starting at ``t`` (without ``t``: the modes' and faces' event functions only).
 
         Engine events are terminal and one-sided (they watch the crossing away from the current
         mode / face), so a restart exactly at an event cannot find it again."""
@@ -481,6 +487,10 @@ class _Run:
                 specs.append(("velocity", i, -modes[i], True))
         specs += [("normal", r, -self.faces[r], True) if self.faces[r] else
                   ("detach", r, 1.0, True) for r in range(len(self.faces))]
+        if t is not None:  # a clutch's N(t) crossing zero, watched away from its sign just
+            after = t + 1e-9 * max(1.0, abs(t))  # after t (a restart at its root: either sign)
+            specs += [("given", i, -1.0 if self._given_normal_force(i, after) > 0 else 1.0,
+                       True) for i, _ in self.system.preload_functions]
         specs += [("user", k, ue.direction, ue.terminal) for k, ue in enumerate(self.user_events)]
         return specs
 
@@ -496,6 +506,8 @@ class _Run:
             return float(self.mu_s[i] * ev.N[i] + ev.F_T[i])
         if kind == "reserve-":
             return float(self.mu_s[i] * ev.N[i] - ev.F_T[i])
+        if kind == "given":
+            return self._given_normal_force(i, t)
         n = self.n
         ue = self.user_events[i]
         value = float(ue.function(t, y[:n], y[n:2 * n]))
@@ -503,6 +515,15 @@ class _Run:
             raise UserFunctionError(
                 f"user event {ue.name} returned {value} at t = {t:.10g} s: an event function "
                 "g(t, q, v) must return a finite number")
+        return value
+
+    def _given_normal_force(self, i, t) -> float:
+        """Pair ``i``'s given normal force ``N(t)`` (N) as the user's function returns it."""
+        value = float(dict(self.system.preload_functions)[i](t))
+        if not math.isfinite(value):
+            raise UserFunctionError(
+                f"the normal force of '{self.system.pairs[i].name}' returned {value} at "
+                f"t = {t:.10g} s: N(t) must return a finite number (N)")
         return value
 
     def nonfinite(self, t, y, h, method, dt) -> NonsmoothError:
@@ -668,7 +689,7 @@ def _integrate_phases(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, ma
     t = t0
     phase_max_step = max_step
     while t < t_end and next_k < len(grid):
-        specs = run.event_specs(modes)
+        specs = run.event_specs(modes, t)
         if method == "DOP853" and run.compiled:
             outcome = _compiled_phase(run, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
                                       phase_max_step, dt)

@@ -101,14 +101,15 @@ class FrictionPair:
     params: dict = field(default_factory=dict, compare=False)
     load: tuple = None
     radial: tuple = ()
-    preload: float = 0.0
+    preload: float | Callable[[float], float] = 0.0
 
     # The normal load of the pair (``docs/method.md`` sections 5.1 and 9; MotionSolve's inputs):
     #     N = sum_r w_r |lambda_r|  +  sqrt(sum_s lambda_s^2)  +  preload
     # ``load``: (row name, weight) pairs, the weight a number or a callable q -> number (default
     # ``((normal, 1.0),)``): piecewise linear, so the normal forces stay one HLCP; ``radial``:
     # rows whose Euclidean norm adds (a revolute pin's reaction, solved by fixed-point iteration
-    # inside each evaluation); ``preload``: a constant load (N).
+    # inside each evaluation); ``preload``: a constant load (N), or a given normal force N(t)
+    # (a clutch's, ``nonsmooth.clutch``; its negative values count as 0: the element is open).
     def make_law(self, law: str | None = None):
         """The :class:`nonsmooth.friction.FrictionLaw` of this pair (``law`` overrides): the
         law's ``from_pair`` with this pair's coefficients and ``params`` (each law takes its own
@@ -198,8 +199,12 @@ class System:
         # rows whose |.| enters some load: the unknowns of the normal-force HLCP
         self.abs_rows = np.array(sorted({r for load in self.pair_load for r, _ in load}),
                                  dtype=int)
-        self.preload = np.array([float(p.preload) for p in self.pairs])
-        self.simple_pairs = all(
+        # constant preloads; a given normal force N(t) is 0 here and evaluated by preload_at
+        self.preload = np.array([0.0 if callable(p.preload) else float(p.preload)
+                                 for p in self.pairs])
+        self.preload_functions = [(i, p.preload) for i, p in enumerate(self.pairs)
+                                  if callable(p.preload)]
+        self.simple_pairs = not self.preload_functions and all(
             len(load) == 1 and load[0] == (rows[i], 1.0) and not self.pair_radial[i]
             and self.preload[i] == 0 for i, load in enumerate(self.pair_load))
         pair_names = [p.name for p in self.pairs]
@@ -214,6 +219,16 @@ class System:
     @property
     def n_pairs(self) -> int:
         return len(self.pairs)
+
+    def preload_at(self, t: float) -> np.ndarray:
+        """The preloads at ``t``, shape (p,) (N): the constant ones, and each given normal force
+        ``max(N(t), 0)``."""
+        if not self.preload_functions:
+            return self.preload
+        pre = self.preload.copy()
+        for i, fn in self.preload_functions:
+            pre[i] = max(float(fn(t)), 0.0)
+        return pre
 
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")

@@ -19,7 +19,9 @@ TRANSLATIONAL   1       row, i_off, i_nd, j_off, j_nd, lock           point_i, p
                                                                       normal (2), lock angle
 DRIVER          2       row, joint kind, joint element, motion kind   initial, speed
                         (0 linear, 1 user: f, df, ddf passed in)
-PAIR            3       pair index, joint kind, joint element         pin radius
+PAIR            3       pair index, joint kind, joint element (kind   pin radius (clutch:
+                        2: a_off, a_nd, b_off, b_nd), given normal    its radius)
+                        force (column 7: 1 a user N(t), else 0)
 GRAVITY         4       off, nd                                       m g_x, m g_y
 SPRING          5       i_off, i_nd, j_off, j_nd                      point_i, point_j, k, l0
 DAMPER          6       i_off, i_nd, j_off, j_nd                      point_i, point_j, c
@@ -32,7 +34,10 @@ ROTOR           11      joint element (translational), parent off,    J_eq or I_
 ======================  ============================================  ==========================
 
 "joint element" is the row of the joint in these tables; "joint kind" 0 revolute, 1
-translational. Rotor inertia on a revolute joint is constant and added to the mass matrix here.
+translational (a clamp: its translational joint), 2 the relative rotation of two bodies (a
+clutch or brake, ``nonsmooth.clutch``). A pair's constant normal force is its preload (in the
+evaluation's plan); a given ``N(t)`` is a user function whose value the kernels read from the
+pair's row. Rotor inertia on a revolute joint is constant and added to the mass matrix here.
 """
 
 from __future__ import annotations
@@ -155,8 +160,7 @@ class _Compiler:
         for d, r in drivers:
             self.driver(d, r)
         for i, j in enumerate(pairs):
-            kind, e = self.joint_el[id(j)]
-            self.pk.add(PAIR, (i, kind, e), (getattr(j, "pin_radius", 1.0),), j.name)
+            self.pair(i, j)
         for fe in self.model.forces:
             self.force(fe)
         for rotor in self.model.inertias:
@@ -187,6 +191,8 @@ class _Compiler:
                 self.joint_el[id(j)] = (1, e)
             elif isinstance(j, J.Driver):
                 drivers.append((j, row))
+            elif j.n_rows == 0 and j.friction is not None:  # a clutch, brake or clamp
+                pass
             else:
                 raise ModelError(f"joint element '{j.name}' ({type(j).__name__}) has no table; "
                                  "expected Revolute, Translational or Driver")
@@ -194,6 +200,26 @@ class _Compiler:
                 pairs.append(j)
             row += j.n_rows
         return row, drivers, pairs
+
+    def pair(self, i, j) -> None:
+        """The PAIR row of the ``i``-th frictional element ``j`` (a joint with friction, a
+        clutch or brake, a clamp)."""
+        from .clutch import Clamp, Clutch
+
+        given = callable(j.friction.preload)
+        if isinstance(j, Clutch):
+            for b in j.bodies():
+                if self.body(b)[1] == 2:  # pragma: no cover - Clutch checks its bodies
+                    raise ModelError(f"clutch '{j.name}': a point mass has no angle")
+            e = self.pk.add(PAIR, (i, 2, *self.body(j.body_a), *self.body(j.body_b), int(given)),
+                            (j.radius,), j.name)
+        else:
+            joint = j.joint if isinstance(j, Clamp) else j
+            kind, je = self.joint_ref(joint, f"clamp '{j.name}'")
+            e = self.pk.add(PAIR, (i, kind, je, 0, 0, 0, int(given)),
+                            (getattr(j, "pin_radius", 1.0),), j.name)
+        if given:
+            self.user.append((e, j.friction.preload, "normal"))
 
     def driver(self, d, row) -> None:
         kind, e = self.joint_ref(d.joint, f"driver '{d.name}'")
