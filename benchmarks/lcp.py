@@ -152,7 +152,8 @@ def engine_share(min_time: float = 0.2) -> list[dict]:
       solved in closed form inline; also shown, what a ``solve_ave`` call would cost;
     * two coupled pairs at an event (``faces=None``: the full HLCP by ``solve_ave``).
     """
-    from nonsmooth import Constraint, Dynamics, FrictionPair, GeneralizedSystem
+    from nonsmooth import Constraint, FrictionPair, GeneralizedSystem
+    from nonsmooth.dynamics import Dynamics
     from nonsmooth.lcp import solve_ave
     from nonsmooth.models import crank_rocker
 

@@ -63,7 +63,7 @@ def belt_chain(k: int, *, seed: int = 0, spread: float = 0.05):
     for i in range(k - 1):
         mdl.add(Spring(f"spring{i + 1}", blocks[i], (0.0, 0.0), blocks[i + 1], (0.0, 0.0),
                        K_SPRING, rest[i + 1]))
-    mdl.add(Gravity(9.81, bodies=blocks))
+    mdl.add(Gravity(g=9.81, bodies=blocks))
     system = mdl.compile()
     q, v = mdl.initial_state()
     return system, q, v

@@ -131,7 +131,7 @@ def build(**params) -> Model:
     for i in range(1, n_blocks):
         mdl.add(Spring(f"spring{i}", blocks[i - 1], (0.0, 0.0), blocks[i], (0.0, 0.0), k,
                        SPACING))
-    mdl.add(Gravity(p["g"], bodies=blocks))
+    mdl.add(Gravity(g=p["g"], bodies=blocks))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
     names = system.coordinate_names

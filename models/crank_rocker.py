@@ -189,7 +189,7 @@ def _build_planar(p):
     mdl.add(Driver("drive", crank_pin, speed=-omega, initial=math.pi / 2))
     if p["c"] > 0:
         mdl.add(JointDamper("rocker damping", pivot, p["c"]))
-    mdl.add(Gravity(p["g"]))
+    mdl.add(Gravity(g=p["g"]))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
     names = system.coordinate_names

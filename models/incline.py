@@ -85,7 +85,7 @@ def build(**params) -> Model:
     mdl.add(Translational("contact", plane, block, (0.0, 0.0), (1.0, 0.0), mu=p["mu_d"],
                           mu_s=p["mu_s"], normal="left", law=p["friction"],
                           friction=friction_params(p)))
-    mdl.add(Gravity(p["g"]))
+    mdl.add(Gravity(g=p["g"]))
     system = mdl.compile()
     q0, v0_ = mdl.initial_state()
     names = system.coordinate_names

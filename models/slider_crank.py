@@ -152,7 +152,7 @@ def build(**params) -> Model:
     elif p["drive"] == "torque" and p["T0"] != 0.0:
         T0 = p["T0"]
         mdl.add(Torque("motor", crank, lambda t, q, v: T0))
-    mdl.add(Gravity(p["g"]))
+    mdl.add(Gravity(g=p["g"]))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
     names = system.coordinate_names

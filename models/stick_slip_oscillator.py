@@ -72,7 +72,7 @@ def build(**params) -> Model:
     mdl.add(Spring("spring", ground, wall, block, (0.0, 0.0), p["k"], SPRING_LENGTH))
     if p["c"] > 0:
         mdl.add(Damper("damper", ground, wall, block, (0.0, 0.0), p["c"]))
-    mdl.add(Gravity(p["g"], bodies=[block]))
+    mdl.add(Gravity(g=p["g"], bodies=[block]))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
     ix = system.coordinate_names.index("block.x")

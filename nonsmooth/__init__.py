@@ -10,7 +10,7 @@ modules: ``docs/architecture.md``.
 """
 
 from .compare import Comparison, compare
-from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, Dynamics, Evaluation
+from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA
 from .errors import (
     ConstraintError,
     FrictionLoadError,
@@ -29,6 +29,26 @@ from .system import Constraint, FrictionPair, GeneralizedSystem, System
 
 __version__ = "0.1.0"
 
+#: The model-building names, imported on first use (``nonsmooth.Body`` ...): the builder's
+#: modules are not needed to run a bundled model, and ``import nonsmooth`` stays fast
+#: (``benchmarks/startup.py``). Name -> module.
+_BUILDER = {
+    "PlanarModel": "planar", "Body": "bodies", "PointMass": "bodies", "ground": "bodies",
+    "Revolute": "joints", "Translational": "joints", "Driver": "joints",
+    "Spring": "forces", "Damper": "forces", "JointDamper": "forces",
+    "RotationalSpring": "forces", "Force": "forces", "Torque": "forces", "Gravity": "forces",
+    "RotorInertia": "inertia",
+    # --- friction elements with a prescribed normal force (issue 12, item 1): Clutch, Brake,
+    # --- Clamp from nonsmooth.clutch are added here by their author.
+}
+
+#: Lazily imported entry points besides the builder (name -> module).
+_LAZY = {**_BUILDER, "sweep": "study", "Study": "study"}
+
+#: Internals that used to be exported at the top level: still reachable (with a
+#: DeprecationWarning) for old scripts; import them from ``nonsmooth.dynamics``.
+_MOVED = {"Dynamics": "dynamics", "Evaluation": "dynamics"}
+
 __all__ = [
     "simulate",
     "sweep",
@@ -39,12 +59,11 @@ __all__ = [
     "Model",
     "Output",
     "Parameter",
+    *_BUILDER,
     "System",
     "GeneralizedSystem",
     "Constraint",
     "FrictionPair",
-    "Dynamics",
-    "Evaluation",
     "EventRecord",
     "METHODS",
     "DEFAULT_ALPHA",
@@ -62,10 +81,24 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    """``nonsmooth.sweep``, ``nonsmooth.Study``: imported on first use (``nonsmooth.study``), so
-    that ``import nonsmooth`` does not pay for the study machinery."""
-    if name in ("sweep", "Study"):
-        from . import study
+    """The model-building names (:data:`_BUILDER`: ``nonsmooth.PlanarModel``, ``Body`` ...),
+    ``nonsmooth.sweep`` and ``nonsmooth.Study``: imported on first use, so that
+    ``import nonsmooth`` does not pay for them."""
+    import importlib
 
-        return getattr(study, name)
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value  # the next access is a plain attribute
+        return value
+    if name in _MOVED:
+        import warnings
+
+        warnings.warn(f"nonsmooth.{name} is an internal and no longer exported; use "
+                      f"'from nonsmooth.{_MOVED[name]} import {name}'", DeprecationWarning,
+                      stacklevel=2)
+        return getattr(importlib.import_module(f".{_MOVED[name]}", __name__), name)
     raise AttributeError(f"module 'nonsmooth' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

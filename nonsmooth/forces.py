@@ -51,12 +51,30 @@ class ForceElement:
 class Gravity(ForceElement):
     """Uniform gravity ``g`` (m/s^2) along ``direction`` (default -y) on the given bodies.
 
-    With ``bodies=None`` it acts on every body of the model it is added to.
+    Like every element it takes its name first: ``Gravity(g=9.81)``,
+    ``Gravity("gravity", 9.81, bodies=[block])``.
+
+    Parameters
+    ----------
+    name : str
+        Element name (default ``"gravity"``).
+    g : float
+        Magnitude of the acceleration (m/s^2), >= 0.
+    direction : (float, float)
+        Direction in global axes (normalized here; default -y).
+    bodies : list of Body or PointMass, optional
+        The bodies it acts on; None: every body of the model it is added to.
     """
 
     category = "conservative"
 
-    def __init__(self, g: float = 9.81, direction=(0.0, -1.0), bodies=None, name="gravity"):
+    def __init__(self, name: str = "gravity", g: float = 9.81, direction=(0.0, -1.0),
+                 bodies=None):
+        if not isinstance(name, str):
+            raise ModelError(
+                f"gravity: the first argument is the element's name (every element takes its "
+                f"name first), got {name!r}; give the acceleration by keyword: "
+                f"Gravity(g={name!r}) or Gravity('gravity', {name!r})")
         self.name = name
         self.g = _finite(name, "gravity", g, minimum=0.0)
         nx, ny = float(direction[0]), float(direction[1])

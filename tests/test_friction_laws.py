@@ -121,7 +121,7 @@ def driven_slider(law, params, *, speed=None, motion=None, m=1.0, mu_d=0.3, mu_s
         mdl.add(Driver("drive", slot, speed=speed))
     else:
         mdl.add(Driver("drive", slot, motion=motion))
-    mdl.add(Gravity(g))
+    mdl.add(Gravity(g=g))
     return mdl
 
 
@@ -304,7 +304,7 @@ def presliding_rig(F0, T_ramp=1.0):
         return F0 * (3 * s * s - 2 * s ** 3), 0.0
 
     mdl.add(Force("push", mass, push))
-    mdl.add(Gravity(G))
+    mdl.add(Gravity(g=G))
     return mdl
 
 
@@ -469,7 +469,7 @@ def test_lugre_dissipativity_warning():
         # mu_s == mu_d: no Stribeck drop, nothing to violate
         nonsmooth.simulate(oscillator.build(sigma1=50.0, friction="lugre", mu_s=0.3, mu_d=0.3),
                            0.01, method="LSODA")
-    assert LuGre(0.4, 0.3, sigma1=1.2, sigma2=0.4).warnings()  # the boundary warns
+    assert LuGre(0.3, 0.4, sigma1=1.2, sigma2=0.4).warnings()  # the boundary warns
 
 
 @pytest.mark.parametrize("effect, v", [("SLIDING", 5e-5), ("SLIDING", -1e-4),

@@ -25,7 +25,7 @@ def pendulum(theta0, **friction):
     bob = mdl.add(Body("bob", M, I_C, position=(L * math.sin(theta0), -L * math.cos(theta0)),
                        angle=angle))
     mdl.add(Revolute("pin", ground, bob, (0.0, 0.0), (-L, 0.0), **friction))
-    mdl.add(Gravity(G))
+    mdl.add(Gravity(g=G))
     return mdl
 
 
@@ -139,7 +139,7 @@ def test_translational_bending_and_preload_enter_the_load():
                           inputs="1111", initial_overlap=x_s, force_preload=F_pre))
     # a horizontal push P at height h above the CM: moment P h on the lock
     mdl.add(Force("push", block, lambda t, q, v: (P, 0.0), point=(0.0, h)))
-    mdl.add(Gravity(G))
+    mdl.add(Gravity(g=G))
     r = nonsmooth.simulate(mdl, 0.1, method="DOP853", rtol=1e-12, atol=1e-14)
     lam_N, M_lock = r["slot.normal"], r["slot.lock"]
     np.testing.assert_allclose(lam_N, M * G, rtol=1e-12)
@@ -157,7 +157,7 @@ def test_overlap_increase_changes_the_contact_spacing():
                                  normal="left", inputs="0110", initial_overlap=0.1,
                                  overlap_delta="INCREASE"))
     mdl.add(Force("push", block, lambda t, q, v: (1.0, 0.0), point=(0.0, 0.05)))
-    mdl.add(Gravity(G))
+    mdl.add(Gravity(g=G))
     r = nonsmooth.simulate(mdl, 0.2, method="DOP853", rtol=1e-12, atol=1e-14)
     x = r["block.x"]
     N = M * G + np.abs(r["slot.lock"]) / (0.1 + x)

@@ -34,7 +34,7 @@ def every_kind(pin_friction: bool = True) -> PlanarModel:
     axle = mdl.add(Revolute("axle", ground, wheel, (-1.0, 0.0), (0.0, 0.0)))
     mdl.add(Translational("rail", ground, ball, (0.0, -0.5), (1.0, 0.2), mu=0.3, normal="left"))
     mdl.add(Driver("spin", axle, speed=2.0, initial=0.1))
-    mdl.add(Gravity(9.81))
+    mdl.add(Gravity(g=9.81))
     mdl.add(Spring("spring", ground, (0.0, 1.0), block, (0.01, 0.0), k=50.0, length0=0.8))
     mdl.add(Damper("damper", bar, (0.3, 0.0), ball, (0.0, 0.0), c=0.7))
     mdl.add(JointDamper("pin damper", pin, c=0.05))
@@ -109,11 +109,11 @@ def test_compiling_is_pure_a_body_shared_by_two_models():
     first.add(shared)
     first.add(Translational("slot", ground, shared, (0.0, 0.0), (1.0, 0.0), mu=0.1,
                             normal="left"))
-    first.add(Gravity(9.81))
+    first.add(Gravity(g=9.81))
     second = PlanarModel("second")
     second.add(Body("other", 1.0, 0.1))  # the shared body comes second here: offset 3
     second.add(shared)
-    second.add(Gravity(9.81))
+    second.add(Gravity(g=9.81))
     sys1 = first.compile()
     sys2 = second.compile()
     assert shared.offset == -1  # nothing written into the user's object

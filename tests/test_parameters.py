@@ -54,7 +54,7 @@ def slider(law, friction, *, mu=0.3, mu_s=0.4, speed=0.05):
     slot = mdl.add(Translational("slot", ground, mass, (0.0, 0.0), (1.0, 0.0), mu=mu, mu_s=mu_s,
                                  normal="left", law=law, friction=friction))
     mdl.add(Driver("drive", slot, speed=speed))
-    mdl.add(Gravity(9.81))
+    mdl.add(Gravity(g=9.81))
     return mdl
 
 
@@ -115,7 +115,7 @@ def test_extreme_values_on_the_command_line_are_one_line_errors(capsys, argv, na
      r"within \[1e-09, 1000\] m/s"),
     (lambda: Regularized(viscous=1e308), r"regularized friction: viscous = 1e\+308 is invalid"),
     (lambda: LuGre(sigma0=1e308), r"sigma0 = 1e\+308 is invalid.*\[1, 1e\+10\] 1/m"),
-    (lambda: LuGre(0.5, 0.0), r"lugre friction: mu_d = 0\.0 is invalid; it must be a finite "
+    (lambda: LuGre(0.0, 0.5), r"lugre friction: mu_d = 0\.0 is invalid; it must be a finite "
                               r"number > 0 within \[0\.0001, 10\]"),
     (lambda: Coulomb(1e308), r"coulomb friction: mu_d = 1e\+308 is invalid.*\[0, 10\]"),
     (lambda: Coulomb(0.3, 0.2), r"coulomb friction: mu_s = 0\.2 must be >= mu_d = 0\.3"),
@@ -204,7 +204,7 @@ def test_model_friction_parameters_are_the_schema():
     assert law.stribeck_vel == Regularized().stribeck_vel and law.warnings() == []
     assert (law.coulomb, law.stiction_extra) == (0.3, pytest.approx(0.1))
     assert FrictionPair("p", "n", 0.3, 0.4).make_law("lugre").parameters() == \
-        LuGre(0.4, 0.3).parameters()
+        LuGre(0.3, 0.4).parameters()
     assert {k: LUGRE_SCHEMA[k].default for k in ("sigma0", "sigma1", "sigma2", "v_s")} == {
         "sigma0": 1e5, "sigma1": 316.0, "sigma2": 0.4, "v_s": 1e-4}  # MotionSolve's, in SI
 
@@ -310,7 +310,7 @@ def test_alias_and_name_on_the_command_line(capsys):
 
 # ============================================================================ mu_s >= mu_d
 @pytest.mark.parametrize("make, match", [
-    (lambda: LuGre(0.2, 0.3), r"lugre friction: mu_s = 0\.2 must be >= mu_d = 0\.3"),
+    (lambda: LuGre(0.3, 0.2), r"lugre friction: mu_s = 0\.2 must be >= mu_d = 0\.3"),
     (lambda: Coulomb(0.3, 0.2), r"coulomb friction: mu_s = 0\.2 must be >= mu_d = 0\.3"),
     (lambda: FrictionPair("p", "n", 0.3, 0.2), r"friction pair 'p': mu_s = 0\.2 must be >= "
                                                r"mu = 0\.3"),

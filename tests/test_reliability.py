@@ -51,7 +51,7 @@ def slider(push=None, name="slider"):
     block = mdl.add(Body("block", mass=2.0, inertia=0.1, velocity=(1.0, 0.0)))
     mdl.add(Translational("guide", ground, block, axis=(-1.0, 0.0), mu=0.1))
     mdl.add(Force("push", block, push or (lambda t, q, v: (0.0, 39.24 * t))))
-    mdl.add(Gravity(9.81))
+    mdl.add(Gravity(g=9.81))
     return mdl
 
 
@@ -137,7 +137,7 @@ def build(m=1.0, n=2, label="block", fixed=False):
     mdl = PlanarModel(label)
     block = mdl.add(Body("block", mass=2 * m * n / 2, inertia=0.1, velocity=(1.0, 0.0)))
     mdl.add(Translational("guide", ground, block, axis=(-1.0, 0.0), mu=0.0 if fixed else 0.1))
-    mdl.add(Gravity(9.81))
+    mdl.add(Gravity(g=9.81))
     return mdl
 """
 

@@ -22,7 +22,7 @@ def pendulum(theta0=0.5):
     bar = mdl.add(Body("bar", M, M * L * L / 12, position=(0.5 * L * c, 0.5 * L * s),
                        angle=theta0 - math.pi / 2))
     mdl.add(Revolute("pin", ground, bar, (0.0, 0.0), (-0.5 * L, 0.0)))
-    mdl.add(Gravity(9.81))
+    mdl.add(Gravity(g=9.81))
     return mdl
 
 

@@ -21,6 +21,7 @@ import pytest
 from scipy.optimize import brentq
 
 import nonsmooth
+from nonsmooth.dynamics import Dynamics
 from nonsmooth.models import slider_crank
 from nonsmooth.simulate import project
 
@@ -147,7 +148,7 @@ def test_initial_state_is_assembled():
 def test_speed_driven_forces_match_newton_euler(speed_run):
     model, r = speed_run
     p = model.parameters
-    dyn = nonsmooth.Dynamics(model.system)
+    dyn = Dynamics(model.system)
     a_seen = []
     checked = 0
     for i in range(0, len(r.t), 23):

@@ -26,7 +26,7 @@ def build(point_mass=False):
     # axis (-1, 0): the slot normal (axis turned clockwise) is +y
     mdl.add(Translational("guide", ground, slider, (0.0, 0.0), (-1.0, 0.0), mu=MU))
     mdl.add(Force("push", slider, lambda t, q, v: (0.0, P0 * t)))
-    mdl.add(Gravity(G))
+    mdl.add(Gravity(g=G))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
     outputs = {"x": Output(lambda r: r.q[:, 0], "m"), "vx": Output(lambda r: r.v[:, 0], "m/s")}

@@ -158,7 +158,7 @@ def belt_model(rng, k):
                             velocity=vel, angular_velocity=w))
         mdl.add(Revolute("pin", host, pend, (0.0, 0.0), (-0.5 * L, 0.0)))
         bodies.append(pend)
-    mdl.add(Gravity(9.81, bodies=bodies))
+    mdl.add(Gravity(g=9.81, bodies=bodies))
     return mdl
 
 
@@ -197,7 +197,7 @@ def ladder_model(rng, k):
             mdl.add(Revolute("C", rod, pend, (0.0, 0.0), (-0.2, 0.0), mu=md, mu_s=ms,
                              pin_radius=rng.uniform(0.005, 0.05)))
             bodies.append(pend)
-    mdl.add(Gravity(9.81, bodies=bodies))
+    mdl.add(Gravity(g=9.81, bodies=bodies))
     return mdl
 
 
@@ -294,7 +294,7 @@ def belt_chain(n, *, seed=0, spread=0.05, mu_s=0.5, mu_d=0.3, k_spring=100.0, v_
     for i in range(n - 1):
         mdl.add(Spring(f"spring{i + 1}", blocks[i], (0.0, 0.0), blocks[i + 1], (0.0, 0.0),
                        k_spring, rest[i + 1]))
-    mdl.add(Gravity(9.81, bodies=blocks))
+    mdl.add(Gravity(g=9.81, bodies=blocks))
     system = mdl.compile()
     q, v = mdl.initial_state()
     return system, q, v

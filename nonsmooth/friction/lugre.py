@@ -43,10 +43,11 @@ class LuGre(FrictionLaw):
 
     Parameters
     ----------
-    mu_s : float or None
-        Static coefficient (-), in [1e-4, 10] and ``>= mu_d``; None: equal to ``mu_d``.
     mu_d : float
         Dynamic coefficient (-), in [1e-4, 10].
+    mu_s : float or None
+        Static coefficient (-), in [1e-4, 10] and ``>= mu_d``; None: equal to ``mu_d``.
+        (Every law takes ``(mu_d, mu_s)`` in this order, as :class:`~.coulomb.Coulomb` does.)
     sigma0 : float
         Bristle stiffness per newton of normal load (1/m), in [1, 1e10].
     sigma1 : float
@@ -64,7 +65,7 @@ class LuGre(FrictionLaw):
     n_states = 1
     schema = LUGRE_SCHEMA
 
-    def __init__(self, mu_s: float | None = _S["mu_s"].default, mu_d: float = _S["mu_d"].default,
+    def __init__(self, mu_d: float = _S["mu_d"].default, mu_s: float | None = _S["mu_s"].default,
                  sigma0: float = _S["sigma0"].default, sigma1: float = _S["sigma1"].default,
                  sigma2: float = _S["sigma2"].default, v_s: float = _S["v_s"].default,
                  effect: str = _S["effect"].default):
@@ -83,7 +84,7 @@ class LuGre(FrictionLaw):
     @classmethod
     def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> LuGre:
         kw = {k: v for k, v in _S.pick(params).items() if k not in ("mu_s", "mu_d")}
-        return cls(mu_s, mu_d, **kw)  # the pair's own coefficients rule
+        return cls(mu_d, mu_s, **kw)  # the pair's own coefficients rule
 
     def g(self, v: float) -> float:
         """The Stribeck curve ``mu_d + (mu_s - mu_d) exp(-(v/v_s)^2)`` (dimensionless)."""

@@ -64,7 +64,7 @@ def build_model(info) -> Model:
         _add_joint(info, mdl, engine, joint)
     g = float(np.linalg.norm(info.gravity))
     if g > 0:
-        mdl.add(Gravity(g, info.plane.to_planar(info.gravity / g)))
+        mdl.add(Gravity(g=g, direction=info.plane.to_planar(info.gravity / g)))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
     outputs = _outputs(info)
