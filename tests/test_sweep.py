@@ -132,6 +132,25 @@ def test_a_failing_callable_metric_fails_its_case_only(tmp_path):
     assert study.rows()[1]["error_type"] == "RuntimeError"
 
 
+def dying_build(v_belt):
+    """A build function whose worker process dies at one case (a crash)."""
+    if v_belt == 0.2:
+        os._exit(3)
+    return stick_slip_oscillator.build(v_belt=v_belt)
+
+
+def test_a_worker_process_that_dies_fails_the_cases_it_ran_only(tmp_path):
+    values = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35]
+    study = nonsmooth.sweep(dying_build, {"v_belt": values}, t_end=0.5, metrics=["max:x"],
+                            store=tmp_path / "s", workers=2, progress=False)
+    assert list(study["case"]) == list(range(6))
+    died = study.rows("failed")
+    assert 1 <= len(died) <= 2 and 2 in [r["case"] for r in died]  # it, and its neighbour
+    assert all(r["error_type"] == "WorkerDied" and "resume retries it" in r["error"]
+               for r in died)
+    assert study.n_ok == 6 - len(died)  # the others ran on a new pool
+
+
 # ------------------------------------------------------------------ interrupts and resume
 FINISHED: list = []
 INTERRUPT_AT = {"v_belt": None}

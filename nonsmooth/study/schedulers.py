@@ -28,7 +28,8 @@ from collections.abc import Iterator
 
 from .definition import SweepError
 
-__all__ = ["Scheduler", "Serial", "Processes", "Dask", "make_scheduler", "SCHEDULERS"]
+__all__ = ["Scheduler", "Serial", "Processes", "Dask", "make_scheduler", "SCHEDULERS",
+           "WORKER_DIED"]
 
 SCHEDULERS = ("serial", "processes", "dask")
 
@@ -41,14 +42,22 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _failed_row(index: int, params: dict, exc: BaseException, metrics) -> dict:
+def _failed_row(index: int, params: dict, exc: BaseException | None, metrics,
+                error_type: str | None = None, message: str = "") -> dict:
+    """The row of a case whose worker failed (``exc``), or with ``error_type`` and
+    ``message``."""
     from .case import one_line
 
-    return {"case": index, **params, "status": "failed",
-            "error": f"the worker running this case failed: {type(exc).__name__}: "
-                     f"{one_line(exc)}",
-            "error_type": type(exc).__name__, "warning": None, "wall_time": None,
+    if exc is not None:
+        error_type = type(exc).__name__
+        message = f"the worker running this case failed: {error_type}: {one_line(exc)}"
+    return {"case": index, **params, "status": "failed", "error": message,
+            "error_type": error_type, "warning": None, "wall_time": None,
             "evaluations": None, "t_reached": None, **{m: None for m in metrics}}
+
+
+#: ``error_type`` of a case whose worker process died under it.
+WORKER_DIED = "WorkerDied"
 
 
 class Scheduler:
@@ -86,30 +95,56 @@ class Serial(Scheduler):
             yield runner(index, params)
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C reaches the whole process group; the parent handles it."""
+#: In a worker process: where it says which case it starts (the parent's queue).
+_STARTED = None
+
+
+def _init_worker(started) -> None:
+    """Worker initializer: Ctrl-C reaches the whole process group but the parent handles it;
+    ``started`` is the queue the worker announces each case on before running it."""
     import signal
 
+    global _STARTED
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _STARTED = started
+
+
+def _run_announced(payload: bytes, index: int, params: dict) -> dict:
+    from .case import run_pickled
+
+    if _STARTED is not None:
+        _STARTED.put(index)  # written at once (a SimpleQueue): seen even if the worker dies
+    return run_pickled(payload, index, params)
 
 
 class Processes(Scheduler):
-    """A pool of local worker processes (``spawn``)."""
+    """A pool of local worker processes (``spawn``).
+
+    A worker that dies (a crash, ``os._exit``, the out-of-memory killer) breaks the pool: the
+    cases it and the other workers were running become failed rows saying so (``resume``
+    retries them), and the cases not started yet run on a new pool.
+    """
 
     name = "processes"
 
     def __init__(self, workers: int | None = None):
         self.workers = workers or default_workers()
-        self._pool = None
+        self._pool = self._started = None
 
     def __enter__(self):
         import multiprocessing
+
+        self._context = multiprocessing.get_context("spawn")
+        self._started = self._context.SimpleQueue()
+        self._announced: set[int] = set()
+        self._start_pool()
+        return self
+
+    def _start_pool(self) -> None:
         from concurrent.futures import ProcessPoolExecutor
 
-        self._pool = ProcessPoolExecutor(self.workers,
-                                         mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_ignore_sigint)
-        return self
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
+                                         initializer=_init_worker, initargs=(self._started,))
 
     def __exit__(self, exc_type, exc, tb):
         pool, self._pool = self._pool, None
@@ -118,28 +153,61 @@ class Processes(Scheduler):
         if exc_type is None:
             pool.shutdown(wait=True)
             return False
-        # interrupted or failed: drop the queued cases and stop the running ones now
-        processes = list(getattr(pool, "_processes", {}).values())
+        self._stop(pool)  # interrupted or failed: drop the queued cases, stop the running ones
+        return False
+
+    @staticmethod
+    def _stop(pool) -> None:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in processes:
             if proc.is_alive():
                 proc.terminate()
         for proc in processes:
             proc.join(timeout=5)
-        return False
 
     def results(self, runner, payload, cases):
-        from concurrent.futures import as_completed
-
-        from .case import run_pickled
-
+        todo = dict(cases)
         metrics = [m.name for m in runner.definition.metrics]
-        futures = {self._pool.submit(run_pickled, payload, i, p): (i, p) for i, p in cases}
+        while todo:
+            running = yield from self._round(payload, todo, metrics)
+            if not running:  # nothing known to be running: do not retry forever
+                running = set(todo)
+            for i in sorted(running):
+                yield _failed_row(
+                    i, todo.pop(i), None, metrics, WORKER_DIED,
+                    "a worker process died while this case was running (this case or another "
+                    "running beside it crashed, called os._exit or ran out of memory); resume "
+                    "retries it")
+            if todo:
+                self._stop(self._pool)
+                self._start_pool()
+
+    def _round(self, payload, todo: dict, metrics):
+        """Submit ``todo`` and yield its rows (finished cases leave ``todo``); on a broken pool
+        return the cases started but not finished (None when every case finished)."""
+        from concurrent.futures import as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
+        futures = {self._pool.submit(_run_announced, payload, i, p): i for i, p in todo.items()}
         for future in as_completed(futures):
+            i = futures[future]
             try:
-                yield future.result()
-            except Exception as exc:  # the worker died (BrokenProcessPool ...)
-                yield _failed_row(*futures[future], exc, metrics)
+                row = future.result()
+            except BrokenProcessPool:
+                self._drain()
+                return self._announced & set(todo)
+            except Exception as exc:  # the case's result could not come back (pickling ...)
+                row = _failed_row(i, todo[i], exc, metrics)
+            del todo[i]
+            self._drain()
+            yield row
+        return None
+
+    def _drain(self) -> None:
+        """Read the cases the workers announced (the queue's pipe must never fill up)."""
+        while not self._started.empty():
+            self._announced.add(self._started.get())
 
 
 class Dask(Scheduler):
