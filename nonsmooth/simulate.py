@@ -25,6 +25,7 @@ import math
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -144,8 +145,15 @@ class _Run:
         self.events: list[EventRecord] = []
         n, m, p = system.n_q, system.n_constraints, system.n_pairs
         self.recorder = Recorder({"y": 2 * n + N_WORK + dynamics.n_z, "dv": n, "lam": m,
-                                  "lambda_N": p, "F_T": p, "v_T": p, "modes": p, "phi": m,
-                                  "dphi": m})
+                                  "lambda_N": p, "N": p, "F_T": p, "v_T": p, "modes": p,
+                                  "phi": m, "dphi": m})
+        # the knots of the dense output besides the output rows: the initial state, both sides
+        # of every event and time stop, the final state: (t, y, dv before, dv after)
+        self.knots: list[tuple] = []
+        # the right-hand side is evaluated at times <= t_clamp: a phase that ends at a time stop
+        # sees the left limit of a function of time there (the next phase starts at it)
+        self.t_clamp = math.inf
+        self.n_phases = 0
         # outputs of an adaptive step evaluated together by one compiled call (planar models
         # with Coulomb pairs and constant load weights)
         self.batch = (getattr(dynamics, "_plan", None) is not None
@@ -157,6 +165,8 @@ class _Run:
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
         self.mu_s = dynamics.mu_s
+        # Coulomb pairs whose static and dynamic coefficients are equal (see _run_out)
+        self.degenerate = np.abs(dynamics.mu_s - dynamics._mu) <= 1e-12 * dynamics.mu_s
         self.zo = 2 * self.n + N_WORK  # the smooth laws' states follow q, v and the work
         # the rows whose sign (face) is tracked, named by their pair when it is its normal row
         by_row = {int(r): pr.name for r, pr in zip(system.normal_rows, system.pairs,
@@ -190,7 +200,9 @@ class _Run:
                 "(timeout); raise it (--timeout) or shorten t_end")
 
     def ev_at(self, t, y, modes) -> Evaluation:
-        """Evaluation in the current phase (modes and faces fixed), cached for the last state."""
+        """Evaluation in the current phase (modes and faces fixed), cached for the last state;
+        at times beyond ``t_clamp`` (the phase's time stop) the left limit there."""
+        t = min(t, self.t_clamp)
         last = self._last
         if last is not None and last[0] == t and last[2] is modes and np.array_equal(last[1], y):
             return last[3]
@@ -211,6 +223,7 @@ class _Run:
             if cached:
                 ev = self.ev_at(t, y, modes)
             else:
+                t = min(t, self.t_clamp)
                 self.charge(t)
                 ev = evaluate(t, y[:n], y[n:2 * n], modes, faces, y[zo:])
             self.last_ev = ev
@@ -229,7 +242,7 @@ class _Run:
             self.max_residual = ev.residual
         v = y[n:2 * n]
         self.recorder.add_row(t=t, y=np.array(y), dv=ev.dv, lam=ev.lam, lambda_N=ev.lambda_N,
-                              F_T=ev.F_T, v_T=ev.v_T,
+                              N=ev.N, F_T=ev.F_T, v_T=ev.v_T,
                               modes=np.where(self.dyn.smooth, np.nan, modes),
                               residual=ev.residual, phi=ev.phi, dphi=ev.dphi,
                               T=0.5 * float(v @ ev.M @ v), V=self.system.potential(t, y[:n]))
@@ -252,13 +265,14 @@ class _Run:
         Q = np.ascontiguousarray(Y[:n].T)
         V = np.ascontiguousarray(Y[n:2 * n].T)
         U = np.zeros((k, tab.ints.shape[0], 3))
+        te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
         if system._user:
             for r in range(k):
-                U[r] = system._user_values(float(times[r]), Q[r], V[r])
+                U[r] = system._user_values(float(te[r]), Q[r], V[r])
         out = np.empty((k, L["size"] + 2))
         Z = np.ascontiguousarray(Y[self.zo:].T)
         row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn._plan,
-                                            dyn._Wt, np.ascontiguousarray(times, dtype=float),
+                                            dyn._Wt, np.ascontiguousarray(te),
                                             Q, V, Z, np.asarray(modes, dtype=float),
                                             np.asarray(self.faces, dtype=float), out)
         good = k if status == OK else row
@@ -285,7 +299,8 @@ class _Run:
             self.recorder.add(
                 t=np.array(times[:keep], dtype=float), y=np.array(Y[:, :keep].T),
                 dv=col("dv")[:keep].copy(), lam=col("lam")[:keep].copy(),
-                lambda_N=col("lambda_N")[:keep].copy(), F_T=F_T[:keep].copy(),
+                lambda_N=col("lambda_N")[:keep].copy(), N=N[:keep].copy(),
+                F_T=F_T[:keep].copy(),
                 v_T=v_T[:keep].copy(),
                 modes=np.tile(np.where(dyn.smooth, np.nan, modes), (keep, 1)),
                 residual=res.copy(), phi=col("phi")[:keep].copy(),
@@ -372,6 +387,7 @@ class _Run:
             candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
             new = self.dyn.transition(t, y[:self.n], y[self.n:2 * self.n], modes, candidates,
                                       options=options, z=y[self.zo:])
+            new = self._run_out(new, fired, coincident)
             # the friction force changed: re-derive every face from the HLCP at the new modes
             self.initial_faces(t, y, new)
             self._log_modes(t, y, modes, new, fired, coincident, candidates, options)
@@ -384,6 +400,20 @@ class _Run:
                 self._log(t, y, self.system.pairs[i].name, "normal_sign",
                           "0" if closing else "+", "+" if closing else "0")
         return new
+
+    def _run_out(self, new, fired, coincident):
+        """A sticking pair whose reserve ran out (a crossing, not a coincident zero) with
+        ``mu_s = mu_d`` slips the way its friction was resisting. At that instant sticking and
+        slipping are both consistent (the same force, zero relative acceleration), so the
+        transition keeps it sticking; but the reserve was decreasing through zero, so sticking
+        would end at once, again and again (Modelica's ``peak = 1`` clutches)."""
+        out = new
+        for kind, i in fired:
+            if (kind in ("reserve+", "reserve-") and (kind, i) not in coincident
+                    and new[i] == 0.0 and self.degenerate[i]):
+                out = out.copy() if out is new else out
+                out[i] = 1.0 if kind == "reserve+" else -1.0
+        return out
 
     def _zeno_guard(self, t, fired):
         """Raise on more than ZENO_LIMIT events within 1e-12 (relative) of each other."""
@@ -471,7 +501,7 @@ class _Run:
     def log_user(self, t, y, ue):
         n = self.n
         self.events.append(EventRecord(t, ue.name, "user", "", "", y[:n].copy(),
-                                       y[n:2 * n].copy()))
+                                       y[n:2 * n].copy(), np.array(y[self.zo:])))
 
     def event_specs(self, modes, t=None):
         """(kind, index, direction, terminal) of each event function of the current phase
@@ -538,6 +568,11 @@ class _Run:
             "the integration is unstable; reduce dt or use an adaptive method (RK45, DOP853)")
 
 
+def _tol(t: float) -> float:
+    """Times closer than this to ``t`` are the same instant (s)."""
+    return 1e-13 * max(1.0, abs(t))
+
+
 def _grid(t0, t_end, dt):
     """Output times ``t0, t0 + dt, ...``, never beyond ``t_end``, ending at ``t_end``."""
     n_grid = int(math.floor((t_end - t0) / dt + 1e-9))
@@ -554,21 +589,24 @@ _EPS4 = 4 * np.finfo(float).eps
 class _FixedStepper:
     """The stepper protocol for the fixed-step methods (RK4, explicit Euler).
 
-    Steps land on the output grid (one step per output interval; the first step after an event
-    is the remainder of its interval). ``dense_output()`` is the cubic Hermite interpolant of
-    the step (4th order); the state at an event is got by re-stepping exactly to it
-    (``state_at``), not by interpolation. Outputs are the step ends themselves and are not
+    Steps land on the step grid ``t0 + k dt`` (the first step after an event or a time stop is
+    the remainder of its interval; a phase that ends at a time stop ends with a shorter step
+    exactly to it). ``dense_output()`` is the cubic Hermite interpolant of the step (4th
+    order); the state at an event is got by re-stepping exactly to it (``state_at``), not by
+    interpolation. Without ``t_eval`` the outputs are the step ends themselves; with it, the
+    outputs between step ends come from the step's Hermite interpolant. Outputs are not
     checked against the phase's modes (the step cannot be shortened)."""
 
     xtol = 1e-13
     fixed = True
 
-    def __init__(self, run, method, modes, t, y, grid, next_k, dt):
+    def __init__(self, run, method, modes, t, y, steps, t_bound, dt):
         self.run, self.method, self.dt = run, method, dt
         self.rule = _STEPPERS[method]
         self.rhs = run.fun(modes, cached=False)  # the stages are never evaluated twice
         self.modes = modes
-        self.grid, self.k = grid, next_k
+        self.steps, self.t_bound = steps, t_bound
+        self.k = int(np.searchsorted(steps, t + _tol(t), side="right"))
         self.t, self.y = t, y
         self.f = self.rhs(t, y)
         self._remember()
@@ -582,14 +620,15 @@ class _FixedStepper:
     def _remember(self):
         """Hand the step end's evaluation to the run's cache (the event functions and the
         recorder read it)."""
-        self.run._last = (self.t, np.array(self.y), self.modes, self.run.last_ev)
+        self.run._last = (min(self.t, self.run.t_clamp), np.array(self.y), self.modes,
+                          self.run.last_ev)
 
     def step(self):
-        grid, run = self.grid, self.run
-        while self.k < len(grid) and grid[self.k] <= self.t:  # an output at the phase start
-            self.k += 1
+        steps, run = self.steps, self.run
         self.t_old, self.y_old, self.f_old = self.t, self.y, self.f
-        t_next = float(grid[self.k])
+        t_next = float(steps[self.k]) if self.k < len(steps) else self.t_bound
+        if t_next >= self.t_bound - _tol(self.t_bound):  # the phase's end (t_end or a stop)
+            t_next = self.t_bound
         if not (self.compiled and self._compiled_step(t_next)):
             y_new = self.rule(self.rhs, self.t, self.y, self.f, t_next - self.t)
             if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
@@ -597,8 +636,8 @@ class _FixedStepper:
             self.f = self.rhs(t_next, y_new)
             self.t, self.y = t_next, y_new
         self._remember()
-        self.k += 1
-        if self.k >= len(grid):
+        self.k = int(np.searchsorted(steps, self.t + _tol(self.t), side="right"))
+        if self.t >= self.t_bound:
             self.status = "finished"
 
     def _compiled_step(self, t_next) -> bool:
@@ -680,55 +719,139 @@ class _ScipyStepper:
 
 
 # ------------------------------------------------------------------------------- the event loop
-def _integrate_phases(run: _Run, method, t0, t_end, y, dt, modes, rtol, atol, max_step):
-    """One event loop for every method: smooth phases (:func:`_phase`) between events, a fresh
-    stepper after each event (nothing is cached across it), the transition at each event."""
-    grid = _grid(t0, t_end, dt)
-    run.record(t0, y, run.ev_at(t0, y, modes), modes)
-    next_k = 1
+@dataclass
+class _Schedule:
+    """Where a run records and where its phases must end.
+
+    ``grid``: the output times (the uniform grid ``t0 + k dt``, or ``t_eval``); ``steps``: the
+    fixed-step methods' step grid ``t0 + k dt``; ``stops``: the time stops (sorted, inside the
+    span), where a phase ends and the next starts fresh; ``t_eval``: True when the outputs
+    were given (then the run goes on to ``t_end`` after the last one, as ``solve_ivp`` does,
+    and the fixed-step outputs come from the steps' interpolant)."""
+
+    grid: np.ndarray
+    steps: np.ndarray
+    stops: np.ndarray
+    t_end: float
+    t_eval: bool = False
+
+    def phase_end(self, t: float) -> float:
+        """The end of a phase that starts at ``t``: the next time stop, else ``t_end``."""
+        k = int(np.searchsorted(self.stops, t + _tol(t), side="right"))
+        return float(self.stops[k]) if k < len(self.stops) else self.t_end
+
+    def k_cap(self, t_bound: float) -> int:
+        """The outputs a phase that ends at ``t_bound`` records: ``grid[:k_cap]``; an output at
+        a time stop is the next phase's (the right-hand side's value from the stop on)."""
+        if t_bound >= self.t_end:
+            return len(self.grid)
+        return int(np.searchsorted(self.grid, t_bound - _tol(t_bound), side="left"))
+
+
+def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rtol, atol,
+                      max_step):
+    """One event loop for every method: smooth phases (:func:`_phase`) between events and time
+    stops, a fresh stepper after each (nothing is cached across it), the transition at each
+    event."""
+    grid, t_end = sched.grid, sched.t_end
+    ev = run.ev_at(t0, y, modes)
+    run.knots.append((t0, np.array(y), ev.dv, ev.dv))
+    next_k = 0
+    if grid[0] - t0 <= _tol(t0):
+        run.record(t0, y, ev, modes)
+        next_k = 1
     t = t0
     phase_max_step = max_step
-    while t < t_end and next_k < len(grid):
+    redo = False
+    while t < t_end and (next_k < len(grid) or sched.t_eval):
+        t_bound = sched.phase_end(t)
+        run.t_clamp = math.inf if t_bound >= t_end else float(np.nextafter(t_bound, -math.inf))
+        run.n_phases += not redo
         specs = run.event_specs(modes, t)
         if method == "DOP853" and run.compiled:
-            outcome = _compiled_phase(run, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
+            outcome = _compiled_phase(run, specs, modes, t, y, t_bound, grid, next_k, rtol, atol,
                                       phase_max_step, dt)
         else:
-            outcome = _python_phase(run, method, specs, modes, t, y, t_end, grid, next_k, rtol,
-                                    atol, phase_max_step, dt)
+            outcome = _python_phase(run, method, specs, modes, t, y, t_bound, grid, next_k, rtol,
+                                    atol, phase_max_step, dt, sched=sched)
         kind, next_k, t, y = outcome[:4]
-        if kind == "redo":  # an event was stepped over: redo from the last output, shorter steps
+        redo = kind == "redo"
+        if redo:  # an event was stepped over: redo from the last output, shorter steps
             phase_max_step = min(phase_max_step, outcome[4])
             run._last = None
             continue
         phase_max_step = max_step
         if kind == "done":
-            break
-        fired = outcome[4]
-        users = [j for j in fired if specs[j][0] == "user"]
-        if users:
-            for j in users:
-                run.log_user(t, y, run.user_events[specs[j][1]])
-            run.record(t, y, run.ev_at(t, y, modes), modes)
-            return "user", t
-        modes = run.handle(t, y, modes, run.coincident(
-            t, y, modes, [(specs[j][0], specs[j][1]) for j in fired]))
-        if next_k < len(grid) and grid[next_k] - t <= 1e-13 * max(1.0, abs(t)):
+            if t_bound >= t_end:
+                break
+            modes = _restart_at_stop(run, specs, t, y, modes)
+        else:
+            fired = outcome[4]
+            users = [j for j in fired if specs[j][0] == "user"]
+            if users:
+                for j in users:
+                    run.log_user(t, y, run.user_events[specs[j][1]])
+                ev = run.ev_at(t, y, modes)
+                run.record(t, y, ev, modes)
+                run.knots.append((t, np.array(y), ev.dv, ev.dv))
+                return "user", t
+            modes = _handle_event(run, specs, fired, t, y, modes)
+        if next_k < len(grid) and grid[next_k] - t <= _tol(t):
             run.record(t, y, run.ev_at(t, y, modes), modes)
             next_k += 1
+    ev = run.ev_at(t, y, modes)
+    run.knots.append((t, np.array(y), ev.dv, ev.dv))
     return "done", t
 
 
+def _handle_event(run: _Run, specs, fired, t, y, modes):
+    """The engine events ``fired`` at ``t``: the transition (:meth:`_Run.handle`); the
+    accelerations on both sides kept as a knot of the dense output."""
+    ev_before = run.ev_at(t, y, modes)
+    new = run.handle(t, y, modes, run.coincident(
+        t, y, modes, [(specs[j][0], specs[j][1]) for j in fired]))
+    run.knots.append((t, np.array(y), ev_before.dv, run.ev_at(t, y, new).dv))
+    return new
+
+
+def _restart_at_stop(run: _Run, specs, t, y, modes):
+    """A phase ended at the time stop ``t``: compare the engine's event functions on both sides
+    of it (the left limit of the right-hand side, evaluated just before ``t``, and its value
+    at ``t``); those that changed sign across it in their watched direction (a sticking pair
+    whose reserve a step in a load used up, a normal force that jumped to the other face, a
+    given normal force that became positive) fire at ``t`` as events. Returns the modes of the
+    next phase."""
+    t_left = run.t_clamp
+    ev_before = run.ev_at(t, y, modes)  # the left limit (the phase's clamp)
+    engine = [spec for spec in specs if spec[0] != "user"]
+    g_before = [run.g_value(spec, t_left, y, ev_before, modes) for spec in engine]
+    run.t_clamp = math.inf
+    run._last = None  # nothing is cached across the stop
+    ev_after = run.ev_at(t, y, modes)
+    fired = [(spec[0], spec[1]) for spec, g0 in zip(engine, g_before, strict=True)
+             if crossed(g0, run.g_value(spec, t, y, ev_after, modes), spec[2])]
+    new = modes
+    if fired:
+        new = run.handle(t, y, modes, run.coincident(t, y, modes, fired))
+        ev_after = run.ev_at(t, y, new)
+    run.knots.append((t, np.array(y), ev_before.dv, ev_after.dv))
+    return new
+
+
 def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
-                  max_step, dt):
-    """A phase by the Python steppers (:class:`_FixedStepper`, :class:`_ScipyStepper`)."""
+                  max_step, dt, *, sched: _Schedule | None = None):
+    """A phase by the Python steppers (:class:`_FixedStepper`, :class:`_ScipyStepper`) from
+    ``t`` to ``t_end`` (the run's end or a time stop)."""
     if method in FIXED_STEP_METHODS:
-        stepper = _FixedStepper(run, method, modes, t, y, grid, next_k, dt)
+        stepper = _FixedStepper(run, method, modes, t, y, grid if sched is None else sched.steps,
+                                t_end, dt)
     else:
         stepper = _ScipyStepper(run, method, modes, t, y, t_end, rtol, atol, max_step, dt)
+    k_cap = len(grid) if sched is None else sched.k_cap(t_end)
+    interpolate = sched is not None and sched.t_eval
     with warnings.catch_warnings():  # scipy's finite-difference Jacobian step control
         warnings.filterwarnings("ignore", category=RuntimeWarning, module="scipy.integrate")
-        return _phase(run, stepper, specs, modes, grid, next_k, method)
+        return _phase(run, stepper, specs, modes, grid, next_k, method, k_cap, interpolate)
 
 
 #: Evaluations per compiled call before the run's clock, budget and progress are looked at.
@@ -790,12 +913,15 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
                                  next_k, rtol, atol, max_step, dt)
 
 
-def _phase(run: _Run, stepper, specs, modes, grid, next_k, method):
+def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,
+           interpolate=False):
     """One smooth phase (fixed modes and faces) from ``stepper.t`` until a terminal event or the
     end. Returns ``("event", next_k, t_e, y_e, fired)``, ``("done", next_k, t, y)`` or
     ``("redo", next_k, t_from, y_from, max_step)`` when an output of an adaptive step
     contradicts the phase's modes (an event stepped over: its function crossed zero twice
-    within one step)."""
+    within one step). Records the outputs ``grid[next_k:k_cap]`` it reaches; ``interpolate``:
+    a fixed-step method's outputs come from its steps' interpolant (``t_eval`` given)."""
+    k_cap = len(grid) if k_cap is None else k_cap
     start = (stepper.t, np.array(stepper.y))  # the last output (or the phase start)
     g_old = [run.g_value(spec, start[0], start[1], run.ev_at(*start, modes), modes)
              for spec in specs]
@@ -807,18 +933,24 @@ def _phase(run: _Run, stepper, specs, modes, grid, next_k, method):
         g_new = [run.g_value(spec, t_new, y_new, ev_new, modes) for spec in specs]
         roots, t_stop, fired = _step_events(run, stepper, specs, modes, g_old, g_new)
         t_last = t_new if t_stop is None else t_stop
-        k_hi = int(np.searchsorted(grid, t_last, side="right"))
-        if stepper.fixed:  # the step end is the output (unless an event comes first)
-            if k_hi > next_k and t_stop is None:
+        k_hi = min(int(np.searchsorted(grid, t_last, side="right")), k_cap)
+        if stepper.fixed and not interpolate:  # the step end is the output (unless an event
+            if k_hi > next_k and t_stop is None:  # comes first)
                 run.record(t_new, np.array(y_new), ev_new, modes)
                 next_k = k_hi
+        elif stepper.fixed:  # outputs between the step ends: the step's Hermite interpolant
+            dense = stepper.dense_output()
+            for tt in grid[next_k:k_hi]:
+                yy = np.asarray(dense(float(tt)), dtype=float)
+                run.record(float(tt), yy, run.ev_at(float(tt), yy, modes), modes)
+            next_k = max(next_k, k_hi)
         elif k_hi > next_k:  # the outputs of this step, checked against the phase's modes
             redo, next_k, start = _step_outputs(run, stepper, grid, next_k, k_hi, modes, start,
                                                 method)
             if redo is not None:
                 return ("redo", next_k, *start, redo)
         for tt, j in roots:  # non-terminal user events up to the first terminal one
-            if not specs[j][3] and tt <= t_last:
+            if not _terminal(run, specs[j]) and tt <= t_last:
                 run.log_user(tt, stepper.dense_output()(tt), run.user_events[specs[j][1]])
         if t_stop is not None:
             return "event", next_k, t_stop, stepper.state_at(t_stop), fired
@@ -843,11 +975,24 @@ def _step_events(run: _Run, stepper, specs, modes, g_old, g_new):
             roots.append((locate(g, stepper.t_old, stepper.t, g_old[j], g_new[j],
                                  xtol=stepper.xtol), j))
     roots.sort()
-    terminal = [r for r in roots if specs[r[1]][3]]
+    terminal = [r for r in roots if _terminal(run, specs[r[1]])]
     if not terminal:
         return roots, None, []
     t_stop = terminal[0][0]
     return roots, t_stop, [j for tt, j in terminal if tt <= t_stop + 1e-13]
+
+
+def _terminal(run: _Run, spec) -> bool:
+    """Whether an occurrence of the event function ``spec`` now stops the phase: every engine
+    event does; a user event whose ``terminal`` is a count n stops the run at its n-th
+    occurrence (scipy >= 1.12)."""
+    if spec[0] != "user":
+        return bool(spec[3])
+    ue = run.user_events[spec[1]]
+    if ue.terminal <= 1:
+        return ue.terminal == 1
+    seen = sum(1 for e in run.events if e.kind == "user" and e.pair == ue.name)
+    return seen + 1 >= ue.terminal
 
 
 def _step_outputs(run: _Run, stepper, grid, next_k, k_hi, modes, start, method):
@@ -880,8 +1025,8 @@ def _record_outputs(run: _Run, times, Y, next_k, modes, start, method):
 
 
 # ------------------------------------------------------------------------------- entry point
-def simulate(model, t_span, *, method: str | None = None, dt: float | None = None,
-             rtol: float | None = None, atol: float | None = None,
+def simulate(model, t_span=None, *, method: str | None = None, dt: float | None = None,
+             t_eval=None, tstops=None, rtol: float | None = None, atol=None,
              alpha: float | None = None,
              beta: float | None = None, friction=None, events: Sequence[Callable] = (),
              q0=None, v0=None, max_step: float = math.inf,
@@ -894,8 +1039,9 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     ----------
     model : nonsmooth.Model, System or PlanarModel
         What to simulate. A bare ``System`` needs ``q0`` and ``v0``.
-    t_span : float or (float, float)
-        End time, or (start, end) in s.
+    t_span : float or (float, float), optional
+        End time, or (start, end) in s; default ``(0, model.t_end)`` (a bundled model's own
+        end time; 1 s for a model built without one).
     method : str, optional
         ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method. Default (the
         command line's too): ``"DOP853"`` with set-valued Coulomb friction only (adaptive,
@@ -905,11 +1051,34 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
         switching) is 2-4 times faster on these models at a slightly lower accuracy
         (``benchmarks/friction_backends.py``).
     dt : float, optional
-        Step of the fixed-step methods and output spacing (s); default ``(t_end - t0) / 1000``.
-    rtol, atol : float, optional
-        Tolerances of the adaptive methods; default :data:`DEFAULT_TOLERANCES` (1e-11, 1e-13
-        for the explicit methods: the belt's stick-slip period to ~3e-10; 1e-8, 1e-10 for the
+        Step of the fixed-step methods and output spacing (s) when ``t_eval`` is not given;
+        default the model's ``dt``, else ``(t_end - t0) / 1000``.
+    t_eval : array_like, shape (k,), optional
+        Output times (s), increasing, within ``t_span`` (may be irregular), as in
+        ``solve_ivp``: the result has exactly these rows, and the run still goes on to
+        ``t_end`` (user events after the last output are found). The adaptive methods give
+        them from their dense output; the fixed-step methods keep stepping on ``t0 + k dt``
+        and give them from each step's cubic Hermite interpolant (4th order, the order of RK4:
+        the outputs do not change the steps).
+    tstops : sequence of float, optional
+        Time stops (s), as in DifferentialEquations.jl: the integration ends a phase exactly at
+        each (sorted; those outside the open span are ignored) and restarts fresh from it, for
+        every method: put a stop at each discontinuity in time of a user function (a step in
+        a force, a clutch that engages) and the steps never straddle it. Each phase evaluates
+        the functions of time at times up to (just below) its stop, the next from the stop on,
+        so a step written ``F(t) = a if t < t_s else b`` is integrated exactly. Event functions
+        that change sign across a stop (a stuck pair that a step in a load breaks loose) fire
+        there. Stops are not outputs unless they are on the output grid (an output at a stop
+        shows the values from the stop on).
+    rtol : float, optional
+        Relative tolerance of the adaptive methods; default :data:`DEFAULT_TOLERANCES` (1e-11
+        for the explicit methods: the belt's stick-slip period to ~3e-10; 1e-8 for the
         implicit ones, whose cost grows fast with the accuracy on stiff laws).
+    atol : float or array_like, shape (2 n_q + n_z,), optional
+        Absolute tolerance: one number, or one per state component of ``y = [q, v, z]``
+        (``Result.y``'s rows; ``z`` the smooth laws' internal states); the work integrals of
+        the energy balance take the smallest given value. Default 1e-13 (explicit methods),
+        1e-10 (implicit).
     alpha, beta : float, optional
         Baumgarte parameters (1/s); default the model's, else 10.
     friction : str, FrictionLaw or dict, optional
@@ -935,9 +1104,9 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     timeout : float, optional
         Wall-clock budget (s) of the run, same handling.
     max_outputs : int
-        Most output rows ``(t_end - t0) / dt + 1`` a run may ask for (default
-        :data:`MAX_OUTPUTS`); more is refused before the run starts (the rows are kept in
-        memory).
+        Most output rows ``(t_end - t0) / dt + 1`` (or ``len(t_eval)``) a run may ask for, and
+        most steps of a fixed-step method (default :data:`MAX_OUTPUTS`); more is refused
+        before the run starts (the rows are kept in memory).
 
     Returns
     -------
@@ -952,7 +1121,7 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
 
     mdl = as_model(model, q0=q0, v0=v0)
     system = mdl.system
-    t0, t_end = _time_span(t_span)
+    t0, t_end = _time_span(mdl.t_end if t_span is None else t_span)
     laws = resolve_laws(system, friction)
     if method is None:
         method = "Radau" if any(law.smooth for law in laws) else "DOP853"
@@ -961,27 +1130,31 @@ def simulate(model, t_span, *, method: str | None = None, dt: float | None = Non
     tolerances = DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"]
     rtol = tolerances[0] if rtol is None else rtol
     atol = tolerances[1] if atol is None else atol
-    dt = _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outputs,
-                        method)
+    dt = _check_options(t0, t_end, mdl.dt if dt is None else dt, rtol, atol, max_evaluations,
+                        timeout, max_outputs, method, t_eval is None)
+    sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method)
     _check_initial_state(mdl)
     alpha = next(x for x in (alpha, mdl.alpha, DEFAULT_ALPHA) if x is not None)
     beta = next(x for x in (beta, mdl.beta, DEFAULT_BETA) if x is not None)
     dynamics = Dynamics(system, alpha=alpha, beta=beta, laws=laws)
+    atol = _state_atol(atol, system, dynamics.n_z)
     for law in laws:
         for text in law.warnings():
             warnings.warn(text, RuntimeWarning, stacklevel=2)
-    user_events = [UserEvent.wrap(fn, i) for i, fn in enumerate(events)]
+    user_events = UserEvent.wrap_all(events)
     run = _Run(system, dynamics, user_events, progress, max_evaluations=int(max_evaluations),
                timeout=timeout)
     wall = time.perf_counter()
-    status, message, failure = _guarded_run(run, mdl, laws, method, t0, t_end, dt, rtol, atol,
+    status, message, failure = _guarded_run(run, mdl, laws, method, t0, sched, dt, rtol, atol,
                                             max_step)
     wall = time.perf_counter() - wall
     result = Result.from_records(run.recorder.arrays(), run.events, mdl, laws=dynamics.laws,
                                  max_residual=run.max_residual,
                                  n_evaluations=dynamics.n_evaluations, n_steps=run.n_steps,
                                  method=method, dt=dt, alpha=alpha, beta=beta, status=status,
-                                 message=message, wall_time=wall)
+                                 message=message, wall_time=wall, knots=run.knots,
+                                 n_phases=run.n_phases, t_span=(t0, t_end),
+                                 event_names=[ue.name for ue in user_events])
     if result.output_errors and failure is None:
         name, err = next(iter(result.output_errors.items()))
         failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")
@@ -1009,17 +1182,22 @@ def _time_span(t_span) -> tuple[float, float]:
 
 
 def _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outputs,
-                   method) -> float:
-    """Every numeric option checked, named, with its range; returns ``dt``."""
+                   method, on_grid=True) -> float:
+    """Every numeric option checked, named, with its range; returns ``dt``. ``on_grid``: the
+    outputs are the grid ``t0 + k dt`` (no ``t_eval``)."""
     dt = (t_end - t0) / 1000.0 if dt is None else float(dt)
     if not (math.isfinite(dt) and dt > 0):
         raise ValueError(f"dt = {dt!r} is invalid: the step must be a finite number > 0 (s)")
     if dt > t_end - t0:
         raise ValueError(f"dt = {dt:g} s is longer than the simulated interval "
                          f"{t_end - t0:g} s; choose dt <= t_end - t0")
-    _check_outputs(t0, t_end, dt, max_outputs, method)
+    if on_grid or method in FIXED_STEP_METHODS:
+        _check_outputs(t0, t_end, dt, max_outputs, method)
+    if np.ndim(rtol) != 0:
+        raise ValueError(f"rtol = {rtol!r} is invalid: give one number (a vector atol sets "
+                         "per-component tolerances)")
     for name, val in (("rtol", rtol), ("atol", atol)):
-        if not (math.isfinite(val) and val > 0):
+        if np.ndim(val) == 0 and not (math.isfinite(val) and val > 0):
             raise ValueError(f"{name} = {val!r} is invalid: it must be a finite number > 0")
     if not (isinstance(max_evaluations, (int, np.integer)) and max_evaluations > 0):
         raise ValueError(f"max_evaluations = {max_evaluations!r} is invalid: it must be an "
@@ -1027,6 +1205,77 @@ def _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outp
     if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
         raise ValueError(f"timeout = {timeout!r} is invalid: it must be a finite number > 0 (s)")
     return dt
+
+
+def _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method) -> _Schedule:
+    """The output times, the fixed-step grid and the time stops of a run, checked."""
+    fixed = method in FIXED_STEP_METHODS
+    steps = _grid(t0, t_end, dt) if fixed or t_eval is None else np.zeros(0)
+    grid = steps if t_eval is None else _check_t_eval(t_eval, t0, t_end, max_outputs)
+    return _Schedule(grid, steps, _check_tstops(tstops, t0, t_end), t_end, t_eval is not None)
+
+
+def _times(value, name: str, example: str) -> np.ndarray:
+    """``value`` as a 1-D array of finite times (s), or a ValueError naming ``name``."""
+    if isinstance(value, (str, bytes)):
+        arr = None
+    else:
+        try:
+            arr = np.asarray(value, dtype=float).reshape(-1)
+        except (TypeError, ValueError):
+            arr = None
+    if arr is None:
+        raise ValueError(f"{name} = {value!r} is invalid: give a sequence of times in s, e.g. "
+                         f"{name}={example}")
+    bad = arr[~np.isfinite(arr)]
+    if bad.size:
+        raise ValueError(f"{name} holds {bad[0]!r}: every time must be a finite number (s)")
+    return arr
+
+
+def _check_t_eval(t_eval, t0, t_end, max_outputs) -> np.ndarray:
+    times = _times(t_eval, "t_eval", "np.linspace(0, 1, 101)")
+    if times.size == 0:
+        raise ValueError("t_eval is empty: give at least one output time (s)")
+    if np.any(np.diff(times) <= 0):
+        raise ValueError("t_eval must be strictly increasing (s); sort it and drop repeated "
+                         "times (np.unique)")
+    if times[0] < t0 - _tol(t0) or times[-1] > t_end + _tol(t_end):
+        raise ValueError(f"t_eval spans {times[0]:g} .. {times[-1]:g} s, outside t_span = "
+                         f"({t0:g}, {t_end:g}) s: every output time must lie within the span")
+    if times.size > max_outputs:
+        raise ValueError(f"t_eval asks for {times.size:,} output rows, more than max_outputs "
+                         f"= {max_outputs:,}: give fewer times or raise max_outputs")
+    return np.clip(times, t0, t_end)
+
+
+def _check_tstops(tstops, t0, t_end) -> np.ndarray:
+    """The time stops inside the open span ``(t0, t_end)``, sorted, without repeats."""
+    if tstops is None:
+        return np.zeros(0)
+    times = np.unique(_times(tstops, "tstops", "[0.4, 0.9]"))
+    return times[(times > t0 + _tol(t0)) & (times < t_end - _tol(t_end))]
+
+
+def _state_atol(atol, system, n_z: int):
+    """``atol`` for the integrated state ``[q, v, work, z]``: a number as it is, a vector given
+    for ``y = [q, v, z]`` (shape ``(2 n_q + n_z,)``) with the smallest value for the work."""
+    if np.ndim(atol) == 0:
+        return float(atol)
+    n = system.n_q
+    arr = np.asarray(atol, dtype=float)
+    size = 2 * n + n_z
+    if arr.shape != (size,):
+        states = f"q ({n}), v ({n})" + (f", z ({n_z})" if n_z else "")
+        raise ValueError(
+            f"atol has shape {arr.shape}; give one number or one value per state component of "
+            f"y = [{states}]: shape ({size},) (coordinates: "
+            f"{', '.join(system.coordinate_names)})")
+    if not np.all(np.isfinite(arr) & (arr > 0)):
+        k = int(np.flatnonzero(~(np.isfinite(arr) & (arr > 0)))[0])
+        raise ValueError(f"atol[{k}] = {arr[k]!r} is invalid: every tolerance must be a finite "
+                         "number > 0")
+    return np.concatenate((arr[:2 * n], np.full(N_WORK, arr.min()), arr[2 * n:]))
 
 
 def _check_initial_state(mdl) -> None:
@@ -1037,12 +1286,12 @@ def _check_initial_state(mdl) -> None:
                              f"{', '.join(bad)}: give finite initial positions and velocities")
 
 
-def _guarded_run(run, mdl, laws, method, t0, t_end, dt, rtol, atol, max_step):
+def _guarded_run(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
     """The integration with every failure caught and named: ``(status, message, failure)``
     (``failure`` the exception to re-raise with the partial result, or None)."""
     try:
         with np.errstate(all="ignore"), _blas_threads(mdl.system):  # overflow: named later
-            how, t_reached = _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol,
+            how, t_reached = _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol,
                                         max_step)
     except NonsmoothError as exc:
         named = (_nonfinite_cause(run, method, dt)  # a user function's NaN behind it?
@@ -1089,7 +1338,7 @@ def _blas_threads(system):
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol, max_step):
+def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
     """Consistent initial state, modes and faces, then the integration loop."""
     system = mdl.system
     q, v = project(system, t0, mdl.q0, mdl.v0)
@@ -1098,7 +1347,7 @@ def _integrate(run, mdl, laws, method, t0, t_end, dt, rtol, atol, max_step):
     y = np.concatenate((q, v, np.zeros(N_WORK), np.array(z0, dtype=float)))
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)
-    return _integrate_phases(run, method, t0, t_end, y, dt, modes, rtol, atol, max_step)
+    return _integrate_phases(run, method, sched, t0, y, dt, modes, rtol, atol, max_step)
 
 
 def _check_outputs(t0, t_end, dt, max_outputs, method):
