@@ -38,8 +38,7 @@ _BUILDER = {
     "Spring": "forces", "Damper": "forces", "JointDamper": "forces",
     "RotationalSpring": "forces", "Force": "forces", "Torque": "forces", "Gravity": "forces",
     "RotorInertia": "inertia",
-    # --- friction elements with a prescribed normal force (issue 12, item 1): Clutch, Brake,
-    # --- Clamp from nonsmooth.clutch are added here by their author.
+    "Clutch": "clutch", "Brake": "clutch", "Clamp": "clutch",  # a given normal force
 }
 
 #: Lazily imported entry points besides the builder (name -> module).

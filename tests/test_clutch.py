@@ -143,3 +143,8 @@ def test_clutch_needs_rotating_bodies():
         Clutch("c", a, a, 1.0, mu=0.5)
     with pytest.raises(ModelError, match="Translational"):
         Clamp("k", a, 1.0, mu=0.5)
+
+
+def test_elements_are_in_the_flat_namespace():
+    assert (nonsmooth.Clutch, nonsmooth.Brake, nonsmooth.Clamp) == (Clutch, Brake, Clamp)
+    assert {"Clutch", "Brake", "Clamp"} <= set(nonsmooth.__all__)
