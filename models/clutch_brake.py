@@ -89,11 +89,9 @@ def build(**params) -> Model:
         - p["d"] * (r.v[:, col[1]] - r.v[:, col[2]]), "N m", "spring-damper torque on J1")
     outputs["mode_clutch"] = Output(lambda r: r.modes[:, 0], "-", "+1 slip+, -1 slip-, 0 stick")
     outputs["mode_brake"] = Output(lambda r: r.modes[:, 1], "-", "+1 slip+, -1 slip-, 0 stick")
-    model = Model(system, q0, v0, name=NAME, outputs=outputs, parameters=p, t_end=p["t_end"],
-                  dt=1e-3, description=DESCRIPTION, plot_outputs=("w1", "w2", "w3"),
-                  motion_outputs=("w1", "w2", "w3"))
-    model.tstops = (t_stop,)
-    return model
+    return Model(system, q0, v0, name=NAME, outputs=outputs, parameters=p, t_end=p["t_end"],
+                 dt=1e-3, description=DESCRIPTION, plot_outputs=("w1", "w2", "w3"),
+                 motion_outputs=("w1", "w2", "w3"), tstops=(t_stop,))
 
 
 # ------------------------------------------------------------------------ independent solution

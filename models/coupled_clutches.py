@@ -131,11 +131,9 @@ def build(**params) -> Model:
                                        f"clutch {k + 1}'s normal force (0: open)")
         outputs[f"mode{k + 1}"] = Output(lambda r, k=k: r.modes[:, k], "-",
                                          f"clutch {k + 1}: +1 slip+, -1 slip-, 0 stick")
-    model = Model(system, q0, v0, name=NAME, outputs=outputs, parameters=p, t_end=p["t_end"],
-                  dt=1e-3, description=DESCRIPTION,
-                  plot_outputs=("w1", "w2", "w3", "w4"), motion_outputs=("w1", "w2", "w3", "w4"))
-    model.tstops = d.tstops()
-    return model
+    return Model(system, q0, v0, name=NAME, outputs=outputs, parameters=p, t_end=p["t_end"],
+                 dt=1e-3, description=DESCRIPTION, tstops=d.tstops(),
+                 plot_outputs=("w1", "w2", "w3", "w4"), motion_outputs=("w1", "w2", "w3", "w4"))
 
 
 # ------------------------------------------------------------------------ independent solution

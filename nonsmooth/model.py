@@ -153,6 +153,8 @@ class Model:
     plot_outputs : tuple of str       the outputs ``Result.plot()`` shows by default
     motion_outputs : tuple of str     the outputs ``compare()`` treats as the motion
     alpha, beta : float or None       Baumgarte parameters (1/s), None = engine default
+    tstops : tuple of float           times at which the model's given inputs jump (a clutch
+                                      engaging): ``simulate``'s default ``tstops`` (s)
     """
 
     system: System
@@ -168,6 +170,7 @@ class Model:
     description: str = ""
     plot_outputs: tuple[str, ...] = ()
     motion_outputs: tuple[str, ...] = ()
+    tstops: tuple[float, ...] = ()
 
     def __post_init__(self):
         n = self.system.n_q

@@ -148,7 +148,9 @@ class _Run:
                                   "lambda_N": p, "N": p, "F_T": p, "v_T": p, "modes": p,
                                   "phi": m, "dphi": m})
         # the knots of the dense output besides the output rows: the initial state, both sides
-        # of every event and time stop, the final state: (t, y, dv before, dv after)
+        # of every event and time stop, the final state: (t, y, before, after), each side an
+        # acceleration dv or the (time, modes, faces) to evaluate it at when the dense output
+        # is first used (:meth:`side_acceleration`: no evaluation during the run)
         self.knots: list[tuple] = []
         # the right-hand side is evaluated at times <= t_clamp: a phase that ends at a time stop
         # sees the left limit of a function of time there (the next phase starts at it)
@@ -556,6 +558,16 @@ class _Run:
                 f"t = {t:.10g} s: N(t) must return a finite number (N)")
         return value
 
+    def side(self, t, modes):
+        """One side of a knot at ``t`` in the current modes and faces, evaluated later."""
+        return (t, np.array(modes, dtype=float), np.array(self.faces, dtype=float))
+
+    def side_acceleration(self, side, y) -> np.ndarray:
+        """``dv`` (n_q,) at the state ``y`` on a knot's ``side`` (:meth:`side`)."""
+        t, modes, faces = side
+        n = self.n
+        return self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, faces, y[self.zo:]).dv
+
     def nonfinite(self, t, y, h, method, dt) -> NonsmoothError:
         """The error for a state that became non-finite on the step from ``(t, y)`` of length
         ``h``: names the model element or user function that returned NaN/inf if there is one."""
@@ -805,12 +817,12 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
 
 
 def _handle_event(run: _Run, specs, fired, t, y, modes):
-    """The engine events ``fired`` at ``t``: the transition (:meth:`_Run.handle`); the
-    accelerations on both sides kept as a knot of the dense output."""
-    ev_before = run.ev_at(t, y, modes)
+    """The engine events ``fired`` at ``t``: the transition (:meth:`_Run.handle`); both sides
+    kept as a knot of the dense output."""
+    before = run.side(t, modes)
     new = run.handle(t, y, modes, run.coincident(
         t, y, modes, [(specs[j][0], specs[j][1]) for j in fired]))
-    run.knots.append((t, np.array(y), ev_before.dv, run.ev_at(t, y, new).dv))
+    run.knots.append((t, np.array(y), before, run.side(t, new)))
     return new
 
 
@@ -822,19 +834,21 @@ def _restart_at_stop(run: _Run, specs, t, y, modes):
     given normal force that became positive) fire at ``t`` as events. Returns the modes of the
     next phase."""
     t_left = run.t_clamp
-    ev_before = run.ev_at(t, y, modes)  # the left limit (the phase's clamp)
+    before = run.side(t_left, modes)
     engine = [spec for spec in specs if spec[0] != "user"]
-    g_before = [run.g_value(spec, t_left, y, ev_before, modes) for spec in engine]
+    if engine:
+        ev_before = run.ev_at(t, y, modes)  # the left limit (the phase's clamp)
+        g_before = [run.g_value(spec, t_left, y, ev_before, modes) for spec in engine]
     run.t_clamp = math.inf
     run._last = None  # nothing is cached across the stop
-    ev_after = run.ev_at(t, y, modes)
-    fired = [(spec[0], spec[1]) for spec, g0 in zip(engine, g_before, strict=True)
-             if crossed(g0, run.g_value(spec, t, y, ev_after, modes), spec[2])]
     new = modes
-    if fired:
-        new = run.handle(t, y, modes, run.coincident(t, y, modes, fired))
-        ev_after = run.ev_at(t, y, new)
-    run.knots.append((t, np.array(y), ev_before.dv, ev_after.dv))
+    if engine:
+        ev_after = run.ev_at(t, y, modes)
+        fired = [(spec[0], spec[1]) for spec, g0 in zip(engine, g_before, strict=True)
+                 if crossed(g0, run.g_value(spec, t, y, ev_after, modes), spec[2])]
+        if fired:
+            new = run.handle(t, y, modes, run.coincident(t, y, modes, fired))
+    run.knots.append((t, np.array(y), before, run.side(t, new)))
     return new
 
 
@@ -1063,13 +1077,14 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     tstops : sequence of float, optional
         Time stops (s), as in DifferentialEquations.jl: the integration ends a phase exactly at
         each (sorted; those outside the open span are ignored) and restarts fresh from it, for
-        every method: put a stop at each discontinuity in time of a user function (a step in
-        a force, a clutch that engages) and the steps never straddle it. Each phase evaluates
-        the functions of time at times up to (just below) its stop, the next from the stop on,
-        so a step written ``F(t) = a if t < t_s else b`` is integrated exactly. Event functions
-        that change sign across a stop (a stuck pair that a step in a load breaks loose) fire
-        there. Stops are not outputs unless they are on the output grid (an output at a stop
-        shows the values from the stop on).
+        every method: put a stop at each discontinuity in time of a user function (a step in a
+        force, a clutch that engages) and the steps never straddle it. Each phase evaluates the
+        functions of time at times up to (just below) its stop, the next from the stop on, so a
+        step written ``F(t) = a if t < t_s else b`` is integrated exactly. Default: the model's own
+        ``Model.tstops`` (e.g. the drivetrain models' clutch engagements). Event functions that
+        change sign across a stop (a stuck pair that a step in a load breaks loose) fire there.
+        Stops are not outputs unless they are on the output grid (an output at a stop shows the
+        values from the stop on).
     rtol : float, optional
         Relative tolerance of the adaptive methods; default :data:`DEFAULT_TOLERANCES` (1e-11
         for the explicit methods: the belt's stick-slip period to ~3e-10; 1e-8 for the
@@ -1132,6 +1147,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     atol = tolerances[1] if atol is None else atol
     dt = _check_options(t0, t_end, mdl.dt if dt is None else dt, rtol, atol, max_evaluations,
                         timeout, max_outputs, method, t_eval is None)
+    if tstops is None:  # the model's own (the times its given inputs jump: a clutch engaging)
+        tstops = mdl.tstops or None
     sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method)
     _check_initial_state(mdl)
     alpha = next(x for x in (alpha, mdl.alpha, DEFAULT_ALPHA) if x is not None)
@@ -1153,6 +1170,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
                                  n_evaluations=dynamics.n_evaluations, n_steps=run.n_steps,
                                  method=method, dt=dt, alpha=alpha, beta=beta, status=status,
                                  message=message, wall_time=wall, knots=run.knots,
+                                 knot_acceleration=run.side_acceleration,
                                  n_phases=run.n_phases, t_span=(t0, t_end),
                                  event_names=[ue.name for ue in user_events])
     if result.output_errors and failure is None:
@@ -1221,15 +1239,18 @@ def _times(value, name: str, example: str) -> np.ndarray:
         arr = None
     else:
         try:
-            arr = np.asarray(value, dtype=float).reshape(-1)
-        except (TypeError, ValueError):
+            raw = np.asarray(value)
+            arr = (np.asarray(raw, dtype=float).reshape(-1) if raw.dtype.kind in "iuf"
+                   else None)  # not None, a string, a bool
+        except (TypeError, ValueError):  # ragged
             arr = None
     if arr is None:
         raise ValueError(f"{name} = {value!r} is invalid: give a sequence of times in s, e.g. "
                          f"{name}={example}")
     bad = arr[~np.isfinite(arr)]
     if bad.size:
-        raise ValueError(f"{name} holds {bad[0]!r}: every time must be a finite number (s)")
+        raise ValueError(f"{name} holds {float(bad[0])!r}: every time must be a finite number "
+                         "(s)")
     return arr
 
 
@@ -1273,8 +1294,8 @@ def _state_atol(atol, system, n_z: int):
             f"{', '.join(system.coordinate_names)})")
     if not np.all(np.isfinite(arr) & (arr > 0)):
         k = int(np.flatnonzero(~(np.isfinite(arr) & (arr > 0)))[0])
-        raise ValueError(f"atol[{k}] = {arr[k]!r} is invalid: every tolerance must be a finite "
-                         "number > 0")
+        raise ValueError(f"atol[{k}] = {float(arr[k])!r} is invalid: every tolerance must be a "
+                         "finite number > 0")
     return np.concatenate((arr[:2 * n], np.full(N_WORK, arr.min()), arr[2 * n:]))
 
 

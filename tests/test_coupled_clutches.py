@@ -67,3 +67,16 @@ def test_clutch_outputs_obey_coulomb(runs):
 def test_energy_balance(runs):
     _, r, _ = runs
     assert np.max(np.abs(r.energy_error)) < 1e-8
+
+
+def test_command_line_uses_the_models_tstops(capsys, tmp_path):
+    """``nonsmooth run coupled_clutches`` (no --tstops): the model's own steps at 0.4 and 0.9 s
+    end phases exactly, so the run reproduces the independent solution."""
+    from nonsmooth.cli import main
+
+    out = tmp_path / "cc.csv"
+    assert main(["run", "coupled_clutches", "--dt", "0.01", "--out", str(out)]) == 0
+    data = np.loadtxt(out, delimiter=",", skiprows=1)
+    header = out.read_text().splitlines()[0].split(",")
+    W = data[:, [header.index(f"w{k}") for k in range(1, 5)]]
+    np.testing.assert_allclose(W, cc.speeds(cc.reference(), data[:, 0]), rtol=0, atol=1e-8)
