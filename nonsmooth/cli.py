@@ -148,6 +148,21 @@ def _build(args):
     return build(args.model, **_parse_set(args.set))
 
 
+def _tstops(text: str) -> list[float]:
+    """``--tstops 0.4,0.9``: the time stops (s), comma separated."""
+    try:
+        times = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--tstops {text!r}: give times in s separated by commas, e.g. --tstops 0.4,0.9"
+        ) from None
+    bad = [t for t in times if not math.isfinite(t)]
+    if bad or not times:
+        raise argparse.ArgumentTypeError(f"--tstops {text!r}: every time must be a finite "
+                                         "number of seconds, e.g. --tstops 0.4,0.9")
+    return times
+
+
 def _check_method(method):
     from .simulate import METHODS
 
@@ -197,7 +212,7 @@ def _cmd_run(args):
     interrupt = None
     try:
         result = simulate(model, t_end, method=method, dt=dt, progress=progress,
-                          friction=args.friction, throw=False, **budget)
+                          friction=args.friction, tstops=args.tstops, throw=False, **budget)
     except KeyboardInterrupt as exc:
         interrupt, result = exc, getattr(exc, "result", None)
     finally:
@@ -247,7 +262,7 @@ def _cmd_compare(args):
     print(f"comparing {model.name} under {', '.join(args.friction)} ...", file=sys.stderr)
     try:
         comparison = compare(model, args.friction, args.t_end, method=args.method, dt=args.dt,
-                             **budget)
+                             tstops=args.tstops, **budget)
     except (NonsmoothError, ValueError, KeyboardInterrupt) as exc:
         done = getattr(exc, "comparison", None)
         written = []
@@ -350,6 +365,12 @@ def _cmd_sweep(args):
     return 0
 
 
+def _tstops_option(parser):
+    parser.add_argument("--tstops", type=_tstops, default=None, metavar="T1,T2,...",
+                        help="time stops [s]: the integration restarts exactly at each (put one "
+                             "at every jump of a force or normal force in time), e.g. 0.4,0.9")
+
+
 def _budget_options(parser):
     from .limits import MAX_EVALUATIONS
 
@@ -381,10 +402,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--friction", default=None,
                      help="friction law of every pair: coulomb, lugre or regularized "
                           "(default: the model's)")
-    run.add_argument("--out", metavar="FILE.csv", help="write the output columns as CSV")
+    run.add_argument("--out", metavar="FILE.csv", help="write the output columns as CSV (a "
+                     "model's declared outputs; for a model without: every body's x, y, angle, "
+                     "vx, vy, w, every frictional element's N, F_f or tau, mode, every driver's "
+                     "force or torque)")
     run.add_argument("--events", metavar="FILE.csv", help="write the event log as CSV")
     run.add_argument("--plot", metavar="FILE.png", help="plot the outputs to an image file "
                      "(format by suffix; none: .png)")
+    _tstops_option(run)
     _budget_options(run)
     run.set_defaults(func=_cmd_run)
     cmp = sub.add_parser("compare", help="the same model under several friction laws",
@@ -401,6 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "for Coulomb, Radau for smooth laws)")
     cmp.add_argument("--out", metavar="FILE.csv", help="write the comparison table as CSV")
     cmp.add_argument("--plot", metavar="FILE.png", help="overlay plot of the runs")
+    _tstops_option(cmp)
     _budget_options(cmp)
     cmp.set_defaults(func=_cmd_compare)
     swp = sub.add_parser("sweep", help="run a model over a grid of parameters",

@@ -20,7 +20,8 @@ kind each is logged under in ``result.events``:
   engine event (``simulate._Run.handle``);
 * ``"start"`` -- the mode of each Coulomb pair at the initial time;
 * ``"user"`` -- a user event function ``g(t, q, v)`` (scipy convention: attributes ``terminal``
-  and ``direction``).
+  and ``direction``; ``terminal`` may be a count, as in scipy >= 1.12: the run stops at that
+  occurrence; ``name`` names it, default its ``__name__``).
 
 Every engine event is located on the step's dense output, logged, and the integration restarts
 from it with nothing cached across it. Modes are spelled ``"slip+"``, ``"slip-"`` and
@@ -61,6 +62,8 @@ class EventRecord:
                         ``normal_sign`` event the face: ``+``, ``-`` or ``0``; ``before`` is
                         empty for ``start``, both are empty for ``user``
     q, v : ndarray      state at the event
+    z : ndarray         internal states of smooth friction laws at the event (user events;
+                        empty otherwise)
     """
 
     t: float
@@ -70,15 +73,27 @@ class EventRecord:
     after: str
     q: np.ndarray = field(repr=False)
     v: np.ndarray = field(repr=False)
+    z: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
 
 @dataclass
 class UserEvent:
-    """A user event normalized from a callable ``g(t, q, v)``."""
+    """A user event normalized from a callable ``g(t, q, v)``.
+
+    Attributes
+    ----------
+    name : str          the function's ``name`` attribute, else its ``__name__``, else
+                        ``event<index>``; made unique within a run (``name_2``, ...): the key
+                        of ``result.t_events``
+    function : callable
+    terminal : int      0: never stops the run; n >= 1: the run stops at the n-th occurrence
+                        (scipy >= 1.12; ``True`` is 1)
+    direction : float   > 0 upward crossings only, < 0 downward only, 0 both
+    """
 
     name: str
     function: Callable
-    terminal: bool
+    terminal: int
     direction: float
 
     @classmethod
@@ -86,9 +101,38 @@ class UserEvent:
         if not callable(fn):
             raise ValueError(f"events[{index}] is not callable; an event is a function "
                              "g(t, q, v) -> float with optional attributes terminal, direction")
-        direction = float(getattr(fn, "direction", 0.0))
-        return cls(getattr(fn, "__name__", f"event{index}"), fn,
-                   bool(getattr(fn, "terminal", False)), direction)
+        name = getattr(fn, "name", None) or getattr(fn, "__name__", None) or f"event{index}"
+        if not isinstance(name, str):
+            raise ValueError(f"events[{index}].name = {name!r} is invalid: it must be a str "
+                             "(the key of result.t_events)")
+        terminal = getattr(fn, "terminal", False)
+        if isinstance(terminal, (bool, np.bool_)):
+            terminal = int(terminal)
+        elif not (isinstance(terminal, (int, np.integer)) and terminal >= 0):
+            raise ValueError(f"event {name!r}: terminal = {terminal!r} is invalid: give True / "
+                             "False or a count >= 0 (the run stops at that occurrence)")
+        direction = getattr(fn, "direction", 0.0)
+        try:
+            direction = float(direction)
+        except (TypeError, ValueError):
+            raise ValueError(f"event {name!r}: direction = {direction!r} is invalid: give a "
+                             "number (> 0 upward, < 0 downward, 0 both)") from None
+        return cls(name, fn, int(terminal), direction)
+
+    @staticmethod
+    def wrap_all(functions) -> list[UserEvent]:
+        """Every event function wrapped, their names made unique (``name``, ``name_2``, ...)."""
+        events, used = [], set()
+        for i, fn in enumerate(functions):
+            ue = UserEvent.wrap(fn, i)
+            name, count = ue.name, 1
+            while name in used:
+                count += 1
+                name = f"{ue.name}_{count}"
+            used.add(name)
+            ue.name = name
+            events.append(ue)
+        return events
 
 
 def crossed(g0: float, g1: float, direction: float) -> bool:

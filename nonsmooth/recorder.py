@@ -17,10 +17,12 @@ __all__ = ["Recorder", "FIELDS", "SCALARS"]
 SCALARS = ("t", "residual", "T", "V")
 
 #: What one output row holds: time (s), state ``y = [q, v, work, z]``, accelerations,
-#: multipliers, per-pair normal force, friction force, sliding velocity, mode (NaN for a smooth
-#: law), HLCP residual, constraint values and their rates, kinetic and potential energy (J).
-FIELDS = ("t", "y", "dv", "lam", "lambda_N", "F_T", "v_T", "modes", "residual", "phi", "dphi",
-          "T", "V")
+#: multipliers, per-pair normal multiplier ``lambda_N``, normal load ``N`` (the magnitude the
+#: friction law sees: reaction, bending, preload or a given normal force), friction force,
+#: sliding velocity, mode (NaN for a smooth law), HLCP residual, constraint values and their
+#: rates, kinetic and potential energy (J).
+FIELDS = ("t", "y", "dv", "lam", "lambda_N", "N", "F_T", "v_T", "modes", "residual", "phi",
+          "dphi", "T", "V")
 
 
 class Recorder:

@@ -1,15 +1,111 @@
-"""The Result of a run: time histories (time on the first axis), events and diagnostics."""
+"""The Result of a run: time histories (time on the first axis), events and diagnostics.
+
+Names every run understands (``result[name]``, ``available()``, CSV columns), besides a
+model's own declared outputs: for a planar model, whatever way it was built,
+
+==========================  =======  =======================================================
+name                        unit     meaning
+==========================  =======  =======================================================
+``<body>.x``, ``.y``        m        centre of mass (global axes)
+``<body>.angle``            rad      angle of the body x-axis, counter-clockwise (rigid body)
+``<body>.vx``, ``.vy``      m/s      velocity of the centre of mass
+``<body>.w``                rad/s    angular velocity, counter-clockwise (rigid body)
+``<pair>.N``                N        normal load of a frictional element (joint reaction,
+                                     bending and preload, or a clutch's given force)
+``<pair>.F_f``              N        friction force of a sliding pair on its second body
+                                     (the slider), along the slot axis
+``<pair>.tau``              N m      friction torque of a rotational pair (revolute joint
+                                     friction, clutch, brake) on its second body
+                                     (``body_j``, ``body_b``; a brake's body):
+                                     ``radius * F_T``
+``<pair>.mode``             -        +1 slip+, -1 slip-, 0 stick (NaN: a smooth law)
+``<driver>.force``          N        a driver's force on the slider (translational joint)
+``<driver>.torque``         N m      a driver's torque on ``body_j`` (revolute joint)
+==========================  =======  =======================================================
+
+A pair is rotational when its tangential Jacobian row acts on body angles only (so clutches,
+brakes and any rotational friction element are named ``.tau`` without further declaration);
+likewise a driver is a torque when its constraint row acts on angles only. Any system also
+answers its coordinate names (``"rocker.theta"``), constraint rows (multipliers) and
+``lambda_N``, ``N``, ``F_T``, ``v_T`` (the single pair's column; with several pairs the
+``(N, p)`` array, or one pair's by ``"F_T:pair"``).
+"""
 
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from .dynamics import N_WORK, WORK_NAMES
 
-__all__ = ["Result"]
+__all__ = ["Result", "element_outputs"]
+
+_PAIR_ARRAYS = ("lambda_N", "N", "F_T", "v_T")
+
+
+def _angle_rows(M: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """Which rows of ``M`` act on the angle columns only (and on at least one)."""
+    if M.size == 0 or not angles.any():
+        return np.zeros(M.shape[0], dtype=bool)
+    nonzero = np.abs(M) > 1e-14 * max(1.0, float(np.abs(M).max()))
+    return nonzero[:, angles].any(axis=1) & ~nonzero[:, ~angles].any(axis=1)
+
+
+def element_outputs(system, q0=None, v0=None, t0: float = 0.0) -> dict:
+    """The named outputs of a system's elements (module docstring): ``{name: (function(result)
+    -> ndarray (N,), unit, description)}``.
+
+    Bodies come from a planar model (``system.model.bodies``); frictional pairs and drivers
+    from the system's pair list and constraint rows (``pairs``, ``constraint_kinds``), so every
+    frictional element, clutches included, has its outputs. Rotational pairs and drivers are
+    told by their Jacobian rows at ``(t0, q0, v0)``.
+    """
+    out: dict[str, tuple[Callable, str, str]] = {}
+    names = list(system.coordinate_names)
+    for b in getattr(getattr(system, "model", None), "bodies", None) or ():
+        ix, iy = names.index(f"{b.name}.x"), names.index(f"{b.name}.y")
+        out[f"{b.name}.x"] = (lambda r, i=ix: r.q[:, i], "m", "centre of mass x")
+        out[f"{b.name}.y"] = (lambda r, i=iy: r.q[:, i], "m", "centre of mass y")
+        if f"{b.name}.theta" in names:
+            it = names.index(f"{b.name}.theta")
+            out[f"{b.name}.angle"] = (lambda r, i=it: r.q[:, i], "rad", "angle")
+        out[f"{b.name}.vx"] = (lambda r, i=ix: r.v[:, i], "m/s", "velocity x")
+        out[f"{b.name}.vy"] = (lambda r, i=iy: r.v[:, i], "m/s", "velocity y")
+        if f"{b.name}.theta" in names:
+            out[f"{b.name}.w"] = (lambda r, i=it: r.v[:, i], "rad/s", "angular velocity")
+    angles = np.array([nm.endswith(".theta") for nm in names], dtype=bool)
+    W = G = np.zeros((0, len(names)))
+    if angles.any() and q0 is not None:
+        try:
+            terms = system.terms(t0, np.asarray(q0, dtype=float),
+                                 np.zeros(len(names)) if v0 is None else np.asarray(v0, float))
+            W, G = np.asarray(terms.W), np.asarray(terms.G)
+        except Exception:  # a model that cannot be evaluated there: sliding names only
+            pass
+    rotational = _angle_rows(W, angles) if W.shape[0] == system.n_pairs else np.zeros(
+        system.n_pairs, dtype=bool)
+    for i, pair in enumerate(system.pairs):
+        out[f"{pair.name}.N"] = (lambda r, i=i: r.N[:, i], "N", "normal load")
+        if rotational[i]:
+            arm = float(np.abs(W[i, angles]).max())
+            out[f"{pair.name}.tau"] = (lambda r, i=i, a=arm: a * r.F_T[:, i], "N m",
+                                       "friction torque on the second body")
+        else:
+            out[f"{pair.name}.F_f"] = (lambda r, i=i: r.F_T[:, i], "N",
+                                       "friction force on the second body along the slot")
+        out[f"{pair.name}.mode"] = (lambda r, i=i: r.modes[:, i], "-",
+                                    "+1 slip+, -1 slip-, 0 stick")
+    kinds = list(getattr(system, "constraint_kinds", ()))
+    torque = _angle_rows(G, angles) if G.shape[0] == len(kinds) else np.zeros(len(kinds), bool)
+    for row, kind in enumerate(kinds):
+        if kind == "driver":
+            name = system.constraint_names[row]
+            label, unit = ("torque", "N m") if torque[row] else ("force", "N")
+            out[f"{name}.{label}"] = (lambda r, k=row: r.lam[:, k], unit, f"driving {label}")
+    return out
 
 
 class Result:
@@ -19,8 +115,18 @@ class Result:
     ----------
     t : ndarray, shape (N,)                   output times (s)
     q, v, dv : ndarray, shape (N, n_q)        coordinates, velocities, accelerations
+    y : ndarray, shape (n_states, N)          the state ``[q, v, z]`` with time on the second
+                                              axis, as ``solve_ivp``'s (n_states = 2 n_q + n_z)
+    sol : DenseOutput                         ``sol(t)``: the state at any time of the run's
+                                              span (:mod:`nonsmooth.dense`: cubic Hermite on
+                                              the outputs, events and stops)
+    t_events : dict of str to ndarray         times (s) of each user event function's
+                                              occurrences, keyed by its name
+    y_events : dict of str to ndarray         the states there, shape (k, n_states)
+    nfev : int                                right-hand-side evaluations
     lam : ndarray, shape (N, m)               constraint multipliers (names in constraint_names)
-    lambda_N, F_T, v_T : ndarray, (N, p)      normal force, friction force, sliding velocity
+    lambda_N, F_T, v_T : ndarray, (N, p)      normal multiplier, friction force, sliding velocity
+    N : ndarray, shape (N, p)                 normal load of each pair (N)
     modes : ndarray, shape (N, p)             +1 slip+, -1 slip-, 0 stick; NaN for smooth laws
     work : ndarray, shape (N, 5)              W_drive, W_applied, W_damping, W_friction,
                                               W_constraint (J), integrated from t0
@@ -29,7 +135,8 @@ class Result:
     T, V : ndarray, shape (N,)                kinetic and potential energy (J)
     events : list of EventRecord
     diagnostics : dict                        drift, residuals, energy balance, counts, wall time
-    outputs : dict of str to ndarray          the model's named outputs
+    outputs : dict of str to ndarray          the model's declared outputs (a planar model's
+                                              element names, module docstring, come on top)
     status : int                              0 end reached, 1 terminal user event, -1 failed
                                               (or interrupted): the rows up to the failure
     message : str
@@ -39,14 +146,22 @@ class Result:
     def __init__(self):
         self.outputs: dict[str, np.ndarray] = {}
         self.units: dict[str, str] = {}
+        self.named: dict[str, tuple] = {}
+        self._knots: list = []
+        self._knot_acceleration = None
+        self._sol = None
 
     @classmethod
     def from_records(cls, rec: dict, events: list, model, *, laws: list, max_residual: float,
                      n_evaluations: int, n_steps: int, method, dt, alpha, beta, status, message,
-                     wall_time):
+                     wall_time, knots=(), knot_acceleration=None, n_phases: int = 1,
+                     t_span=None, event_names=()):
         """The Result of a run's recorded rows (``Recorder.arrays()``: the fields of
         :data:`nonsmooth.recorder.FIELDS`), its event log and counters; reads nothing else of
-        the run."""
+        the run. ``knots``: the dense output's further states (:class:`~.dense.DenseOutput`);
+        ``knot_acceleration(side, y)``: a knot side's ``dv`` when it is not stored (evaluated
+        when ``sol`` is first used); ``event_names``: the user event functions' names (the
+        keys of ``t_events``)."""
         r = cls()
         system = model.system
         n, m, p = system.n_q, system.n_constraints, system.n_pairs
@@ -62,7 +177,7 @@ class Result:
         r.laws = [law.name for law in laws]
         r.dv = np.array(rec["dv"], dtype=float).reshape(N, n)
         r.lam = np.array(rec["lam"], dtype=float).reshape(N, m)
-        for key in ("lambda_N", "F_T", "v_T", "modes"):
+        for key in ("lambda_N", "N", "F_T", "v_T", "modes"):
             setattr(r, key, np.array(rec[key], dtype=float).reshape(N, p))
         r.T = np.array(rec["T"], dtype=float)
         r.V = np.array(rec["V"], dtype=float)
@@ -73,8 +188,15 @@ class Result:
         r.coordinate_names = list(system.coordinate_names)
         r.constraint_names = list(system.constraint_names)
         r.pair_names = [pr.name for pr in system.pairs]
+        r.t_span = tuple(t_span) if t_span is not None else (
+            (float(r.t[0]), float(r.t[-1])) if N else (0.0, 0.0))
+        r.nfev = int(n_evaluations)
+        r._knots = list(knots)
+        r._knot_acceleration = knot_acceleration
+        r._user_events(events, event_names, n)
         de = (r.T + r.V) - (r.T[0] + r.V[0]) if N else np.zeros(0)
-        balance = de - r.work.sum(axis=1) if N else np.zeros(0)
+        # the work is integrated from t0; the first output may be later (t_eval)
+        balance = de - (r.work.sum(axis=1) - r.work[0].sum()) if N else np.zeros(0)
         scale = max(1e-300, float(np.max(np.abs(np.column_stack([de, r.work])))) if N else 1.0)
         # the scale of the energy-balance warning: also the kinetic energy, and a floor at the
         # roundoff level of the energies themselves (1e-6 |V|, 1e-12 J), so that a run whose
@@ -97,8 +219,11 @@ class Result:
             "n_steps": int(n_steps),
             "n_events": len(r.events) - kinds.count("start"),
             "n_mode_switches": kinds.count("velocity_zero") + kinds.count("reserve_zero"),
+            "n_phases": int(n_phases),
             "wall_time": float(wall_time),
         }
+        r.named = element_outputs(system, model.q0, model.v0, r.t_span[0])
+        r.units.update({name: unit for name, (_, unit, _) in r.named.items()})
         r.output_errors = {}
         for name, out in model.outputs.items():
             try:
@@ -113,20 +238,62 @@ class Result:
             r.units[name] = out.unit
         return r
 
+    def _user_events(self, events, names, n: int) -> None:
+        """``t_events`` and ``y_events`` per user event function (every name, even without an
+        occurrence)."""
+        n_z = self.z.shape[1]
+        self.t_events = {name: [] for name in names}
+        self.y_events = {name: [] for name in names}
+        for e in events:
+            if e.kind == "user":
+                z = e.z if np.size(e.z) == n_z else np.full(n_z, np.nan)
+                self.t_events.setdefault(e.pair, []).append(e.t)
+                self.y_events.setdefault(e.pair, []).append(np.concatenate((e.q, e.v, z)))
+        self.t_events = {k: np.array(v, dtype=float) for k, v in self.t_events.items()}
+        self.y_events = {k: np.array(v, dtype=float).reshape(-1, 2 * n + n_z)
+                         for k, v in self.y_events.items()}
+
+    # ------------------------------------------------------------------ scipy-like views
+    @property
+    def y(self) -> np.ndarray:
+        """The state ``[q, v, z]`` with time on the second axis, shape (2 n_q + n_z, N)."""
+        return np.hstack([self.q, self.v, self.z]).T
+
+    @property
+    def sol(self):
+        """The dense output (:class:`~nonsmooth.dense.DenseOutput`): ``sol(t)`` is the state
+        ``[q, v, z]`` at a time or times within the run's span, shape (n_states,) or
+        (n_states, k); cubic Hermite on the outputs, events and time stops (accurate to the
+        output spacing)."""
+        if self._sol is None:
+            from .dense import DenseOutput
+
+            knots = []
+            for t, y, before, after in self._knots:  # the sides of events and stops: now
+                d0, d1 = (side if isinstance(side, np.ndarray)
+                          else self._knot_acceleration(side, y) for side in (before, after))
+                knots.append((t, y, d0, d1))
+            self._sol = DenseOutput(self.t, self.q, self.v, self.dv, self.z, knots, N_WORK)
+        return self._sol
+
     # ------------------------------------------------------------------ access
     def __getitem__(self, name: str) -> np.ndarray:
-        """A named output, a coordinate (``"rocker.theta"``), a constraint multiplier by row
-        name, or ``lambda_N`` / ``F_T`` / ``v_T`` (the single pair's, or ``"lambda_N:pair"``)."""
+        """A named output (declared by the model, or an element's: module docstring), a
+        coordinate (``"rocker.theta"``), a constraint multiplier by row name, or ``lambda_N``
+        / ``N`` / ``F_T`` / ``v_T``: the single pair's column, with several pairs the (N, p)
+        array (one pair's by ``"lambda_N:pair"``)."""
         if name == "t":
             return self.t
         if name in self.outputs:
             return self.outputs[name]
+        if name in self.named:
+            return np.asarray(self.named[name][0](self), dtype=float)
         if name in self.coordinate_names:
             return self.q[:, self.coordinate_names.index(name)]
         if name in self.constraint_names:
             return self.lam[:, self.constraint_names.index(name)]
         base, _, pair = name.partition(":")
-        if base in ("lambda_N", "F_T", "v_T"):
+        if base in _PAIR_ARRAYS:
             arr = getattr(self, base)
             if pair:
                 if pair not in self.pair_names:
@@ -134,22 +301,58 @@ class Result:
                 return arr[:, self.pair_names.index(pair)]
             if arr.shape[1] == 1:
                 return arr[:, 0]
+            if arr.shape[1] > 1:
+                return arr
+            raise KeyError(f"no output {name!r}: the model has no frictional pairs")
         raise KeyError(f"no output {name!r}; available: {', '.join(self.available())}")
 
     def available(self) -> list[str]:
-        names = ["t", *self.outputs, *self.coordinate_names, *self.constraint_names]
-        for base in ("lambda_N", "F_T", "v_T"):
+        """Every name ``result[name]`` answers (one column each)."""
+        names = ["t", *self.outputs, *self.named, *self.coordinate_names,
+                 *self.constraint_names]
+        for base in _PAIR_ARRAYS:
             names += [f"{base}:{pr}" for pr in self.pair_names]
-        return names
+        return list(dict.fromkeys(names))
 
     def columns(self) -> list[str]:
-        """Default CSV columns: t and the model's outputs (or coordinates and pair forces)."""
+        """Default CSV columns: t and the model's declared outputs; else its elements' named
+        outputs (bodies, frictional pairs, drivers); else coordinates and pair forces."""
         if self.outputs:
             return ["t", *self.outputs]
+        if self.named:
+            return ["t", *self.named]
         cols = ["t", *self.coordinate_names, *self.constraint_names]
         for base in ("lambda_N", "F_T", "v_T"):
             cols += [f"{base}:{pr}" for pr in self.pair_names]
         return cols
+
+    def __repr__(self) -> str:
+        d = getattr(self, "diagnostics", None)
+        if d is None:
+            return "Result(empty)"
+        span = (f"t = {self.t[0]:g} .. {self.t[-1]:g} s ({len(self.t)} outputs)" if len(self.t)
+                else "no outputs")
+        outputs = [c for c in self.columns() if c != "t"]
+        shown = ", ".join(outputs[:8]) + (f", ... ({len(outputs)} in all)"
+                                          if len(outputs) > 8 else "")
+        kinds: dict[str, int] = {}
+        for e in self.events:
+            if e.kind != "start":
+                kinds[e.kind] = kinds.get(e.kind, 0) + 1
+        events = ", ".join(f"{k} {v}" for k, v in kinds.items()) or "none"
+        lines = [
+            f"Result(model {getattr(self.model, 'name', '?')!r}, status {self.status}: "
+            f"{self.message})",
+            f"  span     {span}; method {self.method}",
+            f"  outputs  {shown or 'none'}",
+            f"  events   {events}" + (f"; user: {', '.join(self.t_events)}"
+                                      if self.t_events else ""),
+            f"  cost     {self.nfev} evaluations, {d['n_steps']} steps, {d['n_phases']} phases, "
+            f"{d['wall_time']:.3g} s",
+            "  access   result[name], .t, .y (n_states, N), .q/.v (N, n_q), .sol(t), "
+            ".t_events, .events, .available()",
+        ]
+        return "\n".join(lines)
 
     # ------------------------------------------------------------------ export
     def to_csv(self, path, columns=None) -> Path:

@@ -11,12 +11,12 @@ import nonsmooth
 from nonsmooth import (
     Constraint,
     ConstraintError,
-    Dynamics,
     FrictionPair,
     GeneralizedSystem,
     InconsistentLCPError,
     IndeterminateLCPError,
 )
+from nonsmooth.dynamics import Dynamics
 
 MASS = 2.0
 

@@ -116,7 +116,7 @@ def dead_centre_times(p, t_end):
 def speed_run():
     model = slider_crank.build()  # drive="speed", omega0 = 20 rad/s, e = 0.05 m
     period = 2 * math.pi / model.parameters["omega0"]
-    return model, nonsmooth.simulate(model, 2 * period, **TIGHT)
+    return model, nonsmooth.simulate(model, 2 * period, dt=2 * period / 1000, **TIGHT)
 
 
 # ----------------------------------------------------------------------------- tests

@@ -19,13 +19,13 @@ import nonsmooth
 from nonsmooth import (
     Constraint,
     ConstraintError,
-    Dynamics,
     FrictionPair,
     GeneralizedSystem,
     InconsistentLCPError,
     IndeterminateLCPError,
     ModeError,
 )
+from nonsmooth.dynamics import Dynamics
 from nonsmooth.errors import NonsmoothError
 from nonsmooth.forces import Gravity, Spring
 from nonsmooth.joints import Driver, Revolute, Translational
