@@ -189,9 +189,8 @@ def as_model(obj, *, q0=None, v0=None) -> Model:
     if isinstance(obj, Model):
         if q0 is None and v0 is None:
             return obj
-        return Model(obj.system, obj.q0 if q0 is None else q0, obj.v0 if v0 is None else v0,
-                     obj.name, obj.outputs, obj.parameters, obj.t_end, obj.dt, obj.alpha,
-                     obj.beta, obj.description, obj.plot_outputs, obj.motion_outputs)
+        return replace(obj, q0=obj.q0 if q0 is None else q0,  # every other field kept
+                       v0=obj.v0 if v0 is None else v0)
     if isinstance(obj, PlanarModel):
         system = obj.compile()
         qi, vi = obj.initial_state()

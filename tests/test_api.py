@@ -426,3 +426,15 @@ def test_the_readme_builds_a_model_from_the_flat_namespace():
     w = r["wheel.w"]
     assert w[np.searchsorted(r.t, 1.0)] == pytest.approx(
         2.0 + (1.0 / 0.5) * 0.75 - (0.05 * 0.02 * 9.81 / 0.5) * 1.0, abs=1e-9)
+
+
+def test_new_initial_conditions_keep_the_model_s_settings():
+    """``simulate(model, q0=..., v0=...)`` replaces the state only: the model's own end time,
+    step, outputs and time stops stay."""
+    from dataclasses import replace
+
+    model = replace(stick_slip_oscillator.build(t_end=0.5), tstops=(0.25,))
+    r = ns.simulate(model, v0=model.v0 + 0.01, method="RK4")
+    assert r.t[-1] == 0.5 and len(r.t) == 501 and list(r.outputs) == list(model.outputs)
+    plain = ns.simulate(model, v0=model.v0 + 0.01, method="RK4", tstops=[])
+    assert r.diagnostics["n_phases"] == plain.diagnostics["n_phases"] + 1
