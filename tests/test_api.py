@@ -438,3 +438,16 @@ def test_new_initial_conditions_keep_the_model_s_settings():
     assert r.t[-1] == 0.5 and len(r.t) == 501 and list(r.outputs) == list(model.outputs)
     plain = ns.simulate(model, v0=model.v0 + 0.01, method="RK4", tstops=[])
     assert r.diagnostics["n_phases"] == plain.diagnostics["n_phases"] + 1
+
+
+def test_clutches_get_their_outputs_from_the_pair_list():
+    """Clutches are rotational friction pairs of the system: ``.tau``, ``.N`` and ``.mode``
+    without any declaration, equal to the columns the drivetrain model declares itself."""
+    from nonsmooth.models import coupled_clutches
+
+    r = ns.simulate(coupled_clutches.build(), 0.5)
+    for k in (1, 2, 3):
+        np.testing.assert_array_equal(r[f"clutch{k}.tau"], r[f"tau{k}"])
+        np.testing.assert_array_equal(r[f"clutch{k}.N"], r[f"fn{k}"])
+        assert r.units[f"clutch{k}.tau"] == "N m" and f"clutch{k}.F_f" not in r.available()
+    np.testing.assert_array_equal(r["J1.w"], r["w1"])
