@@ -804,7 +804,8 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
                 for j in users:
                     run.log_user(t, y, run.user_events[specs[j][1]])
                 ev = run.ev_at(t, y, modes)
-                run.record(t, y, ev, modes)
+                if not sched.t_eval or (next_k < len(grid) and grid[next_k] - t <= _tol(t)):
+                    run.record(t, y, ev, modes)  # with t_eval: only its rows (solve_ivp's)
                 run.knots.append((t, np.array(y), ev.dv, ev.dv))
                 return "user", t
             modes = _handle_event(run, specs, fired, t, y, modes)

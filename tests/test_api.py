@@ -451,3 +451,15 @@ def test_clutches_get_their_outputs_from_the_pair_list():
         np.testing.assert_array_equal(r[f"clutch{k}.N"], r[f"fn{k}"])
         assert r.units[f"clutch{k}.tau"] == "N m" and f"clutch{k}.F_f" not in r.available()
     np.testing.assert_array_equal(r["J1.w"], r["w1"])
+
+
+def test_a_terminal_event_with_t_eval_keeps_only_the_requested_rows():
+    def bottom(t, q, v):
+        return q[2] + math.pi / 2
+
+    bottom.terminal = 2
+    r = ns.simulate(pendulum(), 3.0, t_eval=[0.5, 1.0, 2.9], events=[bottom])
+    assert r.status == 1 and list(r.t) == [0.5, 1.0]  # as solve_ivp: no row at the event
+    t_stop = r.t_events["bottom"][-1]
+    assert r.sol.t_max == t_stop  # the dense output reaches the event
+    np.testing.assert_allclose(r.sol(t_stop), r.y_events["bottom"][-1], atol=1e-14)
