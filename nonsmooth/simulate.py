@@ -16,7 +16,11 @@ protocol (``step()``, ``dense_output()``, ``state_at(t)``):
   ``OdeSolver`` classes stepped one step at a time (:class:`_ScipyStepper`), events located as
   :func:`scipy.integrate.solve_ivp` does (brentq on the dense output).
 
-Output is on the uniform grid ``t0, t0 + dt, ...`` (``dt`` defaults to ``(t_end - t0) / 1000``).
+Output is on the uniform grid ``t0, t0 + dt, ...`` (``dt`` defaults to the model's, else
+``(t_end - t0) / 1000``), or at the times ``t_eval``. Time stops (``tstops``) end a phase
+exactly at each given time and start the next fresh from it (:class:`_Schedule`,
+:func:`_restart_at_stop`); the knots of the dense output (``Result.sol``) are kept as the run
+goes (``_Run.knots``).
 """
 
 from __future__ import annotations
