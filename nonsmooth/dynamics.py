@@ -133,6 +133,47 @@ class Evaluation:
         self.dz = self.N = self.lam_abs = _EMPTY
 
 
+def _buffer_view(name: str) -> property:
+    def get(self):
+        return self._out[self._dyn._views[name]]
+
+    return property(get, doc=f"``{name}``: a view into the kernel's output buffer")
+
+
+class _BufferEvaluation(Evaluation):
+    """An :class:`Evaluation` of the compiled path: its arrays are views into the kernel's
+    output buffer, made when first read (the integrator reads three of fifteen; making them
+    all costs more than the arithmetic of a small model's evaluation)."""
+
+    __slots__ = ("_out", "_dyn", "_M_given")
+
+    def __init__(self, out, dyn, M=None):  # noqa: D107 - the base's attributes are properties
+        self._out, self._dyn, self._M_given = out, dyn, M
+
+    dv, lam, lambda_N, F_T, v_T, powers, c, phi, dphi, N, lam_abs, dz = (
+        _buffer_view(name) for name in ("dv", "lam", "lambda_N", "F_T", "v_T", "powers", "c",
+                                        "phi", "dphi", "N", "lam_abs", "dz"))
+
+    @property
+    def residual(self) -> float:
+        return float(self._out[self._dyn._res_at])
+
+    @property
+    def A(self) -> np.ndarray:
+        k = self._dyn._k
+        return self._out[self._dyn._views["A"]].reshape(k, k)
+
+    @property
+    def M(self) -> np.ndarray:
+        if self._M_given is not None:
+            return self._M_given
+        dyn = self._dyn
+        tab = dyn.system.tables
+        if tab.has_state_mass:
+            return self._out[dyn._views["M"]].reshape(dyn.n, dyn.n)
+        return tab.mass
+
+
 class Dynamics:
     """The right-hand side of a compiled system for fixed friction modes and faces, and the
     transition problem at events.
@@ -260,9 +301,9 @@ class Dynamics:
             np.asarray(sysm.normal_rows, dtype=float), drivers)).astype(float)
         self._layout = L = kernels.evaluation_layout(n, m, p, k, state_mass, self.n_z)
         self._vector = _vector
-        self._slices = [slice(*L[name]) for name in ("dv", "lam", "lambda_N", "F_T", "v_T",
-                                                     "powers", "c", "phi", "dphi", "N",
-                                                     "lam_abs", "dz")]
+        self._views = {name: slice(*L[name]) for name in (
+            "dv", "lam", "lambda_N", "F_T", "v_T", "powers", "c", "phi", "dphi", "N", "lam_abs",
+            "dz", "A", "M")}
         self._res_at, self._size, self._k = L["residual"][0], L["size"], k
         self._zero_bias = np.zeros(p)
         self._zero_z = np.zeros(self.n_z)
@@ -349,20 +390,10 @@ class Dynamics:
         return self._evaluation(out, None if T is None else T.M)
 
     def _evaluation(self, out, M=None) -> Evaluation:
-        """The :class:`Evaluation` held in a compiled kernel's output buffer (views into it);
-        ``M`` the mass matrix when the system computed it (else the tables')."""
-        k = self._k
-        dv, lam, lambda_N, F_T, v_T, powers, c, phi, dphi, N, lam_abs, dz = [
-            out[sl] for sl in self._slices]
-        A = out[self._layout["A"][0]:self._layout["A"][1]].reshape(k, k)
-        if M is None:
-            tab = self.system.tables
-            M = (out[slice(*self._layout["M"])].reshape(self.n, self.n) if tab.has_state_mass
-                 else tab.mass)
-        ev = Evaluation(dv, lam, lambda_N, F_T, v_T, float(out[self._res_at]), powers, A, c, M,
-                        phi, dphi)
-        ev.N, ev.lam_abs, ev.dz = N, lam_abs, dz
-        return ev
+        """The :class:`Evaluation` held in a compiled kernel's output buffer (views into it,
+        made on first access); ``M`` the mass matrix when the system computed it (else the
+        tables')."""
+        return _BufferEvaluation(out, self, M)
 
     def _nonfinite(self, t, q, v, U) -> None:
         """Raise the named error if the KKT solve failed on NaN/inf (a user function's value or
