@@ -658,7 +658,10 @@ def solve_transition(dyn, t, q, v, modes, candidates, *, options=None, z=None, t
     problem = _Transition(dyn, t, q, v, modes, candidates, options, z, tol)
     k = len(problem.candidates)
     limit = TRANSITION_CERTIFY_MAX if certify_max is None else int(certify_max)
-    found = problem.search() if k else [] if problem.check([]).ok else None
+    if k == 1 and limit >= 1:  # one pair: its options in preference order (at most three
+        found = None           # evaluations) are the answer, no pivoting needed
+    else:
+        found = problem.search() if k else [] if problem.check([]).ok else None
     if k <= limit:
         answers = problem.enumerate(None if found is None else problem.rank(found))
         if not answers:
