@@ -61,11 +61,15 @@ def element_outputs(system, q0=None, v0=None, t0: float = 0.0) -> dict:
     Bodies come from a planar model (``system.model.bodies``); frictional pairs and drivers
     from the system's pair list and constraint rows (``pairs``, ``constraint_kinds``), so every
     frictional element, clutches included, has its outputs. Rotational pairs and drivers are
-    told by their Jacobian rows at ``(t0, q0, v0)``.
+    told by their Jacobian rows at ``(t0, q0, v0)``. A system in generalized coordinates
+    (``GeneralizedSystem``) has none: its coordinates carry no units to go by.
     """
     out: dict[str, tuple[Callable, str, str]] = {}
     names = list(system.coordinate_names)
-    for b in getattr(getattr(system, "model", None), "bodies", None) or ():
+    bodies = getattr(getattr(system, "model", None), "bodies", None)
+    if not bodies:  # generalized coordinates: no units or body names to go by
+        return out
+    for b in bodies:
         ix, iy = names.index(f"{b.name}.x"), names.index(f"{b.name}.y")
         out[f"{b.name}.x"] = (lambda r, i=ix: r.q[:, i], "m", "centre of mass x")
         out[f"{b.name}.y"] = (lambda r, i=iy: r.q[:, i], "m", "centre of mass y")
