@@ -93,7 +93,8 @@ def _output_path(path: str, option: str, what: str, example: str) -> str:
 class _Progress:
     """A one-line progress display on stderr for runs longer than a second (tty only)."""
 
-    def __init__(self, t0, t_end, stream=sys.stderr):
+    def __init__(self, t0, t_end, stream=None):
+        stream = sys.stderr if stream is None else stream  # the current one, not the import's
         self.t0, self.t_end, self.stream = t0, t_end, stream
         self.start = self.last = time.perf_counter()
         self.active = stream.isatty()
