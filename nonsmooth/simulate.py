@@ -25,6 +25,7 @@ goes (``_Run.knots``).
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 import warnings
@@ -1359,9 +1360,16 @@ def _blas_threads(system):
     size = system.n_q + system.n_constraints + system.n_pairs
     if size > SMALL_SYSTEM:
         return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
+    return _threadpools().limit(limits=1, user_api="blas")
 
-    return threadpool_limits(limits=1, user_api="blas")
+
+@functools.cache
+def _threadpools():
+    """The process's thread pools (threadpoolctl), found once: scanning the loaded libraries
+    costs about a millisecond, a run of a small model a few."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
