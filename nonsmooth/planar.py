@@ -44,7 +44,7 @@ class PlanarModel:
     >>> mdl = PlanarModel()
     >>> bar = mdl.add(Body("bar", mass=1.0, inertia=1 / 12, position=(0.5, 0.0)))
     >>> pin = mdl.add(Revolute("pin", ground, bar, (0.0, 0.0), (-0.5, 0.0)))
-    >>> g = mdl.add(Gravity(9.81))
+    >>> g = mdl.add(Gravity(g=9.81))
     >>> system = mdl.compile()
     >>> system.n_q, system.n_constraints
     (3, 2)
