@@ -33,7 +33,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from .kernels import OK, _planar_rhs
+from .kernels import OK, _dot, _pair_row, _planar_rhs
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
            "FULL", "DECLINED", "TOO_SMALL", "BUDGET"]
@@ -244,7 +244,8 @@ def _initial_step(it, ft, M0, plan, Wt, modes, faces, out, t, y, f, t_end, max_s
 @njit(cache=True)
 def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direction, mu_s,
                         threshold, t_end, rtol, atol, max_step, grid, k0, state, y, f, g, fired,
-                        Y_out, max_evaluations, pause_after, A, B, C, E3, E5, D, out):
+                        Y_out, max_evaluations, pause_after, A, B, C, E3, E5, D, out,
+                        pair_rows):
     """Integrate one smooth phase of a planar model by DOP853 from ``(state[0], y)`` until the
     first terminal engine event, ``t_end``, a full output buffer or ``pause_after``
     evaluations.
@@ -279,6 +280,9 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
         :func:`coefficients`.
     out : ndarray
         Scratch: one evaluation's outputs (``kernels.evaluation_layout``).
+    pair_rows : ndarray of int64, shape (p,)
+        The table row of each pair (its sliding velocity on the dense output, for the velocity
+        events that cross zero and back within one step).
 
     Returns
     -------
@@ -296,6 +300,7 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
     F = np.empty((7, n_y))
     ys, dy, y_new = np.empty(n_y), np.empty(n_y), np.empty(n_y)
     g_new, roots = np.empty(n_e), np.empty(n_e)
+    Wp = np.zeros((p, n))  # one row of W at a time (_grazing)
     evals, steps, n_out = 0, 0, 0
     t = state[0]
     if state[2] != 0.0:  # a phase start: f, g and the first step size
@@ -324,7 +329,7 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
         status, t_stop, dense, used = _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D,
                                              K, F, t, y, h, y_new, ys, dy, kinds, index,
                                              direction, mu_s, threshold, offsets, g, g_new,
-                                             roots)
+                                             roots, pair_rows, Wp)
         evals += used
         if status != OK:
             return DECLINED, n_out, evals, steps, 0
@@ -456,16 +461,18 @@ def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, 
 
 @njit(cache=True, inline="always")
 def _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_new, ys, dy,
-           kinds, index, direction, mu_s, threshold, offsets, g, g_new, roots):
+           kinds, index, direction, mu_s, threshold, offsets, g, g_new, roots, pair_rows, Wp):
     """The roots of the event functions that crossed zero on the step (``roots``, inf for the
-    others) on its dense output (computed into ``F`` if needed). Returns ``(status, t_stop,
-    dense, evaluations)``: the first root (inf if none) and whether ``F`` was computed."""
+    others) on its dense output (computed into ``F`` if needed), and of sliding velocities that
+    crossed zero and back within it (:func:`_grazing`). Returns ``(status, t_stop, dense,
+    evaluations)``: the first root (inf if none) and whether ``F`` was computed."""
     dense = False
     evals = 0
     t_stop = np.inf
     for j in range(kinds.size):
         roots[j] = np.inf
-        if not _crossed(g[j], g_new[j], direction[j]):
+        crossed = _crossed(g[j], g_new[j], direction[j])
+        if not crossed and not (kinds[j] == _VELOCITY and g[j] != 0.0):
             continue
         if not dense:
             status = _dense_coefficients(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F,
@@ -476,13 +483,83 @@ def _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_ne
             dense = True
         args = (it, ft, M0, plan, Wt, modes, faces, out, F, y, t, h, ys, dy, kinds[j], index[j],
                 mu_s, threshold, offsets)
-        root, status, used = _brent(args, t, t + h, g[j], g_new[j])
+        t_end, g_end = t + h, g_new[j]
+        if not crossed:  # both ends on the sliding side: does it touch zero in between?
+            t_end = _grazing(it, ft, pair_rows[index[j]], F, y, t, h, ys, Wp, direction[j])
+            if t_end == np.inf:
+                continue
+            g_end, status = _g_at(t_end, args)
+            evals += 1
+            if status != OK:
+                return status, t_stop, dense, evals
+            if not _crossed(g[j], g_end, direction[j]):
+                continue
+        root, status, used = _brent(args, t, t_end, g[j], g_end)
         evals += used
         if status != OK:
             return status, t_stop, dense, evals
         roots[j] = root
         t_stop = min(t_stop, root)
     return OK, t_stop, dense, evals
+
+
+#: Samples of a sliding velocity on a step's dense output, and golden-section refinements of
+#: its extreme, when both ends are on the sliding side (:func:`_grazing`).
+GRAZING_SAMPLES = 16
+GRAZING_REFINE = 40
+
+
+@njit(cache=True, inline="always")
+def _sliding_velocity(it, ft, e, F, y, t, h, tt, ys, Wp, n):
+    """``v_T = W(q) v`` of the pair of table row ``e`` on the step's dense output at ``tt``
+    (the pair's row of W only: no evaluation)."""
+    _dense(F, y, t, h, tt, ys)
+    i = it[e, 1]
+    Wp[i, :] = 0.0
+    _pair_row(it, ft, e, ys[:n], ys[n:2 * n], Wp)
+    return _dot(Wp[i], ys[n:2 * n])
+
+
+@njit(cache=True, inline="always")
+def _grazing(it, ft, e, F, y, t, h, ys, Wp, direction):
+    """A time within the step where a slipping pair's sliding velocity has crossed zero although
+    it is on the sliding side at both ends (a short stick phase inside one step: the velocity
+    touches zero and turns back), else inf. The velocity is sampled on the dense output and its
+    extreme towards zero refined by golden-section search; a crossing counts when it exceeds
+    ``1e-9 max(1, |v|)`` (the outputs' consistency tolerance)."""
+    n = Wp.shape[1]
+    scale = 1.0
+    for i in range(n, 2 * n):
+        scale = max(scale, abs(y[i]))
+    tol = 1e-9 * scale
+    best_k, best = 0, np.inf
+    for k in range(1, GRAZING_SAMPLES):
+        side = -direction * _sliding_velocity(it, ft, e, F, y, t, h, t + h * k / GRAZING_SAMPLES,
+                                              ys, Wp, n)
+        if side < -tol:
+            return t + h * k / GRAZING_SAMPLES
+        if side < best:
+            best_k, best = k, side
+    if best_k == 0:
+        return np.inf
+    a = t + h * (best_k - 1) / GRAZING_SAMPLES  # golden-section search for the minimum of
+    b = t + h * (best_k + 1) / GRAZING_SAMPLES  # the side on the samples' neighbourhood
+    r = 0.5 * (math.sqrt(5.0) - 1.0)
+    c, d = b - r * (b - a), a + r * (b - a)
+    fc = -direction * _sliding_velocity(it, ft, e, F, y, t, h, c, ys, Wp, n)
+    fd = -direction * _sliding_velocity(it, ft, e, F, y, t, h, d, ys, Wp, n)
+    for _ in range(GRAZING_REFINE):
+        if min(fc, fd) < -tol:
+            return c if fc < fd else d
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - r * (b - a)
+            fc = -direction * _sliding_velocity(it, ft, e, F, y, t, h, c, ys, Wp, n)
+        else:
+            a, c, fc = c, d, fd
+            d = a + r * (b - a)
+            fd = -direction * _sliding_velocity(it, ft, e, F, y, t, h, d, ys, Wp, n)
+    return np.inf
 
 
 @njit(cache=True, inline="always")

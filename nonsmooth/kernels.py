@@ -423,7 +423,7 @@ def _warm_dop853(it, ft, plan1, y7):
     planar_dop853_phase(it, ft, np.eye(1), plan1, np.zeros((1, 0)), e0, e0, i0, i0, e0, e0, 0.0,
                         0.0, 1e-3, np.ones(7), np.inf, np.zeros(1), 1, np.array([0.0, 1.0, 0.0]),
                         y7.copy(), y7.copy(), e0.copy(), np.zeros(0, dtype=np.int8),
-                        np.zeros((1, 7)), 100, 100, *coefficients(), np.zeros(40))
+                        np.zeros((1, 7)), 100, 100, *coefficients(), np.zeros(40), i0)
 
 
 def warm(family: str | None = None, announce_after: float = 1.0) -> None:

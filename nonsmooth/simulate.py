@@ -911,7 +911,7 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
             direction, mu_s, float(run.face_threshold), float(t_end), float(rtol), atol_y,
             float(max_step), grid, int(next_k), state, y, f, g, fired, Y_out,
             int(run.max_evaluations - dyn.n_evaluations), _PAUSE_AFTER, *dop853.coefficients(),
-            out)
+            out, tab.pair_rows)
         dyn.n_evaluations += evals
         run.n_steps += steps
         run._last = None

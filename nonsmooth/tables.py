@@ -89,6 +89,14 @@ class PlanarTables:
     user: list = field(default_factory=list)
     has_state_mass: bool = False
 
+    @property
+    def pair_rows(self) -> np.ndarray:
+        """The packed row of each frictional pair, shape (n_pairs,) (int64)."""
+        rows = np.zeros(self.n_pairs, dtype=np.int64)
+        for e in self.rows_of(PAIR):
+            rows[self.ints[e, 1]] = e
+        return rows
+
     def rows_of(self, kind: int) -> np.ndarray:
         """Packed rows of one element kind (the per-kind table is ``ints[rows_of(k)]``)."""
         return np.flatnonzero(self.ints[:, 0] == kind)

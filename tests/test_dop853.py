@@ -105,3 +105,27 @@ def test_budget_hands_over_and_keeps_the_partial_result():
     partial = caught.value.result
     assert 0 < partial.t[-1] < 40.0
     assert partial.diagnostics["n_evaluations"] == 2000
+
+
+@pytest.mark.parametrize("v_belt, gap, k, m", [(1.0, 0.01, 200.0, 1.0), (0.5, 0.002, 1000.0, 0.5),
+                                               (2.0, 0.02, 50.0, 1.0)])
+def test_a_stick_phase_inside_one_step_is_found(v_belt, gap, k, m):
+    """Small mu_s - mu_d and a fast belt: the sliding velocity returns to zero almost
+    tangentially and the stick phase lasts far less than a step (1e-5 .. 4e-3 s against steps
+    of ~0.05 s), so both ends of the step are on the slipping side. The velocity is searched on
+    the step's dense output; every restick and breakaway is at its closed-form time."""
+    from stick_slip_closed_form import belt_cycle
+
+    mu_d = 0.3
+    mu_s = mu_d + gap
+    T_stick, T_slip = belt_cycle(m, k, mu_s, mu_d, 9.81, v_belt)
+    T = T_stick + T_slip
+    t_first = mu_s * m * 9.81 / (k * v_belt)
+    model = stick_slip_oscillator.build(m=m, k=k, mu_s=mu_s, mu_d=mu_d, v_belt=v_belt,
+                                        x0=0.0, v0=v_belt)
+    r = nonsmooth.simulate(model, t_first + 3.5 * T, dt=0.02)
+    breakaway = [e.t for e in r.events if e.kind == "reserve_zero"]
+    restick = [e.t for e in r.events if e.kind == "velocity_zero" and e.after == "stick"]
+    assert len(breakaway) == 4 and len(restick) == 3
+    np.testing.assert_allclose(breakaway, t_first + T * np.arange(4), rtol=0, atol=1e-8)
+    np.testing.assert_allclose(restick, t_first + T_slip + T * np.arange(3), rtol=0, atol=1e-8)
