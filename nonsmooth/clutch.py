@@ -35,7 +35,7 @@ from .joints import JointElement, Translational
 from .system import FrictionPair
 from .validate import check_number
 
-__all__ = ["Clutch", "Brake", "Clamp", "normal_force_value"]
+__all__ = ["FrictionElement", "Clutch", "Brake", "Clamp"]
 
 
 def _normal_force(what: str, value) -> float | Callable[[float], float]:
@@ -50,11 +50,6 @@ def _normal_force(what: str, value) -> float | Callable[[float], float]:
         raise ModelError(f"{what}: normal_force = {value!r} is invalid; give a finite number "
                          "(N; <= 0 means open) or a function of time N(t)")
     return number
-
-
-def normal_force_value(fn: Callable[[float], float], t: float) -> float:
-    """The value of a normal-force function at ``t`` (N), as a float."""
-    return float(fn(t))
 
 
 def _coefficients(what: str, mu, mu_s) -> tuple[float, float | None]:
@@ -78,7 +73,30 @@ def _pair(name, mu, mu_s, normal_force, law, friction) -> FrictionPair:
                         radial=(), preload=preload)
 
 
-class Clutch(JointElement):
+class FrictionElement(JointElement):
+    """A friction pair whose normal force is given (the base of :class:`Clutch` and
+    :class:`Clamp`): a joint element without constraint rows whose :class:`FrictionPair` has
+    the given force ``max(N(t), 0)`` as its preload."""
+
+    n_rows = 0
+
+    def _given(self, what: str, name: str, normal_force, mu, mu_s, law, friction) -> None:
+        self.name = name
+        self.normal_force = _normal_force(what, normal_force)
+        mu, mu_s = _coefficients(what, mu, mu_s)
+        self.friction = _pair(name, mu, mu_s, self.normal_force, law, friction)
+
+    def row_names(self) -> list[str]:
+        return []
+
+    def row_kinds(self) -> list[str]:
+        return []
+
+    def fill(self, t, q, v, row, phi, phi_t, G, gamma) -> None:
+        """No constraint rows."""
+
+
+class Clutch(FrictionElement):
     """Dry friction between the rotations of two coaxial bodies under a given normal force.
 
     Parameters
@@ -103,8 +121,6 @@ class Clutch(JointElement):
     normal force (N) and the mode.
     """
 
-    n_rows = 0
-
     def __init__(self, name: str, body_a, body_b, normal_force, mu: float,
                  mu_s: float | None = None, *, radius: float = 1.0, law: str = "coulomb",
                  friction: dict | None = None):
@@ -115,24 +131,12 @@ class Clutch(JointElement):
                                  f"to rotate), got {body!r}")
         if body_a is body_b:
             raise ModelError(f"{what}: body_a and body_b are the same body")
-        self.name = name
         self.body_a, self.body_b = body_a, body_b
-        self.normal_force = _normal_force(what, normal_force)
         self.radius = check_number(radius, f"{what}: radius = ", minimum=0.0, exclusive=True)
-        mu, mu_s = _coefficients(what, mu, mu_s)
-        self.friction = _pair(name, mu, mu_s, self.normal_force, law, friction)
-
-    def row_names(self) -> list[str]:
-        return []
-
-    def row_kinds(self) -> list[str]:
-        return []
+        self._given(what, name, normal_force, mu, mu_s, law, friction)
 
     def bodies(self) -> list:
         return [self.body_a, self.body_b]
-
-    def fill(self, t, q, v, row, phi, phi_t, G, gamma) -> None:
-        """No constraint rows."""
 
     def fill_tangential(self, q, v, i, W) -> None:
         """Row i of W: ``radius`` times the gradient of ``theta_b - theta_a``."""
@@ -155,7 +159,7 @@ class Brake(Clutch):
                          friction=friction)
 
 
-class Clamp(JointElement):
+class Clamp(FrictionElement):
     """A clamp holding the slider of a translational joint in its guide: dry friction on the
     slider's displacement along the slot under a given clamping force.
 
@@ -173,31 +177,17 @@ class Clamp(JointElement):
     force (N) and the mode.
     """
 
-    n_rows = 0
-
     def __init__(self, name: str, joint: Translational, normal_force, mu: float,
                  mu_s: float | None = None, *, law: str = "coulomb",
                  friction: dict | None = None):
         what = f"clamp '{name}'"
         if not isinstance(joint, Translational):
             raise ModelError(f"{what}: joint must be a Translational joint, got {joint!r}")
-        self.name = name
         self.joint = joint
-        self.normal_force = _normal_force(what, normal_force)
-        mu, mu_s = _coefficients(what, mu, mu_s)
-        self.friction = _pair(name, mu, mu_s, self.normal_force, law, friction)
-
-    def row_names(self) -> list[str]:
-        return []
-
-    def row_kinds(self) -> list[str]:
-        return []
+        self._given(what, name, normal_force, mu, mu_s, law, friction)
 
     def bodies(self) -> list:
         return self.joint.bodies()
-
-    def fill(self, t, q, v, row, phi, phi_t, G, gamma) -> None:
-        """No constraint rows."""
 
     def fill_tangential(self, q, v, i, W) -> None:
         """Row i of W: the slot's direction (the joint's own tangential row)."""

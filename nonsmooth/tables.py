@@ -183,6 +183,7 @@ class _Compiler:
         """Pack the revolute and translational joints; returns the number of constraint rows,
         the drivers with their rows and the frictional joints (packed after the joints)."""
         from . import joints as J
+        from .clutch import FrictionElement
 
         row = 0
         drivers, pairs = [], []
@@ -199,7 +200,7 @@ class _Compiler:
                 self.joint_el[id(j)] = (1, e)
             elif isinstance(j, J.Driver):
                 drivers.append((j, row))
-            elif j.n_rows == 0 and j.friction is not None:  # a clutch, brake or clamp
+            elif isinstance(j, FrictionElement):  # a clutch, brake or clamp: no rows
                 pass
             else:
                 raise ModelError(f"joint element '{j.name}' ({type(j).__name__}) has no table; "
