@@ -11,7 +11,8 @@
   friction pair of the joint, beside any friction the joint has itself).
 
 ``normal_force`` is a number or a function of time ``N(t)`` (N); where it is <= 0 the element
-is open (no friction). Stick and slip are event-driven exactly like joint friction: a Coulomb
+is open (no friction; with the smooth laws only their viscous term, which does not scale with
+the normal load, LuGre's ``sigma2`` or the regularized law's ``viscous``, still acts). Stick and slip are event-driven exactly like joint friction: a Coulomb
 pair of the system (static and dynamic coefficients, the transition problem deciding several
 elements that stick together), whose normal load is the given force (the ``preload`` of its
 :class:`~nonsmooth.system.FrictionPair`) instead of a constraint reaction. A normal force that
