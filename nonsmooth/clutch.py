@@ -10,14 +10,15 @@
   friction on the slider's displacement along the slot under a given clamping force (a second
   friction pair of the joint, beside any friction the joint has itself).
 
-``normal_force`` is a number or a function of time ``N(t)`` (N); where it is <= 0 the element
-is open (no friction; with the smooth laws only their viscous term, which does not scale with
-the normal load, LuGre's ``sigma2`` or the regularized law's ``viscous``, still acts). Stick and slip are event-driven exactly like joint friction: a Coulomb
-pair of the system (static and dynamic coefficients, the transition problem deciding several
-elements that stick together), whose normal load is the given force (the ``preload`` of its
-:class:`~nonsmooth.system.FrictionPair`) instead of a constraint reaction. A normal force that
-crosses zero is an event (``simulate``), so that the kink where the element opens or closes
-is a phase boundary; give the times of jumps in ``N(t)`` as ``simulate(..., tstops=...)``.
+``normal_force`` is a number or a function of time ``N(t)`` (N); where it is <= 0 the element is
+open (no friction; with the smooth laws only their viscous term, which does not scale with the
+normal load, LuGre's ``sigma2`` or the regularized law's ``viscous``, still acts). Stick and slip
+are event-driven exactly like joint friction: a Coulomb pair of the system (static and dynamic
+coefficients, the transition problem deciding several elements that stick together), whose normal
+load is the given force (the ``preload`` of its :class:`~nonsmooth.system.FrictionPair`) instead of
+a constraint reaction. A normal force that crosses zero is an event (``simulate``), so that the
+kink where the element opens or closes is a phase boundary; give the times of jumps in ``N(t)`` as
+``simulate(..., tstops=...)``.
 
 The Modelica Standard Library's ``Rotational.Components.Clutch`` and ``Brake`` are the models
 of this kind (``tau = cgeo * mu * fn``: ``radius`` here is ``cgeo``; ``mu_s = peak * mu``);

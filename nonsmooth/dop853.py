@@ -1,6 +1,7 @@
 """One smooth phase of a planar model integrated in one compiled call: Dormand-Prince 8(5,3).
 
-The adaptive default of ``simulate`` (``DOP853``) for planar models without user functions:
+The adaptive default of ``simulate`` (``DOP853``) for planar models (without user event
+functions; the model's own user functions are called back):
 :func:`planar_dop853_phase` takes the steps of a phase (fixed modes and faces), watches the
 engine's event functions (``nonsmooth.events``: sliding velocities, friction reserves, normal
 forces) at every step end, locates the first crossing on the step's dense output, and writes
@@ -31,7 +32,7 @@ import math
 from functools import cache
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from .kernels import OK, _dot, _pair_row, _planar_rhs
 
@@ -42,8 +43,9 @@ __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT"
 DONE, EVENT, PAUSE, FULL, DECLINED, TOO_SMALL, BUDGET = 0, 1, 2, 3, 4, 5, 6
 
 #: Codes of the engine's event functions (``simulate._Run.event_specs``).
-EVENT_KINDS = {"velocity": 0, "normal": 1, "detach": 2, "reserve+": 3, "reserve-": 4}
-_VELOCITY, _NORMAL, _DETACH, _RESERVE_PLUS = 0, 1, 2, 3
+EVENT_KINDS = {"velocity": 0, "normal": 1, "detach": 2, "reserve+": 3, "reserve-": 4,
+               "given": 5}
+_VELOCITY, _NORMAL, _DETACH, _RESERVE_PLUS, _RESERVE_MINUS, _GIVEN = 0, 1, 2, 3, 4, 5
 
 N_STAGES = 12  # stages of a step; 3 more for the dense output
 _SAFETY, _MIN_FACTOR, _MAX_FACTOR = 0.9, 0.2, 10.0
@@ -65,6 +67,92 @@ def coefficients() -> tuple[np.ndarray, ...]:
                  for name in ("A", "B", "C", "E3", "E5", "D"))
 
 
+# ------------------------------------------------------------------------- user functions
+#: The Python side of the runs in progress whose models have user functions (given forces and
+#: torques, driver motions f(t), given normal forces N(t)), by token: ``[values, given, error]``
+#: with ``values(t, y, U)`` filling the user values ``U`` (n_el, 3) of the tables' rows at the
+#: state ``y``, ``given(i, t)`` pair ``i``'s given normal force as the user's function returns
+#: it, and the first exception either raised (None while there is none). A kernel reaches them
+#: through numba's object mode (about a microsecond per call). An exception is not raised
+#: through the kernel (the outputs of its call would be lost): the values become NaN, the
+#: kernel returns ``DECLINED`` with what it has, and the caller raises it
+#: (:func:`user_error`).
+_USER: dict[int, list] = {}
+
+
+def register_user(values, given) -> int:
+    """Make a run's user functions reachable from the kernels; returns the token that goes
+    into the plan (:func:`extended_plan`). Undo with :func:`unregister_user`."""
+    token = 0
+    while token in _USER:
+        token += 1
+    _USER[token] = [values, given, None]
+    return token
+
+
+def user_error(token: int) -> BaseException | None:
+    """The exception a user function raised inside a kernel call of this run, if any."""
+    return _USER[token][2] if token in _USER else None
+
+
+def unregister_user(token: int) -> None:
+    _USER.pop(token, None)
+
+
+def extended_plan(plan: np.ndarray, token: int, t_clamp: float) -> np.ndarray:
+    """``plan`` with the two entries the phase kernel reads from its end: the user-function
+    token (-1: none) and the time the evaluations are clamped to (s; inf: none)."""
+    return np.concatenate((plan, (float(token), float(t_clamp))))
+
+
+def _user_values(token, t, y, U):
+    entry = _USER[token]
+    if entry[2] is None:
+        try:
+            entry[0](t, y, U)
+            return
+        except BaseException as exc:  # kept for the caller (a KeyboardInterrupt too)
+            entry[2] = exc
+    U[:] = np.nan
+
+
+def _given_value(token, i, t) -> float:
+    entry = _USER[token]
+    if entry[2] is None:
+        try:
+            return float(entry[1](i, t))
+        except BaseException as exc:  # kept for the caller
+            entry[2] = exc
+    return math.nan
+
+
+@njit(cache=True)
+def _fill_user(token, t, y, U):
+    """The user values at ``(t, y)`` into ``U`` (a call back into Python)."""
+    with objmode():
+        _user_values(token, t, y, U)
+
+
+@njit(cache=True)
+def _given(token, i, t):
+    """Pair ``i``'s given normal force ``N(t)`` (a call back into Python)."""
+    with objmode(value="float64"):
+        value = _given_value(token, i, t)
+    return value
+
+
+@njit(cache=True, inline="always")
+def _rhs(it, ft, M0, plan, Wt, t, y, modes, faces, out, dy):
+    """:func:`kernels._planar_rhs` with the user functions' values, at ``t`` clamped to the
+    phase's time stop (both read from the end of ``plan``: :func:`extended_plan`)."""
+    token = int(plan[plan.size - 2])
+    tt = min(t, plan[plan.size - 1])
+    U = np.zeros((it.shape[0], 3))
+    if token >= 0:
+        _fill_user(token, tt, y, U)
+    return _planar_rhs(it, ft, U, M0, plan, Wt, tt, y, modes, faces, out, dy)
+
+
 @njit(cache=True)
 def _rms(x):
     s = 0.0
@@ -74,8 +162,11 @@ def _rms(x):
 
 
 @njit(cache=True, inline="always")
-def _event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs):
-    """The value of an engine event function from an evaluation's output buffer."""
+def _event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
+    """The value of an engine event function from an evaluation's output buffer (a given
+    normal force from the user's function at ``t``)."""
+    if kind == _GIVEN:
+        return _given(int(plan[plan.size - 2]), i, t)
     if kind == _VELOCITY:
         return out[o_v + i]
     if kind == _NORMAL:
@@ -128,8 +219,7 @@ def _stages(it, ft, M0, plan, Wt, modes, faces, out, A, C, K, t, y, h, first, la
             for j in range(s):
                 acc += K[j, i] * A[s, j]
             ys[i] = y[i] + h * acc
-        status = _planar_rhs(it, ft, np.zeros((it.shape[0], 3)), M0, plan, Wt, t + C[s] * h,
-                             ys, modes, faces, out, K[s])
+        status = _rhs(it, ft, M0, plan, Wt, t + C[s] * h, ys, modes, faces, out, K[s])
         if status != OK:
             return status
     return OK
@@ -162,12 +252,11 @@ def _g_at(t, args):
     (it, ft, M0, plan, Wt, modes, faces, out, F, y_old, t_old, h, ys, dy, kind, i, mu_s,
      threshold, offsets) = args
     _dense(F, y_old, t_old, h, t, ys)
-    status = _planar_rhs(it, ft, np.zeros((it.shape[0], 3)), M0, plan, Wt, t, ys, modes, faces,
-                         out, dy)
+    status = _rhs(it, ft, M0, plan, Wt, t, ys, modes, faces, out, dy)
     if status != OK:
         return 0.0, status
     return _event_value(kind, i, mu_s, threshold, out, offsets[0], offsets[1], offsets[2],
-                        offsets[3]), OK
+                        offsets[3], t, plan), OK
 
 
 @njit(cache=True, inline="always")
@@ -229,8 +318,7 @@ def _initial_step(it, ft, M0, plan, Wt, modes, faces, out, t, y, f, t_end, max_s
     h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
     h0 = min(h0, interval)
     ys[:] = y + h0 * f
-    status = _planar_rhs(it, ft, np.zeros((it.shape[0], 3)), M0, plan, Wt, t + h0, ys, modes,
-                         faces, out, dy)
+    status = _rhs(it, ft, M0, plan, Wt, t + h0, ys, modes, faces, out, dy)
     if status != OK:
         return 0.0, status
     d2 = _rms((dy - f) / scale) / h0
@@ -253,7 +341,8 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
     Parameters
     ----------
     it, ft, M0, plan, Wt, modes, faces
-        As for ``kernels.planar_evaluate`` (``modes`` (p,), ``faces`` (k,)).
+        As for ``kernels.planar_evaluate`` (``modes`` (p,), ``faces`` (k,)); ``plan`` extended
+        by :func:`extended_plan` (the run's user-function token and time clamp).
     kinds, index, direction : ndarray, shape (n_e,)
         The phase's event functions (:data:`EVENT_KINDS` codes, pair or load row, the watched
         direction of the crossing); ``mu_s`` (p,) the static coefficients, ``threshold`` the
@@ -325,7 +414,7 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
         # the event functions at the step end (``out`` holds its evaluation), their roots
         for j in range(n_e):
             g_new[j] = _event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0],
-                                    offsets[1], offsets[2], offsets[3])
+                                    offsets[1], offsets[2], offsets[3], t_new, plan)
         status, t_stop, dense, used = _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D,
                                              K, F, t, y, h, y_new, ys, dy, kinds, index,
                                              direction, mu_s, threshold, offsets, g, g_new,
@@ -398,13 +487,12 @@ def _start(it, ft, M0, plan, Wt, modes, faces, out, kinds, index, mu_s, threshol
            t_end, max_step, rtol, atol, state, y, f, g, ys, dy):
     """At a phase start: ``f`` and ``g`` at ``(state[0], y)`` and the first step size into
     ``state[1]`` (two evaluations). Returns the status."""
-    U = np.zeros((it.shape[0], 3))
-    status = _planar_rhs(it, ft, U, M0, plan, Wt, state[0], y, modes, faces, out, f)
+    status = _rhs(it, ft, M0, plan, Wt, state[0], y, modes, faces, out, f)
     if status != OK:
         return status
     for j in range(kinds.size):
         g[j] = _event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0], offsets[1],
-                            offsets[2], offsets[3])
+                            offsets[2], offsets[3], state[0], plan)
     h_abs, status = _initial_step(it, ft, M0, plan, Wt, modes, faces, out, state[0], y, f,
                                   t_end, max_step, rtol, atol, ys, dy)
     state[1], state[2] = h_abs, 0.0
@@ -418,7 +506,6 @@ def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, 
     ``K`` (``K[12]`` the derivative at the step end, whose evaluation is left in ``out``), the
     new state in ``y_new``. Returns ``(status, h, h_next, evaluations)``."""
     n_y = y.size
-    U = np.zeros((it.shape[0], 3))
     evals = 0
     min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
     h_abs = min(max(h_abs, min_step), max_step)
@@ -442,8 +529,7 @@ def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, 
             y_new[i] = y[i] + h * acc
         if not np.all(np.isfinite(y_new)):
             return DECLINED, 0.0, 0.0, evals
-        status = _planar_rhs(it, ft, U, M0, plan, Wt, t_new, y_new, modes, faces, out,
-                             K[N_STAGES])
+        status = _rhs(it, ft, M0, plan, Wt, t_new, y_new, modes, faces, out, K[N_STAGES])
         evals += 1
         if status != OK:
             return DECLINED, 0.0, 0.0, evals

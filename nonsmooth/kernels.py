@@ -417,9 +417,10 @@ def _warm_calls():
 def _warm_dop853(it, ft, plan1, y7):
     """:func:`nonsmooth.dop853.planar_dop853_phase` with the argument types
     ``simulate._compiled_phase`` passes (a phase that is already at its end)."""
-    from .dop853 import coefficients, planar_dop853_phase
+    from .dop853 import coefficients, extended_plan, planar_dop853_phase
 
     e0, i0 = np.zeros(0), np.zeros(0, dtype=np.int64)
+    plan1 = extended_plan(plan1[:N_HEADER], -1, np.inf)
     planar_dop853_phase(it, ft, np.eye(1), plan1, np.zeros((1, 0)), e0, e0, i0, i0, e0, e0, 0.0,
                         0.0, 1e-3, np.ones(7), np.inf, np.zeros(1), 1, np.array([0.0, 1.0, 0.0]),
                         y7.copy(), y7.copy(), e0.copy(), np.zeros(0, dtype=np.int8),

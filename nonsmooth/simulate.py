@@ -166,8 +166,9 @@ class _Run:
         self.batch = (getattr(dynamics, "_plan", None) is not None
                       and getattr(system, "tables", None) is not None
                       and not dynamics._callable_weights)
-        # ... and without user functions or events: whole phases in compiled calls
-        self.compiled = self.batch and not system._user and not user_events
+        # ... and without user event functions: whole phases in compiled calls (the model's
+        # user functions are called back from them)
+        self.compiled = self.batch and not user_events
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
@@ -786,7 +787,8 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
         run.n_phases += not redo
         specs = run.event_specs(modes, t)
         if method == "DOP853" and run.compiled:
-            outcome = _compiled_phase(run, specs, modes, t, y, t_bound, grid, next_k, rtol, atol,
+            outcome = _compiled_phase(run, specs, modes, t, y, t_bound,
+                                      grid[:sched.k_cap(t_bound)], next_k, rtol, atol,
                                       phase_max_step, dt)
         else:
             outcome = _python_phase(run, method, specs, modes, t, y, t_bound, grid, next_k, rtol,
@@ -888,7 +890,7 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     over from the last accepted step and names the problem."""
     from . import dop853
 
-    dyn, tab = run.dyn, run.system.tables
+    dyn = run.dyn
     kinds = np.array([dop853.EVENT_KINDS[s[0]] for s in specs], dtype=np.int64)
     index = np.array([s[1] for s in specs], dtype=np.int64)
     direction = np.array([s[2] for s in specs], dtype=float)
@@ -904,10 +906,41 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
     grid = np.asarray(grid, dtype=float)
+    token = dop853.register_user(*_user_callbacks(run)) if run.system._user else -1
+    try:
+        plan = dop853.extended_plan(dyn._plan, token, run.t_clamp)
+        return _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index,
+                               direction, state, y, f, g, fired, atol_y, out, cap, start, t_end,
+                               grid, next_k, rtol, atol, max_step, dt)
+    finally:
+        if token >= 0:
+            dop853.unregister_user(token)
+
+
+def _user_callbacks(run: _Run):
+    """The run's user functions as the compiled phase calls them back
+    (``dop853.register_user``): the user values at a state, a pair's given normal force."""
+    system, n = run.system, run.n
+
+    def values(t, y, U):
+        run.t_now = t  # where a failure in a user function happened
+        U[:] = system._user_values(t, y[:n], y[n:2 * n])
+
+    def given(i, t):
+        return run._given_normal_force(i, t)
+
+    return values, given
+
+
+def _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index, direction, state,
+                    y, f, g, fired, atol_y, out, cap, start, t_end, grid, next_k, rtol, atol,
+                    max_step, dt):
+    """The calls of :func:`_compiled_phase` until the phase ends."""
+    dyn, tab = run.dyn, run.system.tables
     while True:
         Y_out = np.empty((cap, y.size))
         status, n_out, evals, steps, needed = dop853.planar_dop853_phase(
-            tab.ints, tab.floats, tab.mass, dyn._plan, dyn._Wt, modes, faces, kinds, index,
+            tab.ints, tab.floats, tab.mass, plan, dyn._Wt, modes, faces, kinds, index,
             direction, mu_s, float(run.face_threshold), float(t_end), float(rtol), atol_y,
             float(max_step), grid, int(next_k), state, y, f, g, fired, Y_out,
             int(run.max_evaluations - dyn.n_evaluations), _PAUSE_AFTER, *dop853.coefficients(),
@@ -921,6 +954,9 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
                                                   start, "DOP853")
             if redo is not None:
                 return ("redo", next_k, *start, redo)
+        error = dop853.user_error(int(plan[-2]))
+        if error is not None:  # a user function raised: its exception, the outputs kept
+            raise error
         run.charge(float(state[0]))  # the wall-clock budget
         if status == dop853.EVENT:
             return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()

@@ -129,3 +129,35 @@ def test_a_stick_phase_inside_one_step_is_found(v_belt, gap, k, m):
     assert len(breakaway) == 4 and len(restick) == 3
     np.testing.assert_allclose(breakaway, t_first + T * np.arange(4), rtol=0, atol=1e-8)
     np.testing.assert_allclose(restick, t_first + T_slip + T * np.arange(3), rtol=0, atol=1e-8)
+
+
+def test_user_functions_are_called_back_from_the_compiled_phase(python_path):
+    """A model with user functions (a drive torque, given normal forces) runs its DOP853 phases
+    compiled, calling the functions back: the same events and speeds as scipy's path."""
+    from nonsmooth.models import coupled_clutches
+
+    model = coupled_clutches.build()
+    compiled = nonsmooth.simulate(model, 1.5, dt=1e-3)
+    scipy_run = python_path(model, 1.5, dt=1e-3)
+    assert len(compiled.events) == len(scipy_run.events) >= 10
+    _assert_same_run(compiled, scipy_run, t_tol=1e-9, x_tol=1e-8)
+
+
+def test_an_exception_in_a_user_function_leaves_the_compiled_phase_with_the_partial_result():
+    """The user's exception comes out of the kernel as itself; the outputs recorded before
+    the chunk it happened in are kept."""
+    mdl = nonsmooth.PlanarModel("failing drive")
+    wheel = mdl.add(nonsmooth.Body("wheel", mass=1.0, inertia=1.0, angular_velocity=1.0))
+    mdl.add(nonsmooth.Revolute("bearing", nonsmooth.ground, wheel, (0.0, 0.0)))
+
+    def torque(t, q, v):
+        if t > 3.0:
+            raise RuntimeError("sensor offline")
+        return 1.0
+
+    mdl.add(nonsmooth.Torque("drive", wheel, torque))
+    with pytest.raises(RuntimeError, match="sensor offline") as caught:
+        nonsmooth.simulate(mdl, 5.0, dt=1e-3, method="DOP853")
+    partial = caught.value.result
+    assert 0 < partial.t[-1] <= 3.0
+    np.testing.assert_allclose(partial["wheel.w"], 1.0 + partial.t, atol=1e-9)
