@@ -1,10 +1,13 @@
 """Compiled kernels over the planar tables (``docs/fast_core.md``, :mod:`nonsmooth.tables`).
 
-The small helpers that allocate nothing (point kinematics, constraint and pair rows, the
-in-kernel LU) are compiled with ``_nrt=False``: numba's reference counting of every array
-argument costs two atomic operations per array per call, which measured half of an evaluation
-(the belt's terms 0.96 -> 0.50 us, its whole evaluation 3.0 -> 2.25 us); without the runtime
-they take their arrays as plain pointers. A helper compiled so must not allocate.
+The helpers that allocate nothing are compiled with ``_nrt=False``: numba's reference counting
+of every array argument and view costs two atomic operations each, which measured half of an
+evaluation. Without the runtime they take their arrays as plain pointers: the point kinematics,
+constraint and pair rows, the in-kernel LU, and the acceleration stage, whose arrays are
+allocated in six blocks by :func:`acceleration_stage` and filled by three runtime-free stages
+(:func:`_stage_kkt`, :func:`_stage_load_equation`, :func:`_stage_loads`); only the LAPACK paths
+and the certificate's eigenvalues run with it. The belt's evaluation 3.0 -> 1.76 us. A helper
+compiled so must not allocate.
 
 numba ``@njit(cache=True)``: compiled on first use and cached on disk next to this file (or in
 numba's user-wide cache when the package folder is not writable), so a new process loads the
@@ -578,7 +581,7 @@ def _schur_solve(M, K, R, n):
     return X
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _smooth_law(kind, par, v_T, z):
     """Coefficients ``(a, b)`` of ``F_T = -a N - b`` and the state rate ``dz/dt`` of a smooth
     law (``friction/lugre.py``, ``friction/regularized.py``; ``par``: see ``Dynamics``' plan)."""
@@ -664,7 +667,7 @@ def _given_normal_forces(it, U, plan, p):
     return plan
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _plan_parts(plan):
     """The views of a plan (layout in :func:`acceleration_stage`)."""
     n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
@@ -684,50 +687,66 @@ def _plan_parts(plan):
     return n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows, driver
 
 
-@njit(cache=True, inline="always")
-def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, n_z):
+@njit(cache=True, _nrt=False)
+def _kinematics(G, v, phi_t, W, Gv, dphi, v_T):
+    """``G v``, ``dphi = G v + phi_t`` and ``v_T = W v`` into the given arrays."""
+    for r in range(G.shape[0]):
+        acc = 0.0
+        for b in range(G.shape[1]):
+            acc += G[r, b] * v[b]
+        Gv[r] = acc
+        dphi[r] = acc + phi_t[r]
+    for i in range(W.shape[0]):
+        acc = 0.0
+        for b in range(W.shape[1]):
+            acc += W[i, b] * v[b]
+        v_T[i] = acc
+
+
+@njit(cache=True, _nrt=False)
+def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick):
     """Each pair's coefficients ``F_T = -a N - b`` (Coulomb: ``a = mu s``; smooth laws:
-    :func:`_smooth_law`), the smooth laws' state rates, and the slipping (or smooth) and
-    sticking pairs."""
+    :func:`_smooth_law`) into ``a_all, b_all`` (zeroed by the caller), the smooth laws' state
+    rates into ``dz``, and the slipping (or smooth) and sticking pairs into ``slip, stick``
+    (sized by the caller: :func:`_count_sticking`)."""
     p = mu.shape[0]
-    a_all = np.zeros(p)
-    b_all = np.zeros(p)
-    dz = np.zeros(n_z)
-    nk = 0
+    a, b = 0, 0
     for i in range(p):
         if law[i] == COULOMB:
             a_all[i] = mu[i] * modes[i]
-            nk += modes[i] == 0.0
+            if modes[i] == 0.0:
+                stick[b] = i
+                b += 1
+                continue
         else:
             zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
             a_all[i], b_all[i], rate = _smooth_law(int(law[i]),
                                                    law_par[i * N_LAW:(i + 1) * N_LAW], v_T[i], zi)
             if z_at[i] >= 0:
                 dz[int(z_at[i])] = rate
-    slip = np.empty(p - nk, dtype=np.int64)
-    stick = np.empty(nk, dtype=np.int64)
-    a, b = 0, 0
+        slip[a] = i
+        a += 1
+
+
+@njit(cache=True, _nrt=False)
+def _count_sticking(plan, modes):
+    """The number of sticking Coulomb pairs (the laws' kinds from the plan)."""
+    p = int(plan[2])
+    nk = 0
     for i in range(p):
-        if law[i] == COULOMB and modes[i] == 0.0:
-            stick[b] = i
-            b += 1
-        else:
-            slip[a] = i
-            a += 1
-    return a_all, b_all, dz, slip, stick
+        if plan[N_HEADER + 2 * p + i] == COULOMB and modes[i] == 0.0:
+            nk += 1
+    return nk
 
 
-@njit(cache=True, inline="always")
-def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick):
+@njit(cache=True, _nrt=False)
+def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick, K, R):
     """The KKT matrix with a stick row per sticking pair and its right-hand sides
     ``[f - W^T b, gamma - 2 alpha dphi - beta^2 phi, -(dW/dt) v - 2 alpha v_T]`` and
-    ``-a_i W_i^T`` per slipping pair: ``(K, R)``."""
+    ``-a_i W_i^T`` per slipping pair into ``K, R`` (zeroed by the caller)."""
     n, m, ns, nk = M.shape[0], phi.shape[0], slip.shape[0], stick.shape[0]
     p = W.shape[0]
-    size = n + m + nk
-    K = np.zeros((size, size))
-    R = np.zeros((size, 1 + ns))
-    for a in range(n):  # by loops: slice expressions allocate a temporary each
+    for a in range(n):
         for b in range(n):
             K[a, b] = M[a, b]
         acc = f[a]
@@ -749,16 +768,14 @@ def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip,
         i = slip[c_]
         for b in range(n):
             R[b, 1 + c_] = -a_all[i] * W[i, b]
-    return K, R
 
 
-@njit(cache=True, inline="always")
-def _load_equation(X, abs_rows, Wt, preload, slip):
-    """``A`` (k, k) and ``c`` (k,) of ``lambda_abs = c + A |lambda_abs|`` from the KKT
-    solution's columns (the preloads folded into ``c``)."""
+@njit(cache=True, _nrt=False)
+def _load_equation(X, abs_rows, Wt, preload, slip, A, c, faces, Kf):
+    """``A`` (k, k; zeroed by the caller) and ``c`` (k,) of ``lambda_abs = c + A |lambda_abs|``
+    from the KKT solution's columns (the preloads folded into ``c``), and
+    ``Kf = I - A diag(faces)``."""
     k = abs_rows.shape[0]
-    A = np.zeros((k, k))
-    c = np.zeros(k)
     for r in range(k):
         row = int(abs_rows[r])
         c[r] = X[row, 0]
@@ -767,7 +784,9 @@ def _load_equation(X, abs_rows, Wt, preload, slip):
             c[r] += x1 * preload[slip[s_]]
             for col in range(k):
                 A[r, col] += x1 * Wt[slip[s_], col]
-    return A, c
+    for r in range(k):
+        for col in range(k):
+            Kf[r, col] = (1.0 if r == col else 0.0) - A[r, col] * faces[col]
 
 
 @njit(cache=True)
@@ -791,7 +810,7 @@ def _certify(A, Kf, jam):
     return OK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _radial_loads(x, rad_rows, Rad):
     """Each revolute pin's radial load ``||lambda_radial||`` from ``x`` into ``Rad``; returns
     whether every one changed by at most 1e-12 (relative) from its value in ``Rad``."""
@@ -805,107 +824,119 @@ def _radial_loads(x, rad_rows, Rad):
     return done
 
 
-@njit(cache=True, inline="always")
-def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial):
-    """The face-fixed normal loads with the radial loads by fixed-point iteration around them:
-    ``(x, N_slip, c, Rad, converged)`` (``x`` the KKT solution at the loads)."""
+@njit(cache=True, _nrt=False)
+def _load_magnitudes(Kf, c, faces, mag, Kw, rhs):
+    """``|lambda_abs| = faces * (I - A diag(faces))^-1 c`` into ``mag`` (``Kf`` is certified
+    away from singular: the in-kernel LU on the copies ``Kw, rhs``)."""
+    k = c.shape[0]
+    if k == 1:
+        mag[0] = faces[0] * (c[0] / Kf[0, 0])
+    elif k > 1:
+        for r in range(k):
+            rhs[r, 0] = c[r]
+            for col in range(k):
+                Kw[r, col] = Kf[r, col]
+        _lu_solve(Kw, rhs)
+        for r in range(k):
+            mag[r] = faces[r] * rhs[r, 0]
+
+
+@njit(cache=True, _nrt=False)
+def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial, x, N_slip, c,
+           Rad, mag, Kw, rhs):
+    """The face-fixed normal loads with the radial loads by fixed-point iteration around them,
+    into ``x`` (the KKT solution at the loads), ``N_slip``, ``c`` and ``Rad`` (zeroed by the
+    caller); ``mag, Kw, rhs`` scratch of shapes (k,), (k, k), (k, 1). Returns whether the
+    iteration converged."""
     k, ns = c_fixed.shape[0], slip.shape[0]
-    Rad = np.zeros(preload.shape[0])
     if radial:  # start: the loads without friction
         _radial_loads(X[:, 0], rad_rows, Rad)
-    c = c_fixed.copy()
-    N_slip = np.zeros(ns)
-    x = X[:, 0].copy()
     for _ in range(LOAD_ITERATIONS):
         for r in range(k):
             c[r] = c_fixed[r]
             for s_ in range(ns):
                 c[r] += X[int(abs_rows[r]), 1 + s_] * Rad[slip[s_]]
-        mag = np.zeros(k)
-        if k == 1:
-            mag[0] = faces[0] * (c[0] / Kf[0, 0])
-        elif k > 1:  # Kf is certified away from singular: the in-kernel LU on copies
-            rhs = c.reshape(k, 1).copy()
-            _lu_solve(Kf.copy(), rhs)
-            mag = faces * rhs[:, 0]
+        _load_magnitudes(Kf, c, faces, mag, Kw, rhs)
         for s_ in range(ns):
             i = slip[s_]
-            N_slip[s_] = preload[i] + Rad[i] + _dot(Wt[i], mag)
+            acc = preload[i] + Rad[i]
+            for r in range(k):
+                acc += Wt[i, r] * mag[r]
+            N_slip[s_] = acc
         for r in range(x.shape[0]):
             acc = X[r, 0]
             for s_ in range(ns):
                 acc += X[r, 1 + s_] * N_slip[s_]
             x[r] = acc
         if not radial or _radial_loads(x, rad_rows, Rad):
-            return x, N_slip, c, Rad, True
-    return x, N_slip, c, Rad, False
+            return True
+    return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
            M, state_mass):
     """The outputs in the layout of :func:`evaluation_layout` (``A`` and ``c`` are written by
     the caller before the loads, so that a jam can report them)."""
-    lam = x[n:n + m]
-    o = 0
-    out[o:o + n] = x[:n]
-    o += n
-    out[o:o + m] = lam
-    o += m
+    for i in range(n + m):  # dv, lam
+        out[i] = x[i]
+    o = n + m
     for i in range(p):
         nr = int(normal_rows[i])
-        out[o + i] = lam[nr] if nr >= 0 else N[i]
-    o += p
-    out[o:o + p] = F_T
-    out[o + p:o + 2 * p] = v_T
-    out[o + 2 * p:o + 3 * p] = N
-    o += 3 * p
-    out[o:o + k] = lam_abs
+        out[o + i] = x[n + nr] if nr >= 0 else N[i]
+        out[o + p + i] = F_T[i]
+        out[o + 2 * p + i] = v_T[i]
+        out[o + 3 * p + i] = N[i]
+    o += 4 * p
+    for r in range(k):
+        out[o + r] = lam_abs[r]
     o += k
-    out[o:o + 5] = powers
+    for r in range(5):
+        out[o + r] = powers[r]
     out[o + 5] = res
     o += 6
-    out[o:o + m] = phi
-    out[o + m:o + 2 * m] = dphi
+    for r in range(m):
+        out[o + r] = phi[r]
+        out[o + m + r] = dphi[r]
     o += 2 * m + k * k + k  # A and c
-    out[o:o + dz.shape[0]] = dz
+    for r in range(dz.shape[0]):
+        out[o + r] = dz[r]
     o += dz.shape[0]
     if state_mass:
-        out[o:o + n * n] = M.ravel()
+        for a in range(n):
+            for b in range(n):
+                out[o + a * n + b] = M[a, b]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
-                    N_slip, n, m, p):
+                    N_slip, n, m, lam_abs, N, F_T):
     """From the KKT solution at the loads: the load rows ``lambda_abs`` (k,), each pair's
-    normal load ``N`` (p,) and friction force ``F_T`` (p,), and the HLCP's residual
+    normal load ``N`` (p,) and friction force ``F_T`` (p,; zeroed by the caller) into the
+    given arrays; returns the HLCP's residual
     ``max |lambda_abs - c - A |lambda_abs|| / max(1, |c|, |lambda_abs|)``."""
-    k = c.shape[0]
-    lam_abs = np.empty(k)
+    k, p = c.shape[0], N.shape[0]
     scale = 1.0
     for r in range(k):
         lam_abs[r] = x[int(abs_rows[r])]
         scale = max(scale, abs(c[r]), abs(lam_abs[r]))
-    N = np.empty(p)
     for i in range(p):
         acc = preload[i] + Rad[i]
         for r in range(k):
             acc += Wt[i, r] * (faces[r] * lam_abs[r])
         N[i] = acc
-    F_T = np.zeros(p)
     for s_ in range(slip.shape[0]):
         i = slip[s_]
         F_T[i] = -a_all[i] * N_slip[s_] - b_all[i]
     for r in range(stick.shape[0]):
         F_T[stick[r]] = x[n + m + r]
-    res = 0.0  # max |lambda_abs - c - A |lambda_abs|| / scale, the HLCP's residual
+    res = 0.0
     for r in range(k):
         acc = lam_abs[r] - c[r]
         for col in range(k):
             acc -= A[r, col] * abs(lam_abs[col])
         res = max(res, abs(acc))
-    res /= scale
-    return lam_abs, N, F_T, res
+    return res / scale
 
 
 @njit(cache=True)
@@ -931,16 +962,20 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     for Coulomb pairs); ``faces`` (k). The same arithmetic as ``Dynamics._evaluate_general``
     (``docs/method.md`` sections 2-6 and 9).
     """
-    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
-     driver) = _plan_parts(plan)
-    state_mass, two_a, b2, jam = plan[4] != 0.0, plan[5], plan[6], plan[7]
-    n_z, radial = int(plan[8]), plan[9] != 0.0
-    Gv = _matvec(G, v)
-    dphi = Gv + phi_t
-    v_T = _matvec(W, v)
-    a_all, b_all, dz, slip, stick = _friction_laws(mu, law, law_par, z_at, modes, v_T, z, n_z)
-    K, R = _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick)
-    if K.shape[0] <= SMALL_LU:
+    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    nk = _count_sticking(plan, modes)
+    ns = p - nk
+    size = n + m + nk
+    # every array of the stage allocated here, in six blocks; the stages below make their
+    # views and fill them without numba's runtime (no reference counts)
+    vec = np.zeros(_scratch_size(m, p, k, n_z, ns, size))
+    idx = np.empty(p, dtype=np.int64)
+    K = np.zeros((size, size))
+    R = np.zeros((size, 1 + ns))
+    mats = np.zeros((3, k, k))
+    rhs = np.empty((k, 1))
+    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R)
+    if size <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
         X = R
@@ -948,30 +983,105 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
         X = _schur_solve(M, K, R, n)
     else:
         X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
-    A, c_fixed = _load_equation(X, abs_rows, Wt, preload, slip)
-    o_A = n + m + 4 * p + k + 6 + 2 * m
-    out[o_A:o_A + k * k] = A.ravel()
-    out[o_A + k * k:o_A + k * k + k] = c_fixed
-    Kf = np.eye(k) - A * faces  # A diag(faces)
-    status = _certify(A, Kf, jam)
+    _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size)
+    status = _certify(mats[0], mats[1], plan[7])
     if status != OK:
         return status
-    x, N_slip, c, Rad, converged = _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces,
-                                          rad_rows, radial)
-    if not converged:
+    if not _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
+                        out, m, p, k, n_z, ns, size):
         return NO_LOAD
-    out[o_A + k * k:o_A + k * k + k] = c  # the equation of the converged loads
-    lam_abs, N, F_T, res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip,
-                                           stick, a_all, b_all, N_slip, n, m, p)
+    return OK
+
+
+@njit(cache=True, _nrt=False)
+def _scratch_size(m, p, k, n_z, ns, size):
+    """Length of the stage's float scratch: ``Gv, dphi (m); v_T, a_all, b_all, Rad, N, F_T,
+    (spare) (p); dz (n_z); N_slip (ns); c_fixed, c, mag, lam_abs, (spare) (k); x (size);
+    powers (5)``."""
+    return 2 * m + 7 * p + n_z + ns + 5 * k + size + 5
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _views(vec, m, p, k, n_z, ns, size):
+    """The stage's scratch vectors as views into ``vec`` (layout :func:`_scratch_size`)."""
+    Gv, dphi = vec[:m], vec[m:2 * m]
+    o = 2 * m
+    v_T, a_all, b_all = vec[o:o + p], vec[o + p:o + 2 * p], vec[o + 2 * p:o + 3 * p]
+    Rad, N, F_T = vec[o + 3 * p:o + 4 * p], vec[o + 4 * p:o + 5 * p], vec[o + 5 * p:o + 6 * p]
+    o += 7 * p
+    dz, N_slip = vec[o:o + n_z], vec[o + n_z:o + n_z + ns]
+    o += n_z + ns
+    c_fixed, c = vec[o:o + k], vec[o + k:o + 2 * k]
+    mag, lam_abs = vec[o + 2 * k:o + 3 * k], vec[o + 3 * k:o + 4 * k]
+    o += 5 * k
+    x, powers = vec[o:o + size], vec[o + size:o + size + 5]
+    return Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x, powers
+
+
+@njit(cache=True, _nrt=False)
+def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R):
+    """The stage up to the KKT system: kinematics, friction laws, ``K`` and ``R``."""
+    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
+     driver) = _plan_parts(plan)
+    n_z = int(plan[8])
+    nk = _count_sticking(plan, modes)
+    ns = p - nk
+    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
+     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk)
+    slip, stick = idx[:ns], idx[ns:]
+    _kinematics(G, v, phi_t, W, Gv, dphi, v_T)
+    _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
+    _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[5], plan[6], a_all, b_all, slip, stick,
+         K, R)
+
+
+@njit(cache=True, _nrt=False)
+def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size):
+    """The normal loads' equation ``A, c`` (written to ``out`` too, for a jam's report) and
+    ``Kf = I - A diag(faces)`` into ``mats[0], mats[1]``."""
+    (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
+     driver) = _plan_parts(plan)
+    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
+     powers) = _views(vec, m, p, k, n_z, ns, size)
+    A, Kf = mats[0], mats[1]
+    _load_equation(X, abs_rows, Wt, preload, idx[:ns], A, c_fixed, faces, Kf)
+    o_A = n + m + 4 * p + k + 6 + 2 * m
+    for r in range(k):
+        for col in range(k):
+            out[o_A + r * k + col] = A[r, col]
+        out[o_A + k * k + r] = c_fixed[r]
+
+
+@njit(cache=True, _nrt=False)
+def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs, out, m,
+                 p, k, n_z, ns, size):
+    """The stage from the certified loads' equation on: the loads (radial fixed point),
+    contact forces, powers, and everything into ``out``. Returns False when the radial
+    loads' iteration does not converge."""
+    (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
+     driver) = _plan_parts(plan)
+    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
+     powers) = _views(vec, m, p, k, n_z, ns, size)
+    slip, stick = idx[:ns], idx[ns:]
+    A, Kf, Kw = mats[0], mats[1], mats[2]
+    if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, plan[9] != 0.0,
+                  x, N_slip, c, Rad, mag, Kw, rhs):
+        return False
+    o_A = n + m + 4 * p + k + 6 + 2 * m
+    for r in range(k):  # the equation of the converged loads
+        out[o_A + k * k + r] = c[r]
+    res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
+                          N_slip, n, m, lam_abs, N, F_T)
     P_total, P_drive = 0.0, 0.0
     for r in range(m):
         term = x[n + r] * Gv[r]
         P_total += term
         P_drive += term * driver[r]
-    powers = np.array((P_drive, P_applied, P_damping, _dot(F_T, v_T), P_total - P_drive))
-    _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
-           M, state_mass)
-    return OK
+    powers[0], powers[1], powers[2] = P_drive, P_applied, P_damping
+    powers[3], powers[4] = _dot(F_T, v_T), P_total - P_drive
+    _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz, M,
+           plan[4] != 0.0)
+    return True
 
 
 @njit(cache=True)
