@@ -236,10 +236,11 @@ def _pair_row(it, ft, e, q, v, W):
         _relative_angle(it[e, 3], it[e, 4], it[e, 5], it[e, 6], q, W, i, ft[e, 0])
 
 
-@njit(cache=True)
-def _force(it, ft, U, e, q, v, f):
+@njit(cache=True, _nrt=False)
+def _force(it, ft, U, e, q, v, f, scratch):
     """Add an applied element's generalized force into ``f``; returns ``(P_applied,
-    P_damping, ok)`` (``ok`` False: a spring's or damper's points coincide)."""
+    P_damping, ok)`` (``ok`` False: a spring's or damper's points coincide). ``scratch``
+    (1, n_q): a joint coordinate's gradient."""
     kind = it[e, 0]
     if kind == GRAVITY:
         off = it[e, 1]
@@ -257,7 +258,9 @@ def _force(it, ft, U, e, q, v, f):
         return 0.0, (0.0 if spring else -Fs * rate), True
     if kind == JOINT_DAMPER or kind == JOINT_SPRING:
         n = q.shape[0]
-        grad = np.zeros((1, n))
+        grad = scratch
+        for a in range(n):
+            grad[0, a] = 0.0
         x, _ = _coordinate(it, ft, it[e, 1], it[e, 2], q, v, grad, 0)
         rate = 0.0
         for a in range(n):
@@ -281,28 +284,31 @@ def _force(it, ft, U, e, q, v, f):
     return Fx * vx + Fy * vy, 0.0, True
 
 
-@njit(cache=True)
-def _rotor(it, ft, e, q, v, M, f):
+@njit(cache=True, _nrt=False)
+def _rotor(it, ft, e, q, v, M, f, scratch):
     """A rotor inertia on a translational joint: ``J w w^T`` into ``M`` and its velocity force
-    into ``f`` (armature), or ``I_r h h^T`` with ``h = G w + e_parent`` (virtual rotor)."""
+    into ``f`` (armature), or ``I_r h h^T`` with ``h = G w + e_parent`` (virtual rotor).
+    ``scratch`` (1, n_q): ``h``."""
     n = q.shape[0]
     je = it[e, 1]
-    w = np.zeros((1, n))
-    _, g = _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, w, 0)
-    w = w[0]
-    if it[e, 4] == 0:  # armature
-        coef, h = ft[e, 0], w
+    h = scratch
+    for a in range(n):
+        h[0, a] = 0.0
+    _, g = _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, h, 0)  # w, the slot's gradient
+    if it[e, 4] == 0:  # armature: h = w
+        coef = ft[e, 0]
         extra = ft[e, 0] * g
-    else:  # virtual rotor on the parent
-        h = ft[e, 1] * w
+    else:  # virtual rotor on the parent: h = ratio w + e_parent
+        for a in range(n):
+            h[0, a] *= ft[e, 1]
         if it[e, 3] == 3:
-            h[it[e, 2] + 2] += 1.0
+            h[0, it[e, 2] + 2] += 1.0
         coef = ft[e, 0]
         extra = ft[e, 0] * ft[e, 1] * g
     for a in range(n):
-        f[a] += extra * h[a]
+        f[a] += extra * h[0, a]
         for b in range(n):
-            M[a, b] += coef * h[a] * h[b]
+            M[a, b] += coef * h[0, a] * h[0, b]
 
 
 @njit(cache=True)
@@ -333,8 +339,25 @@ def planar_terms(it, ft, U, M0, n_constraints, n_pairs, t, q, v):
     gamma = np.zeros(m)
     G = np.zeros((m, n))
     W = np.zeros((n_pairs, n))
-    M = M0
-    copied = False
+    # a q-dependent mass matrix (rotor rows): the constant one is not written to
+    M = M0.copy() if _has_rotor(it) else M0
+    P_applied, P_damping, err_row, err = _terms_into(it, ft, U, t, q, v, M, f, phi, phi_t, G,
+                                                     gamma, W, np.zeros((1, n)))
+    return M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err
+
+
+@njit(cache=True, _nrt=False)
+def _has_rotor(it):
+    for e in range(it.shape[0]):
+        if it[e, 0] == ROTOR:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _terms_into(it, ft, U, t, q, v, M, f, phi, phi_t, G, gamma, W, scratch):
+    """The element loop of :func:`planar_terms` into the given (zeroed) arrays, without numba's
+    runtime; returns ``(P_applied, P_damping, error row, error code)``."""
     P_applied = 0.0
     P_damping = 0.0
     err_row, err = -1, 0
@@ -345,17 +368,14 @@ def planar_terms(it, ft, U, M0, n_constraints, n_pairs, t, q, v):
         elif kind == PAIR:
             _pair_row(it, ft, e, q, v, W)
         elif kind == ROTOR:
-            if not copied:  # a q-dependent mass matrix: the constant one is not written to
-                M = M0.copy()
-                copied = True
-            _rotor(it, ft, e, q, v, M, f)
+            _rotor(it, ft, e, q, v, M, f, scratch)
         else:
-            pa, pd, ok = _force(it, ft, U, e, q, v, f)
+            pa, pd, ok = _force(it, ft, U, e, q, v, f, scratch)
             P_applied += pa
             P_damping += pd
             if not ok and err == 0:
                 err_row, err = e, ERR_COINCIDENT
-    return M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err
+    return P_applied, P_damping, err_row, err
 
 
 @njit(cache=True)
