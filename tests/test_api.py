@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import re
 import subprocess
 import sys
 import warnings
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from readme_blocks import readme_block
 
 import nonsmooth as ns
 from nonsmooth.cli import main
@@ -406,17 +406,11 @@ def test_simulate_uses_the_model_s_own_end_time_and_step():
 
 
 # ============================================================================ README
-def _readme_block(marker: str) -> str:
-    text = (ROOT / "README.md").read_text()
-    block = text.split(f"<!-- {marker} -->")[1].split(f"<!-- /{marker} -->")[0]
-    return re.search(r"```python\n(.*?)```", block, re.S).group(1)
-
-
 def test_the_readme_builds_a_model_from_the_flat_namespace():
     namespace: dict = {}
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no deprecated name, no energy warning
-        exec(compile(_readme_block("building-a-model"), "README.md", "exec"), namespace)
+        exec(compile(readme_block("building-a-model"), "README.md", "exec"), namespace)
     r = namespace["result"]
     assert r.status == 0 and r["lambda_N"].shape == (len(r.t), 2)
     # the slot's normal force m g - P_y changes sign at 0.5 s; the motor starts at 0.25 s

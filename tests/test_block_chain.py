@@ -7,21 +7,13 @@ import math
 
 import numpy as np
 import pytest
+from stick_slip_closed_form import belt_cycle
 
 import nonsmooth
 from nonsmooth.errors import ModelError
 from nonsmooth.models import block_chain
 
 ACCURATE = {"method": "DOP853", "rtol": 1e-12, "atol": 1e-14}
-
-
-def belt_cycle(m: float, k: float, mu_s: float, mu_d: float, g: float,
-               v_belt: float) -> tuple[float, float]:
-    """Closed form of the belt limit cycle: ``(T_stick, T_slip)`` (s)."""
-    F_s, F_d, omega = mu_s * m * g, mu_d * m * g, math.sqrt(k / m)
-    D = (F_s - F_d) / k
-    return (2 * (F_s - F_d) / (k * v_belt),
-            (2 * math.pi - 2 * math.atan2(omega * D, v_belt)) / omega)
 
 
 def test_one_block_has_the_closed_form_limit_cycle():

@@ -153,14 +153,10 @@ def test_elements_are_in_the_flat_namespace():
 def test_the_readme_clutch_example():
     """README's clutch block: slips with 0.3 * 400 N * 0.1 m = 12 N m from 0.2 s, locks when
     the speeds meet at 0.2 + 10 / (12 (1/1 + 1/2)) s at the common speed 10/3 rad/s."""
-    import re
-    from pathlib import Path
+    from readme_blocks import readme_block
 
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    block = text.split("<!-- clutch-example -->")[1].split("<!-- /clutch-example -->")[0]
     namespace: dict = {}
-    exec(compile(re.search(r"```python\n(.*?)```", block, re.S).group(1), "README.md",
-                 "exec"), namespace)
+    exec(compile(readme_block("clutch-example"), "README.md", "exec"), namespace)
     r, lock = namespace["result"], namespace["lock"]
     assert lock == pytest.approx(0.2 + 10 / (12 * 1.5), abs=1e-9)
     np.testing.assert_allclose(r["load.w"][r.t > lock], 10 / 3, atol=1e-9)

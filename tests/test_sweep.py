@@ -71,14 +71,13 @@ def test_belt_periods_match_the_closed_form_on_processes(tmp_path):
 
 
 def test_belt_periods_match_the_closed_form_on_a_local_dask_cluster(tmp_path):
-    pytest.importorskip("distributed")
     study = belt_sweep(tmp_path / "s", "dask", workers=2)
     check_belt_rows(study)
     assert study.run == {**study.run, "scheduler": "dask", "workers": 2}
 
 
 def test_an_existing_dask_scheduler_by_address(tmp_path):
-    distributed = pytest.importorskip("distributed")
+    import distributed  # a dependency (issue 13): never skipped
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
                                   dashboard_address=None) as cluster:
         study = nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.1, 0.3]}, t_end=T_END,
