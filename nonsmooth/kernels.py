@@ -994,7 +994,7 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     R = np.zeros((size, 1 + ns))
     mats = np.zeros((3, k, k))
     rhs = np.empty((k, 1))
-    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R)
+    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk)
     if size <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
@@ -1039,12 +1039,12 @@ def _views(vec, m, p, k, n_z, ns, size):
 
 
 @njit(cache=True, _nrt=False)
-def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R):
-    """The stage up to the KKT system: kinematics, friction laws, ``K`` and ``R``."""
+def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk):
+    """The stage up to the KKT system (``nk`` sticking pairs): kinematics, friction laws,
+    ``K`` and ``R``."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     n_z = int(plan[8])
-    nk = _count_sticking(plan, modes)
     ns = p - nk
     (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
      powers) = _views(vec, m, p, k, n_z, ns, n + m + nk)

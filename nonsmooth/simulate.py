@@ -629,11 +629,8 @@ class _FixedStepper:
         self.f = self.rhs(t, y)
         self._remember()
         self.status = "running"
-        dyn, system = run.dyn, run.system
         # a planar model without user functions: each whole step in one compiled call
-        self.compiled = (getattr(dyn, "_plan", None) is not None
-                         and getattr(system, "tables", None) is not None
-                         and not system._user and not dyn._callable_weights)
+        self.compiled = run.batch and not run.system._user
 
     def _remember(self):
         """Hand the step end's evaluation to the run's cache (the event functions and the

@@ -43,6 +43,7 @@ pair's row. Rotor inertia on a revolute joint is constant and added to the mass 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -89,7 +90,7 @@ class PlanarTables:
     user: list = field(default_factory=list)
     has_state_mass: bool = False
 
-    @property
+    @cached_property
     def pair_rows(self) -> np.ndarray:
         """The packed row of each frictional pair, shape (n_pairs,) (int64)."""
         rows = np.zeros(self.n_pairs, dtype=np.int64)
