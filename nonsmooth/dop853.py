@@ -34,7 +34,7 @@ from functools import cache
 import numpy as np
 from numba import njit, objmode
 
-from .kernels import OK, _dot, _pair_row, _planar_rhs
+from .kernels import GENERAL, OK, _dot, _pair_row, _planar_rhs_general, _rhs_tail, workspace
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
            "FULL", "DECLINED", "TOO_SMALL", "BUDGET"]
@@ -127,8 +127,10 @@ def _given_value(token, i, t) -> float:
 
 
 @njit(cache=True)
-def _fill_user(token, t, y, U):
-    """The user values at ``(t, y)`` into ``U`` (a call back into Python)."""
+def _fill_user(token, t, y, ws, n_el):
+    """The user values at ``(t, y)`` into ``U`` (n_el, 3), the end of the workspace ``ws`` (a
+    call back into Python)."""
+    U = ws[ws.size - 3 * n_el:].reshape(n_el, 3)
     with objmode():
         _user_values(token, t, y, U)
 
@@ -142,15 +144,21 @@ def _given(token, i, t):
 
 
 @njit(cache=True, inline="always")
-def _rhs(it, ft, M0, plan, Wt, t, y, modes, faces, out, dy):
-    """:func:`kernels._planar_rhs` with the user functions' values, at ``t`` clamped to the
-    phase's time stop (both read from the end of ``plan``: :func:`extended_plan`)."""
+def _rhs(it, ft, M0, plan, Wt, t, y, modes, faces, out, ws, iw, dy):
+    """``dy/dt`` (:func:`kernels._planar_rhs`, spelled out: an inlined function's inlined call
+    fails) with the user functions' values, at ``t`` clamped to the phase's time stop (both
+    read from the end of ``plan``: :func:`extended_plan`); ``ws, iw`` the evaluation's
+    workspace (``kernels.workspace``; the user values at its end)."""
     token = int(plan[plan.size - 2])
     tt = min(t, plan[plan.size - 1])
-    U = np.zeros((it.shape[0], 3))
     if token >= 0:
-        _fill_user(token, tt, y, U)
-    return _planar_rhs(it, ft, U, M0, plan, Wt, tt, y, modes, faces, out, dy)
+        _fill_user(token, tt, y, ws, it.shape[0])
+    status = _rhs_tail(it, ft, M0, plan, Wt, tt, y, modes, faces, out, dy, ws, iw)
+    if status == GENERAL:
+        n_el = it.shape[0]
+        status = _planar_rhs_general(it, ft, ws[ws.size - 3 * n_el:].reshape(n_el, 3), M0, plan,
+                                     Wt, tt, y, modes, faces, out, dy)
+    return status
 
 
 @njit(cache=True)
@@ -209,7 +217,7 @@ def _dense(F, y_old, t_old, h, t, y):
 
 
 @njit(cache=True, inline="always")
-def _stages(it, ft, M0, plan, Wt, modes, faces, out, A, C, K, t, y, h, first, last, ys):
+def _stages(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, K, t, y, h, first, last, ys):
     """Stages ``first .. last - 1`` of a step from ``(t, y)`` of length ``h`` into ``K``;
     returns the status of the first evaluation that is not ``OK``."""
     n_y = y.size
@@ -219,7 +227,7 @@ def _stages(it, ft, M0, plan, Wt, modes, faces, out, A, C, K, t, y, h, first, la
             for j in range(s):
                 acc += K[j, i] * A[s, j]
             ys[i] = y[i] + h * acc
-        status = _rhs(it, ft, M0, plan, Wt, t + C[s] * h, ys, modes, faces, out, K[s])
+        status = _rhs(it, ft, M0, plan, Wt, t + C[s] * h, ys, modes, faces, out, ws, iw, K[s])
         if status != OK:
             return status
     return OK
@@ -249,10 +257,10 @@ def _error_norm(K, E3, E5, h, scale):
 @njit(cache=True, inline="always")
 def _g_at(t, args):
     """An event function on the step's dense output (the ``g_at`` of :func:`_brent`)."""
-    (it, ft, M0, plan, Wt, modes, faces, out, F, y_old, t_old, h, ys, dy, kind, i, mu_s,
+    (it, ft, M0, plan, Wt, modes, faces, out, ws, iw, F, y_old, t_old, h, ys, dy, kind, i, mu_s,
      threshold, offsets) = args
     _dense(F, y_old, t_old, h, t, ys)
-    status = _rhs(it, ft, M0, plan, Wt, t, ys, modes, faces, out, dy)
+    status = _rhs(it, ft, M0, plan, Wt, t, ys, modes, faces, out, ws, iw, dy)
     if status != OK:
         return 0.0, status
     return _event_value(kind, i, mu_s, threshold, out, offsets[0], offsets[1], offsets[2],
@@ -305,8 +313,8 @@ def _brent(args, t0, t1, g0, g1):
 
 
 @njit(cache=True, inline="always")
-def _initial_step(it, ft, M0, plan, Wt, modes, faces, out, t, y, f, t_end, max_step, rtol,
-                  atol, ys, dy):
+def _initial_step(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, t, y, f, t_end, max_step,
+                  rtol, atol, ys, dy):
     """scipy's ``select_initial_step`` (Hairer, Norsett & Wanner II.4) for order 7; one
     evaluation. Returns ``(h, status)``."""
     interval = abs(t_end - t)
@@ -318,7 +326,7 @@ def _initial_step(it, ft, M0, plan, Wt, modes, faces, out, t, y, f, t_end, max_s
     h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
     h0 = min(h0, interval)
     ys[:] = y + h0 * f
-    status = _rhs(it, ft, M0, plan, Wt, t + h0, ys, modes, faces, out, dy)
+    status = _rhs(it, ft, M0, plan, Wt, t + h0, ys, modes, faces, out, ws, iw, dy)
     if status != OK:
         return 0.0, status
     d2 = _rms((dy - f) / scale) / h0
@@ -388,13 +396,14 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
     K = np.empty((16, n_y))
     F = np.empty((7, n_y))
     ys, dy, y_new = np.empty(n_y), np.empty(n_y), np.empty(n_y)
-    g_new, roots = np.empty(n_e), np.empty(n_e)
-    Wp = np.zeros((p, n))  # one row of W at a time (_grazing)
+    gr = np.empty((2, n_e))  # the event functions at the step end, and their roots
+    g_new, roots = gr[0], gr[1]
+    ws, iw = workspace(it, plan)  # every evaluation's arrays, made once per call
     evals, steps, n_out = 0, 0, 0
     t = state[0]
     if state[2] != 0.0:  # a phase start: f, g and the first step size
-        status = _start(it, ft, M0, plan, Wt, modes, faces, out, kinds, index, mu_s, threshold,
-                        offsets, t_end, max_step, rtol, atol, state, y, f, g, ys, dy)
+        status = _start(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, kinds, index, mu_s,
+                        threshold, offsets, t_end, max_step, rtol, atol, state, y, f, g, ys, dy)
         evals += 2
         if status != OK:
             return DECLINED, 0, evals, 0, 0
@@ -403,7 +412,8 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
         status = _limit(t, t_end, evals, pause_after, max_evaluations)
         if status >= 0:
             return status, n_out, evals, steps, 0
-        status, h, h_next, used = _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5,
+        status, h, h_next, used = _step(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, B,
+                                        C, E3, E5,
                                         K, t, y, f, state[1], t_end, max_step, rtol, atol,
                                         y_new, ys)
         evals += used
@@ -415,16 +425,16 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
         for j in range(n_e):
             g_new[j] = _event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0],
                                     offsets[1], offsets[2], offsets[3], t_new, plan)
-        status, t_stop, dense, used = _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D,
-                                             K, F, t, y, h, y_new, ys, dy, kinds, index,
-                                             direction, mu_s, threshold, offsets, g, g_new,
-                                             roots, pair_rows, Wp)
+        status, t_stop, dense, used = _roots(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A,
+                                             C, D, K, F, t, y, h, y_new, ys, dy, kinds, index,
+                                             direction, mu_s, threshold, offsets, g, gr,
+                                             pair_rows)
         evals += used
         if status != OK:
             return DECLINED, n_out, evals, steps, 0
         # the outputs up to the step end or the event
-        status, count, used = _outputs(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F,
-                                       t, y, h, y_new, ys, dense, grid, k, min(t_new, t_stop),
+        status, count, used = _outputs(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, D,
+                                       K, F, t, y, h, y_new, ys, dense, grid, k, min(t_new, t_stop),
                                        Y_out, n_out)
         evals += used
         if status == FULL:  # not recorded: the step is taken again
@@ -448,8 +458,8 @@ def planar_dop853_phase(it, ft, M0, plan, Wt, modes, faces, kinds, index, direct
 
 
 @njit(cache=True, inline="always")
-def _outputs(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_new, ys, dense,
-             grid, k, t_last, Y_out, n_out):
+def _outputs(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, D, K, F, t, y, h, y_new, ys,
+             dense, grid, k, t_last, Y_out, n_out):
     """The states at the output times ``grid[k] .. <= t_last`` of the step into
     ``Y_out[n_out:]`` (the dense output computed into ``F`` unless ``dense``). Returns
     ``(status, count, evaluations)``; ``FULL`` (nothing written) when they do not fit."""
@@ -460,8 +470,8 @@ def _outputs(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_
         return FULL, count, 0
     evals = 0
     if count and not dense:
-        status = _dense_coefficients(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t,
-                                     y, h, y_new, ys)
+        status = _dense_coefficients(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, D,
+                                     K, F, t, y, h, y_new, ys)
         evals = 3
         if status != OK:
             return status, 0, evals
@@ -483,25 +493,25 @@ def _limit(t, t_end, evals, pause_after, max_evaluations):
 
 
 @njit(cache=True, inline="always")
-def _start(it, ft, M0, plan, Wt, modes, faces, out, kinds, index, mu_s, threshold, offsets,
-           t_end, max_step, rtol, atol, state, y, f, g, ys, dy):
+def _start(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, kinds, index, mu_s, threshold,
+           offsets, t_end, max_step, rtol, atol, state, y, f, g, ys, dy):
     """At a phase start: ``f`` and ``g`` at ``(state[0], y)`` and the first step size into
     ``state[1]`` (two evaluations). Returns the status."""
-    status = _rhs(it, ft, M0, plan, Wt, state[0], y, modes, faces, out, f)
+    status = _rhs(it, ft, M0, plan, Wt, state[0], y, modes, faces, out, ws, iw, f)
     if status != OK:
         return status
     for j in range(kinds.size):
         g[j] = _event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0], offsets[1],
                             offsets[2], offsets[3], state[0], plan)
-    h_abs, status = _initial_step(it, ft, M0, plan, Wt, modes, faces, out, state[0], y, f,
-                                  t_end, max_step, rtol, atol, ys, dy)
+    h_abs, status = _initial_step(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, state[0], y,
+                                  f, t_end, max_step, rtol, atol, ys, dy)
     state[1], state[2] = h_abs, 0.0
     return status
 
 
 @njit(cache=True, inline="always")
-def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, h_abs, t_end,
-          max_step, rtol, atol, y_new, ys):
+def _step(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, B, C, E3, E5, K, t, y, f, h_abs,
+          t_end, max_step, rtol, atol, y_new, ys):
     """One accepted step from ``(t, y)`` (scipy's ``RungeKutta._step_impl``): the stages in
     ``K`` (``K[12]`` the derivative at the step end, whose evaluation is left in ``out``), the
     new state in ``y_new``. Returns ``(status, h, h_next, evaluations)``."""
@@ -517,8 +527,8 @@ def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, 
         h = t_new - t
         h_abs = abs(h)
         K[0] = f
-        status = _stages(it, ft, M0, plan, Wt, modes, faces, out, A, C, K, t, y, h, 1, N_STAGES,
-                         ys)
+        status = _stages(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, K, t, y, h, 1,
+                         N_STAGES, ys)
         evals += N_STAGES - 1
         if status != OK:
             return DECLINED, 0.0, 0.0, evals
@@ -529,7 +539,7 @@ def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, 
             y_new[i] = y[i] + h * acc
         if not np.all(np.isfinite(y_new)):
             return DECLINED, 0.0, 0.0, evals
-        status = _rhs(it, ft, M0, plan, Wt, t_new, y_new, modes, faces, out, K[N_STAGES])
+        status = _rhs(it, ft, M0, plan, Wt, t_new, y_new, modes, faces, out, ws, iw, K[N_STAGES])
         evals += 1
         if status != OK:
             return DECLINED, 0.0, 0.0, evals
@@ -546,12 +556,15 @@ def _step(it, ft, M0, plan, Wt, modes, faces, out, A, B, C, E3, E5, K, t, y, f, 
 
 
 @njit(cache=True, inline="always")
-def _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_new, ys, dy,
-           kinds, index, direction, mu_s, threshold, offsets, g, g_new, roots, pair_rows, Wp):
-    """The roots of the event functions that crossed zero on the step (``roots``, inf for the
-    others) on its dense output (computed into ``F`` if needed), and of sliding velocities that
-    crossed zero and back within it (:func:`_grazing`). Returns ``(status, t_stop, dense,
-    evaluations)``: the first root (inf if none) and whether ``F`` was computed."""
+def _roots(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, D, K, F, t, y, h, y_new, ys,
+           dy, kinds, index, direction, mu_s, threshold, offsets, g, gr, pair_rows):
+    """The roots of the event functions that crossed zero on the step (``gr[1]``, inf for the
+    others; ``gr[0]`` the functions at the step end) on its dense output (computed into ``F``
+    if needed), and of sliding velocities that crossed zero and back within it
+    (:func:`_grazing`, on the rows of ``W`` at the workspace's end). Returns ``(status, t_stop,
+    dense, evaluations)``: the first root (inf if none) and whether ``F`` was computed. (At most
+    30 arguments: CPython passes more as ``*args``, which numba cannot inline.)"""
+    g_new, roots = gr[0], gr[1]
     dense = False
     evals = 0
     t_stop = np.inf
@@ -561,16 +574,18 @@ def _roots(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_ne
         if not crossed and not (kinds[j] == _VELOCITY and g[j] != 0.0):
             continue
         if not dense:
-            status = _dense_coefficients(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F,
-                                         t, y, h, y_new, ys)
+            status = _dense_coefficients(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C,
+                                         D, K, F, t, y, h, y_new, ys)
             evals += 3
             if status != OK:
                 return status, t_stop, dense, evals
             dense = True
-        args = (it, ft, M0, plan, Wt, modes, faces, out, F, y, t, h, ys, dy, kinds[j], index[j],
-                mu_s, threshold, offsets)
+        args = (it, ft, M0, plan, Wt, modes, faces, out, ws, iw, F, y, t, h, ys, dy, kinds[j],
+                index[j], mu_s, threshold, offsets)
         t_end, g_end = t + h, g_new[j]
         if not crossed:  # both ends on the sliding side: does it touch zero in between?
+            n, p, tail = int(plan[0]), int(plan[2]), 3 * it.shape[0]
+            Wp = ws[ws.size - tail - p * n:ws.size - tail].reshape(p, n)
             t_end = _grazing(it, ft, pair_rows[index[j]], F, y, t, h, ys, Wp, direction[j])
             if t_end == np.inf:
                 continue
@@ -649,13 +664,13 @@ def _grazing(it, ft, e, F, y, t, h, ys, Wp, direction):
 
 
 @njit(cache=True, inline="always")
-def _dense_coefficients(it, ft, M0, plan, Wt, modes, faces, out, A, C, D, K, F, t, y, h, y_new,
-                        ys):
+def _dense_coefficients(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, D, K, F, t, y, h,
+                        y_new, ys):
     """The 3 extra stages and the coefficients ``F (7, n_y)`` of the step's 7th-order dense
     output (scipy's ``DOP853._dense_output_impl``; ``K[12]`` is the derivative at the step
     end)."""
-    status = _stages(it, ft, M0, plan, Wt, modes, faces, out, A, C, K, t, y, h, N_STAGES + 1,
-                     16, ys)
+    status = _stages(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, K, t, y, h,
+                     N_STAGES + 1, 16, ys)
     if status != OK:
         return status
     n_y = y.size

@@ -383,31 +383,14 @@ def planar_bias(it, ft, n_pairs, q, v):
     """``(dW/dt) v``, shape (p,): zero for a revolute pair, ``-gamma`` of the slot line for a
     translational one (``Translational.tangential_bias``)."""
     out = np.zeros(n_pairs)
-    scratch = np.zeros((1, q.shape[0]))
-    for e in range(it.shape[0]):
-        if it[e, 0] == PAIR and it[e, 2] == 1:
-            je = it[e, 3]
-            out[it[e, 1]] = -_line(it, ft, je, ft[je, 4], ft[je, 5], q, v, scratch, 0)[1]
+    _bias_into(it, ft, q, v, out, np.zeros((1, q.shape[0])))
     return out
 
 
 @njit(cache=True)
 def planar_potential(it, ft, q):
     """Potential energy of gravity, springs and joint springs (J) at ``q``."""
-    v = np.zeros(q.shape[0])
-    V = 0.0
-    for e in range(it.shape[0]):
-        kind = it[e, 0]
-        if kind == GRAVITY:
-            off = it[e, 1]
-            V -= ft[e, 0] * q[off] + ft[e, 1] * q[off + 1]
-        elif kind == SPRING:
-            length = _two_point(it, ft, e, q, v)[0]
-            V += 0.5 * ft[e, 4] * (length - ft[e, 5]) ** 2
-        elif kind == JOINT_SPRING:
-            x, _ = _coordinate(it, ft, it[e, 1], it[e, 2], q, v, np.zeros((1, q.shape[0])), 0)
-            V += 0.5 * ft[e, 0] * (x - ft[e, 1]) ** 2
-    return V
+    return _potential(it, ft, q, np.zeros(q.shape[0]), np.zeros((1, q.shape[0])))
 
 
 @njit(cache=True)
@@ -509,6 +492,9 @@ def warm(family: str | None = None, announce_after: float = 1.0) -> None:
 # ------------------------------------------------------------------------------ acceleration stage
 #: Status codes of :func:`planar_evaluate` and :func:`acceleration_stage`.
 OK, SINGULAR, JAMMED, COINCIDENT, UNCERTIFIED, NONFINITE, NO_LOAD = 0, 1, 2, 3, 4, 5, 6
+#: Internal status of the runtime-free evaluation (:func:`_evaluate_into`): the evaluation needs
+#: the general path (LAPACK: a large system, or a load equation certified by its eigenvalues).
+GENERAL = 7
 
 #: KKT systems up to this size are solved by :func:`_lu_solve` (no LAPACK call overhead);
 #: larger ones by LAPACK (``np.linalg.solve``).
@@ -649,11 +635,30 @@ def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool, n_z: int
 
 @njit(cache=True)
 def planar_evaluate(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out):
-    """One whole evaluation of a planar model in a smooth phase (modes and faces fixed):
-    :func:`planar_terms`, then :func:`acceleration_stage`, in one call. Returns the status of
+    """One whole evaluation of a planar model in a smooth phase (modes and faces fixed): the
+    terms, then the acceleration stage, in one call (:func:`_evaluate_into` in a workspace made
+    here; the general path where it needs LAPACK). Returns the status of
     :func:`acceleration_stage`, or ``COINCIDENT`` (a spring's points; its row in ``out[0]``) or
     ``NONFINITE`` (a user function's value in ``U`` is NaN or infinite).
     """
+    ws, iw = workspace(it, plan)
+    return _evaluate(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
+
+
+@njit(cache=True, inline="always")
+def _evaluate(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+    """:func:`_evaluate_into`, or the general path where it needs LAPACK (inlined into the
+    caller: no call boundary, no reference counts on the runtime-free path)."""
+    status = _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
+    if status == GENERAL:
+        status = _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out)
+    return status
+
+
+@njit(cache=True)
+def _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out):
+    """The general path of :func:`planar_evaluate` (allocating; LAPACK for a large system and
+    the eigenvalue certificate): :func:`planar_terms`, then :func:`acceleration_stage`."""
     for e in range(U.shape[0]):  # a user function's NaN/inf: the caller names the function
         for j in range(U.shape[1]):
             if not np.isfinite(U[e, j]):
@@ -1104,6 +1109,240 @@ def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mat
     return True
 
 
+# ------------------------------------------------------------------ the runtime-free evaluation
+@njit(cache=True, _nrt=False)
+def _layout_size(n, m, p, k, n_z, nk):
+    """Length of the part of the workspace :func:`_evaluate_into` zeroes with ``nk`` sticking
+    pairs (layout there)."""
+    ns, size = p - nk, n + m + nk
+    return (2 * n + 3 * m + m * n + p * n + p + _scratch_size(m, p, k, n_z, ns, size)
+            + size * size + size * (1 + ns) + 3 * k * k)
+
+
+@njit(cache=True)
+def workspace(it, plan):
+    """The arrays of every evaluation of a planar model, made once by the caller of
+    :func:`_evaluate_into` (a phase, a batch of outputs): float64 of the largest layout over the
+    number of sticking pairs, plus the loads' right-hand side, a copy of the mass matrix (rotor
+    rows) and of the plan (given normal forces), and at its end a phase's scratch rows of ``W``
+    (p, n) and user values ``U`` (n_el, 3; zeroed); int64 (p,) the
+    slipping and sticking pairs."""
+    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    largest = 0
+    for nk in range(p + 1):
+        largest = max(largest, _layout_size(n, m, p, k, n_z, nk))
+    tail = p * n + 3 * it.shape[0]
+    ws = np.empty(largest + k + n * n + plan.size + tail)
+    ws[ws.size - tail:] = 0.0
+    return ws, np.empty(p, dtype=np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def _rhs_tail(it, ft, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+    """:func:`_rhs_into` with the user values ``U`` (n_el, 3) from the workspace's end."""
+    n_el = it.shape[0]
+    U = ws[ws.size - 3 * n_el:].reshape(n_el, 3)
+    return _rhs_into(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
+
+
+@njit(cache=True, _nrt=False)
+def _has_given(it):
+    for e in range(it.shape[0]):
+        if it[e, 0] == PAIR and it[e, 7] == 1:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _bias_into(it, ft, q, v, bias, scratch):
+    """:func:`planar_bias` into ``bias`` (p,) without allocating (``scratch`` (1, n_q))."""
+    for e in range(it.shape[0]):
+        if it[e, 0] == PAIR and it[e, 2] == 1:
+            je = it[e, 3]
+            bias[it[e, 1]] = -_line(it, ft, je, ft[je, 4], ft[je, 5], q, v, scratch, 0)[1]
+
+
+@njit(cache=True, _nrt=False)
+def _certify_bound(A, Kf, jam):
+    """:func:`_certify` where a norm decides it, without eigenvalues: ``OK`` when
+    ``a = min(||A||_inf, ||A||_1, ||A||_F) < 1`` (``rho(|A|) <= a``, ``||A||_2 <= ||A||_F``)
+    and ``1 - a >= jam`` (every eigenvalue of ``Kf = I - A diag(faces)``, ``|faces| <= 1``,
+    lies within ``a`` of 1); ``GENERAL`` when the bound does not decide (the eigenvalues do).
+    One load row is decided exactly, as :func:`_certify` does."""
+    k = A.shape[0]
+    if k == 0:
+        return OK
+    if k == 1:
+        if not abs(A[0, 0]) < 1.0:
+            return UNCERTIFIED
+        return JAMMED if Kf[0, 0] < jam else OK
+    row, col, fro = 0.0, 0.0, 0.0
+    for r in range(k):
+        acc_r, acc_c = 0.0, 0.0
+        for c in range(k):
+            acc_r += abs(A[r, c])
+            acc_c += abs(A[c, r])
+            fro += A[r, c] * A[r, c]
+        row, col = max(row, acc_r), max(col, acc_c)
+    a = min(row, col, math.sqrt(fro))
+    if a < 1.0 and 1.0 - a >= jam:
+        return OK
+    return GENERAL
+
+
+@njit(cache=True, _nrt=False)
+def _all_finite(U):
+    for e in range(U.shape[0]):
+        for j in range(U.shape[1]):
+            if not np.isfinite(U[e, j]):
+                return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _own_mass(it, M0, Mw):
+    """The mass matrix the terms add into: ``M0`` itself, or a copy of it in ``Mw`` when rotor
+    rows make it depend on ``q``."""
+    if not _has_rotor(it):
+        return M0
+    n = M0.shape[0]
+    for a in range(n):
+        for b in range(n):
+            Mw[a, b] = M0[a, b]
+    return Mw
+
+
+@njit(cache=True, _nrt=False)
+def _own_plan(it, U, plan, pw):
+    """The plan, or a copy of it in ``pw`` with each given normal force ``max(N(t), 0)`` (a
+    clutch's, from its PAIR row in ``U``) as its pair's preload."""
+    if not _has_given(it):
+        return plan
+    p = int(plan[2])
+    for i in range(plan.size):
+        pw[i] = plan[i]
+    for e in range(it.shape[0]):
+        if it[e, 0] == PAIR and it[e, 7] == 1:
+            pw[N_HEADER + p + it[e, 1]] = max(U[e, 0], 0.0)
+    return pw
+
+
+@njit(cache=True, _nrt=False)
+def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+    """:func:`_planar_evaluate_general` without numba's runtime, in the workspace ``ws, iw``
+    (:func:`workspace`): every array a view into it, zeroed here, no reference counts. The same
+    arithmetic: :func:`_terms_into`, the stage's three parts around the in-kernel LU, the
+    certificate by a norm bound (:func:`_certify_bound`). Returns the same statuses, or
+    ``GENERAL`` for a system above :data:`SMALL_LU` or a load equation the bound does not
+    certify (the caller then takes the general path).
+
+    Workspace layout (float64): ``f (n), phi, phi_t, gamma (m), G (m, n), W (p, n), scratch
+    (1, n), bias (p), the stage's vectors (:func:`_scratch_size`), K (size, size), R (size,
+    1 + ns), mats (3, k, k)`` (zeroed), then ``rhs (k, 1), M (n, n), plan``."""
+    if not _all_finite(U):  # a user function's NaN/inf: the caller names the function
+        return NONFINITE
+    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    nk = _count_sticking(plan, modes)
+    ns, size = p - nk, n + m + nk
+    if size > SMALL_LU:
+        return GENERAL
+    zeroed = _layout_size(n, m, p, k, n_z, nk)
+    for i in range(zeroed):
+        ws[i] = 0.0
+    f = ws[:n]
+    phi, phi_t, gamma = ws[n:n + m], ws[n + m:n + 2 * m], ws[n + 2 * m:n + 3 * m]
+    o = n + 3 * m
+    G = ws[o:o + m * n].reshape(m, n)
+    o += m * n
+    W = ws[o:o + p * n].reshape(p, n)
+    o += p * n
+    scratch = ws[o:o + n].reshape(1, n)
+    bias = ws[o + n:o + n + p]
+    o += n + p
+    n_vec = _scratch_size(m, p, k, n_z, ns, size)
+    vec = ws[o:o + n_vec]
+    o += n_vec
+    K = ws[o:o + size * size].reshape(size, size)
+    o += size * size
+    R = ws[o:o + size * (1 + ns)].reshape(size, 1 + ns)
+    o += size * (1 + ns)
+    mats = ws[o:o + 3 * k * k].reshape(3, k, k)
+    o += 3 * k * k
+    rhs = ws[o:o + k].reshape(k, 1)
+    o += k
+    M = _own_mass(it, M0, ws[o:o + n * n].reshape(n, n))
+    plan_ = _own_plan(it, U, plan, ws[o + n * n:o + n * n + plan.size])
+    P_applied, P_damping, err_row, err = _terms_into(it, ft, U, t, q, v, M, f, phi, phi_t, G,
+                                                     gamma, W, scratch)
+    if err:
+        out[0] = err_row
+        return COINCIDENT
+    if nk:
+        _bias_into(it, ft, q, v, bias, scratch)
+    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan_, v, z, modes, vec, iw, K, R, nk)
+    if not _lu_solve(K, R):
+        return SINGULAR
+    _stage_load_equation(R, plan_, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size)
+    status = _certify_bound(mats[0], mats[1], plan_[7])
+    if status != OK:
+        return status
+    if not _stage_loads(R, M, phi, P_applied, P_damping, plan_, Wt, faces, vec, iw, mats, rhs,
+                        out, m, p, k, n_z, ns, size):
+        return NO_LOAD
+    return OK
+
+
+@njit(cache=True, _nrt=False)
+def _potential(it, ft, q, v0, scratch):
+    """:func:`planar_potential` without allocating (``v0`` zeros (n_q,), ``scratch`` (1, n_q))."""
+    V = 0.0
+    for e in range(it.shape[0]):
+        kind = it[e, 0]
+        if kind == GRAVITY:
+            off = it[e, 1]
+            V -= ft[e, 0] * q[off] + ft[e, 1] * q[off + 1]
+        elif kind == SPRING:
+            length = _two_point(it, ft, e, q, v0)[0]
+            V += 0.5 * ft[e, 4] * (length - ft[e, 5]) ** 2
+        elif kind == JOINT_SPRING:
+            for a in range(q.shape[0]):
+                scratch[0, a] = 0.0
+            x, _ = _coordinate(it, ft, it[e, 1], it[e, 2], q, v0, scratch, 0)
+            V += 0.5 * ft[e, 0] * (x - ft[e, 1]) ** 2
+    return V
+
+
+@njit(cache=True, _nrt=False)
+def _energies(it, ft, M0, plan, q, v, row, size, v0, scratch):
+    """A batch row's kinetic and potential energy (J) into ``row[size], row[size + 1]``."""
+    n = q.shape[0]
+    M = row[size - n * n:size].reshape(n, n) if plan[4] != 0.0 else M0
+    kinetic = 0.0
+    for a in range(n):
+        acc = 0.0
+        for b in range(n):
+            acc += M[a, b] * v[b]
+        kinetic += v[a] * acc
+    row[size] = 0.5 * kinetic
+    row[size + 1] = _potential(it, ft, q, v0, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def _batch_into(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, out, ws, iw, first, pw):
+    """The rows ``first, ...`` of :func:`planar_evaluate_batch` without numba's runtime, until
+    the end or the first row that is not ``OK`` (``GENERAL`` included): ``(row, status)``."""
+    n = Q.shape[1]
+    size = out.shape[1] - 2
+    for r in range(first, ts.shape[0]):
+        row = out[r]
+        status = _evaluate_into(it, ft, U[r], M0, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
+                                faces, row[:size], ws, iw)
+        if status != OK:
+            return r, status
+        _energies(it, ft, M0, plan, Q[r], V[r], row, size, pw[:n], pw[n:].reshape(1, n))
+    return -1, OK
+
+
 @njit(cache=True)
 def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, out):
     """:func:`planar_evaluate` at the ``k`` output times of a phase at once (one call instead of
@@ -1112,36 +1351,73 @@ def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, ou
     Returns ``(row, status)`` of the first row that is not ``OK`` (``(-1, OK)`` if none)."""
     n = Q.shape[1]
     size = out.shape[1] - 2
-    state_mass = plan[4] != 0.0
-    for r in range(ts.shape[0]):
-        status = planar_evaluate(it, ft, U[r], M0, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
-                                 faces, out[r, :size])
+    ws, iw = workspace(it, plan)
+    pw = np.zeros(2 * n)
+    first = 0
+    while True:
+        row, status = _batch_into(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, out, ws,
+                                  iw, first, pw)
+        if status != GENERAL:
+            return row, status
+        status = _planar_evaluate_general(it, ft, U[row], M0, plan, Wt, ts[row], Q[row], V[row],
+                                          Z[row], modes, faces, out[row, :size])
         if status != OK:
-            return r, status
-        M = out[r, size - n * n:size].reshape(n, n) if state_mass else M0
-        out[r, size] = 0.5 * _dot(V[r], _matvec(M, V[r]))
-        out[r, size + 1] = planar_potential(it, ft, Q[r])
-    return -1, OK
+            return row, status
+        _energies(it, ft, M0, plan, Q[row], V[row], out[row], size, pw[:n],
+                  pw[n:].reshape(1, n))
+        first = row + 1
 
 
 # ------------------------------------------------------------------------------ fixed-step stepper
-@njit(cache=True)
-def _planar_rhs(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy):
-    """``dy/dt`` of the integrated state ``y = [q, v, work (5), z]`` by :func:`planar_evaluate`
-    (``out`` keeps that evaluation): ``[v, dv/dt, powers, dz/dt]``. Returns the status."""
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
-    zo = 2 * n + 5
-    status = planar_evaluate(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z],
-                             modes, faces, out)
-    if status != OK:
-        return status
+@njit(cache=True, _nrt=False)
+def _derivative(y, out, dy, n, m, p, k, n_z):
+    """``dy/dt = [v, dv/dt, powers, dz/dt]`` of the state ``y = [q, v, work (5), z]`` from an
+    evaluation's outputs ``out``."""
     o_pow = n + m + 4 * p + k
     o_dz = o_pow + 6 + 2 * m + k * k + k
-    dy[:n] = y[n:2 * n]
-    dy[n:2 * n] = out[:n]
-    dy[2 * n:2 * n + 5] = out[o_pow:o_pow + 5]
-    dy[zo:zo + n_z] = out[o_dz:o_dz + n_z]
-    return OK
+    zo = 2 * n + 5
+    for i in range(n):
+        dy[i] = y[n + i]
+        dy[n + i] = out[i]
+    for i in range(5):
+        dy[2 * n + i] = out[o_pow + i]
+    for i in range(n_z):
+        dy[zo + i] = out[o_dz + i]
+
+
+@njit(cache=True, _nrt=False)
+def _rhs_into(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+    """``dy/dt`` by :func:`_evaluate_into` (statuses as there, ``GENERAL`` included)."""
+    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    zo = 2 * n + 5
+    status = _evaluate_into(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z],
+                            modes, faces, out, ws, iw)
+    if status == OK:
+        _derivative(y, out, dy, n, m, p, k, n_z)
+    return status
+
+
+@njit(cache=True)
+def _planar_rhs_general(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy):
+    """``dy/dt`` by the general path (:func:`_planar_evaluate_general`)."""
+    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    zo = 2 * n + 5
+    status = _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n],
+                                      y[zo:zo + n_z], modes, faces, out)
+    if status == OK:
+        _derivative(y, out, dy, n, m, p, k, n_z)
+    return status
+
+
+@njit(cache=True, inline="always")
+def _planar_rhs(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+    """``dy/dt`` of the integrated state ``y = [q, v, work (5), z]`` (``out`` keeps the
+    evaluation): :func:`_rhs_into`, or the general path where it needs LAPACK. Returns the
+    status."""
+    status = _rhs_into(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
+    if status == GENERAL:
+        status = _planar_rhs_general(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy)
+    return status
 
 
 @njit(cache=True)
@@ -1153,22 +1429,24 @@ def planar_fixed_step(it, ft, M0, plan, Wt, t, y, f0, h, t_next, modes, faces, r
     ``simulate._rk4_step`` / ``_euler_step``. Returns the status of the first evaluation that is
     not ``OK`` (the caller then takes the Python step, which names the problem)."""
     U = np.zeros((it.shape[0], 3))
+    ws, iw = workspace(it, plan)
     if rk4:
         k2 = np.empty_like(y)
         k3 = np.empty_like(y)
         k4 = np.empty_like(y)
         status = _planar_rhs(it, ft, U, M0, plan, Wt, t + 0.5 * h, y + 0.5 * h * f0, modes,
-                             faces, out, k2)
+                             faces, out, k2, ws, iw)
         if status != OK:
             return status
         status = _planar_rhs(it, ft, U, M0, plan, Wt, t + 0.5 * h, y + 0.5 * h * k2, modes,
-                             faces, out, k3)
+                             faces, out, k3, ws, iw)
         if status != OK:
             return status
-        status = _planar_rhs(it, ft, U, M0, plan, Wt, t + h, y + h * k3, modes, faces, out, k4)
+        status = _planar_rhs(it, ft, U, M0, plan, Wt, t + h, y + h * k3, modes, faces, out, k4, ws,
+                             iw)
         if status != OK:
             return status
         y_new[:] = y + (h / 6.0) * (f0 + 2.0 * (k2 + k3) + k4)
     else:
         y_new[:] = y + h * f0
-    return _planar_rhs(it, ft, U, M0, plan, Wt, t_next, y_new, modes, faces, out, f_new)
+    return _planar_rhs(it, ft, U, M0, plan, Wt, t_next, y_new, modes, faces, out, f_new, ws, iw)
