@@ -572,19 +572,55 @@ def _is_diagonal(M):
 def _schur_solve(M, K, R, n):
     """``K X = R`` for ``K = [[M, -C^T], [C, 0]]`` with a diagonal ``M`` (a large planar
     model): through the Delassus matrix ``D = C M^-1 C^T`` (``lambda = D^-1 (r2 - C M^-1 r1)``,
-    ``dv = M^-1 (r1 + C^T lambda)``), a quarter of the dense LU's work for a long chain.
-    Raises LinAlgError (from the solve) when ``D`` is singular: redundant constraints."""
-    minv = 1.0 / np.diag(M).copy()
-    C = np.ascontiguousarray(K[n:, :n])
-    CMi = C * minv  # C M^-1 (columns scaled)
-    D = CMi @ C.T
-    r1 = np.ascontiguousarray(R[:n])
-    rhs = np.ascontiguousarray(R[n:]) - CMi @ r1
+    ``dv = M^-1 (r1 + C^T lambda)``). ``C`` is sparse (a row touches the coordinates of two
+    bodies): ``D``, the right-hand side and ``dv`` are formed coordinate by coordinate over the
+    rows that touch it, and only ``D``'s solve is dense (LAPACK). Raises LinAlgError (from the
+    solve) when ``D`` is singular: redundant constraints."""
+    mr = K.shape[0] - n
+    ncol = R.shape[1]
+    D = np.zeros((mr, mr))
+    rhs = R[n:].copy()
+    touching = np.empty(mr, dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    for b in range(n):
+        cnt = _rows_touching(K, n, b, touching)
+        counts[b] = cnt
+        mb = 1.0 / M[b, b]
+        for a in range(cnt):
+            ra = touching[a]
+            ca = K[n + ra, b] * mb
+            for c in range(cnt):
+                D[ra, touching[c]] += ca * K[n + touching[c], b]
+            for j in range(ncol):
+                rhs[ra, j] -= ca * R[b, j]
     lam = np.linalg.solve(D, rhs)
     X = np.empty_like(R)
     X[n:] = lam
-    X[:n] = (r1 + C.T @ lam) * minv.reshape(-1, 1)
+    for b in range(n):
+        mb = 1.0 / M[b, b]
+        for j in range(ncol):
+            X[b, j] = R[b, j]
+        if counts[b]:
+            cnt = _rows_touching(K, n, b, touching)
+            for a in range(cnt):
+                ca = K[n + touching[a], b]
+                for j in range(ncol):
+                    X[b, j] += ca * lam[touching[a], j]
+        for j in range(ncol):
+            X[b, j] *= mb
     return X
+
+
+@njit(cache=True, _nrt=False)
+def _rows_touching(K, n, b, touching):
+    """The rows ``r`` of ``C = K[n:, :n]`` with ``C[r, b] != 0`` into ``touching``; returns
+    their number."""
+    cnt = 0
+    for r in range(K.shape[0] - n):
+        if K[n + r, b] != 0.0:
+            touching[cnt] = r
+            cnt += 1
+    return cnt
 
 
 @njit(cache=True, _nrt=False)
@@ -805,10 +841,13 @@ def _load_equation(X, abs_rows, Wt, preload, slip, A, c, faces, Kf):
         row = int(abs_rows[r])
         c[r] = X[row, 0]
         for s_ in range(slip.shape[0]):
-            x1 = X[row, 1 + s_]
-            c[r] += x1 * preload[slip[s_]]
-            for col in range(k):
-                A[r, col] += x1 * Wt[slip[s_], col]
+            c[r] += X[row, 1 + s_] * preload[slip[s_]]
+    for s_ in range(slip.shape[0]):  # A = X[abs rows, 1 + s] Wt[slip[s]]: Wt is sparse
+        for col in range(k):
+            w = Wt[slip[s_], col]
+            if w != 0.0:
+                for r in range(k):
+                    A[r, col] += X[int(abs_rows[r]), 1 + s_] * w
     for r in range(k):
         for col in range(k):
             Kf[r, col] = (1.0 if r == col else 0.0) - A[r, col] * faces[col]
@@ -1009,7 +1048,9 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     else:
         X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
     _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size)
-    status = _certify(mats[0], mats[1], plan[7])
+    status = _certify_bound(mats[0], mats[1], plan[7])
+    if status == GENERAL:
+        status = _certify(mats[0], mats[1], plan[7])
     if status != OK:
         return status
     if not _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
