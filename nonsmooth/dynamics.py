@@ -307,6 +307,7 @@ class Dynamics:
         self._res_at, self._size, self._k = L["residual"][0], L["size"], k
         self._zero_bias = np.zeros(p)
         self._zero_z = np.zeros(self.n_z)
+        self._face_guess = np.ones(k)  # the faces of the last face-free evaluation
         if tables is not None:
             sysm._kern()  # loaded (or compiled, announced) now, not on first use
             self._kernel = kernels.planar_evaluate
@@ -334,15 +335,40 @@ class Dynamics:
             Internal states of the smooth laws (LuGre bristle deflections, m).
         """
         self.n_evaluations += 1
-        if self._plan is not None and faces is not None and (z is not None or not self.n_z):
-            ev = self._evaluate_compiled(t, q, v, modes, faces, z)
+        if self._plan is not None and (z is not None or not self.n_z):
+            if faces is not None:
+                ev = self._evaluate_compiled(t, q, v, modes, faces, z)
+            else:
+                ev = self._evaluate_face_free(t, q, v, modes, z)
             if ev is not None:
                 return ev
-        return self._evaluate_general(t, q, v, modes, faces, z)
+        ev = self._evaluate_general(t, q, v, modes, faces, z)
+        if faces is None and ev.lam_abs.size:
+            self._face_guess = np.where(ev.lam_abs < 0.0, -1.0, 1.0)
+        return ev
 
-    def _evaluate_compiled(self, t, q, v, modes, faces, z=None) -> Evaluation | None:
+    def _evaluate_face_free(self, t, q, v, modes, z) -> Evaluation | None:
+        """The HLCP solved outright by the compiled kernel, where it can be: the face-fixed
+        continuation with the faces of the last face-free evaluation is the HLCP's solution when
+        its signs agree with those faces (``lambda_abs = c + A |lambda_abs|`` holds) and the
+        kernel certified the solution unique (``rho(|A|) < 1``). None otherwise (a sign that
+        changed, an uncertified or jammed equation, any failure): the general path solves it,
+        names any problem, and its signs become the next guess."""
+        guess = self._face_guess
+        try:
+            ev = self._evaluate_compiled(t, q, v, modes, guess, z, quiet=True)
+        except np.linalg.LinAlgError:
+            return None
+        if ev is None or not np.all(guess * ev.lam_abs >= 0.0):
+            return None  # the general path's solution sets the next guess
+        return ev
+
+    def _evaluate_compiled(self, t, q, v, modes, faces, z=None,
+                           quiet=False) -> Evaluation | None:
         """A smooth-phase evaluation in one compiled kernel (``kernels.planar_evaluate``);
-        None when the kernel cannot certify the loads' uniqueness (the general path decides)."""
+        None when the kernel cannot certify the loads' uniqueness (the general path decides),
+        or ``quiet``: for any status but ``OK`` (nothing raised; LAPACK's LinAlgError may
+        be)."""
         sysm = self.system
         tab = getattr(sysm, "tables", None)
         out = np.empty(self._size)
@@ -367,8 +393,12 @@ class Dynamics:
                                       float(T.P_damping), self._plan, self._load_weights(q),
                                       vec(v), z, modes, faces, out)
         except np.linalg.LinAlgError:
+            if quiet:
+                raise
             self._nonfinite(t, q, v, U)
             self._singular(t, [sysm.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
+        if status and quiet:
+            return None
         if status:
             k = self._k
             from .kernels import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED

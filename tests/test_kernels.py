@@ -216,6 +216,45 @@ def test_compiled_evaluation_matches_the_python_path(name):
     assert compared >= 2
 
 
+@pytest.mark.parametrize("name", sorted(ASSEMBLED))
+def test_face_free_evaluation_matches_the_hlcp_solution(name):
+    """An evaluation without faces (events, initial faces: the HLCP solved outright) by the
+    compiled kernel with the last faces found, against the general path's HLCP solution, with
+    that guess right and with every face of it wrong (then the general path must decide)."""
+    from nonsmooth.dynamics import Dynamics
+    from nonsmooth.simulate import project
+
+    system, q0, v0 = ASSEMBLED[name]
+    dyn = Dynamics(system)
+    if dyn._plan is None:
+        return  # a revolute pin's radial load: the Python path only
+    rng = np.random.default_rng(7)
+    compared, negative = 0, 0
+    for trial in range(8):
+        t = float(rng.uniform(0, 2))
+        q, v = project(system, t, q0 + rng.normal(0.0, 1e-3, q0.size),
+                       v0 + rng.normal(0.0, 0.5, v0.size))
+        modes = rng.choice([1.0, -1.0], size=system.n_pairs)
+        try:
+            ref = dyn._evaluate_general(t, q, v, modes, None)
+        except nonsmooth.NonsmoothError:
+            continue
+        right = np.where(ref.lam_abs < 0.0, -1.0, 1.0)
+        negative += int(np.any(right < 0))
+        for guess in (right, -right):
+            dyn._face_guess = guess.copy()
+            got = dyn.evaluate(t, q, v, modes, None)
+            compared += 1
+            for field in ("dv", "lam", "lambda_N", "F_T", "N", "lam_abs", "powers"):
+                np.testing.assert_allclose(
+                    getattr(got, field), getattr(ref, field), rtol=1e-9,
+                    atol=1e-9 * max(1.0, float(np.max(np.abs(getattr(ref, field)),
+                                                      initial=0.0))),
+                    err_msg=f"{name} trial {trial}: {field}")
+            np.testing.assert_array_equal(dyn._face_guess, right)
+    assert compared >= 4
+
+
 @pytest.mark.parametrize("law", ["lugre", "regularized"])
 @pytest.mark.parametrize("name", ["every kind", "stick_slip_oscillator", "slider_crank",
                                   "crank_rocker two-coordinate"])
