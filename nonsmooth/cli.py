@@ -484,6 +484,7 @@ def _warning_line(message, category, filename, lineno, file=None, line=None):
 
 
 def main(argv=None) -> int:
+    import gc
     import warnings
 
     parser = build_parser()
@@ -494,11 +495,17 @@ def main(argv=None) -> int:
         saved_term = signal.signal(signal.SIGTERM, _on_sigterm)
     except ValueError:  # not the main thread: leave signals alone
         pass
+    own_process = argv is None and gc.isenabled()
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
+        if own_process and args.func is not _cmd_sweep:
+            # a bounded run in a process of its own: numba's ~10^5 objects are not scanned
+            # by cyclic collections (measured 65-140 ms of a 1 s `nonsmooth run`); a sweep
+            # keeps collecting (its in-process cases are unbounded)
+            gc.disable()
         return args.func(args)
     except (_UserError, NonsmoothError, ValueError, OverflowError) as exc:
         print(f"nonsmooth: error: {exc}".replace("\n", " "), file=sys.stderr)
@@ -514,3 +521,6 @@ def main(argv=None) -> int:
         warnings.showwarning = saved
         if saved_term is not None:
             signal.signal(signal.SIGTERM, saved_term)
+        if own_process:  # the interpreter's exit then does not scan what is left (~75 ms)
+            gc.freeze()
+            gc.enable()

@@ -402,11 +402,12 @@ def planar_slot_displacement(it, ft, e, q):
 
 _WARM: set = set()
 
-#: The kernels a use needs, by family: a planar model (its terms, and the evaluation, outputs
-#: and fixed step of its smooth phases) and any other system (the acceleration stage alone).
+#: The kernels a use needs, by family: a planar model (its terms, evaluation and outputs), its
+#: compiled DOP853 phases, its compiled fixed steps, and any other system (the acceleration stage
+#: alone). Each is loaded when first needed: a cached kernel's load costs 30-50 ms.
 FAMILIES = {"planar": ("planar_terms", "planar_bias", "planar_potential",
-                       "planar_slot_displacement", "planar_evaluate", "planar_evaluate_batch",
-                       "planar_fixed_step", "planar_dop853_phase"),
+                       "planar_slot_displacement", "planar_evaluate", "planar_evaluate_batch"),
+            "dop853": ("planar_dop853_phase",), "fixed": ("planar_fixed_step",),
             "stage": ("acceleration_stage",)}
 
 
@@ -460,7 +461,7 @@ def _warm_dop853(it, ft, plan1, y7):
 
 def warm(family: str | None = None, announce_after: float = 1.0) -> None:
     """Load (or, the first time on a machine, compile) the kernels of a family (``"planar"``,
-    ``"stage"``; None: all) once per process.
+    ``"dop853"``, ``"fixed"``, ``"stage"``; None: all) once per process.
 
     Loading from numba's on-disk cache takes a fraction of a second; the first compilation on a
     machine takes about a minute (numba's linear algebra, the compiled integrator): if it has

@@ -631,6 +631,10 @@ class _FixedStepper:
         self.status = "running"
         # a planar model without user functions: each whole step in one compiled call
         self.compiled = run.batch and not run.system._user
+        if self.compiled:
+            from . import kernels
+
+            kernels.warm("fixed")
 
     def _remember(self):
         """Hand the step end's evaluation to the run's cache (the event functions and the
@@ -885,8 +889,9 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     the same outcomes as :func:`_phase`. Where the kernel stops short (an evaluation it
     declines, a step below round-off, the budget nearly spent), scipy's DOP853 takes the phase
     over from the last accepted step and names the problem."""
-    from . import dop853
+    from . import dop853, kernels
 
+    kernels.warm("dop853")
     dyn = run.dyn
     kinds = np.array([dop853.EVENT_KINDS[s[0]] for s in specs], dtype=np.int64)
     index = np.array([s[1] for s in specs], dtype=np.int64)
