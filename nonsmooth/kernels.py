@@ -56,7 +56,7 @@ __all__ = ["planar_terms", "planar_bias", "planar_potential", "planar_slot_displ
 ERR_COINCIDENT = 1  # a spring's or damper's two points coincide: its direction is undefined
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _point(off, nd, sx, sy, q, v):
     """``(rx, ry, ax, ay, omega, theta)`` of a body-fixed point (``planar.point_state``)."""
     if nd == 0:
@@ -70,7 +70,7 @@ def _point(off, nd, sx, sy, q, v):
     return q[off] + ax, q[off + 1] + ay, ax, ay, v[off + 2], th
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _point_velocity(off, nd, ax, ay, v):
     if nd == 0:
         return 0.0, 0.0
@@ -80,7 +80,7 @@ def _point_velocity(off, nd, ax, ay, v):
     return v[off] - w * ay, v[off + 1] + w * ax
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _add_point_row(G, r, off, nd, ax, ay, ex, ey, sign):
     """``G[r] += sign * e . d(r_point)/dq`` (``planar.add_point_row``): row ``r`` of a matrix
     (indexed in place, not through a row view: every array view costs two atomic reference
@@ -93,7 +93,7 @@ def _add_point_row(G, r, off, nd, ax, ay, ex, ey, sign):
         G[r, off + 2] += sign * (-ex * ay + ey * ax)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _add_point_vector(f, off, nd, ax, ay, ex, ey, sign):
     """``f += sign * e . d(r_point)/dq`` for a vector ``f``."""
     if nd == 0:
@@ -104,7 +104,7 @@ def _add_point_vector(f, off, nd, ax, ay, ex, ey, sign):
         f[off + 2] += sign * (-ex * ay + ey * ax)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _line(it, ft, e, elx, ely, q, v, grad, r):
     """``e . (r_P - r_Q)`` of translational element ``e`` with ``e`` fixed in the guide:
     value, gradient (added into row ``r`` of ``grad``) and gamma (``Translational._line``)."""
@@ -128,7 +128,7 @@ def _line(it, ft, e, elx, ely, q, v, grad, r):
     return ex * dx + ey * dy, gamma
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _coordinate(it, ft, kind, e, q, v, grad, r):
     """A joint coordinate (revolute: relative angle; translational: displacement along the
     slot): value, gradient (into row ``r`` of ``grad``), gamma
@@ -138,7 +138,7 @@ def _coordinate(it, ft, kind, e, q, v, grad, r):
     return _line(it, ft, e, ft[e, 4], ft[e, 5], q, v, grad, r)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _two_point(it, ft, e, q, v):
     """Length, rate, direction and rotated offsets of a point-to-point element."""
     i_off, i_nd, j_off, j_nd = it[e, 1], it[e, 2], it[e, 3], it[e, 4]
@@ -176,7 +176,7 @@ def _matvec(A, x):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _relative_angle(i_off, i_nd, j_off, j_nd, q, G, r, scale):
     """``theta_j - theta_i`` (a body without rotation adds nothing) and ``scale`` times its
     gradient added into row ``r`` of ``G`` (the compiled ``bodies.relative_angle``)."""
@@ -190,7 +190,7 @@ def _relative_angle(i_off, i_nd, j_off, j_nd, q, G, r, scale):
     return val
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _constraint_rows(it, ft, U, e, t, q, v, phi, phi_t, G, gamma):
     """Rows of a revolute or translational joint or a driver (``Revolute.fill``,
     ``Translational.fill``, ``Driver.fill``)."""
@@ -223,7 +223,7 @@ def _constraint_rows(it, ft, U, e, t, q, v, phi, phi_t, G, gamma):
         gamma[r] = g + ddfd
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _pair_row(it, ft, e, q, v, W):
     """Row of ``W`` of a frictional pair: ``pin_radius`` times the relative angle's gradient
     (revolute), the slot line's gradient (translational)."""
@@ -236,7 +236,7 @@ def _pair_row(it, ft, e, q, v, W):
         _relative_angle(it[e, 3], it[e, 4], it[e, 5], it[e, 6], q, W, i, ft[e, 0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _force(it, ft, U, e, q, v, f, scratch):
     """Add an applied element's generalized force into ``f``; returns ``(P_applied,
     P_damping, ok)`` (``ok`` False: a spring's or damper's points coincide). ``scratch``
@@ -284,7 +284,7 @@ def _force(it, ft, U, e, q, v, f, scratch):
     return Fx * vx + Fy * vy, 0.0, True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _rotor(it, ft, e, q, v, M, f, scratch):
     """A rotor inertia on a translational joint: ``J w w^T`` into ``M`` and its velocity force
     into ``f`` (armature), or ``I_r h h^T`` with ``h = G w + e_parent`` (virtual rotor).
@@ -510,7 +510,7 @@ N_HEADER = 10
 LOAD_ITERATIONS = 100
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _pivot(K, R, col):
     """Partial pivoting for column ``col``: swap the row of the largest entry into place.
     Returns False for a zero (or NaN) pivot."""
@@ -749,7 +749,7 @@ def _plan_parts(plan):
     return n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows, driver
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _kinematics(G, v, phi_t, W, Gv, dphi, v_T):
     """``G v``, ``dphi = G v + phi_t`` and ``v_T = W v`` into the given arrays."""
     for r in range(G.shape[0]):
@@ -765,7 +765,7 @@ def _kinematics(G, v, phi_t, W, Gv, dphi, v_T):
         v_T[i] = acc
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick):
     """Each pair's coefficients ``F_T = -a N - b`` (Coulomb: ``a = mu s``; smooth laws:
     :func:`_smooth_law`) into ``a_all, b_all`` (zeroed by the caller), the smooth laws' state
@@ -790,7 +790,7 @@ def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip
         a += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _count_sticking(plan, modes):
     """The number of sticking Coulomb pairs (the laws' kinds from the plan)."""
     p = int(plan[2])
@@ -801,7 +801,7 @@ def _count_sticking(plan, modes):
     return nk
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick, K, R):
     """The KKT matrix with a stick row per sticking pair and its right-hand sides
     ``[f - W^T b, gamma - 2 alpha dphi - beta^2 phi, -(dW/dt) v - 2 alpha v_T]`` and
@@ -832,7 +832,7 @@ def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip,
             R[b, 1 + c_] = -a_all[i] * W[i, b]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _load_equation(X, abs_rows, Wt, preload, slip, A, c, faces, Kf):
     """``A`` (k, k; zeroed by the caller) and ``c`` (k,) of ``lambda_abs = c + A |lambda_abs|``
     from the KKT solution's columns (the preloads folded into ``c``), and
@@ -875,7 +875,7 @@ def _certify(A, Kf, jam):
     return OK
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _radial_loads(x, rad_rows, Rad):
     """Each revolute pin's radial load ``||lambda_radial||`` from ``x`` into ``Rad``; returns
     whether every one changed by at most 1e-12 (relative) from its value in ``Rad``."""
@@ -889,7 +889,7 @@ def _radial_loads(x, rad_rows, Rad):
     return done
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _load_magnitudes(Kf, c, faces, mag, Kw, rhs):
     """``|lambda_abs| = faces * (I - A diag(faces))^-1 c`` into ``mag`` (``Kf`` is certified
     away from singular: the in-kernel LU on the copies ``Kw, rhs``)."""
@@ -906,7 +906,7 @@ def _load_magnitudes(Kf, c, faces, mag, Kw, rhs):
             mag[r] = faces[r] * rhs[r, 0]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial, x, N_slip, c,
            Rad, mag, Kw, rhs):
     """The face-fixed normal loads with the radial loads by fixed-point iteration around them,
@@ -938,7 +938,7 @@ def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial,
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
            M, state_mass):
     """The outputs in the layout of :func:`evaluation_layout` (``A`` and ``c`` are written by
@@ -973,7 +973,7 @@ def _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, p
                 out[o + a * n + b] = M[a, b]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
                     N_slip, n, m, lam_abs, N, F_T):
     """From the KKT solution at the loads: the load rows ``lambda_abs`` (k,), each pair's
@@ -1060,7 +1060,7 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     return OK
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _scratch_size(m, p, k, n_z, ns, size):
     """Length of the stage's float scratch: ``Gv, dphi (m); v_T, a_all, b_all, Rad, N, F_T,
     (spare) (p); dz (n_z); N_slip (ns); c_fixed, c, mag, lam_abs, (spare) (k); x (size);
@@ -1085,7 +1085,7 @@ def _views(vec, m, p, k, n_z, ns, size):
     return Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x, powers
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk):
     """The stage up to the KKT system (``nk`` sticking pairs): kinematics, friction laws,
     ``K`` and ``R``."""
@@ -1102,7 +1102,7 @@ def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx,
          K, R)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size):
     """The normal loads' equation ``A, c`` (written to ``out`` too, for a jam's report) and
     ``Kf = I - A diag(faces)`` into ``mats[0], mats[1]``."""
@@ -1119,7 +1119,7 @@ def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, 
         out[o_A + k * k + r] = c_fixed[r]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs, out, m,
                  p, k, n_z, ns, size):
     """The stage from the certified loads' equation on: the loads (radial fixed point),
@@ -1152,7 +1152,7 @@ def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mat
 
 
 # ------------------------------------------------------------------ the runtime-free evaluation
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _layout_size(n, m, p, k, n_z, nk):
     """Length of the part of the workspace :func:`_evaluate_into` zeroes with ``nk`` sticking
     pairs (layout there)."""
@@ -1204,7 +1204,7 @@ def _bias_into(it, ft, q, v, bias, scratch):
             bias[it[e, 1]] = -_line(it, ft, je, ft[je, 4], ft[je, 5], q, v, scratch, 0)[1]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _certify_bound(A, Kf, jam):
     """:func:`_certify` where a norm decides it, without eigenvalues: ``OK`` when
     ``a = min(||A||_inf, ||A||_1, ||A||_F) < 1`` (``rho(|A|) <= a``, ``||A||_2 <= ||A||_F``)
@@ -1232,7 +1232,7 @@ def _certify_bound(A, Kf, jam):
     return GENERAL
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _all_finite(U):
     for e in range(U.shape[0]):
         for j in range(U.shape[1]):
@@ -1241,7 +1241,7 @@ def _all_finite(U):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _own_mass(it, M0, Mw):
     """The mass matrix the terms add into: ``M0`` itself, or a copy of it in ``Mw`` when rotor
     rows make it depend on ``q``."""
@@ -1254,7 +1254,7 @@ def _own_mass(it, M0, Mw):
     return Mw
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _own_plan(it, U, plan, pw):
     """The plan, or a copy of it in ``pw`` with each given normal force ``max(N(t), 0)`` (a
     clutch's, from its PAIR row in ``U``) as its pair's preload."""
