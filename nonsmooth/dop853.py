@@ -235,16 +235,25 @@ def _stages(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, C, K, t, y, h, f
     return OK
 
 
-@njit(cache=True)
-def _error_norm(K, E3, E5, h, scale):
-    """scipy's DOP853 error estimate (the 5th- and 3rd-order estimators combined)."""
+@njit(cache=True, _nrt=False)
+def _finite(y):
+    for i in range(y.size):
+        if not np.isfinite(y[i]):
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _error_norm(K, rows, E3, E5, h, scale):
+    """scipy's DOP853 error estimate (the 5th- and 3rd-order estimators combined) from the
+    first ``rows`` stages in ``K``."""
     n_y = scale.size
     e5 = 0.0
     e3 = 0.0
     for i in range(n_y):
         a5 = 0.0
         a3 = 0.0
-        for j in range(K.shape[0]):
+        for j in range(rows):
             a5 += K[j, i] * E5[j]
             a3 += K[j, i] * E3[j]
         a5 /= scale[i]
@@ -539,14 +548,15 @@ def _step(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, A, B, C, E3, E5, K, t
             for j in range(N_STAGES):
                 acc += K[j, i] * B[j]
             y_new[i] = y[i] + h * acc
-        if not np.all(np.isfinite(y_new)):
+        if not _finite(y_new):
             return DECLINED, 0.0, 0.0, evals
         status = _rhs(it, ft, M0, plan, Wt, t_new, y_new, modes, faces, out, ws, iw, K[N_STAGES])
         evals += 1
         if status != OK:
             return DECLINED, 0.0, 0.0, evals
-        scale = atol + np.maximum(np.abs(y), np.abs(y_new)) * rtol
-        error = _error_norm(K[:N_STAGES + 1], E3, E5, h, scale)
+        for i in range(n_y):  # the error scale (into ys, free after the stages)
+            ys[i] = atol[i] + max(abs(y[i]), abs(y_new[i])) * rtol
+        error = _error_norm(K, N_STAGES + 1, E3, E5, h, ys)
         if error < 1.0:
             factor = _MAX_FACTOR if error == 0.0 else min(
                 _MAX_FACTOR, _SAFETY * error ** _ERROR_EXPONENT)

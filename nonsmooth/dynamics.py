@@ -257,6 +257,7 @@ class Dynamics:
         # kernel call for a planar model (terms and acceleration stage), the acceleration stage
         # alone after the system's own terms for any other system
         self._plan = None
+        self._fast = None  # the planar kernel's constant arguments (_compile_plan)
         from .friction import Coulomb, LuGre, Regularized
 
         if all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws):
@@ -311,6 +312,9 @@ class Dynamics:
         if tables is not None:
             sysm._kern()  # loaded (or compiled, announced) now, not on first use
             self._kernel = kernels.planar_evaluate
+            if not sysm._user and not self._callable_weights:
+                self._fast = (self._kernel, tables.ints, tables.floats, sysm._U, tables.mass,
+                              self._plan, self._Wt)
         else:
             kernels.warm("stage")
             self._kernel = kernels.acceleration_stage
@@ -369,34 +373,57 @@ class Dynamics:
         None when the kernel cannot certify the loads' uniqueness (the general path decides),
         or ``quiet``: for any status but ``OK`` (nothing raised; LAPACK's LinAlgError may
         be)."""
-        sysm = self.system
-        tab = getattr(sysm, "tables", None)
         out = np.empty(self._size)
-        vec = self._vector
-        if type(modes) is not np.ndarray or type(faces) is not np.ndarray:
-            modes, faces = vec(modes), vec(faces)
-        T = None
-        z = self._zero_z if z is None else vec(z)
+        fast = self._fast
+        T = U = None
         try:
-            if tab is not None:
-                U = sysm._user_values(t, q, v) if sysm._user else sysm._U
-                status = self._kernel(tab.ints, tab.floats, U, tab.mass, self._plan,
-                                      self._load_weights(q), float(t), vec(q), vec(v), z,
-                                      modes, faces, out)
-            else:  # the system's own terms (user callables), then the compiled stage
-                T = sysm.terms(t, q, v)
-                U = None  # a NaN in the terms shows in the state, and is named there
-                bias = (vec(sysm.tangential_bias(t, q, v)) if (modes == 0.0).any()
-                        else self._zero_bias)
-                status = self._kernel(vec(T.M), vec(T.f), vec(T.phi), vec(T.phi_t), vec(T.G),
-                                      vec(T.gamma), vec(T.W), bias, float(T.P_applied),
-                                      float(T.P_damping), self._plan, self._load_weights(q),
-                                      vec(v), z, modes, faces, out)
+            if fast is not None:  # a planar model without user functions: the arguments ready
+                asc = np.ascontiguousarray
+                U = fast[3]
+                status = fast[0](fast[1], fast[2], U, fast[4], fast[5], fast[6], float(t),
+                                 asc(q, float), asc(v, float),
+                                 self._zero_z if z is None else asc(z, float),
+                                 asc(modes, float), asc(faces, float), out)
+                if not status:
+                    return _BufferEvaluation(out, self, None)
+            else:
+                status, T, U = self._call_kernel(t, q, v, modes, faces, z, out)
         except np.linalg.LinAlgError:
             if quiet:
                 raise
             self._nonfinite(t, q, v, U)
-            self._singular(t, [sysm.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
+            self._singular(t, [self.system.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
+        return self._kernel_status(status, out, T, t, q, v, U, modes, quiet)
+
+    def _call_kernel(self, t, q, v, modes, faces, z, out):
+        """The kernel's call with its arguments prepared: ``(status, terms or None, user
+        values or None)``."""
+        sysm = self.system
+        tab = getattr(sysm, "tables", None)
+        vec = self._vector
+        if type(modes) is not np.ndarray or type(faces) is not np.ndarray:
+            modes, faces = vec(modes), vec(faces)
+        z = self._zero_z if z is None else vec(z)
+        if tab is not None:
+            U = sysm._user_values(t, q, v) if sysm._user else sysm._U
+            return self._kernel(tab.ints, tab.floats, U, tab.mass, self._plan,
+                                self._load_weights(q), float(t), vec(q), vec(v), z, modes,
+                                faces, out), None, U
+        # the system's own terms (user callables), then the compiled stage; a NaN in the terms
+        # shows in the state, and is named there
+        T = sysm.terms(t, q, v)
+        bias = (vec(sysm.tangential_bias(t, q, v)) if (modes == 0.0).any()
+                else self._zero_bias)
+        return self._kernel(vec(T.M), vec(T.f), vec(T.phi), vec(T.phi_t), vec(T.G),
+                            vec(T.gamma), vec(T.W), bias, float(T.P_applied),
+                            float(T.P_damping), self._plan, self._load_weights(q), vec(v), z,
+                            modes, faces, out), T, None
+
+    def _kernel_status(self, status, out, T, t, q, v, U, modes, quiet) -> Evaluation | None:
+        """The evaluation in ``out`` for ``OK``; else None (``quiet``, an uncertified or
+        unconverged load: the general path decides) or the named error."""
+        sysm = self.system
+        tab = getattr(sysm, "tables", None)
         if status and quiet:
             return None
         if status:
