@@ -464,7 +464,7 @@ def warm(family: str | None = None, announce_after: float = 1.0) -> None:
     ``"dop853"``, ``"fixed"``, ``"stage"``; None: all) once per process.
 
     Loading from numba's on-disk cache takes a fraction of a second; the first compilation on a
-    machine takes about a minute (numba's linear algebra, the compiled integrator): if it has
+    machine takes one to two minutes (numba's linear algebra, the compiled integrator): if it has
     not finished after ``announce_after`` seconds, one line on stderr says so (issue 10: a
     first compilation that takes more than a second says so)."""
     names = [n for fam, members in FAMILIES.items() if family in (None, fam) for n in members]
@@ -475,8 +475,8 @@ def warm(family: str | None = None, announce_after: float = 1.0) -> None:
     import threading
 
     def announce():
-        print("nonsmooth: compiling the kernels (the first run on this machine only; about a "
-              "minute) ...", file=sys.stderr, flush=True)
+        print("nonsmooth: compiling the kernels (the first run on this machine only; one to two "
+              "minutes) ...", file=sys.stderr, flush=True)
 
     timer = threading.Timer(announce_after, announce)
     timer.daemon = True
