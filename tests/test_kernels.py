@@ -313,3 +313,30 @@ def test_compiled_fixed_step_matches_the_python_step(method, monkeypatch):
     np.testing.assert_allclose(compiled.q, python.q, rtol=0, atol=1e-12)
     np.testing.assert_allclose(compiled.F_T, python.F_T, rtol=0, atol=1e-9)
     assert compiled.diagnostics["n_evaluations"] == python.diagnostics["n_evaluations"]
+
+
+def test_the_norm_bound_certificate_never_contradicts_the_eigenvalues():
+    """``_certify_bound`` (the runtime-free evaluation's certificate: norms, no eigenvalues)
+    says ``OK`` only where ``_certify`` (spectral radius, 2-norm, eigenvalues of
+    ``I - A diag(faces)``) does, and decides most well-conditioned load equations; one load
+    row is decided exactly, as there."""
+    from nonsmooth import kernels
+
+    rng = np.random.default_rng(11)
+    decided = agreed = 0
+    for _ in range(600):
+        k = int(rng.integers(1, 7))
+        A = rng.normal(0.0, float(rng.choice([0.05, 0.2, 0.5, 1.0])), (k, k))
+        faces = rng.choice([1.0, -1.0, 0.0], size=k, p=[0.45, 0.45, 0.1])
+        Kf = np.eye(k) - A * faces
+        jam = float(rng.choice([1e-6, 0.05, 0.5]))
+        exact = kernels._certify(A, Kf, jam)
+        bound = kernels._certify_bound(A, Kf, jam)
+        if k == 1:
+            assert bound == exact, (A, faces, jam)
+            continue
+        assert bound in (kernels.OK, kernels.GENERAL), bound
+        if bound == kernels.OK:
+            decided += 1
+            agreed += exact == kernels.OK
+    assert agreed == decided > 100
