@@ -1,13 +1,18 @@
 """Compiled kernels over the planar tables (``docs/fast_core.md``, :mod:`nonsmooth.tables`).
 
-The helpers that allocate nothing are compiled with ``_nrt=False``: numba's reference counting
-of every array argument and view costs two atomic operations each, which measured half of an
-evaluation. Without the runtime they take their arrays as plain pointers: the point kinematics,
-constraint and pair rows, the in-kernel LU, and the acceleration stage, whose arrays are
-allocated in six blocks by :func:`acceleration_stage` and filled by three runtime-free stages
-(:func:`_stage_kkt`, :func:`_stage_load_equation`, :func:`_stage_loads`); only the LAPACK paths
-and the certificate's eigenvalues run with it. The belt's evaluation 3.0 -> 1.76 us. A helper
-compiled so must not allocate.
+The evaluation allocates nothing and counts no references (``_nrt=False``: numba's reference
+counting of every array argument and view costs two atomic operations each, which measured
+half of an evaluation): :func:`_evaluate_into` takes every array as a view into one workspace
+made once by its caller per phase, output batch or step (:func:`workspace`), with its helpers
+inlined into it (``inline="always"``: each call passed a dozen array structures), the KKT
+system by the in-kernel LU and the load equation certified by a norm bound. Where LAPACK is
+needed (above :data:`SMALL_LU` rows, or a certificate that needs eigenvalues) it returns
+``GENERAL`` and the allocating general path takes that evaluation
+(:func:`_planar_evaluate_general`, :func:`acceleration_stage`, whose arrays are allocated in
+six blocks and filled by the same runtime-free stages :func:`_stage_kkt`,
+:func:`_stage_load_equation`, :func:`_stage_loads`). The belt's evaluation 3.0 -> 0.86 us
+inside numba. A helper compiled without the runtime must not allocate, and may return an array
+only if it was passed in.
 
 numba ``@njit(cache=True)``: compiled on first use and cached on disk next to this file (or in
 numba's user-wide cache when the package folder is not writable), so a new process loads the
