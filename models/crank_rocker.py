@@ -143,12 +143,17 @@ def _build_lagrange(p):
     def tangential_bias(t, q, v):
         return (-L3 * cos(q[1] - q[0]) * (v[1] - v[0]) * v[1],)
 
+    from nonsmooth.generated import CompiledTerms
+    from nonsmooth.models import _crank_rocker_terms as compiled
+
     system = GeneralizedSystem(
         ["theta1", "theta2"], np.diag([J1, J2 + m3 * L3 ** 2]), constraints,
         potential=potential, potential_gradient=potential_gradient, damping=damping,
         pairs=[FrictionPair("slot", "slot", p["mu"], p["mu_s"], law=p["friction"],
                             params=friction_params(p))], tangential=tangential,
-        tangential_bias=tangential_bias)
+        tangential_bias=tangential_bias,
+        # the same terms as one numba function: each evaluation one compiled call
+        compiled=CompiledTerms(compiled.terms, compiled.parameters(p)))
     th1, w1 = _initial_angles(p)
     columns = {
         "theta1": lambda r: r.q[:, 0],

@@ -258,6 +258,7 @@ class Dynamics:
         # alone after the system's own terms for any other system
         self._plan = None
         self._fast = None  # the planar kernel's constant arguments (_compile_plan)
+        self._generated = None  # a GeneralizedSystem's compiled-terms kernel (_compile_plan)
         from .friction import Coulomb, LuGre, Regularized
 
         if all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws):
@@ -318,6 +319,13 @@ class Dynamics:
         else:
             kernels.warm("stage")
             self._kernel = kernels.acceleration_stage
+            compiled = getattr(sysm, "compiled", None)
+            if compiled is not None and not self._callable_weights:
+                from .generated import kernel_module
+
+                # the model's own compiled terms and the stage in one generated kernel
+                self._generated = (kernel_module(compiled, self._plan, self._Wt).evaluate,
+                                   compiled.parameters, sysm._M)
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
@@ -374,26 +382,33 @@ class Dynamics:
         or ``quiet``: for any status but ``OK`` (nothing raised; LAPACK's LinAlgError may
         be)."""
         out = np.empty(self._size)
-        fast = self._fast
-        T = U = None
+        fast, generated = self._fast, self._generated
+        M = U = None
+        asc = np.ascontiguousarray
         try:
             if fast is not None:  # a planar model without user functions: the arguments ready
-                asc = np.ascontiguousarray
                 U = fast[3]
                 status = fast[0](fast[1], fast[2], U, fast[4], fast[5], fast[6], float(t),
                                  asc(q, float), asc(v, float),
                                  self._zero_z if z is None else asc(z, float),
                                  asc(modes, float), asc(faces, float), out)
-                if not status:
-                    return _BufferEvaluation(out, self, None)
+            elif generated is not None:  # a GeneralizedSystem's compiled terms
+                M = generated[2]
+                status = generated[0](generated[1], self._plan, self._Wt, float(t),
+                                      asc(q, float), asc(v, float),
+                                      self._zero_z if z is None else asc(z, float),
+                                      asc(modes, float), asc(faces, float), out)
             else:
                 status, T, U = self._call_kernel(t, q, v, modes, faces, z, out)
+                M = None if T is None else T.M
+            if not status:
+                return _BufferEvaluation(out, self, M)
         except np.linalg.LinAlgError:
             if quiet:
                 raise
             self._nonfinite(t, q, v, U)
             self._singular(t, [self.system.pairs[i].name for i in np.flatnonzero(modes == 0.0)])
-        return self._kernel_status(status, out, T, t, q, v, U, modes, quiet)
+        return self._kernel_status(status, out, M, t, q, v, U, modes, quiet)
 
     def _call_kernel(self, t, q, v, modes, faces, z, out):
         """The kernel's call with its arguments prepared: ``(status, terms or None, user
@@ -419,7 +434,7 @@ class Dynamics:
                             float(T.P_damping), self._plan, self._load_weights(q), vec(v), z,
                             modes, faces, out), T, None
 
-    def _kernel_status(self, status, out, T, t, q, v, U, modes, quiet) -> Evaluation | None:
+    def _kernel_status(self, status, out, M, t, q, v, U, modes, quiet) -> Evaluation | None:
         """The evaluation in ``out`` for ``OK``; else None (``quiet``, an uncertified or
         unconverged load: the general path decides) or the named error."""
         sysm = self.system
@@ -444,7 +459,7 @@ class Dynamics:
             if status == JAMMED:
                 L = self._layout
                 self._jam(t, out[slice(*L["A"])].reshape(k, k), out[slice(*L["c"])])
-        return self._evaluation(out, None if T is None else T.M)
+        return self._evaluation(out, M)
 
     def _evaluation(self, out, M=None) -> Evaluation:
         """The :class:`Evaluation` held in a compiled kernel's output buffer (views into it,

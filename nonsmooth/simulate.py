@@ -1195,6 +1195,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         tstops = mdl.tstops or None
     sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method)
     _check_initial_state(mdl)
+    if getattr(system, "compiled", None) is not None:  # the same terms as its callables
+        system.check_compiled(t0, np.asarray(mdl.q0, dtype=float), np.asarray(mdl.v0, dtype=float))
     alpha = next(x for x in (alpha, mdl.alpha, DEFAULT_ALPHA) if x is not None)
     beta = next(x for x in (beta, mdl.beta, DEFAULT_BETA) if x is not None)
     dynamics = Dynamics(system, alpha=alpha, beta=beta, laws=laws)

@@ -304,6 +304,11 @@ class GeneralizedSystem(System):
         The tangential Jacobian ``W`` (row i: sliding velocity of pair i).
     tangential_bias : callable (t, q, v) -> array_like (p,), optional
         ``(dW/dt) v``; default a central difference.
+    compiled : nonsmooth.generated.CompiledTerms, optional
+        The same terms as one numba function (with a constant mass matrix): each evaluation is
+        then one compiled call (:mod:`nonsmooth.generated`) instead of the callables from
+        Python. The callables stay the definition: ``simulate`` checks the compiled terms
+        against them at the initial state (:meth:`check_compiled`).
     """
 
     def __init__(
@@ -319,6 +324,7 @@ class GeneralizedSystem(System):
         pairs: Sequence[FrictionPair] = (),
         tangential: Callable | None = None,
         tangential_bias: Callable | None = None,
+        compiled=None,
     ):
         self.coordinate_names = list(coordinates)
         self.n_q = n = len(self.coordinate_names)
@@ -359,6 +365,10 @@ class GeneralizedSystem(System):
             self._blocks.append((c, slice(row, row + k)))
             row += k
         self._zero_W = np.zeros((0, n))
+        if compiled is not None and self._M is None:
+            raise ModelError("compiled terms need a constant mass matrix (give mass as an "
+                             "array)")
+        self.compiled = compiled
 
     def terms(self, t, q, v):
         M = self._M if self._M is not None else np.asarray(self._mass_fn(q), dtype=float)
@@ -394,6 +404,32 @@ class GeneralizedSystem(System):
 
     def potential(self, t, q):
         return 0.0 if self._V is None else float(self._V(t, q))
+
+    def check_compiled(self, t: float, q: np.ndarray, v: np.ndarray, rtol: float = 1e-9) -> None:
+        """Raise ModelError when the compiled terms (``compiled``) differ from the callables at
+        ``(t, q, v)`` by more than ``rtol`` relative to each term's largest entry (or 1)."""
+        if self.compiled is None:
+            return
+        n, m, p = self.n_q, self.n_constraints, self.n_pairs
+        got = (np.zeros((n, n)), np.zeros(n), np.zeros(m), np.zeros(m), np.zeros((m, n)),
+               np.zeros(m), np.zeros((p, n)), np.zeros(p))
+        q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
+        powers = self.compiled.function(float(t), q, v, self.compiled.parameters, *got)
+        T = self.terms(t, q, v)
+        want = (T.M, T.f, T.phi, T.phi_t, T.G, T.gamma, T.W,
+                self.tangential_bias(t, q, v) if p else np.zeros(0))
+        names = ("M", "f", "phi", "phi_t", "G", "gamma", "W", "tangential_bias")
+        pairs = list(zip(names, got, want, strict=True)) + [
+            ("P_applied", powers[0], T.P_applied), ("P_damping", powers[1], T.P_damping)]
+        for name, a, b in pairs:
+            a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+            scale = max(1.0, float(np.max(np.abs(b), initial=0.0)))
+            diff = float(np.max(np.abs(a - b), initial=0.0))
+            if not diff <= rtol * scale:
+                fn = self.compiled.function.py_func.__qualname__
+                raise ModelError(f"compiled terms {fn}: {name} differs from the system's "
+                                 f"callables by {diff:.3g} at t = {t:.6g} s (allowed "
+                                 f"{rtol * scale:.3g}); the two must describe the same system")
 
     def tangential_bias(self, t, q, v):
         if self._Wdv is not None:

@@ -1,0 +1,112 @@
+"""A GeneralizedSystem's compiled terms (``nonsmooth/generated.py``): the generated kernel
+against the system's callables, a run with it against a run without, the checks of a compiled
+function, and the on-disk cache (a new process loads the kernel)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numba import njit
+
+import nonsmooth
+from nonsmooth.dynamics import Dynamics
+from nonsmooth.errors import ModelError
+from nonsmooth.generated import CompiledTerms
+from nonsmooth.models import _crank_rocker_terms, crank_rocker
+
+
+def _without_compiled(model):
+    """The same model evaluated by its callables (a copy of its system without compiled
+    terms)."""
+    import copy
+
+    other = copy.copy(model)
+    other.system = copy.copy(model.system)
+    other.system.compiled = None
+    return other
+
+
+def test_generated_kernel_matches_the_callables():
+    """Every output of an evaluation by the generated kernel equals the callables' evaluation
+    (to 1e-13), slipping both ways, at random states (a sticking slot is redundant with the
+    drive: both would fix theta2)."""
+    model = crank_rocker.build(c=8.0)
+    fast = Dynamics(model.system)
+    slow = Dynamics(_without_compiled(model).system)
+    assert fast._generated is not None and slow._generated is None
+    rng = np.random.default_rng(2)
+    for _ in range(10):
+        t = float(rng.uniform(0, 3))
+        q = np.array(model.q0) + rng.normal(0, 0.5, 2)
+        v = rng.normal(0, 3, 2)
+        model.system.check_compiled(t, q, v, rtol=1e-13)
+        for mode in (1.0, -1.0):
+            a = fast.evaluate(t, q, v, np.array([mode]), np.array([1.0]))
+            b = slow.evaluate(t, q, v, np.array([mode]), np.array([1.0]))
+            for name in ("dv", "lam", "lambda_N", "F_T", "N", "powers", "phi", "dphi"):
+                np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=1e-13,
+                                           atol=1e-13, err_msg=name)
+            np.testing.assert_array_equal(a.M, b.M)
+
+
+@pytest.mark.parametrize("method", ["RK4", "DOP853"])
+def test_a_run_with_compiled_terms_is_the_run_with_callables(method):
+    """The crank-rocker's 0-2 s with its generated kernel and with its callables: the same
+    events, outputs equal to 1e-10."""
+    model = crank_rocker.build(c=8.0)
+    a = nonsmooth.simulate(model, 2.0, method=method)
+    b = nonsmooth.simulate(_without_compiled(model), 2.0, method=method)
+    assert [(e.kind, e.pair) for e in a.events] == [(e.kind, e.pair) for e in b.events]
+    np.testing.assert_allclose([e.t for e in a.events], [e.t for e in b.events], atol=1e-10)
+    for name in ("q", "v", "lambda_N", "F_T"):
+        x, y = getattr(a, name), getattr(b, name)
+        np.testing.assert_allclose(x, y, atol=1e-10 * max(1.0, float(np.max(np.abs(y)))),
+                                   err_msg=name)
+
+
+@njit(cache=False)
+def _terms_with_a_wrong_jacobian(t, q, v, par, M, f, phi, phi_t, G, gamma, W, bias):
+    powers = _crank_rocker_terms.terms(t, q, v, par, M, f, phi, phi_t, G, gamma, W, bias)
+    G[0, 0] += 1e-6
+    return powers
+
+
+def test_compiled_terms_that_differ_from_the_callables_are_refused():
+    model = crank_rocker.build(c=8.0)
+    model.system.compiled = CompiledTerms(_terms_with_a_wrong_jacobian,
+                                          model.system.compiled.parameters)
+    with pytest.raises(ModelError, match=r"compiled terms _terms_with_a_wrong_jacobian: G "
+                                         r"differs from the system's callables by 1e-06"):
+        nonsmooth.simulate(model, 0.1)
+
+
+def test_compiled_terms_are_checked():
+    def closure(t, q, v, par, M, f, phi, phi_t, G, gamma, W, bias):
+        return 0.0, 0.0
+
+    with pytest.raises(ModelError, match="is not a numba function"):
+        CompiledTerms(closure, np.zeros(1))
+    with pytest.raises(ModelError, match="top level of an imported module"):
+        CompiledTerms(njit(closure), np.zeros(1))
+    with pytest.raises(ModelError, match="finite numbers"):
+        CompiledTerms(_crank_rocker_terms.terms, np.array([1.0, np.nan]))
+    model = crank_rocker.build()
+    with pytest.raises(ModelError, match="constant mass matrix"):
+        nonsmooth.GeneralizedSystem(["x", "y"], lambda q: np.eye(2),
+                                    compiled=model.system.compiled)
+
+
+def test_a_new_process_loads_the_generated_kernel_from_the_cache():
+    """The generated module and numba's cache of it are on disk: a second process compiles
+    nothing."""
+    code = ("from nonsmooth.models import crank_rocker\n"
+            "from nonsmooth.dynamics import Dynamics\n"
+            "d = Dynamics(crank_rocker.build().system)\n"
+            "print(len(d._generated[0].stats.cache_misses))")
+    for _ in range(2):  # the first may compile (a fresh machine), the second must not
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+    assert out.stdout.strip() == "0", out.stderr
