@@ -42,7 +42,7 @@ _BUILDER = {
 }
 
 #: Lazily imported entry points besides the builder (name -> module).
-_LAZY = {**_BUILDER, "sweep": "study", "Study": "study"}
+_LAZY = {**_BUILDER, "sweep": "study", "Study": "study", "CompiledTerms": "generated"}
 
 #: Internals that used to be exported at the top level: still reachable (with a
 #: DeprecationWarning) for old scripts; import them from ``nonsmooth.dynamics``.
@@ -61,6 +61,7 @@ __all__ = [
     *_BUILDER,
     "System",
     "GeneralizedSystem",
+    "CompiledTerms",
     "Constraint",
     "FrictionPair",
     "EventRecord",
