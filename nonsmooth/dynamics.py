@@ -259,6 +259,7 @@ class Dynamics:
         self._plan = None
         self._fast = None  # the planar kernel's constant arguments (_compile_plan)
         self._generated = None  # a GeneralizedSystem's compiled-terms kernel (_compile_plan)
+        self._generated_module = None
         from .friction import Coulomb, LuGre, Regularized
 
         if all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws):
@@ -324,8 +325,9 @@ class Dynamics:
                 from .generated import kernel_module
 
                 # the model's own compiled terms and the stage in one generated kernel
-                self._generated = (kernel_module(compiled, self._plan, self._Wt).evaluate,
-                                   compiled.parameters, sysm._M)
+                module = kernel_module(compiled, self._plan, self._Wt)
+                self._generated = (module.evaluate, compiled.parameters, sysm._M)
+                self._generated_module = module  # its fixed-step phase: simulate
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,

@@ -11,8 +11,10 @@ small module that imports the model's function by name and calls the inlined
 :func:`_evaluate_with` on it, written once to a cache folder under a name made from a hash of
 the model's source file and of this package's kernel sources (an edit of either writes a new
 module), and compiled by numba with ``cache=True`` like the package's own kernels: a new process
-loads it. The first use of a model on a machine compiles it (a few seconds, announced on
-stderr after one).
+loads it. The first use of a model on a machine compiles it (about 15 s with its fixed-step
+phase, announced on stderr). The module also instantiates the compiled fixed-step phase
+(:mod:`nonsmooth.fixed_step`) around the model's terms, which ``simulate`` uses for RK4 and
+Euler.
 
 The model's function has the signature::
 
@@ -103,7 +105,9 @@ import sys
 
 from numba import njit
 
+from nonsmooth.fixed_step import _fixed_phase_with, _hermite_g
 from nonsmooth.generated import _evaluate_with
+from nonsmooth.kernels import _derivative
 
 _terms = getattr(sys.modules[{module!r}], {name!r})
 
@@ -111,6 +115,30 @@ _terms = getattr(sys.modules[{module!r}], {name!r})
 @njit(cache=True)
 def evaluate(par, plan, Wt, t, q, v, z, modes, faces, out):
     return _evaluate_with(_terms, par, plan, Wt, t, q, v, z, modes, faces, out)
+
+
+@njit(cache=True)
+def rhs(ctx, t, y, modes, faces, out, dy):
+    par, plan, Wt = ctx
+    n, n_z = int(plan[0]), int(plan[8])
+    zo = 2 * n + 5
+    status = _evaluate_with(_terms, par, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z], modes,
+                            faces, out)
+    if status == 0:
+        _derivative(y, out, dy, n, int(plan[1]), int(plan[2]), int(plan[3]), n_z)
+    return status
+
+
+@njit(cache=True)
+def g_at(t, args):
+    return _hermite_g(rhs, t, args)
+
+
+@njit(cache=True)
+def fixed_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, steps, grid, istate,
+                fstate, y, f, g, fired, T_out, Y_out, O_out):
+    return _fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction, mu_s,
+                             steps, grid, istate, fstate, y, f, g, fired, T_out, Y_out, O_out)
 '''
 
 _LOADED: dict[str, object] = {}
@@ -127,7 +155,10 @@ def _folder() -> Path:
 def _key(fn) -> str:
     """A hash of the model's source file and of the kernel sources the module inlines."""
     digest = hashlib.sha256()
-    for path in (inspect.getsourcefile(fn.py_func), kernels.__file__, __file__):
+    from . import dop853, fixed_step
+
+    for path in (inspect.getsourcefile(fn.py_func), kernels.__file__, dop853.__file__,
+                 fixed_step.__file__, __file__):
         digest.update(Path(path).read_bytes())
     digest.update(fn.py_func.__qualname__.encode())
     return digest.hexdigest()[:20]

@@ -866,6 +866,9 @@ def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rt
     """A phase by the Python steppers (:class:`_FixedStepper`, :class:`_ScipyStepper`) from
     ``t`` to ``t_end`` (the run's end or a time stop)."""
     if method in FIXED_STEP_METHODS:
+        if _fixed_compiled(run, specs, sched):
+            return _compiled_fixed_phase(run, method, specs, modes, t, y, t_end, grid, next_k,
+                                         dt, sched)
         stepper = _FixedStepper(run, method, modes, t, y, grid if sched is None else sched.steps,
                                 t_end, dt)
     else:
@@ -875,6 +878,90 @@ def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rt
     with warnings.catch_warnings():  # scipy's finite-difference Jacobian step control
         warnings.filterwarnings("ignore", category=RuntimeWarning, module="scipy.integrate")
         return _phase(run, stepper, specs, modes, grid, next_k, method, k_cap, interpolate)
+
+
+def _fixed_compiled(run: _Run, specs, sched) -> bool:
+    """Whether a fixed-step phase runs in compiled calls (:mod:`nonsmooth.fixed_step`): a
+    ``GeneralizedSystem`` with compiled terms (its generated module), the engine's event
+    functions only (all terminal), outputs at the step ends (no ``t_eval``)."""
+    from .dop853 import EVENT_KINDS
+
+    return (run.dyn._generated_module is not None and not (sched is not None and sched.t_eval)
+            and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
+
+
+def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, dt,
+                          sched):
+    """A fixed-step phase in compiled calls (``fixed_step._fixed_phase_with`` in the system's
+    generated module): the same outcomes as :func:`_phase` with a :class:`_FixedStepper`. Where
+    the kernel declines a step or the budget is nearly spent, the Python stepper takes the
+    phase over from the last step end and names the problem."""
+    from . import dop853, fixed_step
+
+    dyn = run.dyn
+    module = dyn._generated_module
+    steps = grid if sched is None else sched.steps
+    k_cap = len(grid) if sched is None else sched.k_cap(t_end)
+    y = np.array(y, dtype=float)
+    f = run.fun(modes, cached=False)(t, y)  # as _FixedStepper: f and the event functions at t
+    ev = run.last_ev
+    g = np.array([run.g_value(s, t, y, ev, modes) for s in specs], dtype=float)
+    kinds = np.array([dop853.EVENT_KINDS[s[0]] for s in specs], dtype=np.int64)
+    index = np.array([s[1] for s in specs], dtype=np.int64)
+    direction = np.array([s[2] for s in specs], dtype=float)
+    fired = np.zeros(len(specs), dtype=np.int8)
+    ctx = (dyn._generated[1], dyn._plan, dyn._Wt)
+    modes = np.asarray(modes, dtype=float)
+    faces = np.asarray(run.faces, dtype=float)
+    mu_s = np.asarray(run.mu_s, dtype=float)
+    rows = max(1, min(k_cap - next_k, _OUTPUT_FLOATS // (dyn._size + y.size)))
+    T_out, Y_out, O_out = np.empty(rows), np.empty((rows, y.size)), np.empty((rows, dyn._size))
+    k0 = int(np.searchsorted(steps, t + _tol(t), side="right"))
+    istate = np.array([k0, next_k, k_cap, 0, 0, method == "RK4", 0, _PAUSE_AFTER, 0],
+                      dtype=np.int64)
+    fstate = np.array([t, t_end, run.t_clamp, run.face_threshold])
+    while True:
+        istate[3], istate[6] = 0, run.max_evaluations - dyn.n_evaluations
+        status = module.fixed_phase(ctx, dyn._plan, modes, faces, kinds, index, direction, mu_s,
+                                    np.asarray(steps, dtype=float), np.asarray(grid, dtype=float),
+                                    istate, fstate, y, f, g, fired, T_out, Y_out, O_out)
+        dyn.n_evaluations += int(istate[4])
+        run.n_steps += int(istate[8])
+        run._last = None
+        if istate[3]:
+            _record_rows(run, T_out[:istate[3]], Y_out[:istate[3]], O_out[:istate[3]], modes)
+        run.charge(float(fstate[0]))  # the wall-clock budget
+        next_k = int(istate[1])
+        if status == fixed_step.EVENT:
+            return "event", next_k, float(fstate[0]), y, np.flatnonzero(fired).tolist()
+        if status == fixed_step.DONE:
+            return "done", next_k, float(fstate[0]), y
+        if status != fixed_step.PAUSE:  # declined, or the budget: Python's step names it
+            stepper = _FixedStepper(run, method, modes, float(fstate[0]), y, steps, t_end, dt)
+            return _phase(run, stepper, specs, modes, grid, next_k, method, k_cap, False)
+
+
+def _record_rows(run: _Run, times, Y, out, modes):
+    """Record step ends computed in a compiled phase (their states ``Y`` (k, n_y) and
+    evaluations ``out`` (k, size)) as :meth:`_Run.record` does one by one."""
+    n, dyn, L = run.n, run.dyn, run.dyn._layout
+
+    def col(name):
+        a, b = L[name]
+        return out[:, a:b].copy()
+
+    V = Y[:, n:2 * n]
+    res = out[:, L["residual"][0]].copy()
+    run.max_residual = max(run.max_residual, float(res.max()))
+    run.recorder.add(
+        t=np.array(times, dtype=float), y=np.array(Y), dv=col("dv"), lam=col("lam"),
+        lambda_N=col("lambda_N"), N=col("N"), F_T=col("F_T"), v_T=col("v_T"),
+        modes=np.tile(np.where(dyn.smooth, np.nan, modes), (len(times), 1)), residual=res,
+        phi=col("phi"), dphi=col("dphi"), T=0.5 * np.einsum("ij,jk,ik->i", V, dyn._generated[2], V),
+        V=np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, :n],
+                                                                         strict=True)]))
+    if run.progress is not None:
+        run.progress(float(times[-1]))
 
 
 #: Evaluations per compiled call before the run's clock, budget and progress are looked at.

@@ -4,6 +4,7 @@ function, and the on-disk cache (a new process loads the kernel)."""
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 
@@ -52,13 +53,22 @@ def test_generated_kernel_matches_the_callables():
             np.testing.assert_array_equal(a.M, b.M)
 
 
-@pytest.mark.parametrize("method", ["RK4", "DOP853"])
-def test_a_run_with_compiled_terms_is_the_run_with_callables(method):
-    """The crank-rocker's 0-2 s with its generated kernel and with its callables: the same
-    events, outputs equal to 1e-10."""
-    model = crank_rocker.build(c=8.0)
-    a = nonsmooth.simulate(model, 2.0, method=method)
-    b = nonsmooth.simulate(_without_compiled(model), 2.0, method=method)
+@pytest.mark.parametrize("method, options", [
+    ("RK4", {}), ("Euler", {"dt": 2e-4}), ("DOP853", {}),
+    ("RK4", {"tstops": [0.7351, 1.5]}),  # phases ending at time stops: a shorter last step
+])
+def test_a_run_with_compiled_terms_is_the_run_with_callables(method, options, monkeypatch):
+    """The crank-rocker's 0-2 s with its generated kernel (the fixed-step methods: whole phases
+    in its compiled fixed-step phase) and with its callables (Python's steps): the same events,
+    outputs equal to 1e-10."""
+    sim = importlib.import_module("nonsmooth.simulate")  # the module (nonsmooth.simulate is
+    model = crank_rocker.build(c=8.0)  # the function in the flat namespace)
+    calls = []
+    record = sim._record_rows
+    monkeypatch.setattr(sim, "_record_rows", lambda *a: calls.append(1) or record(*a))
+    a = nonsmooth.simulate(model, 2.0, method=method, **options)
+    assert bool(calls) == (method != "DOP853")  # the compiled fixed-step phase recorded rows
+    b = nonsmooth.simulate(_without_compiled(model), 2.0, method=method, **options)
     assert [(e.kind, e.pair) for e in a.events] == [(e.kind, e.pair) for e in b.events]
     np.testing.assert_allclose([e.t for e in a.events], [e.t for e in b.events], atol=1e-10)
     for name in ("q", "v", "lambda_N", "F_T"):
@@ -110,3 +120,16 @@ def test_a_new_process_loads_the_generated_kernel_from_the_cache():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              check=True)
     assert out.stdout.strip() == "0", out.stderr
+
+
+def test_the_compiled_fixed_step_phase_stops_at_the_budget_like_the_python_steps():
+    """An evaluation budget that ends the run inside a compiled phase: the same named
+    BudgetError and the same partial rows as with the callables (Python's steps)."""
+    model = crank_rocker.build(c=8.0)
+    runs = [nonsmooth.simulate(m, 2.0, method="RK4", max_evaluations=3000, throw=False)
+            for m in (model, _without_compiled(model))]
+    assert runs[0].status == runs[1].status == -1
+    assert "budget of 3,000 evaluations" in runs[0].message
+    assert runs[0].message == runs[1].message
+    np.testing.assert_array_equal(runs[0].t, runs[1].t)
+    np.testing.assert_allclose(runs[0].q, runs[1].q, atol=1e-12)
