@@ -51,3 +51,11 @@ def terms(t, q, v, par, M, f, phi, phi_t, G, gamma, W, bias):
     W[0, 1] = -L3 * sin(q[1] - q[0])
     bias[0] = -L3 * cos(q[1] - q[0]) * (v[1] - v[0]) * v[1]
     return 0.0, P_damping
+
+
+@njit(cache=True)
+def potential(t, q, par):
+    """The potential energy of gravity (J), as the model's ``potential(t, q)``."""
+    m1, L1, m2, L2, m3, L3, L4, g = par[1], par[2], par[4], par[5], par[6], par[7], par[8], par[9]
+    return (m1 * g * L1 * math.cos(q[0]) + (m2 * L2 + m3 * L3) * g * math.cos(q[1])
+            + (m2 + m3) * g * L4)

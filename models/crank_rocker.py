@@ -153,7 +153,7 @@ def _build_lagrange(p):
                             params=friction_params(p))], tangential=tangential,
         tangential_bias=tangential_bias,
         # the same terms as one numba function: each evaluation one compiled call
-        compiled=CompiledTerms(compiled.terms, compiled.parameters(p)))
+        compiled=CompiledTerms(compiled.terms, compiled.parameters(p), compiled.potential))
     th1, w1 = _initial_angles(p)
     columns = {
         "theta1": lambda r: r.q[:, 0],

@@ -1158,12 +1158,30 @@ def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mat
 
 # ------------------------------------------------------------------ the runtime-free evaluation
 @njit(cache=True, _nrt=False, inline="always")
-def _layout_size(n, m, p, k, n_z, nk):
-    """Length of the part of the workspace :func:`_evaluate_into` zeroes with ``nk`` sticking
+def _terms_size(n, m, p):
+    """Length of the terms' part of a planar workspace (zeroed; layout in
+    :func:`_evaluate_into`)."""
+    return 2 * n + 3 * m + m * n + p * n + p
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _stage_size(n, m, p, k, n_z, nk):
+    """Length of the part of a stage workspace :func:`_stage_body` zeroes with ``nk`` sticking
     pairs (layout there)."""
     ns, size = p - nk, n + m + nk
-    return (2 * n + 3 * m + m * n + p * n + p + _scratch_size(m, p, k, n_z, ns, size)
-            + size * size + size * (1 + ns) + 3 * k * k)
+    return _scratch_size(m, p, k, n_z, ns, size) + size * size + size * (1 + ns) + 3 * k * k
+
+
+@njit(cache=True)
+def stage_workspace(plan):
+    """The arrays of :func:`_stage_into` for a system's plan, made once by its caller: float64
+    of the largest layout over the number of sticking pairs plus the loads' right-hand side;
+    int64 (p,) the slipping and sticking pairs."""
+    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    largest = 0
+    for nk in range(p + 1):
+        largest = max(largest, _stage_size(n, m, p, k, n_z, nk))
+    return np.empty(largest + k), np.empty(p, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -1177,9 +1195,9 @@ def workspace(it, plan):
     n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
     largest = 0
     for nk in range(p + 1):
-        largest = max(largest, _layout_size(n, m, p, k, n_z, nk))
+        largest = max(largest, _stage_size(n, m, p, k, n_z, nk))
     tail = p * n + 3 * it.shape[0]
-    ws = np.empty(largest + k + n * n + plan.size + tail)
+    ws = np.empty(_terms_size(n, m, p) + n * n + plan.size + largest + k + tail)
     ws[ws.size - tail:] = 0.0
     return ws, np.empty(p, dtype=np.int64)
 
@@ -1274,26 +1292,69 @@ def _own_plan(it, U, plan, pw):
     return pw
 
 
-@njit(cache=True, _nrt=False)
-def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
-    """:func:`_planar_evaluate_general` without numba's runtime, in the workspace ``ws, iw``
-    (:func:`workspace`): every array a view into it, zeroed here, no reference counts. The same
-    arithmetic: :func:`_terms_into`, the stage's three parts around the in-kernel LU, the
-    certificate by a norm bound (:func:`_certify_bound`). Returns the same statuses, or
-    ``GENERAL`` for a system above :data:`SMALL_LU` or a load equation the bound does not
-    certify (the caller then takes the general path).
-
-    Workspace layout (float64): ``f (n), phi, phi_t, gamma (m), G (m, n), W (p, n), scratch
-    (1, n), bias (p), the stage's vectors (:func:`_scratch_size`), K (size, size), R (size,
-    1 + ns), mats (3, k, k)`` (zeroed), then ``rhs (k, 1), M (n, n), plan``."""
-    if not _all_finite(U):  # a user function's NaN/inf: the caller names the function
-        return NONFINITE
+@njit(cache=True, _nrt=False, inline="always")
+def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
+                faces, out, sw, iw):
+    """The acceleration stage (:func:`acceleration_stage`'s arithmetic) without numba's
+    runtime, in the stage workspace ``sw, iw`` (:func:`stage_workspace`): the stage's vectors
+    (:func:`_scratch_size`), ``K (size, size), R (size, 1 + ns), mats (3, k, k)`` (zeroed
+    here), then ``rhs (k, 1)``; the KKT system by the in-kernel LU, the certificate by a norm
+    bound (:func:`_certify_bound`). Returns the stage's statuses, or ``GENERAL`` for a system
+    above :data:`SMALL_LU` rows or a load equation the bound does not certify."""
     n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
     nk = _count_sticking(plan, modes)
     ns, size = p - nk, n + m + nk
     if size > SMALL_LU:
         return GENERAL
-    zeroed = _layout_size(n, m, p, k, n_z, nk)
+    zeroed = _stage_size(n, m, p, k, n_z, nk)
+    for i in range(zeroed):
+        sw[i] = 0.0
+    n_vec = _scratch_size(m, p, k, n_z, ns, size)
+    vec = sw[:n_vec]
+    o = n_vec
+    K = sw[o:o + size * size].reshape(size, size)
+    o += size * size
+    R = sw[o:o + size * (1 + ns)].reshape(size, 1 + ns)
+    o += size * (1 + ns)
+    mats = sw[o:o + 3 * k * k].reshape(3, k, k)
+    rhs = sw[zeroed:zeroed + k].reshape(k, 1)
+    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk)
+    if not _lu_solve(K, R):
+        return SINGULAR
+    _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size)
+    status = _certify_bound(mats[0], mats[1], plan[7])
+    if status != OK:
+        return status
+    if not _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
+                        out, m, p, k, n_z, ns, size):
+        return NO_LOAD
+    return OK
+
+
+@njit(cache=True, _nrt=False)
+def _stage_into(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
+                faces, out, sw, iw):
+    """:func:`_stage_body` as a call (for a runtime caller: no reference counts inside)."""
+    return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z,
+                       modes, faces, out, sw, iw)
+
+
+@njit(cache=True, _nrt=False)
+def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+    """:func:`_planar_evaluate_general` without numba's runtime, in the workspace ``ws, iw``
+    (:func:`workspace`): every array a view into it, zeroed here, no reference counts. The same
+    arithmetic: :func:`_terms_into`, then :func:`_stage_body`. Returns the same statuses, or
+    ``GENERAL`` for a system above :data:`SMALL_LU` or a load equation the bound does not
+    certify (the caller then takes the general path).
+
+    Workspace layout (float64): ``f (n), phi, phi_t, gamma (m), G (m, n), W (p, n), scratch
+    (1, n), bias (p)`` (zeroed), ``M (n, n), plan``, then the stage's (:func:`_stage_body`)."""
+    if not _all_finite(U):  # a user function's NaN/inf: the caller names the function
+        return NONFINITE
+    n, m, p = int(plan[0]), int(plan[1]), int(plan[2])
+    if n + m + _count_sticking(plan, modes) > SMALL_LU:
+        return GENERAL
+    zeroed = _terms_size(n, m, p)
     for i in range(zeroed):
         ws[i] = 0.0
     f = ws[:n]
@@ -1305,38 +1366,18 @@ def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, i
     o += p * n
     scratch = ws[o:o + n].reshape(1, n)
     bias = ws[o + n:o + n + p]
-    o += n + p
-    n_vec = _scratch_size(m, p, k, n_z, ns, size)
-    vec = ws[o:o + n_vec]
-    o += n_vec
-    K = ws[o:o + size * size].reshape(size, size)
-    o += size * size
-    R = ws[o:o + size * (1 + ns)].reshape(size, 1 + ns)
-    o += size * (1 + ns)
-    mats = ws[o:o + 3 * k * k].reshape(3, k, k)
-    o += 3 * k * k
-    rhs = ws[o:o + k].reshape(k, 1)
-    o += k
-    M = _own_mass(it, M0, ws[o:o + n * n].reshape(n, n))
-    plan_ = _own_plan(it, U, plan, ws[o + n * n:o + n * n + plan.size])
+    M = _own_mass(it, M0, ws[zeroed:zeroed + n * n].reshape(n, n))
+    o = zeroed + n * n
+    plan_ = _own_plan(it, U, plan, ws[o:o + plan.size])
     P_applied, P_damping, err_row, err = _terms_into(it, ft, U, t, q, v, M, f, phi, phi_t, G,
                                                      gamma, W, scratch)
     if err:
         out[0] = err_row
         return COINCIDENT
-    if nk:
+    if _count_sticking(plan, modes):
         _bias_into(it, ft, q, v, bias, scratch)
-    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan_, v, z, modes, vec, iw, K, R, nk)
-    if not _lu_solve(K, R):
-        return SINGULAR
-    _stage_load_equation(R, plan_, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size)
-    status = _certify_bound(mats[0], mats[1], plan_[7])
-    if status != OK:
-        return status
-    if not _stage_loads(R, M, phi, P_applied, P_damping, plan_, Wt, faces, vec, iw, mats, rhs,
-                        out, m, p, k, n_z, ns, size):
-        return NO_LOAD
-    return OK
+    return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan_, Wt, v, z,
+                       modes, faces, out, ws[o + plan.size:], iw)
 
 
 @njit(cache=True, _nrt=False)

@@ -910,7 +910,9 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     index = np.array([s[1] for s in specs], dtype=np.int64)
     direction = np.array([s[2] for s in specs], dtype=float)
     fired = np.zeros(len(specs), dtype=np.int8)
-    ctx = (dyn._generated[1], dyn._plan, dyn._Wt)
+    from .kernels import stage_workspace
+
+    ctx = (dyn._generated[1], dyn._plan, dyn._Wt, *stage_workspace(dyn._plan))
     modes = np.asarray(modes, dtype=float)
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
@@ -941,6 +943,19 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
             return _phase(run, stepper, specs, modes, grid, next_k, method, k_cap, False)
 
 
+def _potentials(run: _Run, times, Y) -> np.ndarray:
+    """The potential energy (J) at the rows ``(times, Y)``: in one call of the generated module
+    when the compiled terms have a potential, else the system's ``potential`` row by row."""
+    n, module = run.n, run.dyn._generated_module
+    if hasattr(module, "potentials"):
+        V = np.empty(len(times))
+        module.potentials(run.dyn._generated[1], np.asarray(times, dtype=float),
+                          np.ascontiguousarray(Y), n, V)
+        return V
+    return np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, :n],
+                                                                         strict=True)])
+
+
 def _record_rows(run: _Run, times, Y, out, modes):
     """Record step ends computed in a compiled phase (their states ``Y`` (k, n_y) and
     evaluations ``out`` (k, size)) as :meth:`_Run.record` does one by one."""
@@ -958,8 +973,7 @@ def _record_rows(run: _Run, times, Y, out, modes):
         lambda_N=col("lambda_N"), N=col("N"), F_T=col("F_T"), v_T=col("v_T"),
         modes=np.tile(np.where(dyn.smooth, np.nan, modes), (len(times), 1)), residual=res,
         phi=col("phi"), dphi=col("dphi"), T=0.5 * np.einsum("ij,jk,ik->i", V, dyn._generated[2], V),
-        V=np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, :n],
-                                                                         strict=True)]))
+        V=_potentials(run, times, Y))
     if run.progress is not None:
         run.progress(float(times[-1]))
 

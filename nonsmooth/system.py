@@ -421,6 +421,10 @@ class GeneralizedSystem(System):
         names = ("M", "f", "phi", "phi_t", "G", "gamma", "W", "tangential_bias")
         pairs = list(zip(names, got, want, strict=True)) + [
             ("P_applied", powers[0], T.P_applied), ("P_damping", powers[1], T.P_damping)]
+        if self.compiled.potential is not None:
+            pairs.append(("potential", self.compiled.potential(float(t), q,
+                                                               self.compiled.parameters),
+                          self.potential(t, q)))
         for name, a, b in pairs:
             a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
             scale = max(1.0, float(np.max(np.abs(b), initial=0.0)))

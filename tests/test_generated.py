@@ -93,6 +93,19 @@ def test_compiled_terms_that_differ_from_the_callables_are_refused():
         nonsmooth.simulate(model, 0.1)
 
 
+@njit(cache=False)
+def _potential_off_by_a_joule(t, q, par):
+    return _crank_rocker_terms.potential(t, q, par) + 1.0
+
+
+def test_a_compiled_potential_that_differs_is_refused():
+    model = crank_rocker.build(c=8.0)
+    c = model.system.compiled
+    model.system.compiled = CompiledTerms(c.function, c.parameters, _potential_off_by_a_joule)
+    with pytest.raises(ModelError, match=r"potential differs from the system's callables by 1"):
+        nonsmooth.simulate(model, 0.1)
+
+
 def test_compiled_terms_are_checked():
     def closure(t, q, v, par, M, f, phi, phi_t, G, gamma, W, bias):
         return 0.0, 0.0
