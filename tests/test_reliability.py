@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import signal
 import subprocess
 import sys
@@ -82,6 +83,25 @@ def test_simulate_failure_carries_the_partial_result():
     assert again.status == -1 and np.array_equal(again.t, partial.t)
 
 
+def _wait_for_main(proc, limit=60.0):
+    """Wait until the command line's ``main`` runs in ``proc``: it catches SIGTERM from then on
+    (Linux: the ``SigCgt`` mask of /proc/PID/status; elsewhere a fixed 4 s). A signal sent
+    earlier, while a loaded machine still starts the interpreter, would find Python's default
+    handling (SIGINT's is installed from the start), not the command line's."""
+    sig = signal.SIGTERM
+    status = f"/proc/{proc.pid}/status"
+    if not os.path.exists(status):
+        time.sleep(4.0)
+        return
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit and proc.poll() is None:
+        with open(status) as fh:
+            caught = next(int(line.split()[1], 16) for line in fh if line.startswith("SigCgt"))
+        if caught >> (sig - 1) & 1:
+            return
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupted_run_writes_partial_csv(tmp_path, sig, code):
     out, events = tmp_path / "long.csv", tmp_path / "long_events.csv"
@@ -89,7 +109,8 @@ def test_interrupted_run_writes_partial_csv(tmp_path, sig, code):
         [sys.executable, "-m", "nonsmooth", "run", "stick_slip_oscillator", "--t-end", "1000",
          "--dt", "1e-3", "--method", "RK4", "--out", str(out), "--events", str(events)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    time.sleep(4.0)  # start-up and a few seconds of integration (the run needs minutes)
+    _wait_for_main(proc)  # the command line has started (its SIGTERM handler is installed)
+    time.sleep(2.0)  # and a few seconds of integration (the run needs minutes)
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
