@@ -10,8 +10,10 @@ declines it (an evaluation that is not ``OK``, a non-finite state: it names the 
 evaluation budget is nearly spent.
 
 Written as inlined functions of the right-hand side ``rhs(ctx, t, y, modes, faces, out, dy)`` and
-of the event function on the interpolant ``g_at(t, args)``, so that a generated module
-(:mod:`nonsmooth.generated`) instantiates them around a model's own compiled terms.
+of the event function on the interpolant ``g_at(t, args)``: :func:`planar_fixed_phase`
+instantiates them for a planar model without user functions (``ctx``: its tables, plan,
+load weights and workspace), and a generated module (:mod:`nonsmooth.generated`) around a
+``GeneralizedSystem``'s own compiled terms.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from .dop853 import _crossed, _event_value
-from .kernels import OK
+from .kernels import GENERAL, OK, _planar_rhs_general, _rhs_tail
 
 #: Statuses of a phase call.
 DONE, EVENT, PAUSE, DECLINED, BUDGET = 0, 1, 2, 3, 4
@@ -292,3 +294,31 @@ def _fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, directio
         fstate[0] = t
     istate[0], istate[1], istate[3], istate[4], istate[8] = k, next_k, n_out, evals, taken
     return status
+
+
+# ------------------------------------------------------------------------ a planar model's phase
+@njit(cache=True)
+def _planar_rhs(ctx, t, y, modes, faces, out, dy):
+    """``dy/dt`` of a planar model without user functions (``ctx = (it, ft, M0, plan, Wt, ws,
+    iw)``, ``kernels.workspace``): runtime-free, or the general path where it needs LAPACK."""
+    it, ft, M0, plan, Wt, ws, iw = ctx
+    status = _rhs_tail(it, ft, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
+    if status == GENERAL:
+        n_el = it.shape[0]
+        status = _planar_rhs_general(it, ft, ws[ws.size - 3 * n_el:].reshape(n_el, 3), M0, plan,
+                                     Wt, t, y, modes, faces, out, dy)
+    return status
+
+
+@njit(cache=True)
+def _planar_g_at(t, args):
+    return _hermite_g(_planar_rhs, t, args)
+
+
+@njit(cache=True)
+def planar_fixed_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, steps, grid,
+                       istate, fstate, y, f, g, fired, T_out, Y_out, O_out):
+    """:func:`_fixed_phase_with` for a planar model without user functions."""
+    return _fixed_phase_with(_planar_rhs, _planar_g_at, ctx, plan, modes, faces, kinds, index,
+                             direction, mu_s, steps, grid, istate, fstate, y, f, g, fired, T_out,
+                             Y_out, O_out)

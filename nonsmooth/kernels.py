@@ -399,6 +399,17 @@ def planar_potential(it, ft, q):
 
 
 @njit(cache=True)
+def planar_potentials(it, ft, Q):
+    """:func:`planar_potential` at each row of ``Q`` (k, n_q): shape (k,)."""
+    n = Q.shape[1]
+    V = np.empty(Q.shape[0])
+    v0, scratch = np.zeros(n), np.zeros((1, n))
+    for r in range(Q.shape[0]):
+        V[r] = _potential(it, ft, Q[r], v0, scratch)
+    return V
+
+
+@njit(cache=True)
 def planar_slot_displacement(it, ft, e, q):
     """The slider's displacement along the slot of translational element ``e`` (m)."""
     n = q.shape[0]
@@ -412,7 +423,8 @@ _WARM: set = set()
 #: alone). Each is loaded when first needed: a cached kernel's load costs 30-50 ms.
 FAMILIES = {"planar": ("planar_terms", "planar_bias", "planar_potential",
                        "planar_slot_displacement", "planar_evaluate", "planar_evaluate_batch"),
-            "dop853": ("planar_dop853_phase",), "fixed": ("planar_fixed_step",),
+            "dop853": ("planar_dop853_phase",),
+            "fixed": ("planar_fixed_step", "planar_fixed_phase", "planar_potentials"),
             "stage": ("acceleration_stage",)}
 
 
@@ -448,7 +460,23 @@ def _warm_calls():
         "planar_fixed_step": lambda: planar_fixed_step(
             it, ft, np.eye(1), plan1, np.zeros((0, 0)), 0.0, y7, y7, 0.0, 0.0, e0, e0, True,
             y7.copy(), y7.copy(), np.zeros(40)),
+        "planar_fixed_phase": lambda: _warm_fixed_phase(it, ft, plan1, y7),
+        "planar_potentials": lambda: planar_potentials(it, ft, np.zeros((1, 1))),
     }
+
+
+def _warm_fixed_phase(it, ft, plan1, y7):
+    """:func:`nonsmooth.fixed_step.planar_fixed_phase` with the argument types
+    ``simulate._compiled_fixed_phase`` passes (a call that pauses at once)."""
+    from .fixed_step import planar_fixed_phase
+
+    e0, i0 = np.zeros(0), np.zeros(0, dtype=np.int64)
+    Wt = np.zeros((0, 0))
+    ctx = (it, ft, np.eye(1), plan1, Wt, *workspace(it, plan1))
+    planar_fixed_phase(ctx, plan1, e0, e0, i0, i0, e0, e0, np.zeros(1), np.zeros(1),
+                       np.zeros(9, dtype=np.int64), np.zeros(4), y7.copy(), y7.copy(), e0.copy(),
+                       np.zeros(0, dtype=np.int8), np.zeros(1), np.zeros((1, 7)),
+                       np.zeros((1, 40)))
 
 
 def _warm_dop853(it, ft, plan1, y7):

@@ -882,11 +882,13 @@ def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rt
 
 def _fixed_compiled(run: _Run, specs, sched) -> bool:
     """Whether a fixed-step phase runs in compiled calls (:mod:`nonsmooth.fixed_step`): a
-    ``GeneralizedSystem`` with compiled terms (its generated module), the engine's event
-    functions only (all terminal), outputs at the step ends (no ``t_eval``)."""
+    planar model without user functions, or a ``GeneralizedSystem`` with compiled terms (its
+    generated module); the engine's event functions only (all terminal), outputs at the step
+    ends (no ``t_eval``)."""
     from .dop853 import EVENT_KINDS
 
-    return (run.dyn._generated_module is not None and not (sched is not None and sched.t_eval)
+    compiled = run.dyn._generated_module is not None or (run.batch and not run.system._user)
+    return (compiled and not (sched is not None and sched.t_eval)
             and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
 
 
@@ -896,10 +898,18 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     generated module): the same outcomes as :func:`_phase` with a :class:`_FixedStepper`. Where
     the kernel declines a step or the budget is nearly spent, the Python stepper takes the
     phase over from the last step end and names the problem."""
-    from . import dop853, fixed_step
+    from . import dop853, fixed_step, kernels
 
     dyn = run.dyn
-    module = dyn._generated_module
+    if dyn._generated_module is not None:
+        phase = dyn._generated_module.fixed_phase
+        ctx = (dyn._generated[1], dyn._plan, dyn._Wt, *kernels.stage_workspace(dyn._plan))
+    else:
+        kernels.warm("fixed")
+        tab = run.system.tables
+        phase = fixed_step.planar_fixed_phase
+        ctx = (tab.ints, tab.floats, tab.mass, dyn._plan, dyn._Wt,
+               *kernels.workspace(tab.ints, dyn._plan))
     steps = grid if sched is None else sched.steps
     k_cap = len(grid) if sched is None else sched.k_cap(t_end)
     y = np.array(y, dtype=float)
@@ -910,9 +920,6 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     index = np.array([s[1] for s in specs], dtype=np.int64)
     direction = np.array([s[2] for s in specs], dtype=float)
     fired = np.zeros(len(specs), dtype=np.int8)
-    from .kernels import stage_workspace
-
-    ctx = (dyn._generated[1], dyn._plan, dyn._Wt, *stage_workspace(dyn._plan))
     modes = np.asarray(modes, dtype=float)
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
@@ -924,9 +931,9 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     fstate = np.array([t, t_end, run.t_clamp, run.face_threshold])
     while True:
         istate[3], istate[6] = 0, run.max_evaluations - dyn.n_evaluations
-        status = module.fixed_phase(ctx, dyn._plan, modes, faces, kinds, index, direction, mu_s,
-                                    np.asarray(steps, dtype=float), np.asarray(grid, dtype=float),
-                                    istate, fstate, y, f, g, fired, T_out, Y_out, O_out)
+        status = phase(ctx, dyn._plan, modes, faces, kinds, index, direction, mu_s,
+                       np.asarray(steps, dtype=float), np.asarray(grid, dtype=float), istate,
+                       fstate, y, f, g, fired, T_out, Y_out, O_out)
         dyn.n_evaluations += int(istate[4])
         run.n_steps += int(istate[8])
         run._last = None
@@ -943,10 +950,29 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
             return _phase(run, stepper, specs, modes, grid, next_k, method, k_cap, False)
 
 
+def _kinetic(run: _Run, V, out) -> np.ndarray:
+    """The kinetic energy ``v M v / 2`` (J) of rows of velocities ``V`` (k, n) and their
+    evaluations ``out``: the mass matrix constant, or a planar model's in each row."""
+    dyn, n = run.dyn, run.n
+    if dyn._generated is not None:
+        M = dyn._generated[2]
+    elif run.system.tables.has_state_mass:
+        a, b = dyn._layout["M"]
+        return 0.5 * np.einsum("ij,ijk,ik->i", V, out[:, a:b].reshape(-1, n, n), V)
+    else:
+        M = run.system.tables.mass
+    return 0.5 * np.einsum("ij,jk,ik->i", V, M, V)
+
+
 def _potentials(run: _Run, times, Y) -> np.ndarray:
     """The potential energy (J) at the rows ``(times, Y)``: in one call of the generated module
     when the compiled terms have a potential, else the system's ``potential`` row by row."""
     n, module = run.n, run.dyn._generated_module
+    if module is None:  # a planar model: its potential kernel over the rows
+        from .kernels import planar_potentials
+
+        tab = run.system.tables
+        return planar_potentials(tab.ints, tab.floats, np.ascontiguousarray(Y[:, :n]))
     if hasattr(module, "potentials"):
         V = np.empty(len(times))
         module.potentials(run.dyn._generated[1], np.asarray(times, dtype=float),
@@ -972,8 +998,7 @@ def _record_rows(run: _Run, times, Y, out, modes):
         t=np.array(times, dtype=float), y=np.array(Y), dv=col("dv"), lam=col("lam"),
         lambda_N=col("lambda_N"), N=col("N"), F_T=col("F_T"), v_T=col("v_T"),
         modes=np.tile(np.where(dyn.smooth, np.nan, modes), (len(times), 1)), residual=res,
-        phi=col("phi"), dphi=col("dphi"), T=0.5 * np.einsum("ij,jk,ik->i", V, dyn._generated[2], V),
-        V=_potentials(run, times, Y))
+        phi=col("phi"), dphi=col("dphi"), T=_kinetic(run, V, out), V=_potentials(run, times, Y))
     if run.progress is not None:
         run.progress(float(times[-1]))
 
