@@ -28,10 +28,12 @@ States: the block and the chain are built directly (the chain's blocks at rest w
 moves: every pair slip-); the others are the last output of a short run (0.5 s, 0.05 s for the
 slider-crank, 0.3 s for the pendulum) with its modes and internal states. Times: ``timeit``
 (loop count from ``autorange``, about 0.2 s per repeat), median over 7 repeats (3 with
-``--quick``). ``--blas-threads N`` re-runs the script with ``OPENBLAS_NUM_THREADS=N``: on this
-2-core machine shared with other work, OpenBLAS's threads make the KKT solve of the N = 100
-chain (306 rows, 101 right-hand sides) about 100 times slower than one thread. A benchmark,
-not a test: the figures are noisy by 10-30 %.
+``--quick``), under the BLAS thread limit ``simulate`` sets (one thread for a system of up to
+``limits.SMALL_SYSTEM`` rows: how a run calls the evaluation). ``--blas-threads N`` re-runs the
+script with ``OPENBLAS_NUM_THREADS=N`` instead: on this 2-core machine shared with other work,
+OpenBLAS's threads make the N = 100 chain's Delassus solve (103 rows, 101 right-hand sides)
+several times to 100 times slower than one thread. A benchmark, not a test: the figures are
+noisy by 10-30 %.
 """
 
 from __future__ import annotations
@@ -139,7 +141,7 @@ def blas_threads_text() -> str:
     """The BLAS thread setting of this process."""
     value = os.environ.get("OPENBLAS_NUM_THREADS")
     return (f"OPENBLAS_NUM_THREADS={value}" if value else
-            f"OPENBLAS_NUM_THREADS unset (OpenBLAS may use all {os.cpu_count()} cores)")
+            "evaluations under simulate's BLAS limit (one thread for a small system)")
 
 
 def reexec_with_blas_threads(threads: int | None, script: str, argv: list[str]) -> None:
@@ -152,12 +154,21 @@ def reexec_with_blas_threads(threads: int | None, script: str, argv: list[str]) 
     os.execve(sys.executable, [sys.executable, os.path.abspath(script), *argv], env)
 
 
-def median_time(fn: Callable[[], object], repeat: int, budget: float) -> float:
-    """Median seconds per call of ``fn`` over ``repeat`` timings of about ``budget`` s each."""
-    timer = timeit.Timer(fn)
-    number, took = timer.autorange()
-    number = max(1, int(number * budget / max(took, 1e-9)))
-    return statistics.median(timer.repeat(repeat=repeat, number=number)) / number
+def median_time(fn: Callable[[], object], repeat: int, budget: float, system=None) -> float:
+    """Median seconds per call of ``fn`` over ``repeat`` timings of about ``budget`` s each;
+    with ``system``, under the BLAS thread limit ``simulate`` sets for it (one thread for a
+    small system: as a run calls the evaluation; unless ``--blas-threads`` set one)."""
+    import contextlib
+    import importlib
+
+    limit = contextlib.nullcontext()
+    if system is not None and "OPENBLAS_NUM_THREADS" not in os.environ:
+        limit = importlib.import_module("nonsmooth.simulate")._blas_threads(system)
+    with limit:
+        timer = timeit.Timer(fn)
+        number, took = timer.autorange()
+        number = max(1, int(number * budget / max(took, 1e-9)))
+        return statistics.median(timer.repeat(repeat=repeat, number=number)) / number
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -179,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t_eval = median_time(lambda c=case: c.dyn.evaluate(c.t, c.q, c.v, c.modes, c.faces,
-                                                               c.z), repeat, budget)
+                                                               c.z), repeat, budget, sysm)
             t_terms = median_time(lambda c=case: c.dyn.system.terms(c.t, c.q, c.v), repeat,
                                   budget)
         target = "-" if case.target_us is None else f"{case.target_us:g}"

@@ -127,7 +127,8 @@ def evaluation_times(sizes: tuple[int, ...], quick: bool) -> list[float]:
     for n in sizes:
         case = chain_sliding(n, None)
         out.append(median_time(lambda c=case: c.dyn.evaluate(c.t, c.q, c.v, c.modes, c.faces,
-                                                             c.z), repeat, budget))
+                                                             c.z), repeat, budget,
+                               case.dyn.system))
     return out
 
 
