@@ -283,6 +283,14 @@ def _brent(args, t0, t1, g0, g1):
     """Brent's root of the event function :func:`_g_at` on ``[t0, t1]`` (``g0``, ``g1`` its
     values at the ends, of opposite signs), to ``4 eps (1 + |t|)``; returns
     ``(t, status, evaluations)``."""
+    return brent_with(_g_at, args, t0, t1, g0, g1, _XTOL, _XTOL)
+
+
+@njit(cache=True, inline="always")
+def brent_with(g_at, args, t0, t1, g0, g1, xtol, rtol):
+    """scipy's ``brentq`` of ``g_at(t, args) -> (value, status)`` on ``[t0, t1]`` (``g0``,
+    ``g1`` its values at the ends, of opposite signs) to ``xtol + rtol |t|``; returns
+    ``(t, status, evaluations)`` (the DOP853 phase's and ``fixed_step``'s event times)."""
     if g0 == 0.0:
         return t0, OK, 0
     if g1 == 0.0:
@@ -297,7 +305,7 @@ def _brent(args, t0, t1, g0, g1):
         if abs(f_blk) < abs(f_cur):  # the best estimate is the one with the smaller value
             x_pre, x_cur, x_blk = x_cur, x_blk, x_cur
             f_pre, f_cur, f_blk = f_cur, f_blk, f_cur
-        delta = 0.5 * (_XTOL + _XTOL * abs(x_cur))
+        delta = 0.5 * (xtol + rtol * abs(x_cur))
         s_bis = 0.5 * (x_blk - x_cur)
         if f_cur == 0.0 or abs(s_bis) < delta:
             return x_cur, OK, evals
@@ -316,7 +324,7 @@ def _brent(args, t0, t1, g0, g1):
             s_pre = s_cur = s_bis
         x_pre, f_pre = x_cur, f_cur
         x_cur += s_cur if abs(s_cur) > delta else (delta if s_bis > 0.0 else -delta)
-        f_cur, status = _g_at(x_cur, args)
+        f_cur, status = g_at(x_cur, args)
         evals += 1
         if status != OK:
             return x_cur, status, evals

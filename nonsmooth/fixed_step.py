@@ -18,19 +18,16 @@ load weights and workspace), and a generated module (:mod:`nonsmooth.generated`)
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from .dop853 import _crossed, _event_value
+from .dop853 import _crossed, _event_value, _finite, brent_with
 from .kernels import GENERAL, OK, _planar_rhs_general, _rhs_tail
 
 #: Statuses of a phase call.
 DONE, EVENT, PAUSE, DECLINED, BUDGET = 0, 1, 2, 3, 4
 _EPS4 = 4.0 * np.finfo(float).eps
 _XTOL = 1e-13  # s: the event times' tolerance (``_FixedStepper.xtol``)
-_MAX_ROOT_ITERATIONS = 100
 
 
 @njit(cache=True, inline="always")
@@ -98,55 +95,9 @@ def _hermite_g(rhs, tt, args):
 
 @njit(cache=True, inline="always")
 def _brent(g_at, args, t0, t1, g0, g1):
-    """scipy's ``brentq`` of ``g_at`` on ``[t0, t1]`` to ``xtol + rtol |t|`` (``xtol`` 1e-13,
-    ``rtol`` 4 eps: ``events.locate``); ``g0, g1`` of opposite signs. Returns ``(t, status,
-    evaluations)``."""
-    if g0 == 0.0:
-        return t0, OK, 0
-    if g1 == 0.0:
-        return t1, OK, 0
-    evals = 0
-    x_pre, x_cur, f_pre, f_cur = t0, t1, g0, g1
-    x_blk, f_blk, s_pre, s_cur = 0.0, 0.0, 0.0, 0.0
-    for _ in range(_MAX_ROOT_ITERATIONS):
-        if f_pre != 0.0 and f_cur != 0.0 and (f_pre < 0.0) != (f_cur < 0.0):
-            x_blk, f_blk = x_pre, f_pre
-            s_pre = s_cur = x_cur - x_pre
-        if abs(f_blk) < abs(f_cur):
-            x_pre, x_cur, x_blk = x_cur, x_blk, x_cur
-            f_pre, f_cur, f_blk = f_cur, f_blk, f_cur
-        delta = 0.5 * (_XTOL + _EPS4 * abs(x_cur))
-        s_bis = 0.5 * (x_blk - x_cur)
-        if f_cur == 0.0 or abs(s_bis) < delta:
-            return x_cur, OK, evals
-        if abs(s_pre) > delta and abs(f_cur) < abs(f_pre):
-            if x_pre == x_blk:  # secant
-                s_try = -f_cur * (x_cur - x_pre) / (f_cur - f_pre)
-            else:  # inverse quadratic interpolation
-                d_pre = (f_pre - f_cur) / (x_pre - x_cur)
-                d_blk = (f_blk - f_cur) / (x_blk - x_cur)
-                s_try = -f_cur * (f_blk * d_blk - f_pre * d_pre) / (d_blk * d_pre * (f_blk - f_pre))
-            if 2.0 * abs(s_try) < min(abs(s_pre), 3.0 * abs(s_bis) - delta):
-                s_pre, s_cur = s_cur, s_try
-            else:
-                s_pre = s_cur = s_bis
-        else:
-            s_pre = s_cur = s_bis
-        x_pre, f_pre = x_cur, f_cur
-        x_cur += s_cur if abs(s_cur) > delta else (delta if s_bis > 0.0 else -delta)
-        f_cur, status = g_at(x_cur, args)
-        evals += 1
-        if status != OK:
-            return x_cur, status, evals
-    return x_cur, OK, evals
-
-
-@njit(cache=True, _nrt=False)
-def _finite(y):
-    for i in range(y.size):
-        if not math.isfinite(y[i]):
-            return False
-    return True
+    """``dop853.brent_with`` to ``xtol + rtol |t|`` with ``xtol`` 1e-13, ``rtol`` 4 eps (scipy's
+    ``brentq`` as ``events.locate`` calls it). Returns ``(t, status, evaluations)``."""
+    return brent_with(g_at, args, t0, t1, g0, g1, _XTOL, _EPS4)
 
 
 @njit(cache=True, inline="always")
