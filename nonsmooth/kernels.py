@@ -1322,15 +1322,15 @@ def _own_plan(it, U, plan, pw):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
-                faces, out, sw, iw):
+                faces, out, sw, iw, nk):
     """The acceleration stage (:func:`acceleration_stage`'s arithmetic) without numba's
     runtime, in the stage workspace ``sw, iw`` (:func:`stage_workspace`): the stage's vectors
     (:func:`_scratch_size`), ``K (size, size), R (size, 1 + ns), mats (3, k, k)`` (zeroed
     here), then ``rhs (k, 1)``; the KKT system by the in-kernel LU, the certificate by a norm
-    bound (:func:`_certify_bound`). Returns the stage's statuses, or ``GENERAL`` for a system
-    above :data:`SMALL_LU` rows or a load equation the bound does not certify."""
+    bound (:func:`_certify_bound`); ``nk`` the sticking pairs' number
+    (:func:`_count_sticking`). Returns the stage's statuses, or ``GENERAL`` for a system above
+    :data:`SMALL_LU` rows or a load equation the bound does not certify."""
     n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
-    nk = _count_sticking(plan, modes)
     ns, size = p - nk, n + m + nk
     if size > SMALL_LU:
         return GENERAL
@@ -1364,7 +1364,7 @@ def _stage_into(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
                 faces, out, sw, iw):
     """:func:`_stage_body` as a call (for a runtime caller: no reference counts inside)."""
     return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z,
-                       modes, faces, out, sw, iw)
+                       modes, faces, out, sw, iw, _count_sticking(plan, modes))
 
 
 @njit(cache=True, _nrt=False)
@@ -1380,7 +1380,8 @@ def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, i
     if not _all_finite(U):  # a user function's NaN/inf: the caller names the function
         return NONFINITE
     n, m, p = int(plan[0]), int(plan[1]), int(plan[2])
-    if n + m + _count_sticking(plan, modes) > SMALL_LU:
+    nk = _count_sticking(plan, modes)
+    if n + m + nk > SMALL_LU:
         return GENERAL
     zeroed = _terms_size(n, m, p)
     for i in range(zeroed):
@@ -1402,10 +1403,10 @@ def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, i
     if err:
         out[0] = err_row
         return COINCIDENT
-    if _count_sticking(plan, modes):
+    if nk:
         _bias_into(it, ft, q, v, bias, scratch)
     return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan_, Wt, v, z,
-                       modes, faces, out, ws[o + plan.size:], iw)
+                       modes, faces, out, ws[o + plan.size:], iw, nk)
 
 
 @njit(cache=True, _nrt=False)
