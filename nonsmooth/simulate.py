@@ -302,26 +302,34 @@ class _Run:
         first = int(np.argmax(bad)) if bad.any() else None
         keep = good if first is None else first
         if keep:
-            res = out[:keep, L["residual"][0]]
-            self.max_residual = max(self.max_residual, float(res.max()))
-            self.recorder.add(
-                t=np.array(times[:keep], dtype=float), y=np.array(Y[:, :keep].T),
-                dv=col("dv")[:keep].copy(), lam=col("lam")[:keep].copy(),
-                lambda_N=col("lambda_N")[:keep].copy(), N=N[:keep].copy(),
-                F_T=F_T[:keep].copy(),
-                v_T=v_T[:keep].copy(),
-                modes=np.tile(np.where(dyn.smooth, np.nan, modes), (keep, 1)),
-                residual=res.copy(), phi=col("phi")[:keep].copy(),
-                dphi=col("dphi")[:keep].copy(), T=out[:keep, -2].copy(),
-                V=out[:keep, -1].copy())
-            if self.progress is not None:
-                self.progress(float(times[keep - 1]))
+            self.record_block(times[:keep], Y[:, :keep].T, out[:keep, :-2], modes,
+                              out[:keep, -2].copy(), out[:keep, -1].copy())
         if first is not None:
             return first
         if good < k:  # the kernel declined a row (an uncertified HLCP, a singular KKT ...):
             rest = self._outputs_one_by_one(times[good:], Y[:, good:], modes)  # named there
             return None if rest is None else good + rest
         return None
+
+    def record_block(self, times, Y, out, modes, T, V):
+        """Record rows evaluated together (states ``Y`` (k, n_y), evaluations ``out`` (k,
+        size), kinetic and potential energies ``T, V`` (k,)), as :meth:`record` does one by
+        one."""
+        L = self.dyn._layout
+
+        def col(name):
+            a, b = L[name]
+            return out[:, a:b].copy()
+
+        res = out[:, L["residual"][0]].copy()
+        self.max_residual = max(self.max_residual, float(res.max()))
+        self.recorder.add(
+            t=np.array(times, dtype=float), y=np.array(Y), dv=col("dv"), lam=col("lam"),
+            lambda_N=col("lambda_N"), N=col("N"), F_T=col("F_T"), v_T=col("v_T"),
+            modes=np.tile(np.where(self.dyn.smooth, np.nan, modes), (len(times), 1)),
+            residual=res, phi=col("phi"), dphi=col("dphi"), T=T, V=V)
+        if self.progress is not None:
+            self.progress(float(times[-1]))
 
     def _outputs_one_by_one(self, times, Y, modes):
         for j, tt in enumerate(times):
@@ -986,23 +994,10 @@ def _potentials(run: _Run, times, Y) -> np.ndarray:
 
 def _record_rows(run: _Run, times, Y, out, modes):
     """Record step ends computed in a compiled phase (their states ``Y`` (k, n_y) and
-    evaluations ``out`` (k, size)) as :meth:`_Run.record` does one by one."""
-    n, dyn, L = run.n, run.dyn, run.dyn._layout
-
-    def col(name):
-        a, b = L[name]
-        return out[:, a:b].copy()
-
-    V = Y[:, n:2 * n]
-    res = out[:, L["residual"][0]].copy()
-    run.max_residual = max(run.max_residual, float(res.max()))
-    run.recorder.add(
-        t=np.array(times, dtype=float), y=np.array(Y), dv=col("dv"), lam=col("lam"),
-        lambda_N=col("lambda_N"), N=col("N"), F_T=col("F_T"), v_T=col("v_T"),
-        modes=np.tile(np.where(dyn.smooth, np.nan, modes), (len(times), 1)), residual=res,
-        phi=col("phi"), dphi=col("dphi"), T=_kinetic(run, V, out), V=_potentials(run, times, Y))
-    if run.progress is not None:
-        run.progress(float(times[-1]))
+    evaluations ``out`` (k, size)) with their energies (:meth:`_Run.record_block`)."""
+    n = run.n
+    run.record_block(times, Y, out, modes, _kinetic(run, Y[:, n:2 * n], out),
+                     _potentials(run, times, Y))
 
 
 #: Evaluations per compiled call before the run's clock, budget and progress are looked at.
