@@ -34,7 +34,7 @@ from functools import cache
 import numpy as np
 from numba import njit, objmode
 
-from .kernels import GENERAL, OK, _dot, _pair_row, _planar_rhs_general, _rhs_tail, workspace
+from .kernels import OK, _dot, _pair_row, _planar_dy, workspace
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
            "FULL", "DECLINED", "TOO_SMALL", "BUDGET"]
@@ -145,20 +145,14 @@ def _given(token, i, t):
 
 @njit(cache=True, inline="always")
 def _rhs(it, ft, M0, plan, Wt, t, y, modes, faces, out, ws, iw, dy):
-    """``dy/dt`` (:func:`kernels._planar_rhs`, spelled out: an inlined function's inlined call
-    fails) with the user functions' values, at ``t`` clamped to the phase's time stop (both
-    read from the end of ``plan``: :func:`extended_plan`); ``ws, iw`` the evaluation's
-    workspace (``kernels.workspace``; the user values at its end)."""
+    """``dy/dt`` (``kernels._planar_dy``) with the user functions' values, at ``t`` clamped to
+    the phase's time stop (both read from the end of ``plan``: :func:`extended_plan`); ``ws,
+    iw`` the evaluation's workspace (``kernels.workspace``; the user values at its end)."""
     token = int(plan[plan.size - 2])
     tt = min(t, plan[plan.size - 1])
     if token >= 0:
         _fill_user(token, tt, y, ws, it.shape[0])
-    status = _rhs_tail(it, ft, M0, plan, Wt, tt, y, modes, faces, out, dy, ws, iw)
-    if status == GENERAL:
-        n_el = it.shape[0]
-        status = _planar_rhs_general(it, ft, ws[ws.size - 3 * n_el:].reshape(n_el, 3), M0, plan,
-                                     Wt, tt, y, modes, faces, out, dy)
-    return status
+    return _planar_dy(it, ft, M0, plan, Wt, tt, y, modes, faces, out, dy, ws, iw)
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from .dop853 import _crossed, _event_value, _finite, brent_with
-from .kernels import GENERAL, OK, _planar_rhs_general, _rhs_tail
+from .kernels import OK, _planar_dy
 
 #: Statuses of a phase call.
 DONE, EVENT, PAUSE, DECLINED, BUDGET = 0, 1, 2, 3, 4
@@ -253,12 +253,7 @@ def _planar_rhs(ctx, t, y, modes, faces, out, dy):
     """``dy/dt`` of a planar model without user functions (``ctx = (it, ft, M0, plan, Wt, ws,
     iw)``, ``kernels.workspace``): runtime-free, or the general path where it needs LAPACK."""
     it, ft, M0, plan, Wt, ws, iw = ctx
-    status = _rhs_tail(it, ft, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
-    if status == GENERAL:
-        n_el = it.shape[0]
-        status = _planar_rhs_general(it, ft, ws[ws.size - 3 * n_el:].reshape(n_el, 3), M0, plan,
-                                     Wt, t, y, modes, faces, out, dy)
-    return status
+    return _planar_dy(it, ft, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
 
 
 @njit(cache=True)

@@ -1527,6 +1527,18 @@ def _planar_rhs_general(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy):
 
 
 @njit(cache=True, inline="always")
+def _planar_dy(it, ft, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+    """``dy/dt`` with the user values ``U`` from the workspace's end (:func:`_rhs_tail`), or
+    the general path where it needs LAPACK (the compiled phases' right-hand side)."""
+    status = _rhs_tail(it, ft, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
+    if status == GENERAL:
+        n_el = it.shape[0]
+        status = _planar_rhs_general(it, ft, ws[ws.size - 3 * n_el:].reshape(n_el, 3), M0, plan,
+                                     Wt, t, y, modes, faces, out, dy)
+    return status
+
+
+@njit(cache=True, inline="always")
 def _planar_rhs(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
     """``dy/dt`` of the integrated state ``y = [q, v, work (5), z]`` (``out`` keeps the
     evaluation): :func:`_rhs_into`, or the general path where it needs LAPACK. Returns the
