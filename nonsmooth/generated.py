@@ -232,8 +232,9 @@ def kernel_module(terms: CompiledTerms, plan: np.ndarray, Wt: np.ndarray,
     spec.loader.exec_module(module)
 
     def announce():
-        print(f"nonsmooth: compiling the kernel of {fn.py_func.__qualname__} (the first run of "
-              "this model on this machine only) ...", file=sys.stderr, flush=True)
+        print(f"nonsmooth: compiling the kernel of {fn.py_func.__module__}."
+              f"{fn.py_func.__qualname__} (the first run of this model on this machine only; "
+              "about 15 s) ...", file=sys.stderr, flush=True)
 
     timer = threading.Timer(announce_after, announce)
     timer.daemon = True
