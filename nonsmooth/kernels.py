@@ -508,6 +508,9 @@ def warm(family: str | None = None, announce_after: float = 1.0) -> None:
     import threading
 
     def announce():
+        if "announced" in _WARM:  # one line per process, whichever family compiles
+            return
+        _WARM.add("announced")
         print("nonsmooth: compiling the kernels (the first run on this machine only; one to two "
               "minutes) ...", file=sys.stderr, flush=True)
 
