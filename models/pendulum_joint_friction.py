@@ -1,10 +1,9 @@
 """Pendulum with LuGre friction in its revolute joint, read from MotionSolve XML.
 
 Provenance: the Altair MotionSolve Reference Guide's own example for the ``Force_JointFriction``
-element (``docs/method.md`` section 9), copied byte for byte from
-``shared/testdata/motionsolve/pendulum_joint_friction.xml`` into
-``models/pendulum_joint_friction.xml`` next to this file, and imported with
-:func:`nonsmooth.io.load_motionsolve`.
+element (``docs/method.md`` section 9), copied byte for byte into
+``models/pendulum_joint_friction.xml`` next to this file (installed with the package), and
+imported with :func:`nonsmooth.io.load_motionsolve`.
 
 A 1 kg bob (inertia 1000 kg mm^2 about its centre of mass) hangs 100 mm from a revolute joint
 whose axis is the global y-axis; gravity is -9810 mm/s^2 along z, so the plane of motion is x-z.
@@ -29,7 +28,7 @@ from nonsmooth.model import Model
 
 NAME = "pendulum_joint_friction"
 DESCRIPTION = ("Pendulum with LuGre revolute-joint friction: MotionSolve's own Force_JointFriction "
-               "example (XML from shared/testdata)")
+               "example (its XML bundled with the package)")
 
 PARAMETERS = []
 

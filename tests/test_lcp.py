@@ -26,8 +26,8 @@ from nonsmooth.lcp import (
 )
 from nonsmooth.lcp.lemke import solve_lemke
 
-# shared/ lies beside the repository (in development and in CI)
-DATA = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "siconos_lcp"
+# Siconos' LCP test problems, copied with their Apache-2.0 notice (tests/data/siconos_lcp/README.md)
+DATA = Path(__file__).resolve().parent / "data" / "siconos_lcp"
 FILES = sorted(DATA.glob("lcp_*.dat"))
 
 INFEASIBLE = {"lcp_Pang_isolated_sol_perturbed"}

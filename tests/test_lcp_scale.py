@@ -31,7 +31,7 @@ from nonsmooth.lcp.osqp_qp import solve_osqp
 from nonsmooth.lcp.pgs import solve_pgs
 from nonsmooth.lcp.scaling import TOO_BADLY_SCALED
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "siconos_lcp"
+DATA = Path(__file__).resolve().parent / "data" / "siconos_lcp"
 FILES = sorted(DATA.glob("lcp_*.dat"))
 
 SCALES = [1e-100, 1e-20, 1e20, 1e100]

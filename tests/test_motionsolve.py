@@ -117,7 +117,7 @@ def test_bundled_model_module():
 
     mod = load("pendulum_joint_friction")
     assert mod.NAME == "pendulum_joint_friction" and mod.PARAMETERS == []
-    assert "MotionSolve" in mod.DESCRIPTION and "shared/testdata" in mod.DESCRIPTION
+    assert "MotionSolve" in mod.DESCRIPTION and "bundled" in mod.DESCRIPTION
     assert mod.XML.read_bytes() == EXAMPLE.read_bytes()
     assert mod.build().system.coordinate_names == ["bob.x", "bob.y", "bob.theta"]
     with pytest.raises(ModelError, match="unknown parameter"):

@@ -28,7 +28,7 @@ from nonsmooth.planar import Body, PlanarModel, ground
 from nonsmooth.system import GeneralizedSystem
 
 ROOT = Path(__file__).resolve().parents[1]
-XML = ROOT.parent / "shared" / "testdata" / "motionsolve" / "pendulum_joint_friction.xml"
+XML = ROOT / "models" / "pendulum_joint_friction.xml"
 
 UNSTABLE = ["run", "stick_slip_oscillator", "--set", "k=12000", "--set", "mu_s=0", "--set",
             "mu_d=0", "--t-end", "20", "--dt", "0.03", "--method", "RK4"]
