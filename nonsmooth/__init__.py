@@ -9,6 +9,7 @@ problem), or the smooth LuGre and regularized laws. The method: ``docs/method.md
 modules: ``docs/architecture.md``.
 """
 
+from . import prebuilt  # noqa: F401 - first: it chooses numba's CPU target (see there)
 from .compare import Comparison, compare
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA
 from .errors import (

@@ -34,14 +34,13 @@ import importlib.util
 import inspect
 import os
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from . import kernels
+from . import compile_notice, kernels, prebuilt
 from .errors import ModelError
 
 __all__ = ["CompiledTerms", "kernel_module"]
@@ -204,12 +203,12 @@ def _write(folder: Path, key: str, source: str) -> Path:
     return path
 
 
-def kernel_module(terms: CompiledTerms, plan: np.ndarray, Wt: np.ndarray,
-                  announce_after: float = 1.0):
+def kernel_module(terms: CompiledTerms, plan: np.ndarray, Wt: np.ndarray):
     """The generated module of ``terms.function`` (its ``evaluate(par, plan, Wt, t, q, v, z,
     modes, faces, out)``, ``kernels.planar_evaluate``'s layout and statuses), written and
-    loaded once per process, compiled once per machine (announced on stderr when it takes more
-    than ``announce_after`` seconds)."""
+    loaded once per process, compiled once per machine (the bundled models' modules ship
+    compiled, :mod:`nonsmooth.prebuilt`; a compilation is announced on stderr when numba
+    starts it, :mod:`nonsmooth.compile_notice`)."""
     fn, potential = terms.function, terms.potential
     key = _key(fn, potential)
     if key in _LOADED:
@@ -226,28 +225,21 @@ def kernel_module(terms: CompiledTerms, plan: np.ndarray, Wt: np.ndarray,
 
         path = _write(Path(tempfile.gettempdir()) / "nonsmooth_generated", key, source)
     name = f"nonsmooth_gen_{key}"
+    model_function = f"{fn.py_func.__module__}.{fn.py_func.__qualname__}"
+    compile_notice.watch(name, model_function)
+    compile_notice.watch(fn.py_func.__module__, model_function)
+    prebuilt.seed(prebuilt.GENERATED, path)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-
-    def announce():
-        print(f"nonsmooth: compiling the kernel of {fn.py_func.__module__}."
-              f"{fn.py_func.__qualname__} (the first run of this model on this machine only; "
-              "about 15 s) ...", file=sys.stderr, flush=True)
-
-    timer = threading.Timer(announce_after, announce)
-    timer.daemon = True
-    timer.start()
-    try:  # compiled (or loaded) now, with the argument types the engine passes
-        n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
-        out = np.empty(kernels.evaluation_layout(n, m, p, k, False, int(plan[8]))["size"])
-        try:
-            module.evaluate(terms.parameters, plan, Wt, 0.0, np.zeros(n), np.zeros(n),
-                            np.zeros(int(plan[8])), np.ones(p), np.ones(k), out)
-        except (ArithmeticError, ValueError, np.linalg.LinAlgError):
-            pass  # the model's functions at an arbitrary state: compiled all the same
-    finally:
-        timer.cancel()
+    # compiled (or loaded) now, with the argument types the engine passes
+    n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
+    out = np.empty(kernels.evaluation_layout(n, m, p, k, False, int(plan[8]))["size"])
+    try:
+        module.evaluate(terms.parameters, plan, Wt, 0.0, np.zeros(n), np.zeros(n),
+                        np.zeros(int(plan[8])), np.ones(p), np.ones(k), out)
+    except (ArithmeticError, ValueError, np.linalg.LinAlgError):
+        pass  # the model's functions at an arbitrary state: compiled all the same
     _LOADED[key] = module
     return module

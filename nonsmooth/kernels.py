@@ -38,6 +38,7 @@ import math
 import numpy as np
 from numba import njit
 
+from . import compile_notice, prebuilt
 from .tables import (
     DAMPER,
     DRIVER,
@@ -51,6 +52,12 @@ from .tables import (
     TORQUE,
     TRANSLATIONAL,
 )
+
+# before any kernel below is called: numba's cache seeded from the shipped one, and a notice when
+# numba compiles instead of loading
+prebuilt.seed("nonsmooth")
+prebuilt.seed("nonsmooth/models")
+compile_notice.install()
 
 __all__ = ["planar_terms", "planar_bias", "planar_potential", "planar_slot_displacement",
            "planar_evaluate", "planar_evaluate_batch", "acceleration_stage", "evaluation_layout",
@@ -492,38 +499,22 @@ def _warm_dop853(it, ft, plan1, y7):
                         np.zeros((1, 7)), 100, 100, *coefficients(), np.zeros(40), i0)
 
 
-def warm(family: str | None = None, announce_after: float = 1.0) -> None:
+def warm(family: str | None = None) -> None:
     """Load (or, the first time on a machine, compile) the kernels of a family (``"planar"``,
     ``"dop853"``, ``"fixed"``, ``"stage"``; None: all) once per process.
 
-    Loading from numba's on-disk cache takes a fraction of a second; the first compilation on a
-    machine takes one to two minutes (numba's linear algebra, the compiled integrator): if it has
-    not finished after ``announce_after`` seconds, one line on stderr says so (issue 10: a
-    first compilation that takes more than a second says so)."""
+    Loading from numba's on-disk cache (seeded from the package's shipped cache,
+    :mod:`nonsmooth.prebuilt`) takes a fraction of a second; a compilation (another numba
+    version, a native CPU, an edited kernel) takes about a minute and is announced on stderr
+    when numba starts it (:mod:`nonsmooth.compile_notice`)."""
     names = [n for fam, members in FAMILIES.items() if family in (None, fam) for n in members]
     names = [n for n in names if n not in _WARM]
     if not names:
         return
-    import sys
-    import threading
-
-    def announce():
-        if "announced" in _WARM:  # one line per process, whichever family compiles
-            return
-        _WARM.add("announced")
-        print("nonsmooth: compiling the kernels (the first run on this machine only; one to two "
-              "minutes) ...", file=sys.stderr, flush=True)
-
-    timer = threading.Timer(announce_after, announce)
-    timer.daemon = True
-    timer.start()
-    try:
-        calls = _warm_calls()
-        for name in names:
-            calls[name]()
-            _WARM.add(name)
-    finally:
-        timer.cancel()
+    calls = _warm_calls()
+    for name in names:
+        calls[name]()
+        _WARM.add(name)
 
 
 # ------------------------------------------------------------------------------ acceleration stage

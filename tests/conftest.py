@@ -9,6 +9,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 
 def pytest_sessionstart(session):
-    from nonsmooth import kernels
+    from nonsmooth import compile_notice, kernels
 
-    kernels.warm(announce_after=1e9)  # quiet here: pytest shows its own progress
+    compile_notice.quiet()  # pytest shows its own progress; a later compilation prints
+    try:
+        kernels.warm()
+    finally:
+        compile_notice.quiet(False)

@@ -340,21 +340,3 @@ def test_the_norm_bound_certificate_never_contradicts_the_eigenvalues():
             decided += 1
             agreed += exact == kernels.OK
     assert agreed == decided > 100
-
-
-def test_the_first_compilation_is_announced_once_per_process(monkeypatch, capsys):
-    """Two families compiling one after the other (a run's planar kernels, then its DOP853
-    phase): one notice on stderr, not one per family."""
-    import time
-
-    from nonsmooth import kernels
-
-    monkeypatch.setattr(kernels, "_WARM", set())
-    monkeypatch.setattr(kernels, "FAMILIES", {"a": ("slow_a",), "b": ("slow_b",)})
-    monkeypatch.setattr(kernels, "_warm_calls",
-                        lambda: {"slow_a": lambda: time.sleep(0.2),
-                                 "slow_b": lambda: time.sleep(0.2)})
-    kernels.warm("a", announce_after=0.05)
-    kernels.warm("b", announce_after=0.05)
-    err = capsys.readouterr().err
-    assert err.count("nonsmooth: compiling the kernels") == 1, err

@@ -1,0 +1,295 @@
+"""The compiled kernels shipped with the package: numba's on-disk cache, built once, seeded into
+the folders where numba looks for it, so that a first run on a new machine loads the kernels
+instead of compiling them (about a minute).
+
+numba caches a ``cache=True`` function in an index file (``<module>.<function>-<line>.pyXY.nbi``)
+and one data file per signature (``.nbc``), in the ``__pycache__`` folder next to the module's
+source (or numba's user-wide cache folder when that one is not writable, or
+``NUMBA_CACHE_DIR``). An index is valid for one numba version and one source file content (a
+SHA-256 of the file: numba >= 0.68), and each entry for one machine target, the CPU name and
+its features included. The shipped cache is compiled for numba's ``generic`` CPU
+(``NUMBA_CPU_NAME=generic``, which ``nonsmooth/__init__.py`` sets unless the user has chosen a
+CPU or imported numba first), so that it loads on any x86-64 machine; the kernels' run time
+does not depend on it measurably (``benchmarks/evaluation.py``).
+
+:func:`seed` copies the shipped files of a source folder into numba's cache folder for it when
+the files there are missing or stale (made from other sources), and only when the shipped cache
+matches the running numba, Python and CPU setting and was made from the sources now installed.
+Anything else (another numba version, a native CPU, an edited kernel) is compiled by numba as
+usual, and announced (:mod:`nonsmooth.compile_notice`). Nothing here is needed for correctness:
+a seeded file is numba's own cache, checked by numba like any other.
+
+The cache is built by ``python tools/prebuild_kernels.py`` (a developer's step after a kernel
+change; ``tests/test_prebuilt.py`` fails while the shipped cache is stale), which runs a set of
+bundled runs in a fresh cache folder and copies what numba wrote into ``nonsmooth/_prebuilt/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+#: numba's CPU target for the kernels: the generic x86-64 CPU, so that the shipped cache loads on
+#: any machine. Chosen when this module is imported (the first thing ``import nonsmooth`` does):
+#: unless ``NUMBA_CPU_NAME`` is set (``host`` compiles natively) or numba has already compiled
+#: something in this process (its CPU is then fixed), numba compiles for it. It applies to every
+#: numba function of the process, as numba has one CPU target per process.
+CPU_NAME = "generic"
+
+
+def _choose_cpu() -> None:
+    if "NUMBA_CPU_NAME" in os.environ:
+        return
+    numba = sys.modules.get("numba")
+    if numba is None:  # numba reads it when it is imported
+        os.environ["NUMBA_CPU_NAME"] = CPU_NAME
+        return
+    from numba.core import registry
+
+    if "_toplevel_target_context" not in vars(registry.cpu_target):  # nothing compiled yet
+        numba.config.CPU_NAME, numba.config.CPU_FEATURES = CPU_NAME, ""
+
+
+_choose_cpu()
+
+#: Where the shipped cache lives, one subfolder per source folder (``nonsmooth``,
+#: ``nonsmooth/models``) and ``generated`` for the bundled models' generated kernel modules.
+ROOT = Path(__file__).with_name("_prebuilt")
+MANIFEST = ROOT / "manifest.json"
+#: The package's top folder (``nonsmooth/``) and the source folders whose kernels are shipped.
+PACKAGE = Path(__file__).resolve().parent
+GENERATED = "generated"
+
+_SEEDED: set[str] = set()
+
+
+def platform_tag() -> str:
+    """The operating system and machine the cache's code is for (``linux-x86_64``)."""
+    import platform
+
+    return f"{sys.platform}-{platform.machine()}"
+
+
+def python_tag() -> str:
+    """numba's Python tag of its cache file names (``py311``)."""
+    return f"py{sys.version_info[0]}{sys.version_info[1]}"
+
+
+def source_folder(key: str) -> Path:
+    """The installed folder of a shipped source folder's key (``nonsmooth/models`` -> the
+    folder of :mod:`nonsmooth.models`)."""
+    if key == "nonsmooth":
+        return PACKAGE
+    import importlib.util
+
+    spec = importlib.util.find_spec(key.replace("/", "."))  # not imported: no cycle
+    return Path(spec.submodule_search_locations[0]).resolve()
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def cache_folder(source: Path) -> Path | None:
+    """The folder numba caches the functions of ``source`` (a module's file) in, chosen by
+    numba's own locators (``NUMBA_CACHE_DIR``, the ``__pycache__`` next to it, the user-wide
+    folder); None where none is writable."""
+    from numba.core.caching import CacheImpl
+
+    def probe():  # a function "defined" in that file, for the locators
+        pass
+
+    probe.__code__ = probe.__code__.replace(co_filename=str(source))
+    func = types.FunctionType(probe.__code__, {})
+    for cls in CacheImpl._locator_classes:
+        locator = cls.from_function(func, str(source))
+        if locator is not None:
+            return Path(locator.get_cache_path())
+    return None
+
+
+def _manifest() -> dict | None:
+    try:
+        return json.loads(MANIFEST.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def usable(manifest: dict | None = None) -> bool:
+    """Whether the shipped cache can be loaded by this process: the same numba version, Python,
+    platform and CPU setting as it was built with."""
+    import numba
+
+    manifest = _manifest() if manifest is None else manifest
+    return bool(manifest) and (manifest["numba"] == numba.__version__
+                               and manifest["python"] == python_tag()
+                               and manifest["platform"] == platform_tag()
+                               and manifest["cpu_name"] == (numba.config.CPU_NAME or "")
+                               and manifest["cpu_features"] == (numba.config.CPU_FEATURES or ""))
+
+
+def _stale_index(path: Path, stamp: bytes) -> bool:
+    """Whether numba's index at ``path`` is missing or was made from other sources (or by
+    another numba version): numba would compile anyway."""
+    import pickle
+
+    import numba
+
+    try:
+        with open(path, "rb") as fh:
+            version = pickle.load(fh)
+            data = fh.read()
+        return version != numba.__version__ or pickle.loads(data)[0] != stamp
+    except Exception:  # noqa: BLE001 - missing or unreadable: numba would recompile it
+        return True
+
+
+def _copy(src: Path, dst: Path) -> None:
+    """Copy atomically (another process may read the folder at the same time)."""
+    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.")
+    os.close(fd)
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dst)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def seed(key: str, source: Path | None = None) -> int:
+    """Seed numba's cache for the shipped source folder ``key`` (``"nonsmooth"``,
+    ``"nonsmooth/models"``) or, with ``key="generated"``, for the generated module ``source``.
+    Returns the number of functions seeded (0 where nothing was to do or could be done); once
+    per key and process."""
+    tag = key if source is None else f"{key}:{source.name}"
+    if tag in _SEEDED:
+        return 0
+    _SEEDED.add(tag)
+    manifest = _manifest()
+    if not usable(manifest):
+        return 0
+    folder = ROOT / key
+    seeded = 0
+    for name, entry in manifest["indexes"].items():
+        if entry["folder"] != key or (source is not None and entry["source"] != source.name):
+            continue
+        src_file = (source if source is not None
+                    else source_folder(key) / entry["source"])
+        try:
+            if _digest(src_file) != entry["sha256"]:
+                continue  # the installed source differs from the one the cache was made from
+            target = cache_folder(src_file)
+            if target is None:
+                continue
+            target.mkdir(parents=True, exist_ok=True)
+            if not _stale_index(target / name, bytes.fromhex(entry["sha256"])):
+                continue  # numba's own valid index (it may hold more signatures): kept
+            for data in entry["data"]:  # the data files first, the index last
+                _copy(folder / data, target / data)
+            _copy(folder / name, target / name)
+            seeded += 1
+        except OSError:
+            continue  # a folder that cannot be written: numba compiles there as usual
+    return seeded
+
+
+def generated_sources() -> list[Path]:
+    """The generated kernel modules shipped (the bundled models' ``nonsmooth_gen_*.py``)."""
+    return sorted((ROOT / GENERATED).glob("nonsmooth_gen_*.py"))
+
+
+# ----------------------------------------------------------------------------- building the cache
+#: What the shipped cache is built from: the runs a new user makes first (the README's main
+#: job, every bundled model with its default method and with RK4, a comparison of the laws).
+WORKLOAD = """
+import warnings
+warnings.simplefilter("ignore")
+import nonsmooth
+from nonsmooth.cli import main
+from nonsmooth.models import available
+for name in available():
+    for method in ("DOP853", "RK4"):
+        main(["run", name, "--t-end", "0.2", "--method", method, "--dt", "1e-3"])
+main(["run", "crank_rocker", "--set", "form=planar", "--t-end", "0.2"])
+main(["run", "crank_rocker", "--set", "form=planar", "--t-end", "0.2", "--method", "RK4",
+      "--dt", "1e-3"])
+main(["reproduce", "crank-rocker", "--outdir", {outdir!r}])
+main(["compare", "stick_slip_oscillator", "--t-end", "0.5"])
+"""
+
+
+def build(out: Path = ROOT) -> dict:
+    """Compile the kernels by :data:`WORKLOAD` in a fresh cache folder, for the generic CPU, in
+    a new process, and copy numba's files into ``out`` with a manifest. Returns the manifest."""
+    import subprocess
+
+    import numba
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp) / "cache"
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "NUMBA_CPU_NAME": CPU_NAME}
+        env.pop("NUMBA_CPU_FEATURES", None)
+        env.pop("NUMBA_OPT", None)
+        code = WORKLOAD.format(outdir=str(Path(tmp) / "reproduction"))
+        subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=tmp,
+                       stdout=subprocess.DEVNULL)
+        if out.exists():
+            shutil.rmtree(out)
+        (out / GENERATED).mkdir(parents=True)
+        folders = {"nonsmooth": PACKAGE, "nonsmooth/models": source_folder("nonsmooth/models")}
+        generated = cache / "nonsmooth_generated"
+        sub = {_subpath(path): key for key, path in folders.items()}
+        sub[_subpath(generated)] = GENERATED
+        indexes = {}
+        for folder in sorted(p for p in cache.iterdir() if p.is_dir()):
+            key = sub.get(folder.name)
+            if key is None:
+                continue
+            src_root = generated if key == GENERATED else folders[key]
+            (out / key).mkdir(parents=True, exist_ok=True)
+            for index in sorted(folder.glob("*.nbi")):
+                module = index.name.split(".", 1)[0]
+                source = src_root / f"{module}.py"
+                if not source.exists():
+                    continue
+                stem = index.name[: -len(".nbi")]
+                data = sorted(p.name for p in folder.glob(f"{stem}.*.nbc"))
+                for name in [*data, index.name]:
+                    shutil.copyfile(folder / name, out / key / name)
+                if key == GENERATED:
+                    shutil.copyfile(source, out / key / source.name)
+                indexes[index.name] = {"folder": key, "source": source.name,
+                                       "sha256": _digest(source), "data": data}
+    manifest = {"numba": numba.__version__, "python": python_tag(), "platform": platform_tag(),
+                "cpu_name": CPU_NAME,
+                "cpu_features": "", "indexes": indexes}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return manifest
+
+
+def _subpath(folder: Path) -> str:
+    """numba's name of the cache subfolder for sources in ``folder`` under NUMBA_CACHE_DIR."""
+    from numba.core.caching import _CacheLocator
+
+    return _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py"))
+
+
+def stale() -> list[str]:
+    """The shipped indexes whose source file has changed since the cache was built (and the
+    package's cached kernel sources that have no shipped index): empty when the cache is
+    current."""
+    manifest = _manifest() or {"indexes": {}}
+    problems = []
+    for name, entry in manifest["indexes"].items():
+        if entry["folder"] == GENERATED:
+            continue
+        source = source_folder(entry["folder"]) / entry["source"]
+        if not source.exists() or _digest(source) != entry["sha256"]:
+            problems.append(f"{entry['folder']}/{entry['source']} ({name})")
+    return problems
