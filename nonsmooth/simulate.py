@@ -1023,7 +1023,9 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     f, g = np.empty_like(y), np.empty(len(specs))
     fired = np.zeros(len(specs), dtype=np.int8)
     state = np.array([t, 0.0, 1.0])
-    atol_y = np.ascontiguousarray(np.broadcast_to(np.asarray(atol, dtype=float), y.shape))
+    # a writable copy: a read-only view (broadcast_to of a vector atol) is another numba type,
+    # which compiled a second specialization of the phase for ~35 s (issue 18)
+    atol_y = np.array(np.broadcast_to(np.asarray(atol, dtype=float), y.shape))
     out = np.empty(dyn._size)
     cap = max(1, min(grid.size - next_k, _OUTPUT_FLOATS // y.size))
     start = (t, y.copy())

@@ -84,13 +84,20 @@ def test_the_bundled_crank_rocker_kernel_module_is_shipped():
 
 
 def test_a_first_run_on_an_empty_cache_compiles_nothing(tmp_path):
-    # the README's main job's model (two-coordinate form, RK4) and a planar model under the
-    # default DOP853: every kernel loaded from the shipped cache, no notice
+    # the README's main job's model (two-coordinate form, RK4) and planar models under the
+    # default DOP853 (with a scalar and a vector atol): every kernel loaded from the shipped
+    # cache, no notice; numba is imported before nonsmooth here (nonsmooth still chooses the
+    # generic CPU: numba has compiled nothing yet)
     code = COUNTER + """
 from nonsmooth.cli import main
 assert main(["run", "crank_rocker", "--t-end", "0.2", "--method", "RK4"]) == 0
 assert main(["run", "stick_slip_oscillator", "--t-end", "2"]) == 0
 assert main(["run", "crank_rocker", "--set", "form=planar", "--t-end", "0.2"]) == 0
+import nonsmooth
+from nonsmooth.models import stick_slip_oscillator
+model = stick_slip_oscillator.build()
+size = nonsmooth.simulate(model, 0.5).y.shape[0]
+nonsmooth.simulate(model, 0.5, atol=[1e-13] * size)  # a vector atol: the same kernels
 print("compiled:", compiled)
 """
     proc = child(code, tmp_path)
