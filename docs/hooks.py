@@ -42,8 +42,11 @@ def _sphinx_to_markdown(text: str) -> str:
 
 
 def _first_paragraph(doc: str | None) -> str:
+    """The module docstring's first paragraph after its summary line (the summary says what
+    ``DESCRIPTION`` says), as Markdown."""
     paras = [p for p in (doc or "").strip().split("\n\n") if p.strip()]
-    return _sphinx_to_markdown(paras[0]) if paras else ""
+    text = paras[1] if len(paras) > 1 else (paras[0] if paras else "")
+    return _sphinx_to_markdown(text).rstrip(":")  # an rst "::" introduces a block not shown
 
 
 def gallery_runs():
@@ -51,8 +54,9 @@ def gallery_runs():
     import warnings
 
     import nonsmooth
-    from nonsmooth import models
+    from nonsmooth import kernels, models
 
+    kernels.warm(announce_after=1e9)  # quiet: a loaded machine may take seconds to load them
     for name in models.available():
         module = models.load(name)
         model = module.build(**GALLERY_PARAMS.get(name, {}))
