@@ -119,6 +119,8 @@ class Clutch(FrictionElement):
         ``"coulomb"`` (default), ``"lugre"`` or ``"regularized"``; ``friction`` the law's other
         parameters (:class:`~nonsmooth.system.FrictionPair`).
 
+    Notes
+    -----
     Outputs (``result["<name>.tau"]`` etc.): the friction torque on ``body_b`` (N m), the
     normal force (N) and the mode.
     """
@@ -175,6 +177,8 @@ class Clamp(FrictionElement):
     mu, mu_s, law, friction
         As :class:`Clutch`.
 
+    Notes
+    -----
     Outputs: the friction force on the slider along the slot (``<name>.F_f``, N), the normal
     force (N) and the mode.
     """

@@ -130,11 +130,13 @@ def check_parameters(model_name: str, parameters: Sequence[Parameter], given: di
 
 @dataclass(frozen=True)
 class Output:
-    """A named output column: ``function(result) -> ndarray (N,)`` and its unit."""
+    """A named output column: ``function(result) -> ndarray (N,)`` and its unit; ``label``, if
+    given, says what the column is on a plot's axis (a MotionSolve request's expression)."""
 
     function: Callable
     unit: str
     description: str = ""
+    label: str = ""
 
 
 @dataclass

@@ -126,7 +126,8 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
                        + ("" if r.success else " (failed)"))
     ax[0].set(xlabel="t [s]", ylabel=r"|$\phi$| [m]",
               title=f"Constraint drift, h = {dt:g} s (Baumgarte study)")
-    ax[0].legend(fontsize=8)
+    ax[0].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # hides no curve
+    fig.set_size_inches(9.5, 3.6)
     ax[0].grid(alpha=0.3, which="both")
     files.append(_save(fig, out / "baumgarte_drift.png"))
     with (out / "baumgarte_study.csv").open("w") as fh:

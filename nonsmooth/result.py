@@ -396,15 +396,26 @@ class Result:
         return "\n".join(lines)
 
     def plot(self, names=None, path=None, *, x="t", title=None):
-        """Plot named columns against ``x`` (one panel per name); save to ``path`` if given."""
-        if not names:  # the model's choice, else the first columns that are not all zero
-            names = list(getattr(self.model, "plot_outputs", ()))
+        """Plot named columns against ``x`` (one panel per name); save to ``path`` if given.
+
+        Without ``names``: the model's ``plot_outputs`` (else its first six output columns),
+        leaving out those that are zero throughout (a line under the panels names them). A
+        panel is titled by the output's ``label`` (:class:`~nonsmooth.model.Output`), if it has
+        one.
+        """
+        hidden = []
+        if not names:
+            chosen = list(getattr(self.model, "plot_outputs", ()))
+            candidates = chosen or [c for c in self.columns() if c != "t"]
+            names = [c for c in candidates if np.any(self[c] != 0)]
+            if chosen:
+                hidden = [c for c in chosen if c not in names]
+            else:
+                names = names[:6]
             if not names:
-                names = [c for c in self.columns() if c != "t" and np.any(self[c] != 0)][:6]
-            if not names:
-                names = [c for c in self.columns() if c != "t"][:1]
+                names, hidden = candidates[:1], []
         names = list(names)
-        size = (8, 1.9 * len(names) + 0.6)
+        size = (8, 1.9 * len(names) + 0.6 + 0.3 * bool(hidden))
         if path is None:  # interactive: pyplot's current backend
             import matplotlib.pyplot as plt
 
@@ -415,14 +426,22 @@ class Result:
             fig = Figure(figsize=size)
         axes = fig.subplots(len(names), 1, sharex=True, squeeze=False)
         xs = self[x]
+        outputs = getattr(self.model, "outputs", None) or {}
+        labels = {n: getattr(outputs.get(n), "label", "") for n in (*names, *hidden)}
         for ax, name in zip(axes[:, 0], names, strict=True):
             ax.plot(xs, self[name], lw=1.2)
             unit = self.units.get(name, "")
             ax.set_ylabel(f"{name}" + (f" [{unit}]" if unit else ""))
+            if labels[name]:
+                ax.set_title(labels[name], loc="left", fontsize=9)
             ax.grid(alpha=0.3)
         axes[-1, 0].set_xlabel(x + (" [s]" if x == "t" else f" [{self.units.get(x, '')}]"))
+        if hidden:
+            fig.text(0.01, 0.01, "zero throughout, not shown: " + ", ".join(
+                f"{h} ({labels[h]})" if labels[h] else h for h in hidden),
+                fontsize=8, color="0.35", wrap=True)
         fig.suptitle(title or getattr(self.model, "name", ""))
-        fig.tight_layout()
+        fig.tight_layout(rect=(0, 0.3 / size[1] if hidden else 0, 1, 1))
         if path is not None:
             fig.savefig(path, dpi=120)
         return fig

@@ -341,6 +341,26 @@ def test_cli_runs_an_xml_file(tmp_path, capsys):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+
+def test_default_plot_leaves_out_the_all_zero_requests_and_labels_the_panels(tmp_path):
+    # the example's FRICTION(1,1..5) (forces and in-plane torques of a planar revolute joint)
+    # are zero throughout: no empty panel for them, a line names them; each panel says what it is
+    with pytest.warns(RuntimeWarning, match="dissipate"):  # MotionSolve's LuGre defaults
+        r = nonsmooth.simulate(load_motionsolve(EXAMPLE), 0.05, dt=0.005, method="LSODA")
+    zero = ["req2.expr2", "req2.expr3", "req2.expr4", "req2.expr6", "req2.expr7"]
+    assert all(np.all(r[n] == 0) for n in zero) and np.any(r["req2.expr8"] != 0)
+    fig = r.plot(path=tmp_path / "out.png")
+    axes = fig.get_axes()
+    assert [ax.get_ylabel() for ax in axes] == ["req1.expr2 [rad/s]", "req2.expr8 [N mm]"]
+    assert [ax.get_title(loc="left") for ax in axes] == ["WZ(30102020,30101020,30101020)",
+                                                        "FRICTION(1,6)"]
+    note = " ".join(t.get_text() for t in fig.texts)
+    assert note.startswith("zero throughout, not shown: ")
+    assert all(f"{n} (FRICTION(1," in note for n in zero)
+    # names given explicitly are plotted as asked, zero or not
+    assert len(r.plot(["req2.expr2", "req2.expr8"], path=tmp_path / "two.png").get_axes()) == 2
+
+
 # --------------------------------------------------------------------------- end to end
 def pendulum_reference(t_eval):
     """The example as one degree of freedom, written independently of the engine (SI).

@@ -1,7 +1,7 @@
 """Execute every notebook in ``notebooks/`` and fail on any cell error.
 
 Each notebook runs in a fresh ``python3`` kernel with its own directory as the working directory
-(so relative paths such as ``../tests`` resolve as they do for a reader). The notebooks are read
+(so relative paths resolve as they do for a reader). The notebooks are read
 from disk and executed in memory; nothing is written back. New notebooks are picked up
 automatically.
 """

@@ -146,7 +146,7 @@ def _outputs(info) -> dict:
         for k, text, fn, unit in req.expressions:
             outputs[f"req{req.id}.expr{k}"] = Output(
                 output_function(info, fn), unit or "",
-                f"{desc}: {text} [{unit or 'model units'}]")
+                f"{desc}: {text} [{unit or 'model units'}]", label=text)
     return outputs
 
 

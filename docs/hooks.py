@@ -1,0 +1,117 @@
+"""MkDocs hooks of the documentation site (``mkdocs.yml``: ``hooks: [docs/hooks.py]``).
+
+* The notebooks (``notebooks/*.ipynb``, kept with their outputs) become pages
+  ``notebooks/<name>/``: mkdocs-jupyter renders them with those outputs (``execute: false``).
+  They stay where they are in the repository; only the site sees them under ``docs/``.
+* The model gallery (``gallery.md`` and one figure per bundled model) is made at build time by a
+  short run of each model (:func:`gallery_runs`), so it cannot go stale: a new model in
+  ``models/`` gets its section, a changed one its new figure. A few seconds per model once the
+  kernels are compiled.
+
+``python docs/hooks.py OUTDIR`` writes the gallery page and figures to a folder, to look at them
+without a site.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+#: Simulated span of each model's gallery run (s): the model's own default ``t_end`` where that
+#: is short, less where a shorter run shows the behaviour (keeps the build fast).
+GALLERY_T_END = {"block_chain": 2.0, "crank_rocker": 2.2, "stick_slip_oscillator": 3.0}
+GALLERY_PARAMS = {"block_chain": {"N": 5}}  # a chain of 5 shows the waves and builds fast
+
+
+def notebook_paths() -> list[Path]:
+    """The notebooks the site renders, in name order."""
+    return sorted(p for p in NOTEBOOKS.glob("*.ipynb"))
+
+
+def _sphinx_to_markdown(text: str) -> str:
+    """A docstring paragraph as Markdown: ``:role:`x``` -> ``x``, ``x`` kept (inline code)."""
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text)
+    return " ".join(text.split())
+
+
+def _first_paragraph(doc: str | None) -> str:
+    """The module docstring's first paragraph after its summary line (the summary says what
+    ``DESCRIPTION`` says), as Markdown."""
+    paras = [p for p in (doc or "").strip().split("\n\n") if p.strip()]
+    text = paras[1] if len(paras) > 1 else (paras[0] if paras else "")
+    return _sphinx_to_markdown(text).rstrip(":")  # an rst "::" introduces a block not shown
+
+
+def gallery_runs():
+    """``(name, module, result)`` for every bundled model: a short run at its defaults."""
+    import warnings
+
+    import nonsmooth
+    from nonsmooth import kernels, models
+
+    kernels.warm(announce_after=1e9)  # quiet: a loaded machine may take seconds to load them
+    for name in models.available():
+        module = models.load(name)
+        model = module.build(**GALLERY_PARAMS.get(name, {}))
+        t_end = min(GALLERY_T_END.get(name, model.t_end), model.t_end)
+        with warnings.catch_warnings():  # e.g. MotionSolve's LuGre defaults (not dissipative)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            method = "LSODA" if name == "pendulum_joint_friction" else None  # stiff LuGre
+            result = nonsmooth.simulate(model, t_end, **({"method": method} if method else {}))
+        yield name, module, result
+
+
+def gallery(image_dir: str = "gallery") -> tuple[str, dict[str, bytes]]:
+    """The gallery page (Markdown) and its figures ``{path: PNG bytes}``."""
+    lines = ["# Model gallery", "",
+             "Every model bundled in `models/` (`nonsmooth models` lists them with their "
+             "parameters), run briefly at its default parameters when this site was built; each "
+             "figure is the run's `Result.plot()`. Run one yourself with "
+             "`nonsmooth run NAME --plot NAME.png` or `nonsmooth.simulate(models.load(NAME)"
+             ".build())`.", ""]
+    images = {}
+    for name, module, result in gallery_runs():
+        png = io.BytesIO()
+        result.plot(path=png)
+        images[f"{image_dir}/{name}.png"] = png.getvalue()
+        params = GALLERY_PARAMS.get(name, {})
+        setting = ", ".join(f"{k} = {v}" for k, v in params.items())
+        lines += [f"## {name}", "", f"*{module.DESCRIPTION}.*", "",
+                  _first_paragraph(module.__doc__), "",
+                  f"![{name}]({image_dir}/{name}.png)", "",
+                  f"Defaults{' but ' + setting if setting else ''}, t = {result.t[0]:g} .. "
+                  f"{result.t[-1]:g} s, method {result.method}, {len(result.events)} events "
+                  f"(`models/{name}.py`).", ""]
+    return "\n".join(lines), images
+
+
+@event_priority(100)  # before mkdocs-jupyter's on_files, which turns notebooks into pages
+def on_files(files: Files, config) -> Files:
+    for path in notebook_paths():
+        files.append(File(f"notebooks/{path.name}", src_dir=str(ROOT),
+                          dest_dir=config["site_dir"],
+                          use_directory_urls=config["use_directory_urls"]))
+    page, images = gallery()
+    files.append(File.generated(config, "gallery.md", content=page))
+    for src_uri, content in images.items():
+        files.append(File.generated(config, src_uri, content=content))
+    return files
+
+
+if __name__ == "__main__":
+    import sys
+
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "gallery-preview")
+    page, images = gallery()
+    (out / "gallery").mkdir(parents=True, exist_ok=True)
+    (out / "gallery.md").write_text(page)
+    for src_uri, content in images.items():
+        (out / src_uri).write_bytes(content)
+    print(f"wrote {out / 'gallery.md'} and {len(images)} figures")

@@ -1,0 +1,92 @@
+"""The documentation site: ``mkdocs build --strict`` passes (no broken link, missing page or
+docstring that griffe cannot parse), every notebook is a page that shows its committed figures,
+the gallery has a figure for every bundled model, and the Python on the getting-started page
+runs.
+
+The build goes to a temporary folder (``--site-dir``); the notebooks are rendered with their
+committed outputs, not executed (``tests/test_notebooks.py`` executes them).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    return proc, out
+
+
+def test_build_is_strict_and_warns_of_nothing(site):
+    proc, out = site
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log[-4000:]
+    warnings = [line for line in log.splitlines() if re.match(r"\s*(WARNING|ERROR)\b", line)]
+    assert not warnings, "\n".join(warnings)
+    assert (out / "index.html").is_file() and (out / "api" / "building" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_page_shows_its_figures(site, path):
+    _, out = site
+    page = out / "notebooks" / path.stem / "index.html"
+    assert page.is_file(), f"{path.name} is not a page of the site"
+    html = page.read_text()
+    assert "<img" in html and "data:image/png;base64," in html, f"{path.name}: no figure"
+    assert path.stem in (out / "index.html").read_text()  # in the navigation
+
+
+def test_the_notebooks_in_the_navigation_are_the_notebooks_in_the_repository():
+    nav = re.findall(r"notebooks/([\w-]+)\.ipynb", (ROOT / "mkdocs.yml").read_text())
+    assert sorted(nav) == [p.stem for p in NOTEBOOKS]
+
+
+def test_the_gallery_shows_every_bundled_model(site):
+    from nonsmooth import models
+
+    _, out = site
+    html = (out / "gallery" / "index.html").read_text()
+    for name in models.available():
+        png = out / "gallery" / f"{name}.png"
+        assert png.is_file() and png.read_bytes()[:4] == b"\x89PNG", name
+        assert f'src="{name}.png"' in html and f'id="{name}"' in html, name
+
+
+def test_api_reference_documents_the_public_names(site):
+    _, out = site
+    html = "".join(p.read_text() for p in (out / "api").rglob("index.html"))
+    for name in ("nonsmooth.simulate", "nonsmooth.Result", "nonsmooth.compare",
+                 "nonsmooth.Model", "nonsmooth.planar.PlanarModel", "nonsmooth.bodies.Body",
+                 "nonsmooth.joints.Revolute", "nonsmooth.joints.Translational",
+                 "nonsmooth.joints.Driver", "nonsmooth.forces.Spring", "nonsmooth.clutch.Clutch",
+                 "nonsmooth.clutch.Brake", "nonsmooth.clutch.Clamp",
+                 "nonsmooth.GeneralizedSystem", "nonsmooth.errors.ModelError",
+                 "nonsmooth.lcp.solve_lcp", "nonsmooth.study.sweep.sweep"):
+        assert f'id="{name}"' in html, name
+
+
+def test_getting_started_python_runs(tmp_path, monkeypatch):
+    text = (ROOT / "docs" / "index.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    monkeypatch.chdir(tmp_path)  # the first block writes oscillator.png
+    for block in blocks:
+        scope = {}
+        exec(compile(block, "index.md", "exec"), scope)
+    assert (tmp_path / "oscillator.png").read_bytes()[:4] == b"\x89PNG"
+    stop = scope["stop"]  # the first model's block: it sticks at 1 / (mu g)
+    assert abs(stop - 1.0 / (0.3 * 9.81)) < 1e-9, stop
