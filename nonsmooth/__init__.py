@@ -28,8 +28,6 @@ from .result import Result
 from .simulate import METHODS, simulate
 from .system import Constraint, FrictionPair, GeneralizedSystem, System
 
-__version__ = "0.1.0"
-
 #: The model-building names, imported on first use (``nonsmooth.Body`` ...): the builder's
 #: modules are not needed to run a bundled model, and ``import nonsmooth`` stays fast
 #: (``benchmarks/startup.py``). Name -> module.
@@ -81,12 +79,26 @@ __all__ = [
 ]
 
 
+def _version() -> str:
+    """The installed distribution's version (``importlib.metadata``: the one number, in
+    ``pyproject.toml``); ``0+unknown`` for a source tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("nonsmooth")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def __getattr__(name: str):
     """The model-building names (:data:`_BUILDER`: ``nonsmooth.PlanarModel``, ``Body`` ...),
-    ``nonsmooth.sweep`` and ``nonsmooth.Study``: imported on first use, so that
-    ``import nonsmooth`` does not pay for them."""
+    ``nonsmooth.sweep``, ``nonsmooth.Study`` and ``nonsmooth.__version__``: imported on first
+    use, so that ``import nonsmooth`` does not pay for them (``importlib.metadata`` included)."""
     import importlib
 
+    if name == "__version__":
+        globals()[name] = value = _version()
+        return value
     if name in _LAZY:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value  # the next access is a plain attribute

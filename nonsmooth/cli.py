@@ -383,9 +383,25 @@ def _budget_options(parser):
                              "results (default: none)")
 
 
+class _Version(argparse.Action):
+    """``--version``: prints ``nonsmooth X.Y.Z`` and exits with 0; the version is looked up
+    (``importlib.metadata``) only when asked, not for every command line."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="print the version and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        print(f"{parser.prog} {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="nonsmooth",
                      description="Planar multibody dynamics with dry friction in joints.")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     run = sub.add_parser("run", help="simulate a model", description=(
         "Simulate MODEL (a name from 'nonsmooth models', a path to a .py file with "

@@ -1,7 +1,7 @@
 """Reproductions of published results (``nonsmooth reproduce NAME``).
 
 ``crank-rocker``: Wang, Wang & Zhuang, section 3 (``docs/method.md`` section 12): Figs. 3-6,
-the data as CSV, a Baumgarte stabilization study, and a summary table.
+the data as CSV, a Baumgarte stabilization study, and a summary table (``summary.txt``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import numpy as np
 from .result import Result
 from .simulate import simulate
 
-__all__ = ["REPRODUCTIONS", "reproduce_crank_rocker", "baumgarte_study"]
+__all__ = ["REPRODUCTIONS", "reproduce_crank_rocker", "baumgarte_study",
+           "summary_lines"]
 
 
 def _figure(nrows=1, height=3.2):
@@ -52,7 +53,8 @@ def baumgarte_study(t_end: float = 5.0, dt: float = 1e-3, stabilized=10.0,
 
 def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float = 5.0,
                            dt: float = 1e-3, echo: Callable[[str], None] = print) -> dict:
-    """Write Figs. 3-6, CSV data, the Baumgarte study and print a summary table.
+    """Write Figs. 3-6, CSV data, the Baumgarte study and a summary table (printed and
+    written to ``summary.txt``).
 
     Returns a dict with the results (``"c0"``, ``"c8"``), the study runs and the file paths.
     """
@@ -138,38 +140,51 @@ def reproduce_crank_rocker(outdir: str | Path = "reproduction", *, t_end: float 
                      f"{r.status}\n")
     files.append(out / "baumgarte_study.csv")
 
-    # summary
+    # summary: printed and written to summary.txt
+    lines = summary_lines(res, study, t_end=t_end, dt=dt)
     echo("")
-    echo(f"crank-rocker summary (RK4, h = {dt:g} s, 0..{t_end:g} s)")
-    echo(f"{'case':<8}{'peak |lambda_N| [N]':>21}{'peak |F_f| [N]':>16}{'peak |tau| [N m]':>18}"
-         f"{'max |phi| [m]':>15}{'events':>8}")
+    for line in lines:
+        echo(line)
+    echo("")
+    (out / "summary.txt").write_text("\n".join(lines) + "\n")
+    files.append(out / "summary.txt")
+    echo(f"wrote {len(files)} files to {out}/")
+    return {"results": res, "study": study, "files": files}
+
+
+def summary_lines(res: dict[str, Result], study: dict[tuple[str, float], Result], *,
+                  t_end: float, dt: float) -> list[str]:
+    """The reproduction's summary table (peak forces, drift and events of the c = 0 and c = 8
+    runs ``res``; the Baumgarte ``study``'s drifts) and the observation read from its numbers,
+    as lines of text: what ``nonsmooth reproduce crank-rocker`` prints and writes to
+    ``summary.txt``."""
+    lines = [f"crank-rocker summary (RK4, h = {dt:g} s, 0..{t_end:g} s)",
+             f"{'case':<8}{'peak |lambda_N| [N]':>21}{'peak |F_f| [N]':>16}"
+             f"{'peak |tau| [N m]':>18}{'max |phi| [m]':>15}{'events':>8}"]
     for key, r in res.items():
-        echo(f"{key:<8}{np.max(np.abs(r['lambda_N'])):>21.4f}{np.max(np.abs(r['F_f'])):>16.4f}"
-             f"{np.max(np.abs(r['tau'])):>18.4f}{np.max(np.abs(r['phi'])):>15.2e}"
-             f"{r.diagnostics['n_mode_switches']:>8d}")
-    echo("")
-    echo(f"Baumgarte study (max |phi| over 0..{t_end:g} s)")
-    echo(f"{'method':<8}{'alpha=beta':>11}{'max |phi| [m]':>15}{'final |phi| [m]':>17}"
-         f"{'max |dphi/dt| [m/s]':>21}")
+        lines.append(f"{key:<8}{np.max(np.abs(r['lambda_N'])):>21.4f}"
+                     f"{np.max(np.abs(r['F_f'])):>16.4f}{np.max(np.abs(r['tau'])):>18.4f}"
+                     f"{np.max(np.abs(r['phi'])):>15.2e}{r.diagnostics['n_mode_switches']:>8d}")
+    lines += ["", f"Baumgarte study (max |phi| over 0..{t_end:g} s)",
+              f"{'method':<8}{'alpha=beta':>11}{'max |phi| [m]':>15}{'final |phi| [m]':>17}"
+              f"{'max |dphi/dt| [m/s]':>21}"]
     for (method, ab), r in study.items():
         tag = "" if r.success else f"  failed: {r.message[:60]}"
-        echo(f"{method:<8}{ab:>11g}{np.max(np.abs(r['phi'])):>15.2e}"
-             f"{abs(r['phi'][-1]):>17.2e}{r.diagnostics['max_drift_velocity']:>21.2e}{tag}")
+        lines.append(f"{method:<8}{ab:>11g}{np.max(np.abs(r['phi'])):>15.2e}"
+                     f"{abs(r['phi'][-1]):>17.2e}{r.diagnostics['max_drift_velocity']:>21.2e}"
+                     f"{tag}")
     drift = {key: float(np.max(np.abs(r["phi"]))) for key, r in study.items() if r.success}
     rk4 = max(d for (m, _), d in drift.items() if m == "RK4")
     euler0 = drift.get(("Euler", 0.0), math.nan)
     euler_best = min(d for (m, _), d in drift.items() if m == "Euler")
-    for line in textwrap.wrap(
-            "The paper reports that alpha = beta = 0 with h = 1e-3 diverges. Observed here: with "
-            f"RK4 the drift stays below {rk4:.1e} m with or without stabilization (no divergence); "
-            f"with explicit Euler the unstabilized drift stays bounded at {euler0:.1e} m "
-            "(oscillating with the crank) and Baumgarte lowers it to "
-            f"{euler_best:.1e} m, roughly in proportion to alpha = beta, but not the velocity "
-            "drift, which is Euler's own truncation error.", 96):
-        echo(line)
-    echo("")
-    echo(f"wrote {len(files)} files to {out}/")
-    return {"results": res, "study": study, "files": files}
+    lines += textwrap.wrap(
+        "The paper reports that alpha = beta = 0 with h = 1e-3 diverges. Observed here: with "
+        f"RK4 the drift stays below {rk4:.1e} m with or without stabilization (no divergence); "
+        f"with explicit Euler the unstabilized drift stays bounded at {euler0:.1e} m "
+        "(oscillating with the crank) and Baumgarte lowers it to "
+        f"{euler_best:.1e} m, roughly in proportion to alpha = beta, but not the velocity "
+        "drift, which is Euler's own truncation error.", 96)
+    return lines
 
 
 REPRODUCTIONS = {"crank-rocker": reproduce_crank_rocker}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from readme_blocks import readme_marked
 
 import nonsmooth
 from nonsmooth.cli import main
@@ -387,8 +388,7 @@ def test_failures_before_any_output_stay_input_errors(capsys):
 
 
 def _readme_bad_inputs():
-    text = (ROOT / "README.md").read_text()
-    block = text.split("<!-- bad-inputs -->")[1].split("<!-- /bad-inputs -->")[0]
+    block = readme_marked("bad-inputs")
     return [line.split("#")[0].split()[1:] for line in block.splitlines()
             if line.startswith("nonsmooth run")]
 

@@ -443,3 +443,33 @@ def test_a_command_line_sweep_resumes_from_python_with_the_same_values(tmp_path,
                             t_end=1, metrics=["max:x"], store=store, resume=True,
                             scheduler="serial", progress=False)
     assert study.run["ran"] == 0 and study.n_ok == 2
+
+
+class _Stream:
+    """A text stream that says whether it is a terminal (stands in for stderr)."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.parts = tty, []
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("tty, progress, shown", [
+    (False, None, False), (True, None, True), (False, True, True), (True, False, False)])
+def test_progress_bar_by_default_only_on_a_terminal(tmp_path, monkeypatch, tty, progress,
+                                                    shown):
+    """README: the bar shows on a terminal; ``progress=`` overrides."""
+    stream = _Stream(tty)
+    monkeypatch.setattr(sys, "stderr", stream)
+    kw = {} if progress is None else {"progress": progress}
+    nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.1, 0.2]}, t_end=0.2,
+                    metrics=["count:start"], store=tmp_path / "s", scheduler="serial", **kw)
+    assert ("sweep stick_slip_oscillator" in "".join(stream.parts)) is shown

@@ -26,7 +26,7 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
           cases: Sequence[Mapping] | None = None, *, store, t_end: float | None = None,
           method: str | None = None, dt: float | None = None,
           metrics: Sequence[str | Callable] = (), scheduler: str = "processes",
-          workers: int | None = None, resume: bool = False, progress: bool = True,
+          workers: int | None = None, resume: bool = False, progress: bool | None = None,
           save_series: bool = False, options: Mapping | None = None, **params) -> Study:
     """Run ``model`` for every case of a parameter study and return the table of cases.
 
@@ -64,8 +64,9 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
         Continue the sweep stored in ``store``: run only the cases that are missing or failed
         (a finished case is never run again). The definition must be the stored one; what
         differs is named.
-    progress : bool
-        A progress bar on stderr (cases done and failed, rate, ETA).
+    progress : bool, optional
+        A progress bar on stderr (cases done and failed, rate, ETA); default (None): only when
+        stderr is a terminal.
     save_series : bool
         Also write each case's outputs to ``store/series/case_<id>.parquet``.
     options : dict, optional
@@ -150,7 +151,11 @@ def _pickled(runner: CaseRunner) -> bytes:
             "holding no open file, lock or connection); or use scheduler='serial'") from None
 
 
-def _progress_bar(progress: bool, todo: int, total: int, definition):
+def _progress_bar(progress: bool | None, todo: int, total: int, definition):
+    """The tqdm bar on stderr, or None (no bar: ``progress`` false, or None and stderr not a
+    terminal; nothing to run)."""
+    if progress is None:
+        progress = sys.stderr.isatty()
     if not progress or not todo:
         return None
     from tqdm import tqdm
