@@ -54,9 +54,8 @@ def gallery_runs():
     import warnings
 
     import nonsmooth
-    from nonsmooth import kernels, models
+    from nonsmooth import models
 
-    kernels.warm(announce_after=1e9)  # quiet: a loaded machine may take seconds to load them
     for name in models.available():
         module = models.load(name)
         model = module.build(**GALLERY_PARAMS.get(name, {}))
