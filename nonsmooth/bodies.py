@@ -21,8 +21,17 @@ __all__ = ["Ground", "Body", "PointMass", "ground", "point_state", "point_veloci
            "add_point_row", "ref", "relative_angle"]
 
 
+#: The largest mass (kg) or moment of inertia (kg m^2) of a body: beyond it the momenta,
+#: energies and KKT entries of a moving body leave double precision's range (1e308) or its
+#: accuracy (a mass matrix whose entries differ by more than 1e100 has no accurate solve).
+MAX_INERTIA = 1e100
+_WHY = ("; beyond it the energies and the KKT solve leave double precision's range (scale the "
+        "model's units: e.g. tonnes and kilometres)")
+
+
 def _check_positive(what: str, name: str, value: float) -> float:
-    return check_number(value, f"{what} '{name}': ", minimum=0.0, exclusive=True)
+    return check_number(value, f"{what} '{name}': ", minimum=0.0, exclusive=True,
+                        maximum=MAX_INERTIA, why=_WHY)
 
 
 def ref(body) -> tuple[int, int]:

@@ -7,7 +7,9 @@ registered once per process (:func:`install`) sees whose function it is: the pac
 kernels (a module of ``nonsmooth``), a generated kernel module of a model's compiled terms
 (``nonsmooth_gen_*``, :mod:`nonsmooth.generated`), or a model's own compiled terms
 (:func:`watch`). Each of the three is announced once per process, at the start of its first
-compilation; everything else (a user's own numba code) is left alone.
+compilation; everything else (a user's own numba code, the object-mode blocks by which a kernel
+calls a model's Python functions: numba compiles those in every process, in milliseconds) is
+left alone.
 
 The notice goes to ``sys.stderr`` (``nonsmooth: compiling ...``), so it never mixes with a
 command's output; :func:`quiet` silences it (the test suite's set-up, which pytest reports).
@@ -40,6 +42,12 @@ def _kind(module: str) -> tuple[str, str] | None:
 
 
 def _announce(dispatcher) -> None:
+    from numba.core.dispatcher import LiftedCode
+
+    if isinstance(dispatcher, LiftedCode):
+        # an object-mode block (a kernel's call back into Python): numba cannot cache it and
+        # compiles it in every process, in ~50 ms; not the compilation the notice is about
+        return
     module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
     kind = _kind(module)
     if kind is None or kind[0] in _SAID:

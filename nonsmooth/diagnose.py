@@ -44,6 +44,7 @@ def _planar_source(system, t, q, v) -> str | None:
 
 def _generalized_source(system, t, q, v) -> str | None:
     calls = [("forces(t, q, v)", system._forces, (t, q, v)),
+             ("inertial(t, q, v)", system._inertial, (t, q, v)),
              ("damping(t, q, v)", system._damping, (t, q, v)),
              ("potential_gradient(t, q)", system._dV, (t, q)),
              ("mass(q)", system._mass_fn, (q,)),

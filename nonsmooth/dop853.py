@@ -34,7 +34,7 @@ from functools import cache
 import numpy as np
 from numba import njit, objmode
 
-from .kernels import OK, _dot, _pair_row, _planar_dy, workspace
+from .kernels import NONFINITE, OK, _dot, _pair_row, _planar_dy, workspace
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
            "FULL", "DECLINED", "TOO_SMALL", "BUDGET"]
@@ -157,10 +157,19 @@ def _rhs(it, ft, M0, plan, Wt, t, y, modes, faces, out, ws, iw, dy):
 
 @njit(cache=True)
 def _rms(x):
+    """The root mean square of ``x``, scaled by its largest entry so that it neither
+    overflows nor underflows where the squares would (entries beyond 1e154: a heavy body's
+    momentum, a large force's acceleration; issue 19)."""
+    big = 0.0
+    for i in range(x.size):
+        big = max(big, abs(x[i]))
+    if big == 0.0 or not math.isfinite(big):
+        return big
     s = 0.0
     for i in range(x.size):
-        s += x[i] * x[i]
-    return math.sqrt(s / x.size)
+        r = x[i] / big
+        s += r * r
+    return big * math.sqrt(s / x.size)
 
 
 @njit(cache=True, inline="always")
@@ -338,6 +347,8 @@ def _initial_step(it, ft, M0, plan, Wt, modes, faces, out, ws, iw, t, y, f, t_en
     d1 = _rms(f / scale)
     h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
     h0 = min(h0, interval)
+    if not h0 > 0.0:  # d1 beyond the floating-point range (or NaN): no step can be chosen
+        return 0.0, NONFINITE
     ys[:] = y + h0 * f
     status = _rhs(it, ft, M0, plan, Wt, t + h0, ys, modes, faces, out, ws, iw, dy)
     if status != OK:

@@ -390,7 +390,7 @@ class Result:
             f"{d['max_drift_velocity']:.3e}",
             f"max HLCP residual {d['max_lcp_residual']:.3e}",
             f"energy balance error {d['energy_balance_error']:.3e} J "
-            f"(relative {d['energy_balance_relative']:.3e})",
+            f"({d['energy_balance_scaled']:.3e} of the energy scale)",
             f"{d['n_evaluations']} evaluations, {d['wall_time']:.3f} s wall time",
         ]
         return "\n".join(lines)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .diagnose import check_mass_matrix, nonfinite_error, user_frame
-from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, N_WORK, Dynamics, Evaluation
+from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, N_WORK, WORK_NAMES, Dynamics, Evaluation
 from .errors import (
     BudgetError,
     ConstraintError,
@@ -377,7 +377,7 @@ class _Run:
         scale = max(1.0, float(np.max(np.abs(ev.lam)))) if ev.lam.size else 1.0
         self.face_threshold = 1e-8 * scale
         faces = np.where(np.abs(ev.lam_abs) <= 1e-10 * scale, 0.0, np.sign(ev.lam_abs))
-        if np.any(faces == 0):
+        if faces.size:
             dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
             delta = 1e-6
             probe = y + delta * dy
@@ -385,6 +385,15 @@ class _Run:
                                       probe[self.zo:]).lam_abs
             faces = np.where((faces == 0) & (np.abs(later) > 1e-10 * scale), np.sign(later),
                              faces)
+            # a multiplier that crosses zero within the events' time resolution of t (a slider
+            # reversing at a dead centre: its normal force and sliding velocity vanish at the
+            # same instant, and t lies a roundoff before the crossing) takes the face it has
+            # just after t; otherwise the restart finds its crossing again, and again (issue 19)
+            rate = (later - ev.lam_abs) / delta
+            crossing = ((faces * rate < 0)
+                        & (np.abs(ev.lam_abs) <= np.abs(rate) * _EVENT_RESOLUTION * max(1.0,
+                                                                                    abs(t))))
+            faces = np.where(crossing, -faces, faces)
         self.faces = faces
 
     def handle(self, t, y, modes, fired):
@@ -597,6 +606,11 @@ class _Run:
 def _tol(t: float) -> float:
     """Times closer than this to ``t`` are the same instant (s)."""
     return 1e-13 * max(1.0, abs(t))
+
+
+#: The time resolution of an engine event (relative to max(1, |t|)): a root is located to 1e-13 s
+#: (``events.locate``, the compiled phases' Brent search); a zero within twice that is at t.
+_EVENT_RESOLUTION = 2e-13
 
 
 def _grid(t0, t_end, dt):
@@ -1449,25 +1463,34 @@ def _check_tstops(tstops, t0, t_end) -> np.ndarray:
     return times[(times > t0 + _tol(t0)) & (times < t_end - _tol(t_end))]
 
 
-def _state_atol(atol, system, n_z: int):
-    """``atol`` for the integrated state ``[q, v, work, z]``: a number as it is, a vector given
-    for ``y = [q, v, z]`` (shape ``(2 n_q + n_z,)``) with the smallest value for the work."""
-    if np.ndim(atol) == 0:
-        return float(atol)
+def _state_atol(atol, system, n_z: int) -> np.ndarray:
+    """``atol`` for the integrated state ``[q, v, work, z]`` (shape ``(2 n_q + N_WORK + n_z,)``):
+    a number or a vector given for ``y = [q, v, z]`` (shape ``(2 n_q + n_z,)``); the work
+    accumulators take the smallest value, but the constraint forces' work takes infinity.
+
+    The constraint forces' work (the Baumgarte terms' power, ``lambda . dPhi/dt``) is roundoff
+    about zero: under an absolute tolerance its noise chose the steps, 40 times shorter than the
+    motion needs (the crank-rocker at 1000 rad/s: 8066 steps for half a revolution instead of
+    about 200, and a run out of budget; issue 19). It takes the steps the motion chooses."""
     n = system.n_q
-    arr = np.asarray(atol, dtype=float)
     size = 2 * n + n_z
-    if arr.shape != (size,):
-        states = f"q ({n}), v ({n})" + (f", z ({n_z})" if n_z else "")
-        raise ValueError(
-            f"atol has shape {arr.shape}; give one number or one value per state component of "
-            f"y = [{states}]: shape ({size},) (coordinates: "
-            f"{', '.join(system.coordinate_names)})")
-    if not np.all(np.isfinite(arr) & (arr > 0)):
-        k = int(np.flatnonzero(~(np.isfinite(arr) & (arr > 0)))[0])
-        raise ValueError(f"atol[{k}] = {float(arr[k])!r} is invalid: every tolerance must be a "
-                         "finite number > 0")
-    return np.concatenate((arr[:2 * n], np.full(N_WORK, arr.min()), arr[2 * n:]))
+    if np.ndim(atol) == 0:
+        arr = np.full(size, float(atol))
+    else:
+        arr = np.asarray(atol, dtype=float)
+        if arr.shape != (size,):
+            states = f"q ({n}), v ({n})" + (f", z ({n_z})" if n_z else "")
+            raise ValueError(
+                f"atol has shape {arr.shape}; give one number or one value per state component "
+                f"of y = [{states}]: shape ({size},) (coordinates: "
+                f"{', '.join(system.coordinate_names)})")
+        if not np.all(np.isfinite(arr) & (arr > 0)):
+            k = int(np.flatnonzero(~(np.isfinite(arr) & (arr > 0)))[0])
+            raise ValueError(f"atol[{k}] = {float(arr[k])!r} is invalid: every tolerance must "
+                             "be a finite number > 0")
+    work = np.full(N_WORK, arr.min())
+    work[WORK_NAMES.index("W_constraint")] = np.inf
+    return np.concatenate((arr[:2 * n], work, arr[2 * n:]))
 
 
 def _check_initial_state(mdl) -> None:

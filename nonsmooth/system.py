@@ -297,6 +297,13 @@ class GeneralizedSystem(System):
         ``dV/dq``; the force ``-dV/dq`` is applied. Required when ``potential`` is given.
     forces : callable (t, q, v) -> array_like (n_q,), optional
         Other applied generalized forces (counted as applied work in the energy balance).
+    inertial : callable (t, q, v) -> array_like (n_q,), optional
+        The velocity-dependent inertial forces of a configuration-dependent mass matrix
+        (Coriolis and centrifugal: ``-(dM/dt) v + (1/2) d(v^T M v)/dq``), on the right-hand
+        side with the applied forces. They do no work on the kinetic energy
+        ``(1/2) v^T M(q) v`` (``v . f_inertial = -(1/2) v^T (dM/dt) v``, which the kinetic
+        energy's own ``dM/dt`` term cancels), so they are counted in no work term; passed as
+        ``forces`` they would be counted as applied work and the energy balance would be wrong.
     damping : callable (t, q, v) -> array_like (n_q,), optional
         Dissipative generalized forces (counted as damping work).
     pairs : sequence of FrictionPair
@@ -320,6 +327,7 @@ class GeneralizedSystem(System):
         potential: Callable | None = None,
         potential_gradient: Callable | None = None,
         forces: Callable | None = None,
+        inertial: Callable | None = None,
         damping: Callable | None = None,
         pairs: Sequence[FrictionPair] = (),
         tangential: Callable | None = None,
@@ -348,6 +356,7 @@ class GeneralizedSystem(System):
         self._V = potential
         self._dV = potential_gradient
         self._forces = forces
+        self._inertial = inertial
         self._damping = damping
         self._constraints = list(constraints)
         self.constraint_names = [nm for c in self._constraints for nm in c.names]
@@ -380,6 +389,8 @@ class GeneralizedSystem(System):
             fa = np.asarray(self._forces(t, q, v), dtype=float)
             f += fa
             P_applied = float(fa @ v)
+        if self._inertial is not None:  # no work on the kinetic energy: no power counted
+            f += np.asarray(self._inertial(t, q, v), dtype=float)
         if self._damping is not None:
             fd = self._damping(t, q, v)
             f += fd

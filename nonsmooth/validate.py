@@ -15,8 +15,10 @@ __all__ = ["check_number", "check_pair"]
 
 
 def check_number(value, label: str, *, minimum: float | None = None,
-                 exclusive: bool = False) -> float:
-    """``value`` as a finite float, at least ``minimum`` (above it with ``exclusive``).
+                 exclusive: bool = False, maximum: float | None = None,
+                 why: str = "") -> float:
+    """``value`` as a finite float, at least ``minimum`` (above it with ``exclusive``), at most
+    ``maximum`` (``why`` says why, in the message).
 
     Parameters
     ----------
@@ -26,6 +28,9 @@ def check_number(value, label: str, *, minimum: float | None = None,
         or ``"revolute 'pin': pin_radius = "``.
     minimum : float, optional
     exclusive : bool
+    maximum : float, optional
+    why : str
+        The reason for ``maximum``, appended to the message (``"; beyond it ..."``).
 
     Raises
     ------
@@ -40,6 +45,8 @@ def check_number(value, label: str, *, minimum: float | None = None,
     low = minimum is not None and (x <= minimum if exclusive else x < minimum)
     if not math.isfinite(x) or low:
         raise ModelError(f"{label}{x!r} is invalid; it must be a finite number{rng}")
+    if maximum is not None and x > maximum:
+        raise ModelError(f"{label}{x!r} is out of range; it must be at most {maximum:g}{why}")
     return x
 
 
