@@ -336,7 +336,8 @@ def _cmd_sweep(args):
         raise _UserError("give at least one --metric SPEC (e.g. period:reserve_zero, max:x, "
                          "stick_fraction)")
     _check_method(args.method)
-    for option, value in (("--t-end", args.t_end), ("--dt", args.dt)):
+    for option, value in (("--t-end", args.t_end), ("--dt", args.dt),
+                          ("--timeout", args.timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
     options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,

@@ -367,6 +367,8 @@ def test_a_build_function_that_cannot_be_pickled_is_refused_before_running(tmp_p
     ({"method": "RK5"}, "unknown method 'RK5'"),
     ({"t_end": -1.0}, "t_end = -1.0 is invalid"),
     ({"options": {"rtl": 1e-8}}, r"unknown simulate option\(s\) rtl"),
+    ({"options": {"timeout": 0}}, r"timeout = 0 is invalid: it must be a finite number > 0"),
+    ({"options": {"timeout": -3.0}}, r"timeout = -3.0 is invalid"),
 ])
 def test_bad_input_is_refused_before_anything_runs(tmp_path, kwargs, match):
     kw = {"grid": {"v_belt": [0.1]}, "metrics": ["max:x"], "t_end": 1.0, "progress": False,
@@ -388,6 +390,8 @@ def test_bad_input_is_refused_before_anything_runs(tmp_path, kwargs, match):
     (["--grid", "v_belt=0.1", "--metric", "max:y"], "has no output 'y'"),
     (["--grid", "v_belt=0.1", "--scheduler", "threads"], "unknown scheduler 'threads'"),
     (["--grid", "v_belt=0.1", "--dt", "0"], "--dt 0 is invalid"),
+    (["--grid", "v_belt=0.1", "--timeout", "0"], "--timeout 0 is invalid"),
+    (["--grid", "v_belt=0.1", "--timeout", "-3"], "--timeout -3 is invalid"),
     (["--grid", "v_belt=0.1", "--set", "mass=2"], "unknown parameter(s) mass"),
     (["--grid", "v_belt=0.1", "--store", "/etc/hostname/sweep"], "cannot write the sweep's "
                                                                  "store to /etc/hostname/sweep"),

@@ -271,7 +271,13 @@ def _check_options(options):
     if unknown:
         raise SweepError(f"options: unknown simulate option(s) {', '.join(unknown)}; allowed: "
                          f"{', '.join(SIMULATE_OPTIONS)}")
-    return {k: _scalar(k, v) for k, v in options.items()}
+    checked = {k: _scalar(k, v) for k, v in options.items()}
+    timeout = checked.get("timeout")
+    if timeout is not None and not (isinstance(timeout, (int, float))
+                                    and not isinstance(timeout, bool) and timeout > 0):
+        raise SweepError(f"options: timeout = {timeout!r} is invalid: it must be a finite "
+                         "number > 0 (s), the wall-clock time each case may take")
+    return checked
 
 
 def _check_method(method):
