@@ -228,6 +228,46 @@ def test_resume_with_a_different_definition_is_refused(tmp_path):
     assert set(saved["versions"]) >= {"nonsmooth", "numpy", "scipy", "python"}
 
 
+GATE = {"entered": threading.Event(), "open": threading.Event()}
+
+
+def gated_build(v_belt):
+    """A build function whose case v_belt = 0.2 waits (at most 10 s) for the test to open the
+    gate."""
+    if v_belt == 0.2:
+        GATE["entered"].set()
+        GATE["open"].wait(timeout=10.0)
+    return stick_slip_oscillator.build(v_belt=v_belt)
+
+
+def test_a_second_sweep_on_a_store_in_use_is_refused_at_once(tmp_path):
+    from nonsmooth.study.store import LOCK_NAME, StoreInUseError
+
+    FINISHED.clear()
+    GATE["entered"].clear()
+    GATE["open"].clear()
+    kw = {"grid": {"v_belt": [0.1, 0.2, 0.3]}, "t_end": 0.5, "metrics": [finished],
+          "store": tmp_path / "s", "scheduler": "serial", "progress": False, "resume": True}
+    first = {}
+    thread = threading.Thread(target=lambda: first.update(study=nonsmooth.sweep(gated_build,
+                                                                                 **kw)))
+    thread.start()
+    try:
+        assert GATE["entered"].wait(timeout=10.0)  # the first sweep is running case 1
+        assert (tmp_path / "s" / LOCK_NAME).read_text().strip() == str(os.getpid())
+        start = time.monotonic()
+        with pytest.raises(StoreInUseError, match=rf"another sweep \(process {os.getpid()}\) "
+                                                  "is using the store .*; wait for it"):
+            nonsmooth.sweep(gated_build, **kw)  # a concurrent --resume on the same store
+        assert time.monotonic() - start < 2.0
+    finally:
+        GATE["open"].set()
+        thread.join(timeout=20.0)
+    assert first["study"].n_ok == 3
+    assert sorted(FINISHED) == [0.1, 0.2, 0.3]  # every case ran once, by the first sweep
+    assert nonsmooth.sweep(gated_build, **kw).run["ran"] == 0  # the lock was released
+
+
 def wait_for_rows(path, count, proc, timeout=120.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.poll() is None:

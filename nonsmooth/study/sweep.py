@@ -83,7 +83,8 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
     ------
     SweepError, ModelError
         Bad input, before any case runs. A case that fails is a row (``status`` "failed",
-        ``error``), never an exception.
+        ``error``), never an exception. ``StoreInUseError`` (a SweepError): another sweep is
+        using ``store`` (each sweep holds the store's lock file ``.sweep.lock`` while it runs).
     KeyboardInterrupt
         Interrupted: the cases finished so far are stored (``resume=True`` continues); the
         exception carries the partial study as ``exc.study``.
@@ -93,22 +94,26 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
                            save_series=save_series)
     sched = make_scheduler(scheduler, workers)
     st = Store(store)
-    st.check(definition, resume=resume)
-    runner = CaseRunner(definition, str(st.series_dir) if save_series else None)
-    payload = None if sched.name == "serial" else _pickled(runner)
-    start = time.perf_counter()
-    pending: list = []
+    st.lock()  # one sweep per store at a time (StoreInUseError), until this one ends
     try:
-        with sched:
-            stored = st.begin(definition)
-            pending = [(i, c) for i, c in enumerate(definition.cases)
-                       if stored.get(i, {}).get("status") != "ok"]
-            _run(sched, runner, payload, pending, st, definition, progress)
-    except KeyboardInterrupt as exc:  # also while the scheduler starts or stops
-        if st.began:
-            exc.study = _study(st, definition, sched, len(pending), start)
-        raise
-    return _study(st, definition, sched, len(pending), start)
+        st.check(definition, resume=resume)
+        runner = CaseRunner(definition, str(st.series_dir) if save_series else None)
+        payload = None if sched.name == "serial" else _pickled(runner)
+        start = time.perf_counter()
+        pending: list = []
+        try:
+            with sched:
+                stored = st.begin(definition)
+                pending = [(i, c) for i, c in enumerate(definition.cases)
+                           if stored.get(i, {}).get("status") != "ok"]
+                _run(sched, runner, payload, pending, st, definition, progress)
+        except KeyboardInterrupt as exc:  # also while the scheduler starts or stops
+            if st.began:
+                exc.study = _study(st, definition, sched, len(pending), start)
+            raise
+        return _study(st, definition, sched, len(pending), start)
+    finally:
+        st.unlock()
 
 
 def _run(sched, runner, payload, pending, st: Store, definition, progress) -> None:
