@@ -390,6 +390,78 @@ def test_a_build_function_that_cannot_be_pickled_is_refused_before_running(tmp_p
     assert not (tmp_path / "s" / "cases.parquet").exists()
 
 
+# ------------------------------------------------------------------ size
+def test_a_sweep_of_too_many_cases_is_refused_before_any_case_is_made(tmp_path):
+    import tracemalloc
+
+    grid = {"v_belt": np.linspace(0.1, 1.0, 1_000_000), "mu_s": np.linspace(0.35, 0.5, 1000)}
+    tracemalloc.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(SweepError, match=r"the sweep has 1,000,000,000 cases \(1,000,000 x "
+                                             r"1,000\), more than the limit of 1,000,000 "
+                                             r"\(nonsmooth.limits.MAX_CASES\): its table alone "
+                                             r"would need about 1e\+03 GB of memory; sweep fewer"):
+            nonsmooth.sweep("stick_slip_oscillator", grid, metrics=["max:x"], progress=False,
+                            store=tmp_path / "s")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - start < 5.0 and peak < 20e6  # nothing was built
+    assert not (tmp_path / "s").exists()
+    with pytest.raises(SweepError, match=r"has 4 cases \(2 x 2\), more than the limit of 3"):
+        nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.1, 0.2], "mu_s": [0.4, 0.5]},
+                        metrics=["max:x"], store=tmp_path / "s", max_cases=3)
+
+
+def test_the_cases_of_a_large_sweep_are_generated_as_needed_not_held():
+    import itertools
+    import tracemalloc
+
+    from nonsmooth.study.definition import define
+
+    v_belt, mu_s = np.linspace(0.1, 1.0, 1000).tolist(), np.linspace(0.35, 0.5, 1000).tolist()
+    tracemalloc.start()
+    try:
+        definition, _ = define("stick_slip_oscillator", grid={"v_belt": v_belt, "mu_s": mu_s},
+                               t_end=1.0, metrics=["max:x"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    cases = definition.cases
+    assert len(cases) == 1_000_000 and peak < 20e6  # a million dicts would be ~300 MB
+    assert cases[123_456] == {"v_belt": v_belt[123], "mu_s": mu_s[456]}
+    assert cases[-1] == {"v_belt": 1.0, "mu_s": 0.5}
+    assert list(itertools.islice(cases, 3)) == [{"v_belt": 0.1, "mu_s": m} for m in mu_s[:3]]
+    assert definition.describe()["n_cases"] == 1_000_000
+
+
+@pytest.mark.parametrize("scheduler", ["processes", "dask"])
+def test_schedulers_take_cases_as_workers_free_up_not_all_at_once(scheduler):
+    from nonsmooth.study.case import CaseRunner
+    from nonsmooth.study.definition import define
+    from nonsmooth.study.schedulers import make_scheduler
+    from nonsmooth.study.sweep import _pickled
+
+    definition, _ = define("stick_slip_oscillator", grid={"v_belt": [0.1, 0.2, 0.3] * 10},
+                           t_end=0.05, metrics=["max:x"])
+    runner = CaseRunner(definition)
+    taken = []
+
+    def cases():
+        for i, params in enumerate(definition.cases):
+            taken.append(i)
+            yield i, params
+
+    with make_scheduler(scheduler, 1) as sched:
+        rows = sched.results(runner, _pickled(runner), cases())
+        first = next(rows)
+        assert len(taken) <= 5  # a few ahead of the one worker, not all 30
+        rows = [first, *rows]
+    assert sorted(r["case"] for r in rows) == list(range(30))
+    assert all(r["status"] == "ok" for r in rows)
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"grid": {"v_belt": []}}, "grid v_belt has no values"),
     ({"grid": {"v_belt": 0.1}}, "grid v_belt: give a sequence of values"),
@@ -430,6 +502,8 @@ def test_bad_input_is_refused_before_anything_runs(tmp_path, kwargs, match):
     (["--grid", "v_belt=0.1", "--metric", "max:y"], "has no output 'y'"),
     (["--grid", "v_belt=0.1", "--scheduler", "threads"], "unknown scheduler 'threads'"),
     (["--grid", "v_belt=0.1", "--dt", "0"], "--dt 0 is invalid"),
+    (["--grid", "v_belt=0.1:1:100000", "--grid", "mu_s=0.35:0.5:100"],
+     "the sweep has 10,000,000 cases (100,000 x 100), more than the limit of 1,000,000"),
     (["--grid", "v_belt=0.1", "--timeout", "0"], "--timeout 0 is invalid"),
     (["--grid", "v_belt=0.1", "--timeout", "-3"], "--timeout -3 is invalid"),
     (["--grid", "v_belt=0.1", "--set", "mass=2"], "unknown parameter(s) mass"),

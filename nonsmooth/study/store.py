@@ -203,7 +203,7 @@ class Store:
 
         fields = [pa.field("case", pa.int64())]
         for name in definition.parameters:
-            kind, convert = _param_type([c[name] for c in definition.cases])
+            kind, convert = _param_type(definition.cases.column(name))
             fields.append(pa.field(name, kind))
             self._converters[name] = convert
         fields += [pa.field(n, getattr(pa, t)()) for n, t in FIXED_COLUMNS]
