@@ -144,9 +144,21 @@ def _cmd_models(args):
 
 
 def _build(args):
+    """The model of ``args``; ``--timeout`` covers building it (a ``build()`` that never
+    returns is interrupted: BuildTimeoutError), and the run gets the time left."""
     from .models import build
+    from .timelimit import time_limit
 
-    return build(args.model, **_parse_set(args.set))
+    timeout = getattr(args, "timeout", None)
+    if timeout is None:
+        return build(args.model, **_parse_set(args.set))
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise _UserError(f"--timeout {timeout:g} is invalid: it must be > 0 s")
+    start = time.perf_counter()
+    with time_limit(timeout, f"building the model took longer than --timeout {timeout:g} s"):
+        model = build(args.model, **_parse_set(args.set))
+    args.timeout = max(timeout - (time.perf_counter() - start), 1e-3)
+    return model
 
 
 def _tstops(text: str) -> list[float]:

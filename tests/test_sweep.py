@@ -150,6 +150,46 @@ def test_a_worker_process_that_dies_fails_the_cases_it_ran_only(tmp_path):
     assert study.n_ok == 6 - len(died)  # the others ran on a new pool
 
 
+def slow_build(v_belt=0.1):
+    """A build function that does not return (for 12 s) at v_belt = 0.2."""
+    if v_belt == 0.2:
+        end = time.monotonic() + 12.0
+        while time.monotonic() < end:
+            time.sleep(0.01)
+    return stick_slip_oscillator.build(v_belt=v_belt)
+
+
+@pytest.mark.parametrize("scheduler", ["serial", "processes", "dask"])
+def test_a_build_that_never_returns_counts_against_the_case_timeout(tmp_path, scheduler):
+    start = time.monotonic()
+    study = nonsmooth.sweep(slow_build, {"v_belt": [0.2, 0.1, 0.3]}, t_end=0.5,
+                            options={"timeout": 1.0}, metrics=["max:x"], store=tmp_path / "s",
+                            scheduler=scheduler, workers=2, progress=False)
+    assert time.monotonic() - start < 20.0  # the check's reference build and the case: ~1 s each
+    assert list(study["status"]) == ["failed", "ok", "ok"]
+    row = study.rows()[0]
+    assert row["error_type"] == "BuildTimeoutError"
+    assert row["error"].startswith("building the model took longer than the timeout of 1 s")
+    assert 1.0 <= row["wall_time"] < 5.0
+
+
+def test_cli_run_timeout_covers_building_the_model(tmp_path, capsys):
+    model = tmp_path / "slow.py"
+    model.write_text("import time\n"
+                     "from nonsmooth.models import stick_slip_oscillator\n\n"
+                     "def build(k=100.0):\n"
+                     "    end = time.monotonic() + 12.0\n"
+                     "    while time.monotonic() < end:\n"
+                     "        pass\n"
+                     "    return stick_slip_oscillator.build(k=k)\n")
+    start = time.monotonic()
+    code = main(["run", str(model), "--t-end", "0.1", "--timeout", "1"])
+    err = capsys.readouterr().err
+    assert time.monotonic() - start < 10.0
+    assert code == 2
+    assert err == "nonsmooth: error: building the model took longer than --timeout 1 s\n"
+
+
 # ------------------------------------------------------------------ interrupts and resume
 FINISHED: list = []
 INTERRUPT_AT = {"v_belt": None}

@@ -484,7 +484,7 @@ def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, met
     t_end, dt = _check_time("t_end", t_end), _check_time("dt", dt)
     options, method = _check_options(options), _check_method(method)
     parsed = parse_metrics(metrics)
-    reference = _reference_model(source, rows, fixed)
+    reference = _reference_model(source, rows, fixed, options)
     check_metrics(parsed, reference)
     definition = SweepDefinition(
         model=source, parameters=columns, cases=rows, fixed=fixed,
@@ -495,16 +495,35 @@ def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, met
     return definition, reference
 
 
-def _reference_model(source: ModelSource, rows: Sequence, fixed: dict):
+def _reference_model(source: ModelSource, rows: Sequence, fixed: dict, options):
     """A model to check the metrics against: the first case that builds (of the first few),
-    else the model with the fixed values only."""
+    else the model with the fixed values only. Each build is limited by the case's timeout;
+    after one that times out, only the fixed values are tried."""
+    from nonsmooth.errors import BuildTimeoutError
+
+    from .case import build_within
+
     first = None
     for row in itertools.islice(rows, 8):
+        params = {**fixed, **row}
         try:
-            return source.build({**fixed, **row})
+            return build_within(source, params, _timeout(options, params))
+        except BuildTimeoutError as exc:
+            first = first or exc
+            break
         except Exception as exc:  # a refused combination, or a build function's own error
             first = first or exc
     try:
-        return source.build(fixed)
+        return build_within(source, fixed, _timeout(options, fixed))
     except Exception as exc:
         raise SweepError(f"no case of the sweep builds a model: {first or exc}") from None
+
+
+def _timeout(options, params: dict) -> float | None:
+    """The ``timeout`` of the case with ``params`` (None: none, or not known yet)."""
+    if callable(options):
+        try:
+            options = _check_options(options(dict(params)))
+        except Exception:  # the case's own row will say what is wrong
+            return None
+    return options.get("timeout") if isinstance(options, Mapping) else None
