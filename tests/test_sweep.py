@@ -346,6 +346,35 @@ def test_cli_sweep_interrupted_by_sigint_keeps_its_rows_and_resumes(tmp_path):
     assert all(again[c] == w for c, w in done.items())  # the kept rows were not run again
 
 
+@pytest.mark.parametrize("scheduler", ["processes", "dask"])
+def test_the_workers_end_when_the_sweep_process_is_killed(tmp_path, scheduler):
+    import psutil
+
+    store = tmp_path / "s"
+    argv = [sys.executable, "-m", "nonsmooth", "sweep", "stick_slip_oscillator",
+            "--grid", "v_belt=0.05:0.3:200", "--t-end", "8", "--method", "DOP853",
+            "--metric", "max:x", "--store", str(store), "--workers", "2",
+            "--scheduler", scheduler]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    children = []
+    try:
+        wait_for_rows(store / "cases.parquet", 1, proc, timeout=60.0)  # the workers run cases
+        children = psutil.Process(proc.pid).children(recursive=True)
+        assert len(children) >= 2
+        proc.kill()  # SIGKILL: the sweep's process cannot stop its workers
+        proc.wait(timeout=10)
+        gone, alive = psutil.wait_procs(children, timeout=10.0)
+        assert not alive, f"workers left running after their sweep was killed: {alive}"
+    finally:
+        proc.kill()
+        for child in children:
+            try:
+                child.kill()
+            except psutil.NoSuchProcess:
+                pass
+        proc.communicate(timeout=10)
+
+
 # ------------------------------------------------------------------ metrics and the table
 def test_metrics_against_the_time_series(tmp_path):
     def samples_stuck(result):

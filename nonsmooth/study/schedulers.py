@@ -10,7 +10,8 @@ they finish:
   processes (default: every core), started with ``spawn`` (clean interpreters: nothing is
   inherited from the caller's threads);
 * ``"dask"`` (:class:`Dask`) -- a ``dask.distributed.LocalCluster`` of ``workers`` single-threaded
-  worker processes, started for the sweep and closed after it;
+  worker processes, started for the sweep and closed after it (its worker processes end with
+  the sweep's process however it ends: distributed's own watch of the parent);
 * an address (``tcp://host:port``, :class:`Dask`) -- an existing Dask scheduler: its workers run
   the cases (they need nonsmooth installed, and for ``save_series`` the store's folder).
 
@@ -101,14 +102,64 @@ class Serial(Scheduler):
 _STARTED = None
 
 
-def _init_worker(started) -> None:
+def _init_worker(started, parent: int | None = None) -> None:
     """Worker initializer: Ctrl-C reaches the whole process group but the parent handles it;
-    ``started`` is the queue the worker announces each case on before running it."""
+    ``started`` is the queue the worker announces each case on before running it; the worker
+    ends when its parent process (``parent``, the sweep's) does."""
     import signal
 
     global _STARTED
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _STARTED = started
+    if parent is not None:
+        _end_with_parent(parent)
+
+
+#: Seconds between two looks of a worker's watcher thread at its parent process.
+PARENT_POLL = 0.5
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this process when process ``parent`` ends (a sweep killed by SIGKILL or the
+    out-of-memory killer cannot stop its workers): on Linux at once (``prctl(PR_SET_PDEATHSIG,
+    SIGKILL)``); everywhere, a daemon thread that looks every :data:`PARENT_POLL` s whether the
+    parent is gone (this process re-parented, or on Windows the parent's id no longer alive)
+    and exits."""
+    import signal
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if not _parent_alive(parent):  # it died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        import time
+
+        while _parent_alive(parent):
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="nonsmooth-parent-watch", daemon=True).start()
+
+
+def _parent_alive(parent: int) -> bool:
+    """Whether process ``parent`` is still this process's parent."""
+    if os.getppid() != parent:  # POSIX: an orphan is re-parented (to 1 or a subreaper)
+        return False
+    if os.name == "nt":  # Windows keeps the parent's id: ask whether it still runs
+        try:
+            import psutil
+        except ImportError:
+            return True
+        return psutil.pid_exists(parent)
+    return True
 
 
 def _run_announced(payload: bytes, index: int, params: dict) -> dict:
@@ -124,7 +175,9 @@ class Processes(Scheduler):
 
     A worker that dies (a crash, ``os._exit``, the out-of-memory killer) breaks the pool: the
     cases it and the other workers were running become failed rows saying so (``resume``
-    retries them), and the cases not started yet run on a new pool.
+    retries them), and the cases not started yet run on a new pool. The workers end when the
+    sweep's process does, however it ends (:func:`_end_with_parent`: killed, they would
+    otherwise wait for work forever, holding the caller's pipes).
     """
 
     name = "processes"
@@ -146,7 +199,8 @@ class Processes(Scheduler):
         from concurrent.futures import ProcessPoolExecutor
 
         self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
-                                         initializer=_init_worker, initargs=(self._started,))
+                                         initializer=_init_worker,
+                                         initargs=(self._started, os.getpid()))
 
     def __exit__(self, exc_type, exc, tb):
         pool, self._pool = self._pool, None
