@@ -144,9 +144,21 @@ def _cmd_models(args):
 
 
 def _build(args):
+    """The model of ``args``; ``--timeout`` covers building it (a ``build()`` that never
+    returns is interrupted: BuildTimeoutError), and the run gets the time left."""
     from .models import build
+    from .timelimit import time_limit
 
-    return build(args.model, **_parse_set(args.set))
+    timeout = getattr(args, "timeout", None)
+    if timeout is None:
+        return build(args.model, **_parse_set(args.set))
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise _UserError(f"--timeout {timeout:g} is invalid: it must be > 0 s")
+    start = time.perf_counter()
+    with time_limit(timeout, f"building the model took longer than --timeout {timeout:g} s"):
+        model = build(args.model, **_parse_set(args.set))
+    args.timeout = max(timeout - (time.perf_counter() - start), 1e-3)
+    return model
 
 
 def _tstops(text: str) -> list[float]:
@@ -336,7 +348,8 @@ def _cmd_sweep(args):
         raise _UserError("give at least one --metric SPEC (e.g. period:reserve_zero, max:x, "
                          "stick_fraction)")
     _check_method(args.method)
-    for option, value in (("--t-end", args.t_end), ("--dt", args.dt)):
+    for option, value in (("--t-end", args.t_end), ("--dt", args.dt),
+                          ("--timeout", args.timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
     options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,

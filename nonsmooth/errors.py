@@ -7,6 +7,7 @@ Hierarchy::
 
     NonsmoothError
     +-- ModelError (also ValueError)         bad model description or parameter
+    |   +-- BuildTimeoutError                building the model took longer than the timeout
     +-- ConstraintError                      constraints cannot be satisfied / singular KKT
     +-- InconsistentLCPError                 the normal-force (H)LCP has no solution
     +-- IndeterminateLCPError                the normal-force (H)LCP has several solutions
@@ -22,6 +23,7 @@ from __future__ import annotations
 __all__ = [
     "NonsmoothError",
     "ModelError",
+    "BuildTimeoutError",
     "ConstraintError",
     "InconsistentLCPError",
     "IndeterminateLCPError",
@@ -39,6 +41,11 @@ class NonsmoothError(Exception):
 
 class ModelError(NonsmoothError, ValueError):
     """A model description or parameter is invalid (names the element and the allowed range)."""
+
+
+class BuildTimeoutError(ModelError):
+    """Building the model (a model file's or a build function's ``build()``) took longer than
+    the run's or the case's wall-clock ``timeout`` (``--timeout``), and was interrupted."""
 
 
 class ConstraintError(NonsmoothError):

@@ -8,6 +8,10 @@ MAX_EVALUATIONS : int
 MAX_OUTPUTS : int
     Most output rows ``(t_end - t0) / dt + 1`` a run may ask for; a row costs about 1-2 kB while
     the run is recorded, so this bounds the memory to a few GB (``simulate(max_outputs=...)``).
+MAX_CASES : int
+    Most cases a sweep may have (``sweep(max_cases=...)``); the store keeps a row of about 1 kB
+    per case while the sweep runs (``cases.parquet`` is rewritten from them), so this bounds
+    the memory to about 1 GB. The cases themselves are generated one at a time, never held.
 ENERGY_WARNING : float
     A successful run warns when its energy balance error exceeds this fraction of its energy
     scale (largest kinetic energy, energy change or work term; at least 1e-6 of the largest
@@ -22,10 +26,12 @@ SMALL_SYSTEM : int
 
 from __future__ import annotations
 
-__all__ = ["MAX_EVALUATIONS", "MAX_OUTPUTS", "ENERGY_WARNING", "ZENO_LIMIT", "SMALL_SYSTEM"]
+__all__ = ["MAX_EVALUATIONS", "MAX_OUTPUTS", "MAX_CASES", "ENERGY_WARNING", "ZENO_LIMIT",
+           "SMALL_SYSTEM"]
 
 MAX_EVALUATIONS = 10_000_000
 MAX_OUTPUTS = 2_000_000
+MAX_CASES = 1_000_000
 ENERGY_WARNING = 0.01
 ZENO_LIMIT = 50
 SMALL_SYSTEM = 1000

@@ -150,6 +150,46 @@ def test_a_worker_process_that_dies_fails_the_cases_it_ran_only(tmp_path):
     assert study.n_ok == 6 - len(died)  # the others ran on a new pool
 
 
+def slow_build(v_belt=0.1):
+    """A build function that does not return (for 12 s) at v_belt = 0.2."""
+    if v_belt == 0.2:
+        end = time.monotonic() + 12.0
+        while time.monotonic() < end:
+            time.sleep(0.01)
+    return stick_slip_oscillator.build(v_belt=v_belt)
+
+
+@pytest.mark.parametrize("scheduler", ["serial", "processes", "dask"])
+def test_a_build_that_never_returns_counts_against_the_case_timeout(tmp_path, scheduler):
+    start = time.monotonic()
+    study = nonsmooth.sweep(slow_build, {"v_belt": [0.2, 0.1, 0.3]}, t_end=0.5,
+                            options={"timeout": 1.0}, metrics=["max:x"], store=tmp_path / "s",
+                            scheduler=scheduler, workers=2, progress=False)
+    assert time.monotonic() - start < 20.0  # the check's reference build and the case: ~1 s each
+    assert list(study["status"]) == ["failed", "ok", "ok"]
+    row = study.rows()[0]
+    assert row["error_type"] == "BuildTimeoutError"
+    assert row["error"].startswith("building the model took longer than the timeout of 1 s")
+    assert 1.0 <= row["wall_time"] < 5.0
+
+
+def test_cli_run_timeout_covers_building_the_model(tmp_path, capsys):
+    model = tmp_path / "slow.py"
+    model.write_text("import time\n"
+                     "from nonsmooth.models import stick_slip_oscillator\n\n"
+                     "def build(k=100.0):\n"
+                     "    end = time.monotonic() + 12.0\n"
+                     "    while time.monotonic() < end:\n"
+                     "        pass\n"
+                     "    return stick_slip_oscillator.build(k=k)\n")
+    start = time.monotonic()
+    code = main(["run", str(model), "--t-end", "0.1", "--timeout", "1"])
+    err = capsys.readouterr().err
+    assert time.monotonic() - start < 10.0
+    assert code == 2
+    assert err == "nonsmooth: error: building the model took longer than --timeout 1 s\n"
+
+
 # ------------------------------------------------------------------ interrupts and resume
 FINISHED: list = []
 INTERRUPT_AT = {"v_belt": None}
@@ -228,6 +268,46 @@ def test_resume_with_a_different_definition_is_refused(tmp_path):
     assert set(saved["versions"]) >= {"nonsmooth", "numpy", "scipy", "python"}
 
 
+GATE = {"entered": threading.Event(), "open": threading.Event()}
+
+
+def gated_build(v_belt):
+    """A build function whose case v_belt = 0.2 waits (at most 10 s) for the test to open the
+    gate."""
+    if v_belt == 0.2:
+        GATE["entered"].set()
+        GATE["open"].wait(timeout=10.0)
+    return stick_slip_oscillator.build(v_belt=v_belt)
+
+
+def test_a_second_sweep_on_a_store_in_use_is_refused_at_once(tmp_path):
+    from nonsmooth.study.store import LOCK_NAME, StoreInUseError
+
+    FINISHED.clear()
+    GATE["entered"].clear()
+    GATE["open"].clear()
+    kw = {"grid": {"v_belt": [0.1, 0.2, 0.3]}, "t_end": 0.5, "metrics": [finished],
+          "store": tmp_path / "s", "scheduler": "serial", "progress": False, "resume": True}
+    first = {}
+    thread = threading.Thread(target=lambda: first.update(study=nonsmooth.sweep(gated_build,
+                                                                                 **kw)))
+    thread.start()
+    try:
+        assert GATE["entered"].wait(timeout=10.0)  # the first sweep is running case 1
+        assert (tmp_path / "s" / LOCK_NAME).read_text().strip() == str(os.getpid())
+        start = time.monotonic()
+        with pytest.raises(StoreInUseError, match=rf"another sweep \(process {os.getpid()}\) "
+                                                  "is using the store .*; wait for it"):
+            nonsmooth.sweep(gated_build, **kw)  # a concurrent --resume on the same store
+        assert time.monotonic() - start < 2.0
+    finally:
+        GATE["open"].set()
+        thread.join(timeout=20.0)
+    assert first["study"].n_ok == 3
+    assert sorted(FINISHED) == [0.1, 0.2, 0.3]  # every case ran once, by the first sweep
+    assert nonsmooth.sweep(gated_build, **kw).run["ran"] == 0  # the lock was released
+
+
 def wait_for_rows(path, count, proc, timeout=120.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.poll() is None:
@@ -264,6 +344,35 @@ def test_cli_sweep_interrupted_by_sigint_keeps_its_rows_and_resumes(tmp_path):
     again = dict(zip(table.column("case").to_pylist(), table.column("wall_time").to_pylist(),
                      strict=True))
     assert all(again[c] == w for c, w in done.items())  # the kept rows were not run again
+
+
+@pytest.mark.parametrize("scheduler", ["processes", "dask"])
+def test_the_workers_end_when_the_sweep_process_is_killed(tmp_path, scheduler):
+    import psutil
+
+    store = tmp_path / "s"
+    argv = [sys.executable, "-m", "nonsmooth", "sweep", "stick_slip_oscillator",
+            "--grid", "v_belt=0.05:0.3:200", "--t-end", "8", "--method", "DOP853",
+            "--metric", "max:x", "--store", str(store), "--workers", "2",
+            "--scheduler", scheduler]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    children = []
+    try:
+        wait_for_rows(store / "cases.parquet", 1, proc, timeout=60.0)  # the workers run cases
+        children = psutil.Process(proc.pid).children(recursive=True)
+        assert len(children) >= 2
+        proc.kill()  # SIGKILL: the sweep's process cannot stop its workers
+        proc.wait(timeout=10)
+        gone, alive = psutil.wait_procs(children, timeout=10.0)
+        assert not alive, f"workers left running after their sweep was killed: {alive}"
+    finally:
+        proc.kill()
+        for child in children:
+            try:
+                child.kill()
+            except psutil.NoSuchProcess:
+                pass
+        proc.communicate(timeout=10)
 
 
 # ------------------------------------------------------------------ metrics and the table
@@ -350,6 +459,78 @@ def test_a_build_function_that_cannot_be_pickled_is_refused_before_running(tmp_p
     assert not (tmp_path / "s" / "cases.parquet").exists()
 
 
+# ------------------------------------------------------------------ size
+def test_a_sweep_of_too_many_cases_is_refused_before_any_case_is_made(tmp_path):
+    import tracemalloc
+
+    grid = {"v_belt": np.linspace(0.1, 1.0, 1_000_000), "mu_s": np.linspace(0.35, 0.5, 1000)}
+    tracemalloc.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(SweepError, match=r"the sweep has 1,000,000,000 cases \(1,000,000 x "
+                                             r"1,000\), more than the limit of 1,000,000 "
+                                             r"\(nonsmooth.limits.MAX_CASES\): its table alone "
+                                             r"would need about 1e\+03 GB of memory; sweep fewer"):
+            nonsmooth.sweep("stick_slip_oscillator", grid, metrics=["max:x"], progress=False,
+                            store=tmp_path / "s")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - start < 5.0 and peak < 20e6  # nothing was built
+    assert not (tmp_path / "s").exists()
+    with pytest.raises(SweepError, match=r"has 4 cases \(2 x 2\), more than the limit of 3"):
+        nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.1, 0.2], "mu_s": [0.4, 0.5]},
+                        metrics=["max:x"], store=tmp_path / "s", max_cases=3)
+
+
+def test_the_cases_of_a_large_sweep_are_generated_as_needed_not_held():
+    import itertools
+    import tracemalloc
+
+    from nonsmooth.study.definition import define
+
+    v_belt, mu_s = np.linspace(0.1, 1.0, 1000).tolist(), np.linspace(0.35, 0.5, 1000).tolist()
+    tracemalloc.start()
+    try:
+        definition, _ = define("stick_slip_oscillator", grid={"v_belt": v_belt, "mu_s": mu_s},
+                               t_end=1.0, metrics=["max:x"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    cases = definition.cases
+    assert len(cases) == 1_000_000 and peak < 20e6  # a million dicts would be ~300 MB
+    assert cases[123_456] == {"v_belt": v_belt[123], "mu_s": mu_s[456]}
+    assert cases[-1] == {"v_belt": 1.0, "mu_s": 0.5}
+    assert list(itertools.islice(cases, 3)) == [{"v_belt": 0.1, "mu_s": m} for m in mu_s[:3]]
+    assert definition.describe()["n_cases"] == 1_000_000
+
+
+@pytest.mark.parametrize("scheduler", ["processes", "dask"])
+def test_schedulers_take_cases_as_workers_free_up_not_all_at_once(scheduler):
+    from nonsmooth.study.case import CaseRunner
+    from nonsmooth.study.definition import define
+    from nonsmooth.study.schedulers import make_scheduler
+    from nonsmooth.study.sweep import _pickled
+
+    definition, _ = define("stick_slip_oscillator", grid={"v_belt": [0.1, 0.2, 0.3] * 10},
+                           t_end=0.05, metrics=["max:x"])
+    runner = CaseRunner(definition)
+    taken = []
+
+    def cases():
+        for i, params in enumerate(definition.cases):
+            taken.append(i)
+            yield i, params
+
+    with make_scheduler(scheduler, 1) as sched:
+        rows = sched.results(runner, _pickled(runner), cases())
+        first = next(rows)
+        assert len(taken) <= 5  # a few ahead of the one worker, not all 30
+        rows = [first, *rows]
+    assert sorted(r["case"] for r in rows) == list(range(30))
+    assert all(r["status"] == "ok" for r in rows)
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"grid": {"v_belt": []}}, "grid v_belt has no values"),
     ({"grid": {"v_belt": 0.1}}, "grid v_belt: give a sequence of values"),
@@ -367,6 +548,8 @@ def test_a_build_function_that_cannot_be_pickled_is_refused_before_running(tmp_p
     ({"method": "RK5"}, "unknown method 'RK5'"),
     ({"t_end": -1.0}, "t_end = -1.0 is invalid"),
     ({"options": {"rtl": 1e-8}}, r"unknown simulate option\(s\) rtl"),
+    ({"options": {"timeout": 0}}, r"timeout = 0 is invalid: it must be a finite number > 0"),
+    ({"options": {"timeout": -3.0}}, r"timeout = -3.0 is invalid"),
 ])
 def test_bad_input_is_refused_before_anything_runs(tmp_path, kwargs, match):
     kw = {"grid": {"v_belt": [0.1]}, "metrics": ["max:x"], "t_end": 1.0, "progress": False,
@@ -388,6 +571,10 @@ def test_bad_input_is_refused_before_anything_runs(tmp_path, kwargs, match):
     (["--grid", "v_belt=0.1", "--metric", "max:y"], "has no output 'y'"),
     (["--grid", "v_belt=0.1", "--scheduler", "threads"], "unknown scheduler 'threads'"),
     (["--grid", "v_belt=0.1", "--dt", "0"], "--dt 0 is invalid"),
+    (["--grid", "v_belt=0.1:1:100000", "--grid", "mu_s=0.35:0.5:100"],
+     "the sweep has 10,000,000 cases (100,000 x 100), more than the limit of 1,000,000"),
+    (["--grid", "v_belt=0.1", "--timeout", "0"], "--timeout 0 is invalid"),
+    (["--grid", "v_belt=0.1", "--timeout", "-3"], "--timeout -3 is invalid"),
     (["--grid", "v_belt=0.1", "--set", "mass=2"], "unknown parameter(s) mass"),
     (["--grid", "v_belt=0.1", "--store", "/etc/hostname/sweep"], "cannot write the sweep's "
                                                                  "store to /etc/hostname/sweep"),

@@ -5,7 +5,9 @@ Only the row (a few numbers) travels back: the time series never leave the worke
 failure of the case (the model refusing its parameters, jamming, a non-finite state, a used-up
 budget, an exception in a user function or metric) is caught and becomes a row with
 ``status = "failed"``, its one-line ``error`` and ``error_type``; the first warning of a run
-(an energy balance error, a dissipativity condition) goes to ``warning``. Only an interrupt
+(an energy balance error, a dissipativity condition) goes to ``warning``. The case's
+``timeout`` covers building its model too (a ``BuildTimeoutError`` row when ``build()`` takes
+longer; the run gets what is left). Only an interrupt
 (``KeyboardInterrupt``) propagates, to stop the sweep.
 """
 
@@ -19,7 +21,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CaseRunner", "run_pickled", "series_path"]
+__all__ = ["CaseRunner", "run_pickled", "series_path", "build_within"]
 
 
 def series_path(folder, index: int) -> Path:
@@ -51,8 +53,12 @@ class CaseRunner:
             warnings.simplefilter("always")
             try:
                 case = {**d.fixed, **params}
-                model = d.model.build(case)
-                result = self._simulate(model, case)
+                t_end, dt, options = d.settings(case)
+                model = build_within(d.model, case, options.get("timeout"))
+                if options.get("timeout") is not None:  # the build counts against the timeout
+                    spent = time.perf_counter() - start
+                    options = {**options, "timeout": max(options["timeout"] - spent, 1e-3)}
+                result = self._simulate(model, t_end, dt, options)
                 metrics = {m.name: m(result) for m in d.metrics}
             except Exception as exc:  # every failure of one case is a row
                 error = exc
@@ -69,14 +75,25 @@ class CaseRunner:
             write_series(result, series_path(self.series_dir, index))
         return row
 
-    def _simulate(self, model, case: dict):
+    def _simulate(self, model, t_end, dt, options: dict):
         from nonsmooth.simulate import simulate
 
-        t_end, dt, options = self.definition.settings(case)
         t_end = model.t_end if t_end is None else t_end
         dt = dt if dt is not None else (model.dt or t_end / 1000.0)
         return simulate(model, t_end, method=self.definition.method, dt=min(dt, t_end),
                         throw=True, **options)
+
+
+def build_within(source, params: dict, timeout: float | None):
+    """``source.build(params)`` (a :class:`~nonsmooth.study.definition.ModelSource`), ended
+    with a :class:`~nonsmooth.errors.BuildTimeoutError` after ``timeout`` s (None: no limit)."""
+    from nonsmooth.timelimit import time_limit
+
+    message = "" if timeout is None else (
+        f"building the model took longer than the timeout of {timeout:g} s (--timeout, "
+        "options['timeout']); build() never returned or is too slow")
+    with time_limit(timeout, message):
+        return source.build(params)
 
 
 def one_line(exc: BaseException) -> str:

@@ -170,19 +170,89 @@ def _checked_cases(cases: Sequence[Mapping] | None) -> list | None:
     return [{str(k): _scalar(str(k), case[k]) for k in names} for case in cases]
 
 
-def _expand(grid: dict, cases: list | None) -> tuple[list, list]:
-    """The swept names (column order) and every case's values: each entry of ``cases``
-    combined with every point of the grid's Cartesian product."""
+#: Memory (bytes) a case's row takes while the sweep runs (the store keeps every row).
+CASE_BYTES = 1_000
+
+
+def _check_count(grid, cases, max_cases: int) -> None:
+    """Refuse a sweep of more than ``max_cases`` cases before any value is checked or any case
+    generated: the count is the product of the grid's and the cases' lengths."""
+    from collections.abc import Sized
+
+    if not (isinstance(max_cases, numbers.Integral) and max_cases >= 1):
+        raise SweepError(f"max_cases = {max_cases!r} is invalid: give an integer >= 1")
+    sizes = [len(v) for v in (grid.values() if isinstance(grid, Mapping) else ())
+             if isinstance(v, Sized) and not isinstance(v, (str, bytes))]
+    if isinstance(cases, Sized) and not isinstance(cases, Mapping):
+        sizes.append(len(cases))
+    count = math.prod(sizes)
+    if count > max_cases:
+        shape = " x ".join(f"{n:,}" for n in sizes)
+        raise SweepError(
+            f"the sweep has {count:,} cases ({shape}), more than the limit of {max_cases:,} "
+            f"(nonsmooth.limits.MAX_CASES): its table alone would need about "
+            f"{count * CASE_BYTES / 1e9:.3g} GB of memory; sweep fewer values (a coarse grid "
+            "first, then a finer one where it matters), split it into sweeps with stores of "
+            "their own, or raise the limit with sweep(max_cases=...)")
+
+
+class Cases(Sequence):
+    """Every case's swept values, generated when asked for (never all held in memory): entry
+    ``i`` is given case ``i // n_points`` combined with point ``i % n_points`` of the grid's
+    Cartesian product (the last grid name varying fastest).
+
+    Parameters
+    ----------
+    grid : dict {name: list}   the swept values of each grid name
+    cases : list of dict or None   the given cases (None: one empty case)
+    """
+
+    def __init__(self, grid: dict, cases: list | None):
+        self.grid = grid
+        self.given = cases if cases is not None else [{}]
+        self.names = list(self.given[0]) + list(grid)
+        self._points = math.prod(len(v) for v in grid.values())
+
+    def __len__(self) -> int:
+        return len(self.given) * self._points
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError(f"case {index} of {n}")
+        given, point = divmod(i, self._points)
+        values = {}
+        for name in reversed(self.grid):
+            point, k = divmod(point, len(self.grid[name]))
+            values[name] = self.grid[name][k]
+        return {**self.given[given], **{name: values[name] for name in self.grid}}
+
+    def __iter__(self):
+        for case in self.given:
+            for point in itertools.product(*self.grid.values()):
+                yield {**case, **dict(zip(self.grid, point, strict=True))}
+
+    def column(self, name: str) -> list:
+        """The values parameter ``name`` takes (each grid value once, or every given case's)."""
+        if name in self.grid:
+            return list(self.grid[name])
+        return [case[name] for case in self.given]
+
+
+def _expand(grid: dict, cases: list | None) -> tuple[list, Cases]:
+    """The swept names (column order) and every case's values (generated as needed): each
+    entry of ``cases`` combined with every point of the grid's Cartesian product."""
     if not grid and cases is None:
         raise SweepError("give grid={name: values} and/or cases=[{name: value, ...}, ...]")
-    cases = cases if cases is not None else [{}]
-    names = list(cases[0])
+    names = list(cases[0]) if cases is not None else []
     both = sorted(set(names) & set(grid))
     if both:
         raise SweepError(f"parameter(s) {', '.join(both)} given both in grid and in cases")
-    points = list(itertools.product(*grid.values()))
-    rows = [{**case, **dict(zip(grid, p, strict=True))} for case in cases for p in points]
-    return names + list(grid), rows
+    rows = Cases(grid, cases)
+    return rows.names, rows
 
 
 def _converter(source: ModelSource) -> Callable[[str, object], object]:
@@ -271,7 +341,13 @@ def _check_options(options):
     if unknown:
         raise SweepError(f"options: unknown simulate option(s) {', '.join(unknown)}; allowed: "
                          f"{', '.join(SIMULATE_OPTIONS)}")
-    return {k: _scalar(k, v) for k, v in options.items()}
+    checked = {k: _scalar(k, v) for k, v in options.items()}
+    timeout = checked.get("timeout")
+    if timeout is not None and not (isinstance(timeout, (int, float))
+                                    and not isinstance(timeout, bool) and timeout > 0):
+        raise SweepError(f"options: timeout = {timeout!r} is invalid: it must be a finite "
+                         "number > 0 (s), the wall-clock time each case may take")
+    return checked
 
 
 def _check_method(method):
@@ -295,7 +371,8 @@ class SweepDefinition:
     ----------
     model : ModelSource
     parameters : list of str        the swept names (the table's parameter columns, in order)
-    cases : list of dict            every case's swept values (the case id is its index)
+    cases : Cases                   every case's swept values (the case id is its index), a
+                                    sequence of dicts generated as needed
     fixed : dict                    values every case shares (``--set``)
     t_end, dt : float, callable or None
                                     end time and output spacing / step (s); None: the model's;
@@ -311,7 +388,7 @@ class SweepDefinition:
 
     model: ModelSource
     parameters: list
-    cases: list
+    cases: Cases
     fixed: dict
     t_end: float | Callable | None
     dt: float | Callable | None
@@ -373,20 +450,29 @@ def _short(value, limit: int = 80) -> str:
 
 
 def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, method=None,
-           options=None, metrics=(), save_series=False) -> tuple[SweepDefinition, object]:
+           options=None, metrics=(), save_series=False,
+           max_cases: int | None = None) -> tuple[SweepDefinition, object]:
     """Check a sweep and return ``(definition, reference model)``.
+
+    A sweep of more than ``max_cases`` cases (default :data:`nonsmooth.limits.MAX_CASES`) is
+    refused first, before any value is checked or any case generated.
 
     Every swept and fixed value is converted and range-checked one by one as the model will
     see it (unknown names, out-of-range values: an error here); the reference model (built
     from the first case that builds, or from the fixed values alone) is what the metric specs
     are checked against (its outputs and frictional pairs).
     """
+    from nonsmooth.limits import MAX_CASES
+
     from .metrics import check_metrics, parse_metrics
 
+    limit = MAX_CASES if max_cases is None else max_cases
+    _check_count(grid, cases, limit)  # from the lengths given, before any value is looked at
     source = _source(model)
     convert = _memoized(_converter(source))
-    grid = {k: [convert(k, v) for v in vs] for k, vs in _checked_grid(grid).items()}
-    cases = _checked_cases(cases)
+    grid, cases = _checked_grid(grid), _checked_cases(cases)
+    _check_count(grid, cases, limit)  # again: cases or values given as iterators
+    grid = {k: [convert(k, v) for v in vs] for k, vs in grid.items()}
     if cases is not None:
         cases = [{k: convert(k, v) for k, v in case.items()} for case in cases]
     columns, rows = _expand(grid, cases)
@@ -398,7 +484,7 @@ def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, met
     t_end, dt = _check_time("t_end", t_end), _check_time("dt", dt)
     options, method = _check_options(options), _check_method(method)
     parsed = parse_metrics(metrics)
-    reference = _reference_model(source, rows, fixed)
+    reference = _reference_model(source, rows, fixed, options)
     check_metrics(parsed, reference)
     definition = SweepDefinition(
         model=source, parameters=columns, cases=rows, fixed=fixed,
@@ -409,16 +495,35 @@ def define(model, *, grid=None, cases=None, fixed=None, t_end=None, dt=None, met
     return definition, reference
 
 
-def _reference_model(source: ModelSource, rows: list, fixed: dict):
+def _reference_model(source: ModelSource, rows: Sequence, fixed: dict, options):
     """A model to check the metrics against: the first case that builds (of the first few),
-    else the model with the fixed values only."""
+    else the model with the fixed values only. Each build is limited by the case's timeout;
+    after one that times out, only the fixed values are tried."""
+    from nonsmooth.errors import BuildTimeoutError
+
+    from .case import build_within
+
     first = None
-    for row in rows[:8]:
+    for row in itertools.islice(rows, 8):
+        params = {**fixed, **row}
         try:
-            return source.build({**fixed, **row})
+            return build_within(source, params, _timeout(options, params))
+        except BuildTimeoutError as exc:
+            first = first or exc
+            break
         except Exception as exc:  # a refused combination, or a build function's own error
             first = first or exc
     try:
-        return source.build(fixed)
+        return build_within(source, fixed, _timeout(options, fixed))
     except Exception as exc:
         raise SweepError(f"no case of the sweep builds a model: {first or exc}") from None
+
+
+def _timeout(options, params: dict) -> float | None:
+    """The ``timeout`` of the case with ``params`` (None: none, or not known yet)."""
+    if callable(options):
+        try:
+            options = _check_options(options(dict(params)))
+        except Exception:  # the case's own row will say what is wrong
+            return None
+    return options.get("timeout") if isinstance(options, Mapping) else None

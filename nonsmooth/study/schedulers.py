@@ -10,7 +10,8 @@ they finish:
   processes (default: every core), started with ``spawn`` (clean interpreters: nothing is
   inherited from the caller's threads);
 * ``"dask"`` (:class:`Dask`) -- a ``dask.distributed.LocalCluster`` of ``workers`` single-threaded
-  worker processes, started for the sweep and closed after it;
+  worker processes, started for the sweep and closed after it (its worker processes end with
+  the sweep's process however it ends: distributed's own watch of the parent);
 * an address (``tcp://host:port``, :class:`Dask`) -- an existing Dask scheduler: its workers run
   the cases (they need nonsmooth installed, and for ``save_series`` the store's folder).
 
@@ -24,7 +25,7 @@ Scripts that use ``processes`` or ``dask`` need the usual ``if __name__ == "__ma
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .definition import SweepError
 
@@ -79,9 +80,11 @@ class Scheduler:
     def __exit__(self, *exc):
         return False
 
-    def results(self, runner, payload: bytes, cases: list[tuple[int, dict]]) -> Iterator[dict]:
+    def results(self, runner, payload: bytes,
+                cases: Iterable[tuple[int, dict]]) -> Iterator[dict]:
         """One row per ``(index, params)`` of ``cases`` as each finishes. ``runner`` is the
-        :class:`~nonsmooth.study.case.CaseRunner`, ``payload`` the same pickled."""
+        :class:`~nonsmooth.study.case.CaseRunner`, ``payload`` the same pickled; ``cases`` is
+        taken from as workers become free (a few cases ahead), never all at once."""
         raise NotImplementedError
 
 
@@ -99,14 +102,64 @@ class Serial(Scheduler):
 _STARTED = None
 
 
-def _init_worker(started) -> None:
+def _init_worker(started, parent: int | None = None) -> None:
     """Worker initializer: Ctrl-C reaches the whole process group but the parent handles it;
-    ``started`` is the queue the worker announces each case on before running it."""
+    ``started`` is the queue the worker announces each case on before running it; the worker
+    ends when its parent process (``parent``, the sweep's) does."""
     import signal
 
     global _STARTED
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _STARTED = started
+    if parent is not None:
+        _end_with_parent(parent)
+
+
+#: Seconds between two looks of a worker's watcher thread at its parent process.
+PARENT_POLL = 0.5
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this process when process ``parent`` ends (a sweep killed by SIGKILL or the
+    out-of-memory killer cannot stop its workers): on Linux at once (``prctl(PR_SET_PDEATHSIG,
+    SIGKILL)``); everywhere, a daemon thread that looks every :data:`PARENT_POLL` s whether the
+    parent is gone (this process re-parented, or on Windows the parent's id no longer alive)
+    and exits."""
+    import signal
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if not _parent_alive(parent):  # it died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        import time
+
+        while _parent_alive(parent):
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="nonsmooth-parent-watch", daemon=True).start()
+
+
+def _parent_alive(parent: int) -> bool:
+    """Whether process ``parent`` is still this process's parent."""
+    if os.getppid() != parent:  # POSIX: an orphan is re-parented (to 1 or a subreaper)
+        return False
+    if os.name == "nt":  # Windows keeps the parent's id: ask whether it still runs
+        try:
+            import psutil
+        except ImportError:
+            return True
+        return psutil.pid_exists(parent)
+    return True
 
 
 def _run_announced(payload: bytes, index: int, params: dict) -> dict:
@@ -122,7 +175,9 @@ class Processes(Scheduler):
 
     A worker that dies (a crash, ``os._exit``, the out-of-memory killer) breaks the pool: the
     cases it and the other workers were running become failed rows saying so (``resume``
-    retries them), and the cases not started yet run on a new pool.
+    retries them), and the cases not started yet run on a new pool. The workers end when the
+    sweep's process does, however it ends (:func:`_end_with_parent`: killed, they would
+    otherwise wait for work forever, holding the caller's pipes).
     """
 
     name = "processes"
@@ -144,7 +199,8 @@ class Processes(Scheduler):
         from concurrent.futures import ProcessPoolExecutor
 
         self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
-                                         initializer=_init_worker, initargs=(self._started,))
+                                         initializer=_init_worker,
+                                         initargs=(self._started, os.getpid()))
 
     def __exit__(self, exc_type, exc, tb):
         pool, self._pool = self._pool, None
@@ -167,42 +223,74 @@ class Processes(Scheduler):
             proc.join(timeout=5)
 
     def results(self, runner, payload, cases):
-        todo = dict(cases)
+        import itertools
+
+        source = iter(cases)
         metrics = [m.name for m in runner.definition.metrics]
-        while todo:
-            running = yield from self._round(payload, todo, metrics)
+        while True:
+            lost = yield from self._round(payload, source, metrics)
+            if lost is None:
+                return
+            running = self._announced & set(lost)
             if not running:  # nothing known to be running: do not retry forever
-                running = set(todo)
+                running = set(lost)
             for i in sorted(running):
+                self._announced.discard(i)
                 yield _failed_row(
-                    i, todo.pop(i), None, metrics, WORKER_DIED,
+                    i, lost.pop(i), None, metrics, WORKER_DIED,
                     "a worker process died while this case was running (this case or another "
                     "running beside it crashed, called os._exit or ran out of memory); resume "
                     "retries it")
-            if todo:
-                self._stop(self._pool)
-                self._start_pool()
+            self._stop(self._pool)
+            self._start_pool()
+            source = itertools.chain(list(lost.items()), source)  # not started: run again
 
-    def _round(self, payload, todo: dict, metrics):
-        """Submit ``todo`` and yield its rows (finished cases leave ``todo``); on a broken pool
-        return the cases started but not finished (None when every case finished)."""
-        from concurrent.futures import as_completed
+    def _round(self, payload, source: Iterator, metrics):
+        """Run the cases of ``source`` with at most :attr:`window` submitted at once (taken
+        from ``source`` as others finish) and yield their rows; on a broken pool return the
+        submitted cases that did not finish, ``{index: params}`` (None when ``source`` is
+        exhausted and every case finished)."""
+        from concurrent.futures import FIRST_COMPLETED, wait
         from concurrent.futures.process import BrokenProcessPool
 
-        futures = {self._pool.submit(_run_announced, payload, i, p): i for i, p in todo.items()}
-        for future in as_completed(futures):
-            i = futures[future]
-            try:
-                row = future.result()
-            except BrokenProcessPool:
+        running: dict = {}  # future -> (index, params)
+        exhausted = broken = False
+        while True:
+            while not (exhausted or broken) and len(running) < self.window:
+                item = next(source, None)
+                if item is None:
+                    exhausted = True
+                    break
+                try:
+                    future = self._pool.submit(_run_announced, payload, *item)
+                except BrokenProcessPool:
+                    return {**dict(running.values()), item[0]: item[1]}
+                running[future] = item
+            if not running:
+                return None
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                i, params = running[future]
+                try:
+                    row = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    continue
+                except Exception as exc:  # the case's result could not come back (pickling ...)
+                    row = _failed_row(i, params, exc, metrics)
+                del running[future]
                 self._drain()
-                return self._announced & set(todo)
-            except Exception as exc:  # the case's result could not come back (pickling ...)
-                row = _failed_row(i, todo[i], exc, metrics)
-            del todo[i]
-            self._drain()
-            yield row
-        return None
+                self._announced.discard(i)
+                yield row
+            if broken:
+                self._drain()
+                return dict(running.values())
+
+    @property
+    def window(self) -> int:
+        """Cases submitted to the pool at once: a few per worker, so that no worker waits and
+        the cases are generated as they are taken (a sweep's cases are never all held)."""
+        return 4 * self.workers
 
     def _drain(self) -> None:
         """Read the cases the workers announced (the queue's pipe must never fill up)."""
@@ -267,15 +355,27 @@ class Dask(Scheduler):
         from .case import run_pickled
 
         metrics = [m.name for m in runner.definition.metrics]
-        futures = {}
-        for i, p in cases:
-            futures[self._client.submit(run_pickled, payload, i, p, pure=False)] = (i, p)
+        source = iter(cases)
+        futures: dict = {}  # submitted, not yet yielded: future -> (index, params)
+        finished = as_completed()
+
+        def submit() -> None:  # the next case, generated as it is taken
+            item = next(source, None)
+            if item is not None:
+                future = self._client.submit(run_pickled, payload, *item, pure=False)
+                futures[future] = item
+                finished.add(future)
+
         try:
-            for future in as_completed(list(futures)):
+            for _ in range(4 * self.workers):  # a few per worker: none waits
+                submit()
+            for future in finished:
+                item = futures.pop(future)
+                submit()
                 try:
                     yield future.result()
                 except Exception as exc:  # KilledWorker, a lost connection ...
-                    yield _failed_row(*futures[future], exc, metrics)
+                    yield _failed_row(*item, exc, metrics)
         finally:
             self._client.cancel([f for f in futures if not f.done()])
 

@@ -7,6 +7,10 @@ temporary file moved into place, so the file is always a complete, readable tabl
 interrupted sweep keeps every case that finished before the interrupt (a killed one, those up
 to the last write). It holds each case once, keyed by ``case``: a case run again (a failed case
 on ``resume``) replaces its row.
+
+One sweep at a time uses a store: it holds an exclusive lock on ``.sweep.lock`` (its process
+id inside) from its checks to its end; a second sweep on the store is refused at once
+(:class:`StoreInUseError`), so two concurrent resumes never both run every case.
 """
 
 from __future__ import annotations
@@ -21,7 +25,16 @@ from pathlib import Path
 
 from .definition import SweepError, differences
 
-__all__ = ["Store", "FLUSH_INTERVAL", "FIXED_COLUMNS", "versions"]
+__all__ = ["Store", "StoreInUseError", "FLUSH_INTERVAL", "FIXED_COLUMNS", "LOCK_NAME",
+           "versions"]
+
+#: The lock file in a store: held (exclusively) by the one sweep using the store; it holds that
+#: sweep's process id.
+LOCK_NAME = ".sweep.lock"
+
+
+class StoreInUseError(SweepError):
+    """Another sweep (another process, or another ``sweep()`` call) is using the store."""
 
 #: Seconds between two rewrites of ``cases.parquet`` while rows arrive (at least; a rewrite
 #: that takes long spaces them further, to keep the writing under ~5 % of the sweep).
@@ -82,6 +95,39 @@ class Store:
         self._flush_cost = 0.0
         self._dirty = False
         self.began = False
+        self._lock = None
+
+    # ------------------------------------------------------------------ the lock
+    def lock(self) -> None:
+        """Take the store's lock (:data:`LOCK_NAME`, an exclusive ``flock`` on POSIX) for the
+        sweep's duration, or raise :class:`StoreInUseError` at once naming the process that
+        holds it. The folder is created if missing."""
+        self._writable()
+        path = self.folder / LOCK_NAME
+        try:
+            handle = open(path, "a+")  # noqa: SIM115 - held until unlock()
+        except OSError as exc:
+            raise SweepError(f"cannot write the sweep's store to {self.folder}: "
+                             f"{exc.strerror or exc}; choose a folder you can write") from None
+        if not _try_lock(handle):
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            handle.close()
+            raise StoreInUseError(
+                f"another sweep (process {holder}) is using the store {self.folder}; wait for "
+                "it to end (or stop it), or choose another folder")
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        self._lock = handle
+
+    def unlock(self) -> None:
+        """Release the lock taken by :meth:`lock` (the file stays: removing it would race with
+        a sweep opening it)."""
+        handle, self._lock = self._lock, None
+        if handle is not None:
+            handle.close()  # closing the file releases the lock
 
     # ------------------------------------------------------------------ opening
     def check(self, definition, *, resume: bool) -> None:
@@ -157,7 +203,7 @@ class Store:
 
         fields = [pa.field("case", pa.int64())]
         for name in definition.parameters:
-            kind, convert = _param_type([c[name] for c in definition.cases])
+            kind, convert = _param_type(definition.cases.column(name))
             fields.append(pa.field(name, kind))
             self._converters[name] = convert
         fields += [pa.field(n, getattr(pa, t)()) for n, t in FIXED_COLUMNS]
@@ -206,6 +252,26 @@ class Store:
     def definition(self) -> dict:
         """The stored ``sweep.json``: ``definition``, ``versions``, ``created``, ``updated``."""
         return self._read_json()
+
+
+def _try_lock(handle) -> bool:
+    """An exclusive lock on the open file ``handle`` without waiting: True if taken."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: a lock on the file's first byte
+        import msvcrt
+
+        try:
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 def _atomic_write(path: Path, write) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from .case import CaseRunner
 from .definition import SweepError, define
@@ -27,7 +27,8 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
           method: str | None = None, dt: float | None = None,
           metrics: Sequence[str | Callable] = (), scheduler: str = "processes",
           workers: int | None = None, resume: bool = False, progress: bool | None = None,
-          save_series: bool = False, options: Mapping | None = None, **params) -> Study:
+          save_series: bool = False, options: Mapping | None = None,
+          max_cases: int | None = None, **params) -> Study:
     """Run ``model`` for every case of a parameter study and return the table of cases.
 
     Parameters
@@ -72,6 +73,10 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
     options : dict, optional
         Other ``simulate`` options for every case (``rtol``, ``atol``, ``max_step``,
         ``friction``, ``max_evaluations``, ``timeout`` ...).
+    max_cases : int, optional
+        Most cases the sweep may have (default :data:`nonsmooth.limits.MAX_CASES`, 10^6: the
+        store keeps about 1 kB per case while it runs); a larger sweep is refused before any
+        case is generated. The cases are generated one at a time as the workers take them.
     **params
         Model parameters every case shares (the command line's ``--set``).
 
@@ -84,38 +89,46 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
     ------
     SweepError, ModelError
         Bad input, before any case runs. A case that fails is a row (``status`` "failed",
-        ``error``), never an exception.
+        ``error``), never an exception. ``StoreInUseError`` (a SweepError): another sweep is
+        using ``store`` (each sweep holds the store's lock file ``.sweep.lock`` while it runs).
     KeyboardInterrupt
         Interrupted: the cases finished so far are stored (``resume=True`` continues); the
         exception carries the partial study as ``exc.study``.
     """
     definition, _ = define(model, grid=grid, cases=cases, fixed=params, t_end=t_end, dt=dt,
                            method=method, options=options, metrics=metrics,
-                           save_series=save_series)
+                           save_series=save_series, max_cases=max_cases)
     sched = make_scheduler(scheduler, workers)
     st = Store(store)
-    st.check(definition, resume=resume)
-    runner = CaseRunner(definition, str(st.series_dir) if save_series else None)
-    payload = None if sched.name == "serial" else _pickled(runner)
-    start = time.perf_counter()
-    pending: list = []
+    st.lock()  # one sweep per store at a time (StoreInUseError), until this one ends
     try:
-        with sched:
-            stored = st.begin(definition)
-            pending = [(i, c) for i, c in enumerate(definition.cases)
-                       if stored.get(i, {}).get("status") != "ok"]
-            _run(sched, runner, payload, pending, st, definition, progress)
-    except KeyboardInterrupt as exc:  # also while the scheduler starts or stops
-        if st.began:
-            exc.study = _study(st, definition, sched, len(pending), start)
-        raise
-    return _study(st, definition, sched, len(pending), start)
+        st.check(definition, resume=resume)
+        runner = CaseRunner(definition, str(st.series_dir) if save_series else None)
+        payload = None if sched.name == "serial" else _pickled(runner)
+        start = time.perf_counter()
+        todo = 0
+        try:
+            with sched:
+                stored = st.begin(definition)
+                todo = len(definition.cases) - sum(r.get("status") == "ok"
+                                                   for r in stored.values())
+                pending = ((i, c) for i, c in enumerate(definition.cases)  # generated lazily
+                           if stored.get(i, {}).get("status") != "ok")
+                _run(sched, runner, payload, pending, todo, st, definition, progress)
+        except KeyboardInterrupt as exc:  # also while the scheduler starts or stops
+            if st.began:
+                exc.study = _study(st, definition, sched, todo, start)
+            raise
+        return _study(st, definition, sched, todo, start)
+    finally:
+        st.unlock()
 
 
-def _run(sched, runner, payload, pending, st: Store, definition, progress) -> None:
-    """Run the pending cases, each row stored as it arrives (the table written however this
-    ends)."""
-    bar = _progress_bar(progress, len(pending), len(definition.cases), definition)
+def _run(sched, runner, payload, pending: Iterator, todo: int, st: Store, definition,
+         progress) -> None:
+    """Run the ``todo`` pending cases (an iterator of ``(index, params)``), each row stored as
+    it arrives (the table written however this ends)."""
+    bar = _progress_bar(progress, todo, len(definition.cases), definition)
     failed = 0
     try:
         for row in sched.results(runner, payload, pending):
