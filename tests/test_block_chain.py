@@ -75,3 +75,13 @@ def test_seed_and_spread_perturb_only_the_initial_positions():
 def test_parameters_out_of_range_are_refused(given):
     with pytest.raises(ModelError, match="block_chain"):
         block_chain.build(**given)
+
+
+def test_a_chain_beyond_what_runs_is_refused_with_the_reason():
+    # issue 19: N = 1000 (the old maximum) made no step in 100 s; N = 100 runs in seconds
+    from nonsmooth.models import build
+
+    with pytest.raises(ModelError, match=r"N = '101' is out of range; allowed: >= 1 and <= 100 "
+                                         r".*N\^2\.6"):
+        build("block_chain", N="101")
+    assert build("block_chain", N="100").system.n_q == 203
