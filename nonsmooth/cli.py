@@ -90,6 +90,23 @@ def _output_path(path: str, option: str, what: str, example: str) -> str:
     return path
 
 
+def _distinct_outputs(*named: tuple[str, str | None]) -> None:
+    """Refuse one file for two outputs (``("--out", path), ("--events", path), ...``): the
+    paths are compared resolved (``./a.csv``, ``a.csv`` and a symbolic link to it are one)."""
+    seen: dict[Path, str] = {}
+    for option, path in named:
+        if not path:
+            continue
+        resolved = Path(path).resolve()
+        for other, where in seen.items():
+            same = other == resolved or (other.exists() and resolved.exists()
+                                         and os.path.samefile(other, resolved))
+            if same:
+                raise _UserError(f"{where} and {option} name the same file {path}: the second "
+                                 "would overwrite the first; give each output its own file")
+        seen[resolved] = option
+
+
 class _Progress:
     """A one-line progress display on stderr for runs longer than a second (tty only)."""
 
@@ -209,6 +226,7 @@ def _cmd_run(args):
     out = args.out and _output_path(args.out, "--out", "data", "out.csv")
     events = args.events and _output_path(args.events, "--events", "event log", "events.csv")
     plot = args.plot and _output_path(args.plot, "--plot", "plot", "plot.png")
+    _distinct_outputs(("--out", out), ("--events", events), ("--plot", plot))
     progress = _Progress(0.0, t_end)
     interrupt = None
     try:
@@ -260,6 +278,7 @@ def _cmd_compare(args):
     _, _, budget = _run_options(args, model)
     out = args.out and _output_path(args.out, "--out", "comparison table", "compare.csv")
     plot = args.plot and _output_path(args.plot, "--plot", "overlay plot", "compare.png")
+    _distinct_outputs(("--out", out), ("--plot", plot))
     print(f"comparing {model.name} under {', '.join(args.friction)} ...", file=sys.stderr)
     try:
         comparison = compare(model, args.friction, args.t_end, method=args.method, dt=args.dt,

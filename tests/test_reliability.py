@@ -142,6 +142,33 @@ def test_plot_without_suffix_says_the_file_it_wrote(capsys, tmp_path):
     assert (tmp_path / "fig.png").stat().st_size > 1000
 
 
+@pytest.mark.parametrize("names", [
+    ("--out", "same.csv", "--events", "same.csv"),
+    ("--out", "same.csv", "--events", "./sub/../same.csv"),
+    ("--out", "pic.csv", "--plot", "fig"),  # a link to fig.png, the plot's (.png added)
+    ("--events", "link.csv", "--out", "target.csv"),  # a symbolic link to the other
+])
+def test_one_file_for_two_outputs_is_refused_before_the_run(capsys, tmp_path, monkeypatch,
+                                                             names):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "target.csv").write_text("keep\n")
+    (tmp_path / "link.csv").symlink_to(tmp_path / "target.csv")
+    (tmp_path / "pic.csv").symlink_to(tmp_path / "fig.png")
+    code, out, err = run_cli(capsys, "run", "crank_rocker", "--t-end", "0.5", *names)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "name the same file" in err and "give each output its own file" in err
+    assert not (tmp_path / "same.csv").exists() and not (tmp_path / "fig.png").exists()
+    assert (tmp_path / "target.csv").read_text() == "keep\n"
+
+
+def test_compare_refuses_one_file_for_table_and_plot(capsys, tmp_path):
+    (tmp_path / "table.csv").symlink_to(tmp_path / "x.png")
+    code, _, err = run_cli(capsys, "compare", "stick_slip_oscillator", "--out",
+                           tmp_path / "table.csv", "--plot", tmp_path / "x.png")
+    assert code == 2 and "--out and --plot name the same file" in err
+
+
 # ---------------------------------------------------------------------------- 2.-4. model files
 def write(tmp_path, name, text):
     path = tmp_path / name
@@ -393,8 +420,8 @@ def _readme_bad_inputs():
             if line.startswith("nonsmooth run")]
 
 
-def test_the_readme_lists_ten_bad_inputs():
-    assert len(_readme_bad_inputs()) == 10
+def test_the_readme_lists_its_bad_inputs():
+    assert len(_readme_bad_inputs()) == 11
 
 
 @pytest.mark.parametrize("argv", _readme_bad_inputs(), ids=" ".join)
