@@ -77,8 +77,9 @@ class Comparison:
                 fh.write(",".join(str(row[k]) for k in keys) + "\n")
         return path
 
-    def plot(self, path=None):
-        """Overlay of the motion outputs, the friction force and the normal force (pair 0)."""
+    def plot(self, path=None, format=None):
+        """Overlay of the motion outputs, the friction force and the normal force (pair 0);
+        saved to ``path`` if given, in ``format`` (default: by the path's suffix)."""
         names = [*self.motion, "F_T", "lambda_N"]
         size = (8.5, 2.1 * len(names) + 0.6)
         if path is None:
@@ -105,7 +106,7 @@ class Comparison:
         fig.suptitle(f"{self.model.name}: " + " vs ".join(self.laws))
         fig.tight_layout()
         if path is not None:
-            fig.savefig(path, dpi=120)
+            fig.savefig(path, dpi=120, format=format)
         return fig
 
 

@@ -369,6 +369,29 @@ class Result:
             np.savetxt(fh, data, delimiter=",", fmt="%.12g")
         return path
 
+    def to_parquet(self, path, columns=None) -> Path:
+        """Write the time histories as Parquet (one float column per name, as ``to_csv``'s);
+        returns the path."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        cols = list(columns or self.columns())
+        path = Path(path)
+        pq.write_table(pa.table({c: np.asarray(self[c], dtype=float) for c in cols}), path)
+        return path
+
+    def events_to_parquet(self, path) -> Path:
+        """Write the event log as Parquet: columns ``t, pair, kind, before, after``."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        path = Path(path)
+        table = pa.table({"t": [float(e.t) for e in self.events],
+                          **{k: [str(getattr(e, k)) for e in self.events]
+                             for k in ("pair", "kind", "before", "after")}})
+        pq.write_table(table, path)
+        return path
+
     def events_to_csv(self, path) -> Path:
         """Write the event log: columns ``t, pair, kind, before, after``."""
         path = Path(path)
@@ -395,8 +418,9 @@ class Result:
         ]
         return "\n".join(lines)
 
-    def plot(self, names=None, path=None, *, x="t", title=None):
-        """Plot named columns against ``x`` (one panel per name); save to ``path`` if given."""
+    def plot(self, names=None, path=None, *, x="t", title=None, format=None):
+        """Plot named columns against ``x`` (one panel per name); save to ``path`` if given,
+        in ``format`` (``"png"``, ``"pdf"``, ...; default: by the path's suffix)."""
         if not names:  # the model's choice, else the first columns that are not all zero
             names = list(getattr(self.model, "plot_outputs", ()))
             if not names:
@@ -424,5 +448,5 @@ class Result:
         fig.suptitle(title or getattr(self.model, "name", ""))
         fig.tight_layout()
         if path is not None:
-            fig.savefig(path, dpi=120)
+            fig.savefig(path, dpi=120, format=format)
         return fig

@@ -169,6 +169,71 @@ def test_compare_refuses_one_file_for_table_and_plot(capsys, tmp_path):
     assert code == 2 and "--out and --plot name the same file" in err
 
 
+@pytest.mark.parametrize("option", ["--out", "--plot"])
+def test_a_failed_write_after_the_run_keeps_the_data_and_exits_1(capsys, tmp_path, monkeypatch,
+                                                                 option):
+    """A write that fails after the run (a full disk: /dev/full) is not "nothing run": the data
+    go to a rescue file named in the one error line, exit 1; no /dev/full.png is made."""
+    monkeypatch.chdir(tmp_path)
+    code, stdout, err = run_cli(capsys, "run", "crank_rocker", "--t-end", "0.5", option,
+                                "/dev/full")
+    assert code == 1 and "status 0" in stdout and err.count("\n") == 1
+    what = "data" if option == "--out" else "plot"
+    assert f"cannot write the {what} to /dev/full (No space left on device)" in err
+    rescued = list(tmp_path.glob("nonsmooth-rescue-crank_rocker-data-*.csv"))
+    assert len(rescued) == 1 and f"the data was written to {rescued[0]} instead" in err
+    header, data = read_rows(rescued[0])
+    assert header[:2] == ["t", "theta1"] and data.shape[0] == 501
+    assert not Path("/dev/full.png").exists()
+
+
+def test_a_failed_write_of_a_failed_run_keeps_its_rows(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, *UNSTABLE, "--events", "/dev/full")
+    assert code == 1 and err.startswith("nonsmooth: error: the run failed: ")
+    assert "cannot write the event log to /dev/full" in err and err.count("\n") == 1
+    assert len(list(tmp_path.glob("nonsmooth-rescue-stick_slip_oscillator-event_log-*"))) == 1
+
+
+def test_parquet_outputs_are_parquet(capsys, tmp_path):
+    import pyarrow.parquet as pq
+
+    out, ev, ref = tmp_path / "x.parquet", tmp_path / "e.parquet", tmp_path / "x.csv"
+    code, _, _ = run_cli(capsys, "run", "crank_rocker", "--t-end", "0.2", "--out", out,
+                         "--events", ev)
+    assert code == 0
+    code, _, _ = run_cli(capsys, "run", "crank_rocker", "--t-end", "0.2", "--out", ref)
+    header, data = read_rows(ref)
+    table = pq.read_table(out)
+    assert table.column_names == header
+    np.testing.assert_allclose(np.column_stack([table[c].to_numpy() for c in header]), data,
+                               rtol=1e-11, atol=1e-300)
+    assert pq.read_table(ev).column_names == ["t", "pair", "kind", "before", "after"]
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["run", "crank_rocker", "--out", ""], "--out '': the file name is empty"),
+    (["run", "crank_rocker", "--events", " "], "--events ' ': the file name is empty"),
+    (["run", "crank_rocker", "--plot", ""], "--plot '': the file name is empty"),
+    (["compare", "crank_rocker", "--out", ""], "--out '': the file name is empty"),
+    (["run", "crank_rocker", "--out", "x.xlsx"], "the data is written as CSV or Parquet, not "
+                                                 "'.xlsx'"),
+    (["compare", "crank_rocker", "--out", "x.parquet"], "written as CSV, not '.parquet'"),
+])
+def test_empty_or_unknown_output_names_are_refused(capsys, tmp_path, monkeypatch, argv, match):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and match in err and out == "" and list(tmp_path.iterdir()) == []
+
+
+def test_compare_keeps_its_table_when_the_write_fails(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "compare", "stick_slip_oscillator", "--t-end", "0.5",
+                           "--out", "/dev/full")
+    assert code == 1 and "cannot write the comparison table to /dev/full" in err
+    assert len(list(tmp_path.glob("nonsmooth-rescue-*-comparison_table-*.csv"))) == 1
+
+
 # ---------------------------------------------------------------------------- 2.-4. model files
 def write(tmp_path, name, text):
     path = tmp_path / name
@@ -421,7 +486,7 @@ def _readme_bad_inputs():
 
 
 def test_the_readme_lists_its_bad_inputs():
-    assert len(_readme_bad_inputs()) == 11
+    assert len(_readme_bad_inputs()) == 12
 
 
 @pytest.mark.parametrize("argv", _readme_bad_inputs(), ids=" ".join)
