@@ -157,14 +157,36 @@ class _Progress:
             self.stream.flush()
 
 
-def _parse_set(items):
-    values = {}
+def _parse_set(items) -> dict[str, str]:
+    """``--set NAME=VALUE`` (repeatable) as ``{name: value}``; a name given twice is refused
+    (the last would silently win)."""
+    values: dict[str, str] = {}
     for item in items or ():
         name, sep, value = item.partition("=")
-        if not sep or not name:
+        if not sep or not name.strip():
             raise _UserError(f"--set expects NAME=VALUE, got {item!r}")
-        values[name.strip()] = value.strip()
+        name = name.strip()
+        if name in values:
+            raise _UserError(f"--set {name} is given twice ({name}={values[name]}, "
+                             f"{name}={value.strip()}); give each parameter once")
+        values[name] = value.strip()
     return values
+
+
+def _parse_grids(items) -> dict[str, list]:
+    """``--grid NAME=VALUES`` (repeatable) as ``{name: values}``; a name given twice is refused
+    (the first grid would silently be dropped)."""
+    from .study import parse_grid
+
+    grid: dict[str, list] = {}
+    given: dict[str, str] = {}
+    for text in items or ():
+        name, values = parse_grid(text)
+        if name in grid:
+            raise _UserError(f"--grid {name} is given twice ({given[name]!r}, {text!r}); give "
+                             f"each parameter one grid, e.g. --grid {name}=V1,V2,V3")
+        grid[name], given[name] = values, text
+    return grid
 
 
 def _cmd_models(args):
@@ -474,9 +496,9 @@ def _cmd_reproduce(args):
 
 
 def _cmd_sweep(args):
-    from .study import parse_grid, sweep
+    from .study import sweep
 
-    grid = dict(parse_grid(text) for text in args.grid or ())
+    grid = _parse_grids(args.grid)
     if not grid:
         raise _UserError("give at least one --grid NAME=V1,V2,... or NAME=START:STOP:NUM")
     if not args.metric:

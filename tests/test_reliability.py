@@ -482,11 +482,11 @@ def _readme_bad_inputs():
     text = (ROOT / "README.md").read_text()
     block = text.split("<!-- bad-inputs -->")[1].split("<!-- /bad-inputs -->")[0]
     return [line.split("#")[0].split()[1:] for line in block.splitlines()
-            if line.startswith("nonsmooth run")]
+            if line.startswith("nonsmooth ")]
 
 
 def test_the_readme_lists_its_bad_inputs():
-    assert len(_readme_bad_inputs()) == 12
+    assert len(_readme_bad_inputs()) == 14
 
 
 @pytest.mark.parametrize("argv", _readme_bad_inputs(), ids=" ".join)
