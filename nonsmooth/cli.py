@@ -211,17 +211,24 @@ def _build(args):
 
 
 def _tstops(text: str) -> list[float]:
-    """``--tstops 0.4,0.9``: the time stops (s), comma separated."""
+    """``--tstops 0.4,0.9``: the time stops (s), comma separated, increasing (the run checks
+    that they lie inside its span)."""
     try:
-        times = [float(part) for part in text.split(",") if part.strip()]
+        times = [float(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"--tstops {text!r}: give times in s separated by commas, e.g. --tstops 0.4,0.9"
-        ) from None
+            f"--tstops {text!r}: give times in s separated by commas (no empty item), e.g. "
+            "--tstops 0.4,0.9") from None
     bad = [t for t in times if not math.isfinite(t)]
     if bad or not times:
         raise argparse.ArgumentTypeError(f"--tstops {text!r}: every time must be a finite "
                                          "number of seconds, e.g. --tstops 0.4,0.9")
+    for a, b in zip(times, times[1:], strict=False):
+        if b <= a:
+            raise argparse.ArgumentTypeError(
+                f"--tstops {text!r}: the times must increase ({a:g} is followed by {b:g}); "
+                f"give them in increasing order, e.g. --tstops "
+                f"{','.join(f'{t:g}' for t in sorted(set(times)))}")
     return times
 
 
@@ -505,9 +512,12 @@ def _cmd_sweep(args):
         raise _UserError("give at least one --metric SPEC (e.g. period:reserve_zero, max:x, "
                          "stick_fraction)")
     _check_method(args.method)
-    for option, value in (("--t-end", args.t_end), ("--dt", args.dt)):
+    for option, value in (("--t-end", args.t_end), ("--dt", args.dt),
+                          ("--timeout", args.timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
+    if args.max_evaluations is not None and args.max_evaluations <= 0:
+        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
     options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,
                "friction": args.friction}
     if args.friction:

@@ -1245,7 +1245,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         the outputs do not change the steps).
     tstops : sequence of float, optional
         Time stops (s), as in DifferentialEquations.jl: the integration ends a phase exactly at
-        each (sorted; those outside the open span are ignored) and restarts fresh from it, for
+        each (strictly increasing, inside the open span ``(t0, t_end)``: else a ValueError;
+        the model's own outside a shorter span are left out) and restarts fresh from it, for
         every method: put a stop at each discontinuity in time of a user function (a step in a
         force, a clutch that engages) and the steps never straddle it. Each phase evaluates the
         functions of time at times up to (just below) its stop, the next from the stop on, so a
@@ -1316,9 +1317,10 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     atol = tolerances[1] if atol is None else atol
     dt = _check_options(t0, t_end, mdl.dt if dt is None else dt, rtol, atol, max_evaluations,
                         timeout, max_outputs, method, t_eval is None)
+    given = tstops is not None  # checked against the span; the model's own are filtered
     if tstops is None:  # the model's own (the times its given inputs jump: a clutch engaging)
         tstops = mdl.tstops or None
-    sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method)
+    sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method, given)
     _check_initial_state(mdl)
     if getattr(system, "compiled", None) is not None:  # the same terms as its callables
         system.check_compiled(t0, np.asarray(mdl.q0, dtype=float), np.asarray(mdl.v0, dtype=float))
@@ -1396,12 +1398,14 @@ def _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outp
     return dt
 
 
-def _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method) -> _Schedule:
+def _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method,
+              given: bool = True) -> _Schedule:
     """The output times, the fixed-step grid and the time stops of a run, checked."""
     fixed = method in FIXED_STEP_METHODS
     steps = _grid(t0, t_end, dt) if fixed or t_eval is None else np.zeros(0)
     grid = steps if t_eval is None else _check_t_eval(t_eval, t0, t_end, max_outputs)
-    return _Schedule(grid, steps, _check_tstops(tstops, t0, t_end), t_end, t_eval is not None)
+    return _Schedule(grid, steps, _check_tstops(tstops, t0, t_end, given), t_end,
+                     t_eval is not None)
 
 
 def _times(value, name: str, example: str) -> np.ndarray:
@@ -1441,12 +1445,27 @@ def _check_t_eval(t_eval, t0, t_end, max_outputs) -> np.ndarray:
     return np.clip(times, t0, t_end)
 
 
-def _check_tstops(tstops, t0, t_end) -> np.ndarray:
-    """The time stops inside the open span ``(t0, t_end)``, sorted, without repeats."""
+def _check_tstops(tstops, t0, t_end, given: bool = True) -> np.ndarray:
+    """The time stops inside the open span ``(t0, t_end)``, increasing. Stops the caller gave
+    (``given``) must be strictly increasing and inside the span (a ValueError naming it); a
+    model's own (``Model.tstops``) outside a shorter run's span are left out."""
     if tstops is None:
         return np.zeros(0)
-    times = np.unique(_times(tstops, "tstops", "[0.4, 0.9]"))
-    return times[(times > t0 + _tol(t0)) & (times < t_end - _tol(t_end))]
+    times = _times(tstops, "tstops", "[0.4, 0.9]")
+    inside = (times > t0 + _tol(t0)) & (times < t_end - _tol(t_end))
+    if not given:
+        return np.unique(times[inside])
+    if np.any(np.diff(times) <= 0):
+        k = int(np.flatnonzero(np.diff(times) <= 0)[0])
+        raise ValueError(f"tstops must be strictly increasing (s): {times[k]:g} is followed by "
+                         f"{times[k + 1]:g}; give them in increasing order without repeats, e.g. "
+                         f"tstops={sorted(set(times.tolist()))}")
+    if not np.all(inside):
+        bad = times[~inside]
+        raise ValueError(f"tstops holds {', '.join(f'{t:g}' for t in bad)} s, outside the span "
+                         f"({t0:g}, {t_end:g}) s: every time stop must lie strictly between "
+                         "t0 and t_end")
+    return times
 
 
 def _state_atol(atol, system, n_z: int):

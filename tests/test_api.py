@@ -121,7 +121,7 @@ def test_time_stops_restart_the_compiled_dop853_phases():
     inside the span is one more phase; outputs stay on the grid and agree."""
     model = stick_slip_oscillator.build()
     plain = ns.simulate(model, 3.0)
-    stopped = ns.simulate(model, 3.0, tstops=[2.5, 1.2345, 7.0, -1.0, 1.2345])
+    stopped = ns.simulate(model, 3.0, tstops=[1.2345, 2.5])
     assert stopped.diagnostics["n_phases"] == plain.diagnostics["n_phases"] + 2
     np.testing.assert_array_equal(stopped.t, plain.t)
     assert np.max(np.abs(stopped.y - plain.y)) < 1e-8
@@ -132,6 +132,13 @@ def test_time_stops_restart_the_compiled_dop853_phases():
     ([0.4, float("nan")], r"tstops holds nan: every time must be a finite number \(s\)"),
     ([0.1, None], r"tstops = \[0\.1, None\] is invalid"),
     ([[0.1], [0.2, 0.3]], r"tstops = \[\[0\.1\], \[0\.2, 0\.3\]\] is invalid"),
+    ([2.0], r"tstops holds 2 s, outside the span \(0, 1\) s: every time stop must lie "
+            r"strictly between t0 and t_end"),
+    ([-1.0, 0.5], r"tstops holds -1 s, outside the span \(0, 1\) s"),
+    ([0.5, 1.0], r"tstops holds 1 s, outside the span"),
+    ([0.9, 0.4], r"tstops must be strictly increasing \(s\): 0\.9 is followed by 0\.4; give "
+                 r"them in increasing order without repeats, e\.g\. tstops=\[0\.4, 0\.9\]"),
+    ([0.4, 0.4], r"0\.4 is followed by 0\.4"),
 ])
 def test_bad_time_stops_are_named(tstops, match):
     with pytest.raises(ValueError, match=match):
@@ -159,6 +166,29 @@ def test_time_stops_on_the_command_line(capsys, tmp_path):
     code, _, err = run_cli(capsys, "run", path, "--tstops", "0.4,soon")
     assert code == 2 and "--tstops '0.4,soon': give times in s separated by commas" in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("tstops, match", [
+    ("7,8", "tstops holds 7, 8 s, outside the span (0, 1) s"),
+    ("-1", "tstops holds -1 s, outside the span (0, 1) s"),
+    ("0.9,0.4", "--tstops '0.9,0.4': the times must increase (0.9 is followed by 0.4); give "
+                "them in increasing order, e.g. --tstops 0.4,0.9"),
+    ("0.4,,0.9", "--tstops '0.4,,0.9': give times in s separated by commas (no empty item)"),
+    ("0.4,", "(no empty item)"),
+])
+def test_bad_time_stops_on_the_command_line_are_refused(capsys, tstops, match):
+    code, out, err = run_cli(capsys, "run", "crank_rocker", "--t-end", "1",
+                             f"--tstops={tstops}")
+    assert code == 2 and match in err and err.count("\n") == 1 and out == ""
+
+
+def test_a_models_own_time_stops_beyond_a_shorter_run_are_left_out():
+    from dataclasses import replace
+
+    model = stick_slip_oscillator.build(t_end=0.5)
+    plain = ns.simulate(replace(model, tstops=()))
+    r = ns.simulate(replace(model, tstops=(0.25, 0.9)))  # 0.9: beyond this run's span
+    assert r.status == 0 and r.diagnostics["n_phases"] == plain.diagnostics["n_phases"] + 1
 
 
 # ============================================================================ namespace

@@ -44,6 +44,12 @@ def run_cli(capsys, *argv):
      "--set m1 is given twice (m1=3, m1=4)"),
     (["sweep", "stick_slip_oscillator", "--grid", "k=1,2", "--set", "m=1", "--set", "m=2",
       "--metric", "max:x", "--store", "never"], "--set m is given twice"),
+    (["sweep", "stick_slip_oscillator", "--grid", "k=1,2", "--metric", "max:x", "--store",
+      "never", "--timeout", "0"], "--timeout 0 is invalid: it must be > 0 s"),
+    (["sweep", "stick_slip_oscillator", "--grid", "k=1,2", "--metric", "max:x", "--store",
+      "never", "--timeout=-3"], "--timeout -3 is invalid: it must be > 0 s"),
+    (["sweep", "stick_slip_oscillator", "--grid", "k=1,2", "--metric", "max:x", "--store",
+      "never", "--max-evaluations", "0"], "--max-evaluations 0 is invalid: it must be > 0"),
     (["sweep", "stick_slip_oscillator", "--grid", "v_belt=0.1,0.2", "--grid", "v_belt=0.3",
       "--metric", "max:x", "--store", "never"],
      "--grid v_belt is given twice ('v_belt=0.1,0.2', 'v_belt=0.3'); give each parameter one "

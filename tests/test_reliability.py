@@ -486,7 +486,7 @@ def _readme_bad_inputs():
 
 
 def test_the_readme_lists_its_bad_inputs():
-    assert len(_readme_bad_inputs()) == 14
+    assert len(_readme_bad_inputs()) == 17
 
 
 @pytest.mark.parametrize("argv", _readme_bad_inputs(), ids=" ".join)
