@@ -286,6 +286,11 @@ class Result:
         coordinate (``"rocker.theta"``), a constraint multiplier by row name, or ``lambda_N``
         / ``N`` / ``F_T`` / ``v_T``: the single pair's column, with several pairs the (N, p)
         array (one pair's by ``"lambda_N:pair"``)."""
+        if not isinstance(name, str):
+            raise TypeError(f"result[{name!r}]: a Result is indexed by an output's name (a str), "
+                            f"e.g. result['t'] or result['{next(iter(self.outputs), 't')}']; "
+                            "rows by position: result.t[k], result.q[k], result.y[:, k]; every "
+                            "name: result.available()")
         if name == "t":
             return self.t
         if name in self.outputs:

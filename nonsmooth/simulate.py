@@ -556,7 +556,15 @@ class _Run:
             return self._given_normal_force(i, t)
         n = self.n
         ue = self.user_events[i]
-        value = float(ue.function(t, y[:n], y[n:2 * n]))
+        raw = ue.function(t, y[:n], y[n:2 * n])
+        try:
+            if isinstance(raw, (str, bytes)) or np.ndim(raw) != 0:
+                raise TypeError
+            value = float(raw)
+        except (TypeError, ValueError):
+            raise UserFunctionError(
+                f"user event {ue.name} returned {raw!r} at t = {t:.10g} s: an event function "
+                "g(t, q, v) must return a real number (its sign changes at the event)") from None
         if not math.isfinite(value):
             raise UserFunctionError(
                 f"user event {ue.name} returned {value} at t = {t:.10g} s: an event function "
