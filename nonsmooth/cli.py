@@ -274,6 +274,10 @@ def _cmd_run(args):
         _check_laws([args.friction])
     method = args.method  # None: simulate's own default (the summary says which ran)
     t_end, dt, budget = _run_options(args, model)
+    if args.t_end is None and model.span_note:  # a default span (simulate is given t_end)
+        import warnings
+
+        warnings.warn(model.span_note, UserWarning, stacklevel=2)
     both = ("csv", "parquet")
     out = _given(args.out, "--out", "data", "out.csv", both)
     events = _given(args.events, "--events", "event log", "events.csv", both)

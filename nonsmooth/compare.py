@@ -154,6 +154,10 @@ def compare(model, laws=("coulomb", "lugre"), t_end: float | None = None, *,
     from .model import as_model
 
     model = as_model(model)
+    if t_end is None and model.span_note:  # the span is a default the model file did not give
+        import warnings
+
+        warnings.warn(model.span_note, UserWarning, stacklevel=2)
     t_end = model.t_end if t_end is None else float(t_end)
     if dt is None:
         dt = model.dt or t_end / 1000.0

@@ -1315,6 +1315,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     mdl = as_model(model, q0=q0, v0=v0)
     system = mdl.system
     t0, t_end = _time_span(mdl.t_end if t_span is None else t_span)
+    if t_span is None and mdl.span_note:  # the span is a default the model file did not give
+        warnings.warn(mdl.span_note, UserWarning, stacklevel=2)
     laws = resolve_laws(system, friction)
     if method is None:
         method = "Radau" if any(law.smooth for law in laws) else "DOP853"
