@@ -481,7 +481,7 @@ def test_a_file_without_simulate_says_it_runs_the_default_span(capsys, tmp_path)
                                          r"span 0 \.\. 1 s"):
         nonsmooth.simulate(model, dt=0.01)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        warnings.filterwarnings("error", message=".*<Simulate>")
         nonsmooth.simulate(model, 0.1, dt=0.01)
         nonsmooth.simulate(load_motionsolve(EXAMPLE), 0.01, dt=0.001)
     assert load_motionsolve(EXAMPLE).span_note == ""
