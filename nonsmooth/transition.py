@@ -603,6 +603,9 @@ class _Transition:
     def raise_none(self, exhaustive: bool):
         if isinstance(self.last_error, InconsistentLCPError):
             raise self.last_error
+        singular = self._singular_without_sticking()
+        if singular is not None:  # redundant constraints, whatever the friction does
+            raise singular
         names = [self.dyn.system.pairs[i].name for i in self.candidates]
         how = ("" if exhaustive else
                f" (found by the pivoting transition and a local search of {self.evaluations} "
@@ -611,6 +614,15 @@ class _Transition:
             f"at t = {self.t:.10g} s no consistent mode (stick, slip+, slip-) exists for pairs "
             f"{names}{how}: the contact problem has no solution here; check mu, mu_s and the "
             "geometry")
+
+    def _singular_without_sticking(self) -> ConstraintError | None:
+        """The :class:`ConstraintError` of a combination in which no pair sticks: the KKT
+        matrix of the constraints alone is singular (redundant constraints, e.g. two drivers
+        on one joint), so no friction mode can help and the cause is not the friction."""
+        for key, out in self.cache.items():
+            if isinstance(out.error, ConstraintError) and not np.any(self.trial(key) == 0.0):
+                return out.error
+        return None
 
     def raise_several(self, found):
         names = [self.dyn.system.pairs[i].name for i in self.candidates]

@@ -518,3 +518,27 @@ def test_a_failed_reproduction_keeps_its_files(capsys, tmp_path, monkeypatch, ex
     assert got == code and text in err and err.count("\n") == 1
     assert "the 1 file(s) written before it are kept" in err
     assert (tmp_path / "rep" / "first.csv").exists()
+
+
+# ---------------------------------------------------------------------------- misleading causes
+def _opposing_drivers(kind):
+    mdl = PlanarModel("opposing drivers")
+    block = mdl.add(Body("block", mass=1.0, inertia=0.1))
+    if kind == "translational":
+        joint = mdl.add(Translational("slot", ground, block, axis=(1.0, 0.0), mu=0.2))
+    else:
+        joint = mdl.add(nonsmooth.Revolute("slot", ground, block, mu=0.2, pin_radius=0.01))
+    mdl.add(nonsmooth.Driver("push", joint, speed=1.0))
+    mdl.add(nonsmooth.Driver("pull", joint, speed=-1.0))
+    mdl.add(Gravity(g=9.81))
+    return mdl
+
+
+@pytest.mark.parametrize("kind", ["translational", "revolute"])
+def test_two_drivers_on_one_frictional_joint_are_redundant_constraints(kind):
+    """Every friction mode fails on the singular KKT matrix of the constraints alone: the cause
+    is the redundant drivers, not "mu, mu_s and the geometry"."""
+    with pytest.raises(nonsmooth.ConstraintError, match=r"KKT matrix .* is singular: the "
+                                                        r"constraints are redundant .*'push', "
+                                                        r"'pull'"):
+        nonsmooth.simulate(_opposing_drivers(kind), 0.1)
