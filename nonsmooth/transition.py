@@ -615,6 +615,42 @@ class _Transition:
             f"{names}{how}: the contact problem has no solution here; check mu, mu_s and the "
             "geometry")
 
+    def held_by_constraints(self) -> list | None:
+        """The modes of candidates the constraints hold at rest, or None.
+
+        A candidate whose stick row is a combination of the constraint rows (a driven
+        mechanism without a degree of freedom: :meth:`Dynamics.can_stick` is False) cannot
+        stick, and when the drives keep it at rest (``a_T = 0`` in its slip modes) it cannot
+        slip either: no combination passes the checks although the motion is determined. With
+        no normal load its friction force is zero whatever its mode, and the first slip option
+        is the answer; with a load the force is anywhere in ``[-mu_s N, mu_s N]`` (statically
+        indeterminate) and a :class:`ModeError` says so."""
+        dyn, t, q, v, cands = self.dyn, self.t, self.q, self.v, self.candidates
+        if not cands or any(dyn.can_stick(t, q, v, [i]) for i in cands):
+            return None
+        combo = [next((m for m in opts if m != 0.0), 1.0) for opts in self.choice]
+        out = self.check(combo)
+        if out.ev is None or out.a_T is None:
+            return None
+        scale = max(1.0, float(np.max(np.abs(out.ev.dv))))
+        if any(abs(out.a_T[i]) > self.tol * scale or kind != "accel"
+               for i, kind in out.violations):
+            return None
+        if out.ok:
+            return combo
+        loaded = [i for i in cands
+                  if dyn.mu_s[i] * abs(out.ev.N[i]) > 1e-12 * max(1.0, scale)]
+        if loaded:
+            names = [dyn.system.pairs[i].name for i in loaded]
+            bounds = ", ".join(f"{dyn.mu_s[i] * abs(out.ev.N[i]):.6g} N" for i in loaded)
+            raise ModeError(
+                f"at t = {self.t:.10g} s pairs {names} are held at rest by the constraints "
+                f"(their sliding is fixed by {dyn.system.constraint_names}: the driven "
+                "mechanism has no degree of freedom) under a normal load: the friction force is "
+                f"statically indeterminate (anything up to mu_s N = {bounds} holds them); "
+                "give the drive a nonzero speed or free a degree of freedom")
+        return combo
+
     def _singular_without_sticking(self) -> ConstraintError | None:
         """The :class:`ConstraintError` of a combination in which no pair sticks: the KKT
         matrix of the constraints alone is singular (redundant constraints, e.g. two drivers
@@ -677,13 +713,22 @@ def solve_transition(dyn, t, q, v, modes, candidates, *, options=None, z=None, t
     if k <= limit:
         answers = problem.enumerate(None if found is None else problem.rank(found))
         if not answers:
-            problem.raise_none(exhaustive=True)
+            answers = [_held_or_none(problem, exhaustive=True)]
         if len(answers) > 1:
             problem.raise_several(answers)
         found = answers[0]
     if found is None:
-        problem.raise_none(exhaustive=False)
+        found = _held_or_none(problem, exhaustive=False)
     return problem.trial(found)
+
+
+def _held_or_none(problem: _Transition, exhaustive: bool) -> list:
+    """No combination passed: the modes of pairs the constraints hold at rest
+    (:meth:`_Transition.held_by_constraints`), else the error saying why none exists."""
+    held = problem.held_by_constraints()
+    if held is None:
+        problem.raise_none(exhaustive=exhaustive)
+    return held
 
 
 def enumerate_transition(dyn, t, q, v, modes, candidates, *, options=None, z=None,
@@ -693,7 +738,7 @@ def enumerate_transition(dyn, t, q, v, modes, candidates, *, options=None, z=Non
     problem = _Transition(dyn, t, q, v, modes, candidates, options, z, tol)
     answers = problem.enumerate()
     if not answers:
-        problem.raise_none(exhaustive=True)
+        answers = [_held_or_none(problem, exhaustive=True)]
     if len(answers) > 1:
         problem.raise_several(answers)
     return problem.trial(answers[0])

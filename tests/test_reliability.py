@@ -542,3 +542,29 @@ def test_two_drivers_on_one_frictional_joint_are_redundant_constraints(kind):
                                                         r"constraints are redundant .*'push', "
                                                         r"'pull'"):
         nonsmooth.simulate(_opposing_drivers(kind), 0.1)
+
+
+@pytest.mark.parametrize("form", ["lagrange", "planar"])
+def test_a_driven_crank_at_rest_holds_the_mechanism_still(capsys, form):
+    """omega = 0: the drive holds the crank-rocker (no degree of freedom), the slot's sliding is
+    fixed by the constraints and its normal load is zero there, so its friction is zero: the
+    run is the mechanism at rest, not "no consistent mode exists"."""
+    r = nonsmooth.simulate(build("crank_rocker", omega=0.0, form=form), 1.0)
+    assert r.status == 0 and len(r.t) == 1001
+    for name in ("theta1", "omega1", "theta2", "v_r", "lambda_N", "F_f", "tau"):
+        assert np.max(np.abs(r[name])) < 1e-9, name
+    code, out, _ = run_cli(capsys, "run", "crank_rocker", "--set", "omega=0", "--t-end", "0.2")
+    assert code == 0 and "status 0" in out
+
+
+def test_a_loaded_pair_held_by_the_drives_is_named_indeterminate():
+    mdl = PlanarModel("held")
+    block = mdl.add(Body("block", mass=1.0, inertia=0.1))
+    slot = mdl.add(Translational("slot", ground, block, axis=(1.0, 0.0), mu=0.2))
+    mdl.add(nonsmooth.Driver("hold", slot, speed=0.0))
+    mdl.add(Gravity(g=9.81))
+    with pytest.raises(nonsmooth.ModeError, match=r"pairs \['slot'\] are held at rest by the "
+                                                  r"constraints .* the friction force is "
+                                                  r"statically indeterminate \(anything up to "
+                                                  r"mu_s N = 1\.962 N holds them\)"):
+        nonsmooth.simulate(mdl, 0.1)
