@@ -45,7 +45,14 @@ from .errors import (
     UserFunctionError,
 )
 from .events import EventRecord, UserEvent, crossed, hermite, locate, mode_name
-from .limits import ENERGY_WARNING, MAX_EVALUATIONS, MAX_OUTPUTS, SMALL_SYSTEM, ZENO_LIMIT
+from .limits import (
+    DRIFT_LIMIT,
+    ENERGY_WARNING,
+    MAX_EVALUATIONS,
+    MAX_OUTPUTS,
+    SMALL_SYSTEM,
+    ZENO_LIMIT,
+)
 from .recorder import Recorder
 from .result import Result
 from .system import System
@@ -1348,11 +1355,13 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     status, message, failure = _guarded_run(run, mdl, laws, method, t0, sched, dt, rtol, atol,
                                             max_step)
     wall = time.perf_counter() - wall
-    result = Result.from_records(run.recorder.arrays(), run.events, mdl, laws=dynamics.laws,
+    rec, events, knots, status, message, failure = _kept_records(run, method, dt, status,
+                                                                 message, failure)
+    result = Result.from_records(rec, events, mdl, laws=dynamics.laws,
                                  max_residual=run.max_residual,
                                  n_evaluations=dynamics.n_evaluations, n_steps=run.n_steps,
                                  method=method, dt=dt, alpha=alpha, beta=beta, status=status,
-                                 message=message, wall_time=wall, knots=run.knots,
+                                 message=message, wall_time=wall, knots=knots,
                                  knot_acceleration=run.side_acceleration,
                                  n_phases=run.n_phases, t_span=(t0, t_end),
                                  event_names=[ue.name for ue in user_events])
@@ -1367,6 +1376,46 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         return result
     _warn_energy(result)
     return result
+
+
+def _kept_records(run, method, dt, status, message, failure):
+    """The run's records, events and knots, with its status, message and failure: a fixed-step
+    run cut before its first output that drifted off the constraints (:func:`_step_too_large`:
+    those rows are not the motion), which then fails with the step-size error."""
+    rec, events, knots = run.recorder.arrays(), run.events, run.knots
+    too_large = (None if method not in FIXED_STEP_METHODS or isinstance(failure, KeyboardInterrupt)
+                 else _step_too_large(rec, method, dt, run.system.constraint_names))
+    if too_large is None:
+        return rec, events, knots, status, message, failure
+    k, failure = too_large
+    rec = {f: a[:k] for f, a in rec.items()}
+    t_k = float(rec["t"][-1])
+    return (rec, [e for e in events if e.t <= t_k], [kn for kn in knots if kn[0] <= t_k], -1,
+            str(failure), failure)
+
+
+def _step_too_large(rec: dict, method: str, dt: float,
+                    names: list) -> tuple[int, IntegrationError] | None:
+    """A fixed-step run's first output whose constraint drift ``|Phi|`` exceeds
+    :data:`DRIFT_LIMIT`: ``(its row index, the IntegrationError saying the step is too large)``,
+    or None. Index 0 (the projected initial state) is never one."""
+    phi = np.asarray(rec["phi"], dtype=float)
+    if phi.ndim != 2 or phi.shape[0] < 2 or not phi.shape[1]:
+        return None
+    drift = np.max(np.abs(np.nan_to_num(phi, nan=np.inf)), axis=1)
+    bad = np.flatnonzero(drift[1:] > DRIFT_LIMIT)
+    if not bad.size:
+        return None
+    k = int(bad[0]) + 1
+    row = int(np.argmax(np.abs(np.nan_to_num(phi[k], nan=np.inf))))
+    t_k, t_ok = float(rec["t"][k]), float(rec["t"][k - 1])
+    return k, IntegrationError(
+        f"the step dt = {dt:g} s is too large for the mechanism's time scale (method "
+        f"{method}): at t = {t_k:.6g} s the constraints drift by |Phi| = {drift[k]:.3g} "
+        f"(constraint {names[row] if row < len(names) else row!r}; more than "
+        f"{DRIFT_LIMIT:g}), so the rows from there on are not the motion and are not kept "
+        f"(results up to t = {t_ok:.6g} s); reduce dt (e.g. dt = {dt / 10:g}) or use an "
+        "adaptive method (DOP853, RK45)")
 
 
 def _time_span(t_span) -> tuple[float, float]:

@@ -211,6 +211,10 @@ def saturation_lcp(lin: Linearization, mu_s: np.ndarray, mu_d: np.ndarray, free,
     return F, lin.a0 + D @ F
 
 
+#: Velocities and accelerations below this (times max(1, |q|)) are a mechanism at rest.
+_AT_REST = 1e-8
+
+
 @dataclass
 class _Check:
     """Outcome of the consistency check of one mode combination."""
@@ -632,6 +636,9 @@ class _Transition:
         out = self.check(combo)
         if out.ev is None or out.a_T is None:
             return None
+        at_rest = _AT_REST * max(1.0, float(np.max(np.abs(q))) if q.size else 1.0)
+        if np.any(np.abs(v) > at_rest) or np.any(np.abs(out.ev.dv) > at_rest):
+            return None  # moving: the drives do not hold the mechanism still
         scale = max(1.0, float(np.max(np.abs(out.ev.dv))))
         if any(abs(out.a_T[i]) > self.tol * scale or kind != "accel"
                for i, kind in out.violations):
