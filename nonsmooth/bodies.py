@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .validate import check_number
+from .validate import check_name, check_number
 
 __all__ = ["Ground", "Body", "PointMass", "ground", "point_state", "point_velocity",
            "add_point_row", "ref", "relative_angle"]
@@ -96,6 +96,7 @@ class Body:
     offset: int = field(default=-1, init=False)
 
     def __post_init__(self):
+        check_name(self.name, "body")
         self.mass = _check_positive("mass of body", self.name, self.mass)
         self.inertia = _check_positive("inertia of body", self.name, self.inertia)
 
@@ -112,6 +113,7 @@ class PointMass:
     offset: int = field(default=-1, init=False)
 
     def __post_init__(self):
+        check_name(self.name, "point mass")
         self.mass = _check_positive("mass of point mass", self.name, self.mass)
 
 

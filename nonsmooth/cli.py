@@ -7,6 +7,9 @@ one line. Exit codes:
 * 0 -- done;
 * 1 -- the run failed partway (non-finite state, jamming, budget used up ...): the rows up to the
   failure and the event log so far are written to ``--out`` / ``--events``;
+  or an output could not be written after the run (a full disk): the data / event log go to a
+  rescue file (``nonsmooth-rescue-<model>-<what>-*.csv`` in the working or temporary folder)
+  named in the error line;
 * 2 -- bad input (unknown model or parameter, out-of-range value, unwritable output path,
   broken model file ...), or a run that failed before its first output;
 * 130 -- interrupted by Ctrl-C (SIGINT), 143 -- terminated (SIGTERM): partial outputs written.
@@ -67,9 +70,20 @@ PLOT_FORMATS = (".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg", ".jpeg",
                 ".tiff", ".webp", ".pgf")
 
 
-def _output_path(path: str, option: str, what: str, example: str) -> str:
-    """Check before the run that ``path`` can be written (not a folder, its folder exists and is
-    writable); a plot path without a suffix gets ``.png``."""
+#: Table formats of ``run --out`` / ``--events`` (by the file's suffix; none: CSV).
+TABLE_FORMATS = {"": "csv", ".csv": "csv", ".txt": "csv", ".dat": "csv", ".parquet": "parquet",
+                 ".pq": "parquet"}
+_FORMAT_NAMES = {"csv": "CSV", "parquet": "Parquet"}
+
+
+def _output_path(path: str, option: str, what: str, example: str,
+                 tables: tuple[str, ...] = ("csv",)) -> str:
+    """Check before the run that ``path`` can be written (a non-empty name, not a folder, its
+    folder exists and is writable, a table's suffix names one of the ``tables`` formats); a
+    plot path without a suffix gets ``.png`` unless it exists as a device (``/dev/null``)."""
+    if not path.strip():
+        raise _UserError(f"{option} {path!r}: the file name is empty; give a file name, e.g. "
+                         f"{option} {example}")
     p = Path(path)
     if p.is_dir():
         raise _UserError(f"{option} {path} is a folder; give a file name, e.g. "
@@ -83,11 +97,36 @@ def _output_path(path: str, option: str, what: str, example: str) -> str:
                          "choose another location")
     if option == "--plot":
         if not p.suffix:
-            return str(p.with_suffix(".png"))
+            device = p.exists() and not p.is_file()  # /dev/null, a pipe: written as it is
+            return path if device else str(p.with_suffix(".png"))
         if p.suffix.lower() not in PLOT_FORMATS:
             raise _UserError(f"--plot {path}: unknown image format {p.suffix!r}; use one of "
                              f"{', '.join(PLOT_FORMATS)}")
+        return path
+    if TABLE_FORMATS.get(p.suffix.lower()) not in tables:
+        known = [s for s, f in TABLE_FORMATS.items() if s and f in tables]
+        formats = " or ".join(_FORMAT_NAMES[f] for f in tables)
+        raise _UserError(f"{option} {path}: the {what} is written as {formats}, not "
+                         f"{p.suffix!r}; name the file with one of the suffixes "
+                         f"{', '.join(known)}")
     return path
+
+
+def _distinct_outputs(*named: tuple[str, str | None]) -> None:
+    """Refuse one file for two outputs (``("--out", path), ("--events", path), ...``): the
+    paths are compared resolved (``./a.csv``, ``a.csv`` and a symbolic link to it are one)."""
+    seen: dict[Path, str] = {}
+    for option, path in named:
+        if not path:
+            continue
+        resolved = Path(path).resolve()
+        for other, where in seen.items():
+            same = other == resolved or (other.exists() and resolved.exists()
+                                         and os.path.samefile(other, resolved))
+            if same:
+                raise _UserError(f"{where} and {option} name the same file {path}: the second "
+                                 "would overwrite the first; give each output its own file")
+        seen[resolved] = option
 
 
 class _Progress:
@@ -118,14 +157,36 @@ class _Progress:
             self.stream.flush()
 
 
-def _parse_set(items):
-    values = {}
+def _parse_set(items) -> dict[str, str]:
+    """``--set NAME=VALUE`` (repeatable) as ``{name: value}``; a name given twice is refused
+    (the last would silently win)."""
+    values: dict[str, str] = {}
     for item in items or ():
         name, sep, value = item.partition("=")
-        if not sep or not name:
+        if not sep or not name.strip():
             raise _UserError(f"--set expects NAME=VALUE, got {item!r}")
-        values[name.strip()] = value.strip()
+        name = name.strip()
+        if name in values:
+            raise _UserError(f"--set {name} is given twice ({name}={values[name]}, "
+                             f"{name}={value.strip()}); give each parameter once")
+        values[name] = value.strip()
     return values
+
+
+def _parse_grids(items) -> dict[str, list]:
+    """``--grid NAME=VALUES`` (repeatable) as ``{name: values}``; a name given twice is refused
+    (the first grid would silently be dropped)."""
+    from .study import parse_grid
+
+    grid: dict[str, list] = {}
+    given: dict[str, str] = {}
+    for text in items or ():
+        name, values = parse_grid(text)
+        if name in grid:
+            raise _UserError(f"--grid {name} is given twice ({given[name]!r}, {text!r}); give "
+                             f"each parameter one grid, e.g. --grid {name}=V1,V2,V3")
+        grid[name], given[name] = values, text
+    return grid
 
 
 def _cmd_models(args):
@@ -162,17 +223,24 @@ def _build(args):
 
 
 def _tstops(text: str) -> list[float]:
-    """``--tstops 0.4,0.9``: the time stops (s), comma separated."""
+    """``--tstops 0.4,0.9``: the time stops (s), comma separated, increasing (the run checks
+    that they lie inside its span)."""
     try:
-        times = [float(part) for part in text.split(",") if part.strip()]
+        times = [float(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"--tstops {text!r}: give times in s separated by commas, e.g. --tstops 0.4,0.9"
-        ) from None
+            f"--tstops {text!r}: give times in s separated by commas (no empty item), e.g. "
+            "--tstops 0.4,0.9") from None
     bad = [t for t in times if not math.isfinite(t)]
     if bad or not times:
         raise argparse.ArgumentTypeError(f"--tstops {text!r}: every time must be a finite "
                                          "number of seconds, e.g. --tstops 0.4,0.9")
+    for a, b in zip(times, times[1:], strict=False):
+        if b <= a:
+            raise argparse.ArgumentTypeError(
+                f"--tstops {text!r}: the times must increase ({a:g} is followed by {b:g}); "
+                f"give them in increasing order, e.g. --tstops "
+                f"{','.join(f'{t:g}' for t in sorted(set(times)))}")
     return times
 
 
@@ -218,9 +286,15 @@ def _cmd_run(args):
         _check_laws([args.friction])
     method = args.method  # None: simulate's own default (the summary says which ran)
     t_end, dt, budget = _run_options(args, model)
-    out = args.out and _output_path(args.out, "--out", "data", "out.csv")
-    events = args.events and _output_path(args.events, "--events", "event log", "events.csv")
-    plot = args.plot and _output_path(args.plot, "--plot", "plot", "plot.png")
+    if args.t_end is None and model.span_note:  # a default span (simulate is given t_end)
+        import warnings
+
+        warnings.warn(model.span_note, UserWarning, stacklevel=2)
+    both = ("csv", "parquet")
+    out = _given(args.out, "--out", "data", "out.csv", both)
+    events = _given(args.events, "--events", "event log", "events.csv", both)
+    plot = _given(args.plot, "--plot", "plot", "plot.png")
+    _distinct_outputs(("--out", out), ("--events", events), ("--plot", plot))
     progress = _Progress(0.0, t_end)
     interrupt = None
     try:
@@ -236,24 +310,107 @@ def _cmd_run(args):
     if interrupt is None and result.status < 0 and rows == 0:
         raise _UserError(result.message)  # nothing was computed: the input is at fault
     partial = interrupt is not None or result.status < 0
-    written = []
-    if rows:
-        for path, fn, what in ((out, lambda p: result.to_csv(p), "data"),
-                               (events, lambda p: result.events_to_csv(p), "event log"),
-                               (plot, lambda p: result.plot(path=p), "plot")):
-            if path and (what != "plot" or rows > 1):
-                _write(lambda fn=fn, path=path: fn(path), path, what, quiet=partial)
-                written.append(path)
+    written, lost = _write_run_outputs(result, model, out, events, plot, quiet=partial) \
+        if rows else ([], "")
     if not partial:
+        if lost:
+            print(f"nonsmooth: error: the run finished but {lost}".replace("\n", " "),
+                  file=sys.stderr)
+            return EXIT_FAILED
         return 0
     where = (f"; partial results ({rows} rows, t = {result.t[0]:g} .. {result.t[-1]:g} s) "
              f"written to {', '.join(written)}" if written else
-             "; nothing written (no --out/--events/--plot given)" if rows else "")
+             "; nothing written (no --out/--events/--plot given)" if rows and not lost else "")
+    where += f"; {lost}" if lost else ""
     if interrupt is not None:
         return _interrupted(interrupt, result.message if result is not None else "", where)
     print(f"nonsmooth: error: the run failed: {result.message}{where}".replace("\n", " "),
           file=sys.stderr)
     return EXIT_FAILED
+
+
+def _given(path: str | None, option: str, what: str, example: str,
+           tables: tuple[str, ...] = ("csv",)) -> str | None:
+    """``_output_path`` of an option that was given (an empty name included), else None."""
+    return None if path is None else _output_path(path, option, what, example, tables)
+
+
+def _table(path: str) -> str:
+    """The table format of ``path`` by its suffix (``TABLE_FORMATS``)."""
+    return TABLE_FORMATS.get(Path(path).suffix.lower(), "csv")
+
+
+def _rescue_file(model_name: str, what: str) -> Path:
+    """A new file for output that could not be written where asked: in the working folder,
+    else the temporary folder (``nonsmooth-rescue-<model>-<what>-XXXX.csv``)."""
+    import re
+    import tempfile
+
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"nonsmooth-rescue-{model_name}-{what}-")
+    for folder in (os.getcwd(), tempfile.gettempdir()):
+        try:
+            fd, name = tempfile.mkstemp(prefix=stem, suffix=".csv", dir=folder)
+        except OSError:
+            continue
+        os.close(fd)
+        return Path(name)
+    raise OSError("no writable folder for a rescue file")
+
+
+def _write_run_outputs(result, model, out, events, plot, quiet: bool) -> tuple[list[str], str]:
+    """Write a run's outputs after it; returns the paths written and a sentence on those that
+    failed ("" if none did). The data and the event log of a failed write (the data too when
+    only the plot failed and no --out was written) go to a rescue file named there: a failed
+    write loses nothing that was computed."""
+    def data(path):
+        return result.to_parquet(path) if _table(path) == "parquet" else result.to_csv(path)
+
+    def log(path):
+        return (result.events_to_parquet(path) if _table(path) == "parquet"
+                else result.events_to_csv(path))
+
+    targets = [(out, data, "data"), (events, log, "event log")]
+    if len(result.t) > 1:
+        fmt = "png" if plot and not Path(plot).suffix else None
+        targets.append((plot, lambda p: result.plot(path=p, format=fmt), "plot"))
+    written, failed = [], []
+    for path, fn, what in targets:
+        if not path:
+            continue
+        try:
+            fn(path)
+        except OSError as exc:
+            failed.append(f"cannot write the {what} to {path} ({exc.strerror or exc})")
+            continue
+        written.append(path)
+        if not quiet:
+            print(f"wrote {what} to {path}")
+    if not failed:
+        return written, ""
+    rescue = {what: csv for path, _, what, csv in
+              ((out, None, "data", result.to_csv), (events, None, "event log",
+                                                   result.events_to_csv))
+              if path and path not in written}
+    if plot and plot not in written and not (out and out in written):
+        rescue.setdefault("data", result.to_csv)  # the plot's data: it can be redrawn
+    saved = [_rescue(getattr(model, "name", "model"), what, csv, written)
+             for what, csv in rescue.items()]
+    return written, "; ".join(failed + saved)
+
+
+def _rescue(name: str, what: str, write, written: list) -> str:
+    """Write ``what`` with ``write(path)`` to a rescue file (appended to ``written``); the
+    sentence saying where, or that it could not be saved."""
+    try:
+        path = _rescue_file(name, what.replace(" ", "_"))
+        write(path)
+    except OSError as exc:
+        return f"the {what} could not be saved elsewhere either ({exc.strerror or exc})"
+    written.append(str(path))
+    return f"the {what} was written to {path} instead"
+
+
+
 
 
 def _cmd_compare(args):
@@ -270,8 +427,9 @@ def _cmd_compare(args):
     if args.dt is not None and not (math.isfinite(args.dt) and args.dt > 0):
         raise _UserError(f"--dt {args.dt:g} is invalid: the step must be > 0 s")
     _, _, budget = _run_options(args, model)
-    out = args.out and _output_path(args.out, "--out", "comparison table", "compare.csv")
-    plot = args.plot and _output_path(args.plot, "--plot", "overlay plot", "compare.png")
+    out = _given(args.out, "--out", "comparison table", "compare.csv")
+    plot = _given(args.plot, "--plot", "overlay plot", "compare.png")
+    _distinct_outputs(("--out", out), ("--plot", plot))
     print(f"comparing {model.name} under {', '.join(args.friction)} ...", file=sys.stderr)
     try:
         comparison = compare(model, args.friction, args.t_end, method=args.method, dt=args.dt,
@@ -294,10 +452,32 @@ def _cmd_compare(args):
         print(f"nonsmooth: error: {exc}{where}".replace("\n", " "), file=sys.stderr)
         return EXIT_FAILED
     print(comparison.summary())
-    if out:
-        _write(lambda: comparison.to_csv(out), out, "comparison table")
-    if plot:
-        _write(lambda: comparison.plot(path=plot), plot, "overlay plot")
+    return _write_comparison(comparison, model, out, plot)
+
+
+def _write_comparison(comparison, model, out, plot) -> int:
+    """Write a finished comparison's table and plot; a failed write keeps the table in a rescue
+    file (named in the error line) and returns 1."""
+    fmt = "png" if plot and not Path(plot).suffix else None
+    written, failed = [], []
+    for path, fn, what in ((out, comparison.to_csv, "comparison table"),
+                           (plot, lambda p: comparison.plot(path=p, format=fmt),
+                            "overlay plot")):
+        if not path:
+            continue
+        try:
+            fn(path)
+        except OSError as exc:
+            failed.append(f"cannot write the {what} to {path} ({exc.strerror or exc})")
+            continue
+        written.append(path)
+        print(f"wrote {what} to {path}")
+    if failed:  # the table is the result: kept in a rescue file
+        if out not in written:
+            failed.append(_rescue(model.name, "comparison table", comparison.to_csv, written))
+        print(f"nonsmooth: error: the comparison finished but {'; '.join(failed)}",
+              file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 
@@ -339,9 +519,9 @@ def _cmd_reproduce(args):
 
 
 def _cmd_sweep(args):
-    from .study import parse_grid, sweep
+    from .study import sweep
 
-    grid = dict(parse_grid(text) for text in args.grid or ())
+    grid = _parse_grids(args.grid)
     if not grid:
         raise _UserError("give at least one --grid NAME=V1,V2,... or NAME=START:STOP:NUM")
     if not args.metric:
@@ -352,6 +532,8 @@ def _cmd_sweep(args):
                           ("--timeout", args.timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
+    if args.max_evaluations is not None and args.max_evaluations <= 0:
+        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
     options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,
                "friction": args.friction}
     if args.friction:

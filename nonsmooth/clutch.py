@@ -35,7 +35,7 @@ from .bodies import Body, Ground, ground, ref, relative_angle
 from .errors import ModelError
 from .joints import JointElement, Translational
 from .system import FrictionPair
-from .validate import check_number
+from .validate import check_name, check_number
 
 __all__ = ["FrictionElement", "Clutch", "Brake", "Clamp"]
 
@@ -83,7 +83,7 @@ class FrictionElement(JointElement):
     n_rows = 0
 
     def _given(self, what: str, name: str, normal_force, mu, mu_s, law, friction) -> None:
-        self.name = name
+        self.name = check_name(name, type(self).__name__.lower())
         self.normal_force = _normal_force(what, normal_force)
         mu, mu_s = _coefficients(what, mu, mu_s)
         self.friction = _pair(name, mu, mu_s, self.normal_force, law, friction)

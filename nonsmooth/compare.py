@@ -77,8 +77,9 @@ class Comparison:
                 fh.write(",".join(str(row[k]) for k in keys) + "\n")
         return path
 
-    def plot(self, path=None):
-        """Overlay of the motion outputs, the friction force and the normal force (pair 0)."""
+    def plot(self, path=None, format=None):
+        """Overlay of the motion outputs, the friction force and the normal force (pair 0);
+        saved to ``path`` if given, in ``format`` (default: by the path's suffix)."""
         names = [*self.motion, "F_T", "lambda_N"]
         size = (8.5, 2.1 * len(names) + 0.6)
         if path is None:
@@ -105,7 +106,7 @@ class Comparison:
         fig.suptitle(f"{self.model.name}: " + " vs ".join(self.laws))
         fig.tight_layout()
         if path is not None:
-            fig.savefig(path, dpi=120)
+            fig.savefig(path, dpi=120, format=format)
         return fig
 
 
@@ -153,6 +154,10 @@ def compare(model, laws=("coulomb", "lugre"), t_end: float | None = None, *,
     from .model import as_model
 
     model = as_model(model)
+    if t_end is None and model.span_note:  # the span is a default the model file did not give
+        import warnings
+
+        warnings.warn(model.span_note, UserWarning, stacklevel=2)
     t_end = model.t_end if t_end is None else float(t_end)
     if dt is None:
         dt = model.dt or t_end / 1000.0

@@ -680,7 +680,9 @@ class Dynamics:
         candidates' preference orders wins (default: stick, then slip+, slip-: a pair at rest
         stays at rest while static friction can hold it); two equally preferred consistent
         combinations are an indeterminacy (``ModeError``), none is a ``ModeError`` too (or the
-        jamming error met on the way).
+        jamming error met on the way, or the ``ConstraintError`` of redundant constraints) unless
+        the constraints hold the candidates at rest without a normal load (a driven mechanism
+        at rest: their friction is zero in any mode).
 
         Solved without enumerating the ``3^k`` combinations (:mod:`nonsmooth.transition`): the
         friction-saturation LCP (tangential accelerations ``a_T = a+ - a-``, friction reserves

@@ -12,9 +12,9 @@ import math
 from collections.abc import Callable
 
 from .bodies import Body, Ground, PointMass, add_point_row, point_state, point_velocity
-from .errors import ModelError
+from .errors import ModelError, UserFunctionError
 from .joints import Revolute, Translational
-from .validate import check_number
+from .validate import check_name, check_number, check_pair
 
 __all__ = [
     "ForceElement",
@@ -75,7 +75,7 @@ class Gravity(ForceElement):
                 f"gravity: the first argument is the element's name (every element takes its "
                 f"name first), got {name!r}; give the acceleration by keyword: "
                 f"Gravity(g={name!r}) or Gravity('gravity', {name!r})")
-        self.name = name
+        self.name = check_name(name, "gravity")
         self.g = _finite(name, "gravity", g, minimum=0.0)
         nx, ny = float(direction[0]), float(direction[1])
         norm = math.hypot(nx, ny)
@@ -108,7 +108,7 @@ class Gravity(ForceElement):
 
 class _TwoPoint(ForceElement):
     def __init__(self, name, body_i, point_i, body_j, point_j):
-        self.name = str(name)
+        self.name = check_name(name, type(self).__name__.lower())
         for b in (body_i, body_j):
             if not isinstance(b, (Body, PointMass, Ground)):
                 raise ModelError(f"{type(self).__name__} '{name}': {b!r} is not a body")
@@ -183,7 +183,7 @@ class _JointCoordinate(ForceElement):
     """A force law on a joint coordinate (relative angle of a revolute, displacement of a slot)."""
 
     def __init__(self, name, joint):
-        self.name = str(name)
+        self.name = check_name(name, type(self).__name__.lower())
         if not isinstance(joint, (Revolute, Translational)):
             raise ModelError(f"{type(self).__name__} '{name}': joint must be a Revolute or "
                              "Translational joint")
@@ -243,24 +243,62 @@ class RotationalSpring(_JointCoordinate):
         return 0.5 * self.k * (x - self.rest) ** 2
 
 
+def _time(t) -> str:
+    return f"t = {float(t):.10g} s"
+
+
 class Force(ForceElement):
-    """A given force ``F(t, q, v) -> (Fx, Fy)`` (N, global axes) at a body point."""
+    """A given force (N, global axes) at a body point: a function ``F(t, q, v) -> (Fx, Fy)`` or a
+    constant ``(Fx, Fy)``.
+
+    Parameters
+    ----------
+    name : str
+        Element name (non-empty).
+    body : Body or PointMass
+    function : callable or (float, float)
+        ``F(t, q, v)`` returning two numbers ``(Fx, Fy)`` (N); a pair of numbers is the constant
+        force, wrapped into such a function (``Force("weight", block, (0.0, -19.6))``).
+    point : (float, float)
+        Point of application in body coordinates (m).
+    """
 
     category = "applied"
 
-    def __init__(self, name, body, function: Callable, point=(0.0, 0.0)):
-        self.name = str(name)
+    def __init__(self, name, body, function: Callable | tuple[float, float],
+                 point=(0.0, 0.0)):
+        self.name = check_name(name, "force")
         if not isinstance(body, (Body, PointMass)):
             raise ModelError(f"force '{name}': body must be a Body or PointMass")
         if not callable(function):
-            raise ModelError(f"force '{name}': function must be callable (t, q, v) -> (Fx, Fy)")
+            if (isinstance(function, (str, bytes)) or not hasattr(function, "__len__")
+                    or len(function) != 2):
+                raise ModelError(f"force '{name}': function must be callable (t, q, v) -> "
+                                 f"(Fx, Fy) or a constant pair (Fx, Fy) in N, got {function!r}")
+            const = check_pair(function, f"force '{name}': the constant force")
+
+            def function(t, q, v, const=const):
+                return const
         self.body, self.function, self.point = body, function, tuple(map(float, point))
 
     def bodies(self):
         return [self.body]
 
+    def value(self, t, q, v) -> tuple[float, float]:
+        """``(Fx, Fy)`` (N) of the function at ``(t, q, v)``; a :class:`UserFunctionError`
+        naming the force, the time and the expected shape when it is not two numbers."""
+        value = self.function(t, q, v)
+        try:
+            Fx, Fy = value
+            return float(Fx), float(Fy)
+        except (TypeError, ValueError):
+            raise UserFunctionError(
+                f"the function of force '{self.name}' returned {value!r} at {_time(t)}: a force "
+                "function F(t, q, v) must return two numbers (Fx, Fy) in N, global axes"
+            ) from None
+
     def apply(self, t, q, v, f):
-        Fx, Fy = self.function(t, q, v)
+        Fx, Fy = self.value(t, q, v)
         _, _, ax, ay, _, _ = point_state(self.body, self.point, q, v)
         vx, vy = point_velocity(self.body, ax, ay, v)
         k = self.body.offset
@@ -272,22 +310,52 @@ class Force(ForceElement):
 
 
 class Torque(ForceElement):
-    """A given torque ``T(t, q, v)`` (N m, counter-clockwise) on a rigid body."""
+    """A given torque (N m, counter-clockwise) on a rigid body: a function ``T(t, q, v)`` or a
+    constant.
+
+    Parameters
+    ----------
+    name : str
+        Element name (non-empty).
+    body : Body
+    function : callable or float
+        ``T(t, q, v)`` returning one number (N m); a number is the constant torque, wrapped into
+        such a function (``Torque("motor", wheel, 1.5)``).
+    """
 
     category = "applied"
 
-    def __init__(self, name, body, function: Callable):
-        self.name = str(name)
+    def __init__(self, name, body, function: Callable | float):
+        self.name = check_name(name, "torque")
         if not isinstance(body, Body):
             raise ModelError(f"torque '{name}': body must be a rigid Body")
         if not callable(function):
-            raise ModelError(f"torque '{name}': function must be callable (t, q, v) -> T")
+            if isinstance(function, (str, bytes, bool)):
+                raise ModelError(f"torque '{name}': function must be callable (t, q, v) -> T "
+                                 f"or a constant torque (N m), got {function!r}")
+            const = check_number(function, f"torque '{name}': the constant torque = ")
+
+            def function(t, q, v, const=const):
+                return const
         self.body, self.function = body, function
 
     def bodies(self):
         return [self.body]
 
+    def value(self, t, q, v) -> float:
+        """The torque (N m) of the function at ``(t, q, v)``; a :class:`UserFunctionError`
+        naming the torque, the time and the expected shape when it is not one number."""
+        value = self.function(t, q, v)
+        try:
+            if isinstance(value, (str, bytes)):
+                raise TypeError
+            return float(value)
+        except (TypeError, ValueError):
+            raise UserFunctionError(
+                f"the function of torque '{self.name}' returned {value!r} at {_time(t)}: a "
+                "torque function T(t, q, v) must return one number (N m)") from None
+
     def apply(self, t, q, v, f):
-        T = float(self.function(t, q, v))
+        T = self.value(t, q, v)
         f[self.body.offset + 2] += T
         return T * v[self.body.offset + 2]

@@ -25,7 +25,7 @@ import numpy as np
 from .bodies import PointMass, ref, relative_angle
 from .errors import ModelError
 from .joints import Revolute, Translational
-from .validate import check_number
+from .validate import check_name, check_number
 
 __all__ = ["RotorInertia"]
 
@@ -48,7 +48,7 @@ class RotorInertia:
 
     def __init__(self, name, joint, *, rotor_inertia=None, gear_ratio=None,
                  joint_axis_inertia=None, mode="armature"):
-        self.name = str(name)
+        self.name = check_name(name, "rotor inertia")
         if not isinstance(joint, (Revolute, Translational)):
             raise ModelError(f"rotor inertia '{name}': joint must be a Revolute or "
                              "Translational joint")

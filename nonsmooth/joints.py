@@ -36,7 +36,7 @@ from .bodies import (
 )
 from .errors import ModelError
 from .system import FrictionPair
-from .validate import check_number, check_pair
+from .validate import check_name, check_number, check_pair
 
 __all__ = ["JointElement", "Revolute", "Translational", "Driver"]
 
@@ -125,7 +125,7 @@ class Revolute(JointElement):
     def __init__(self, name, body_i, body_j, point_i=(0.0, 0.0), point_j=(0.0, 0.0), *,
                  mu=None, mu_s=None, law: str = "coulomb", friction: dict | None = None,
                  pin_radius: float = 1.0, torque_preload: float = 0.0, inputs: str = "1111"):
-        self.name = str(name)
+        self.name = check_name(name, "revolute")
         self.body_i = _check_body(body_i, f"revolute '{name}': body_i")
         self.body_j = _check_body(body_j, f"revolute '{name}': body_j")
         if body_i is body_j:
@@ -238,7 +238,7 @@ class Translational(JointElement):
                  normal="right", friction: dict | None = None, law: str = "coulomb",
                  inputs: str = "0100", force_preload: float = 0.0,
                  initial_overlap: float = 1000.0, overlap_delta: str = "CONSTANT"):
-        self.name = str(name)
+        self.name = check_name(name, "translational")
         self.body_i = _check_body(body_i, f"translational '{name}': body_i (the guide)")
         self.body_j = _check_body(body_j, f"translational '{name}': body_j (the slider)")
         if isinstance(body_i, PointMass):
@@ -403,7 +403,7 @@ class Driver(JointElement):
 
     def __init__(self, name, joint, *, speed: float | None = None, initial: float = 0.0,
                  motion: tuple[Callable, Callable, Callable] | None = None):
-        self.name = str(name)
+        self.name = check_name(name, "driver")
         if not isinstance(joint, (Revolute, Translational)):
             raise ModelError(f"driver '{name}': joint must be a Revolute or Translational joint")
         self.joint = joint

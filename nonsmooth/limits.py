@@ -17,6 +17,11 @@ ENERGY_WARNING : float
     scale (largest kinetic energy, energy change or work term; at least 1e-6 of the largest
     potential energy and 1e-12 J, the roundoff level): the integration is inaccurate or
     unstable (an explicit method with too large a step).
+DRIFT_LIMIT : float
+    A fixed-step run (RK4, Euler) whose position constraints are violated by more than this
+    (``|Phi|``, m or rad) at an output has taken too large a step for the mechanism's time
+    scale: it fails there, and that row and those after it are not kept (Baumgarte's
+    stabilization holds an adequate step's drift orders of magnitude below).
 ZENO_LIMIT : int
     Most events within 1e-12 s (relative) of each other before a chattering (Zeno) error.
 SMALL_SYSTEM : int
@@ -26,12 +31,13 @@ SMALL_SYSTEM : int
 
 from __future__ import annotations
 
-__all__ = ["MAX_EVALUATIONS", "MAX_OUTPUTS", "MAX_CASES", "ENERGY_WARNING", "ZENO_LIMIT",
-           "SMALL_SYSTEM"]
+__all__ = ["MAX_EVALUATIONS", "MAX_OUTPUTS", "MAX_CASES", "ENERGY_WARNING", "DRIFT_LIMIT",
+           "ZENO_LIMIT", "SMALL_SYSTEM"]
 
 MAX_EVALUATIONS = 10_000_000
 MAX_OUTPUTS = 2_000_000
 MAX_CASES = 1_000_000
 ENERGY_WARNING = 0.01
+DRIFT_LIMIT = 1e-2
 ZENO_LIMIT = 50
 SMALL_SYSTEM = 1000

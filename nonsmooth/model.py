@@ -157,6 +157,9 @@ class Model:
     alpha, beta : float or None       Baumgarte parameters (1/s), None = engine default
     tstops : tuple of float           times at which the model's given inputs jump (a clutch
                                       engaging): ``simulate``'s default ``tstops`` (s)
+    span_note : str                   why ``t_end`` is a default the model file did not give
+                                      (a MotionSolve file without ``<Simulate>``): a run on
+                                      that span warns with it; "" when the span is the model's
     """
 
     system: System
@@ -173,6 +176,7 @@ class Model:
     plot_outputs: tuple[str, ...] = ()
     motion_outputs: tuple[str, ...] = ()
     tstops: tuple[float, ...] = ()
+    span_note: str = ""
 
     def __post_init__(self):
         n = self.system.n_q

@@ -286,6 +286,11 @@ class Result:
         coordinate (``"rocker.theta"``), a constraint multiplier by row name, or ``lambda_N``
         / ``N`` / ``F_T`` / ``v_T``: the single pair's column, with several pairs the (N, p)
         array (one pair's by ``"lambda_N:pair"``)."""
+        if not isinstance(name, str):
+            raise TypeError(f"result[{name!r}]: a Result is indexed by an output's name (a str), "
+                            f"e.g. result['t'] or result['{next(iter(self.outputs), 't')}']; "
+                            "rows by position: result.t[k], result.q[k], result.y[:, k]; every "
+                            "name: result.available()")
         if name == "t":
             return self.t
         if name in self.outputs:
@@ -369,6 +374,29 @@ class Result:
             np.savetxt(fh, data, delimiter=",", fmt="%.12g")
         return path
 
+    def to_parquet(self, path, columns=None) -> Path:
+        """Write the time histories as Parquet (one float column per name, as ``to_csv``'s);
+        returns the path."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        cols = list(columns or self.columns())
+        path = Path(path)
+        pq.write_table(pa.table({c: np.asarray(self[c], dtype=float) for c in cols}), path)
+        return path
+
+    def events_to_parquet(self, path) -> Path:
+        """Write the event log as Parquet: columns ``t, pair, kind, before, after``."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        path = Path(path)
+        table = pa.table({"t": [float(e.t) for e in self.events],
+                          **{k: [str(getattr(e, k)) for e in self.events]
+                             for k in ("pair", "kind", "before", "after")}})
+        pq.write_table(table, path)
+        return path
+
     def events_to_csv(self, path) -> Path:
         """Write the event log: columns ``t, pair, kind, before, after``."""
         path = Path(path)
@@ -395,8 +423,9 @@ class Result:
         ]
         return "\n".join(lines)
 
-    def plot(self, names=None, path=None, *, x="t", title=None):
-        """Plot named columns against ``x`` (one panel per name); save to ``path`` if given.
+    def plot(self, names=None, path=None, *, x="t", title=None, format=None):
+        """Plot named columns against ``x`` (one panel per name); save to ``path`` if given,
+        in ``format`` (``"png"``, ``"pdf"``, ...; default: by the path's suffix).
 
         Without ``names``: the model's ``plot_outputs`` (else its first six output columns),
         leaving out those that are zero throughout (a line under the panels names them). A
@@ -443,5 +472,5 @@ class Result:
         fig.suptitle(title or getattr(self.model, "name", ""))
         fig.tight_layout(rect=(0, 0.3 / size[1] if hidden else 0, 1, 1))
         if path is not None:
-            fig.savefig(path, dpi=120)
+            fig.savefig(path, dpi=120, format=format)
         return fig

@@ -45,7 +45,14 @@ from .errors import (
     UserFunctionError,
 )
 from .events import EventRecord, UserEvent, crossed, hermite, locate, mode_name
-from .limits import ENERGY_WARNING, MAX_EVALUATIONS, MAX_OUTPUTS, SMALL_SYSTEM, ZENO_LIMIT
+from .limits import (
+    DRIFT_LIMIT,
+    ENERGY_WARNING,
+    MAX_EVALUATIONS,
+    MAX_OUTPUTS,
+    SMALL_SYSTEM,
+    ZENO_LIMIT,
+)
 from .recorder import Recorder
 from .result import Result
 from .system import System
@@ -565,7 +572,15 @@ class _Run:
             return self._given_normal_force(i, t)
         n = self.n
         ue = self.user_events[i]
-        value = float(ue.function(t, y[:n], y[n:2 * n]))
+        raw = ue.function(t, y[:n], y[n:2 * n])
+        try:
+            if isinstance(raw, (str, bytes)) or np.ndim(raw) != 0:
+                raise TypeError
+            value = float(raw)
+        except (TypeError, ValueError):
+            raise UserFunctionError(
+                f"user event {ue.name} returned {raw!r} at t = {t:.10g} s: an event function "
+                "g(t, q, v) must return a real number (its sign changes at the event)") from None
         if not math.isfinite(value):
             raise UserFunctionError(
                 f"user event {ue.name} returned {value} at t = {t:.10g} s: an event function "
@@ -1259,7 +1274,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         the outputs do not change the steps).
     tstops : sequence of float, optional
         Time stops (s), as in DifferentialEquations.jl: the integration ends a phase exactly at
-        each (sorted; those outside the open span are ignored) and restarts fresh from it, for
+        each (strictly increasing, inside the open span ``(t0, t_end)``: else a ValueError;
+        the model's own outside a shorter span are left out) and restarts fresh from it, for
         every method: put a stop at each discontinuity in time of a user function (a step in a
         force, a clutch that engages) and the steps never straddle it. Each phase evaluates the
         functions of time at times up to (just below) its stop, the next from the stop on, so a
@@ -1320,6 +1336,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     mdl = as_model(model, q0=q0, v0=v0)
     system = mdl.system
     t0, t_end = _time_span(mdl.t_end if t_span is None else t_span)
+    if t_span is None and mdl.span_note:  # the span is a default the model file did not give
+        warnings.warn(mdl.span_note, UserWarning, stacklevel=2)
     laws = resolve_laws(system, friction)
     if method is None:
         method = "Radau" if any(law.smooth for law in laws) else "DOP853"
@@ -1330,9 +1348,10 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     atol = tolerances[1] if atol is None else atol
     dt = _check_options(t0, t_end, mdl.dt if dt is None else dt, rtol, atol, max_evaluations,
                         timeout, max_outputs, method, t_eval is None)
+    given = tstops is not None  # checked against the span; the model's own are filtered
     if tstops is None:  # the model's own (the times its given inputs jump: a clutch engaging)
         tstops = mdl.tstops or None
-    sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method)
+    sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method, given)
     _check_initial_state(mdl)
     if getattr(system, "compiled", None) is not None:  # the same terms as its callables
         system.check_compiled(t0, np.asarray(mdl.q0, dtype=float), np.asarray(mdl.v0, dtype=float))
@@ -1350,11 +1369,13 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     status, message, failure = _guarded_run(run, mdl, laws, method, t0, sched, dt, rtol, atol,
                                             max_step)
     wall = time.perf_counter() - wall
-    result = Result.from_records(run.recorder.arrays(), run.events, mdl, laws=dynamics.laws,
+    rec, events, knots, status, message, failure = _kept_records(run, method, dt, status,
+                                                                 message, failure)
+    result = Result.from_records(rec, events, mdl, laws=dynamics.laws,
                                  max_residual=run.max_residual,
                                  n_evaluations=dynamics.n_evaluations, n_steps=run.n_steps,
                                  method=method, dt=dt, alpha=alpha, beta=beta, status=status,
-                                 message=message, wall_time=wall, knots=run.knots,
+                                 message=message, wall_time=wall, knots=knots,
                                  knot_acceleration=run.side_acceleration,
                                  n_phases=run.n_phases, t_span=(t0, t_end),
                                  event_names=[ue.name for ue in user_events])
@@ -1369,6 +1390,46 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         return result
     _warn_energy(result)
     return result
+
+
+def _kept_records(run, method, dt, status, message, failure):
+    """The run's records, events and knots, with its status, message and failure: a fixed-step
+    run cut before its first output that drifted off the constraints (:func:`_step_too_large`:
+    those rows are not the motion), which then fails with the step-size error."""
+    rec, events, knots = run.recorder.arrays(), run.events, run.knots
+    too_large = (None if method not in FIXED_STEP_METHODS or isinstance(failure, KeyboardInterrupt)
+                 else _step_too_large(rec, method, dt, run.system.constraint_names))
+    if too_large is None:
+        return rec, events, knots, status, message, failure
+    k, failure = too_large
+    rec = {f: a[:k] for f, a in rec.items()}
+    t_k = float(rec["t"][-1])
+    return (rec, [e for e in events if e.t <= t_k], [kn for kn in knots if kn[0] <= t_k], -1,
+            str(failure), failure)
+
+
+def _step_too_large(rec: dict, method: str, dt: float,
+                    names: list) -> tuple[int, IntegrationError] | None:
+    """A fixed-step run's first output whose constraint drift ``|Phi|`` exceeds
+    :data:`DRIFT_LIMIT`: ``(its row index, the IntegrationError saying the step is too large)``,
+    or None. Index 0 (the projected initial state) is never one."""
+    phi = np.asarray(rec["phi"], dtype=float)
+    if phi.ndim != 2 or phi.shape[0] < 2 or not phi.shape[1]:
+        return None
+    drift = np.max(np.abs(np.nan_to_num(phi, nan=np.inf)), axis=1)
+    bad = np.flatnonzero(drift[1:] > DRIFT_LIMIT)
+    if not bad.size:
+        return None
+    k = int(bad[0]) + 1
+    row = int(np.argmax(np.abs(np.nan_to_num(phi[k], nan=np.inf))))
+    t_k, t_ok = float(rec["t"][k]), float(rec["t"][k - 1])
+    return k, IntegrationError(
+        f"the step dt = {dt:g} s is too large for the mechanism's time scale (method "
+        f"{method}): at t = {t_k:.6g} s the constraints drift by |Phi| = {drift[k]:.3g} "
+        f"(constraint {names[row] if row < len(names) else row!r}; more than "
+        f"{DRIFT_LIMIT:g}), so the rows from there on are not the motion and are not kept "
+        f"(results up to t = {t_ok:.6g} s); reduce dt (e.g. dt = {dt / 10:g}) or use an "
+        "adaptive method (DOP853, RK45)")
 
 
 def _time_span(t_span) -> tuple[float, float]:
@@ -1410,12 +1471,14 @@ def _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outp
     return dt
 
 
-def _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method) -> _Schedule:
+def _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method,
+              given: bool = True) -> _Schedule:
     """The output times, the fixed-step grid and the time stops of a run, checked."""
     fixed = method in FIXED_STEP_METHODS
     steps = _grid(t0, t_end, dt) if fixed or t_eval is None else np.zeros(0)
     grid = steps if t_eval is None else _check_t_eval(t_eval, t0, t_end, max_outputs)
-    return _Schedule(grid, steps, _check_tstops(tstops, t0, t_end), t_end, t_eval is not None)
+    return _Schedule(grid, steps, _check_tstops(tstops, t0, t_end, given), t_end,
+                     t_eval is not None)
 
 
 def _times(value, name: str, example: str) -> np.ndarray:
@@ -1455,12 +1518,27 @@ def _check_t_eval(t_eval, t0, t_end, max_outputs) -> np.ndarray:
     return np.clip(times, t0, t_end)
 
 
-def _check_tstops(tstops, t0, t_end) -> np.ndarray:
-    """The time stops inside the open span ``(t0, t_end)``, sorted, without repeats."""
+def _check_tstops(tstops, t0, t_end, given: bool = True) -> np.ndarray:
+    """The time stops inside the open span ``(t0, t_end)``, increasing. Stops the caller gave
+    (``given``) must be strictly increasing and inside the span (a ValueError naming it); a
+    model's own (``Model.tstops``) outside a shorter run's span are left out."""
     if tstops is None:
         return np.zeros(0)
-    times = np.unique(_times(tstops, "tstops", "[0.4, 0.9]"))
-    return times[(times > t0 + _tol(t0)) & (times < t_end - _tol(t_end))]
+    times = _times(tstops, "tstops", "[0.4, 0.9]")
+    inside = (times > t0 + _tol(t0)) & (times < t_end - _tol(t_end))
+    if not given:
+        return np.unique(times[inside])
+    if np.any(np.diff(times) <= 0):
+        k = int(np.flatnonzero(np.diff(times) <= 0)[0])
+        raise ValueError(f"tstops must be strictly increasing (s): {times[k]:g} is followed by "
+                         f"{times[k + 1]:g}; give them in increasing order without repeats, e.g. "
+                         f"tstops={sorted(set(times.tolist()))}")
+    if not np.all(inside):
+        bad = times[~inside]
+        raise ValueError(f"tstops holds {', '.join(f'{t:g}' for t in bad)} s, outside the span "
+                         f"({t0:g}, {t_end:g}) s: every time stop must lie strictly between "
+                         "t0 and t_end")
+    return times
 
 
 def _state_atol(atol, system, n_z: int) -> np.ndarray:

@@ -263,7 +263,7 @@ class _Compiler:
             given = isinstance(fe, F.Force)
             e = pk.add(FORCE if given else TORQUE, body(fe.body), fe.point if given else (),
                        fe.name)
-            self.user.append((e, fe.function, "force" if given else "torque"))
+            self.user.append((e, fe.value, "force" if given else "torque"))  # checked
         else:
             raise ModelError(f"force element '{fe.name}' ({type(fe).__name__}) has no table")
 

@@ -211,6 +211,10 @@ def saturation_lcp(lin: Linearization, mu_s: np.ndarray, mu_d: np.ndarray, free,
     return F, lin.a0 + D @ F
 
 
+#: Velocities and accelerations below this (times max(1, |q|)) are a mechanism at rest.
+_AT_REST = 1e-8
+
+
 @dataclass
 class _Check:
     """Outcome of the consistency check of one mode combination."""
@@ -603,6 +607,9 @@ class _Transition:
     def raise_none(self, exhaustive: bool):
         if isinstance(self.last_error, InconsistentLCPError):
             raise self.last_error
+        singular = self._singular_without_sticking()
+        if singular is not None:  # redundant constraints, whatever the friction does
+            raise singular
         names = [self.dyn.system.pairs[i].name for i in self.candidates]
         how = ("" if exhaustive else
                f" (found by the pivoting transition and a local search of {self.evaluations} "
@@ -611,6 +618,54 @@ class _Transition:
             f"at t = {self.t:.10g} s no consistent mode (stick, slip+, slip-) exists for pairs "
             f"{names}{how}: the contact problem has no solution here; check mu, mu_s and the "
             "geometry")
+
+    def held_by_constraints(self) -> list | None:
+        """The modes of candidates the constraints hold at rest, or None.
+
+        A candidate whose stick row is a combination of the constraint rows (a driven
+        mechanism without a degree of freedom: :meth:`Dynamics.can_stick` is False) cannot
+        stick, and when the drives keep it at rest (``a_T = 0`` in its slip modes) it cannot
+        slip either: no combination passes the checks although the motion is determined. With
+        no normal load its friction force is zero whatever its mode, and the first slip option
+        is the answer; with a load the force is anywhere in ``[-mu_s N, mu_s N]`` (statically
+        indeterminate) and a :class:`ModeError` says so."""
+        dyn, t, q, v, cands = self.dyn, self.t, self.q, self.v, self.candidates
+        if not cands or any(dyn.can_stick(t, q, v, [i]) for i in cands):
+            return None
+        combo = [next((m for m in opts if m != 0.0), 1.0) for opts in self.choice]
+        out = self.check(combo)
+        if out.ev is None or out.a_T is None:
+            return None
+        at_rest = _AT_REST * max(1.0, float(np.max(np.abs(q))) if q.size else 1.0)
+        if np.any(np.abs(v) > at_rest) or np.any(np.abs(out.ev.dv) > at_rest):
+            return None  # moving: the drives do not hold the mechanism still
+        scale = max(1.0, float(np.max(np.abs(out.ev.dv))))
+        if any(abs(out.a_T[i]) > self.tol * scale or kind != "accel"
+               for i, kind in out.violations):
+            return None
+        if out.ok:
+            return combo
+        loaded = [i for i in cands
+                  if dyn.mu_s[i] * abs(out.ev.N[i]) > 1e-12 * max(1.0, scale)]
+        if loaded:
+            names = [dyn.system.pairs[i].name for i in loaded]
+            bounds = ", ".join(f"{dyn.mu_s[i] * abs(out.ev.N[i]):.6g} N" for i in loaded)
+            raise ModeError(
+                f"at t = {self.t:.10g} s pairs {names} are held at rest by the constraints "
+                f"(their sliding is fixed by {dyn.system.constraint_names}: the driven "
+                "mechanism has no degree of freedom) under a normal load: the friction force is "
+                f"statically indeterminate (anything up to mu_s N = {bounds} holds them); "
+                "give the drive a nonzero speed or free a degree of freedom")
+        return combo
+
+    def _singular_without_sticking(self) -> ConstraintError | None:
+        """The :class:`ConstraintError` of a combination in which no pair sticks: the KKT
+        matrix of the constraints alone is singular (redundant constraints, e.g. two drivers
+        on one joint), so no friction mode can help and the cause is not the friction."""
+        for key, out in self.cache.items():
+            if isinstance(out.error, ConstraintError) and not np.any(self.trial(key) == 0.0):
+                return out.error
+        return None
 
     def raise_several(self, found):
         names = [self.dyn.system.pairs[i].name for i in self.candidates]
@@ -665,13 +720,22 @@ def solve_transition(dyn, t, q, v, modes, candidates, *, options=None, z=None, t
     if k <= limit:
         answers = problem.enumerate(None if found is None else problem.rank(found))
         if not answers:
-            problem.raise_none(exhaustive=True)
+            answers = [_held_or_none(problem, exhaustive=True)]
         if len(answers) > 1:
             problem.raise_several(answers)
         found = answers[0]
     if found is None:
-        problem.raise_none(exhaustive=False)
+        found = _held_or_none(problem, exhaustive=False)
     return problem.trial(found)
+
+
+def _held_or_none(problem: _Transition, exhaustive: bool) -> list:
+    """No combination passed: the modes of pairs the constraints hold at rest
+    (:meth:`_Transition.held_by_constraints`), else the error saying why none exists."""
+    held = problem.held_by_constraints()
+    if held is None:
+        problem.raise_none(exhaustive=exhaustive)
+    return held
 
 
 def enumerate_transition(dyn, t, q, v, modes, candidates, *, options=None, z=None,
@@ -681,7 +745,7 @@ def enumerate_transition(dyn, t, q, v, modes, candidates, *, options=None, z=Non
     problem = _Transition(dyn, t, q, v, modes, candidates, options, z, tol)
     answers = problem.enumerate()
     if not answers:
-        problem.raise_none(exhaustive=True)
+        answers = [_held_or_none(problem, exhaustive=True)]
     if len(answers) > 1:
         problem.raise_several(answers)
     return problem.trial(answers[0])

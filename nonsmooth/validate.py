@@ -1,5 +1,5 @@
-"""Checks of numbers given to model elements: one owner of the "is invalid; it must be a finite
-number ..." messages (bodies, joints, forces, rotor inertias).
+"""Checks of numbers and names given to model elements: one owner of the "is invalid; it must be
+a finite number ..." messages (bodies, joints, forces, rotor inertias) and of the element names.
 
 The friction laws' parameters have their own schema with physical ranges
 (:mod:`nonsmooth.friction.schema`); model parameters theirs (:class:`nonsmooth.model.Parameter`).
@@ -11,7 +11,7 @@ import math
 
 from .errors import ModelError
 
-__all__ = ["check_number", "check_pair"]
+__all__ = ["check_name", "check_number", "check_pair"]
 
 
 def check_number(value, label: str, *, minimum: float | None = None,
@@ -59,3 +59,19 @@ def check_pair(value, what: str) -> tuple[float, float]:
     if not (math.isfinite(x) and math.isfinite(y)):
         raise ModelError(f"{what} must be finite, got {value!r}")
     return x, y
+
+
+def check_name(name, kind: str) -> str:
+    """``name`` of an element of kind ``kind`` (``"body"``, ``"revolute"``, ...): a non-empty
+    string, the prefix of its outputs (``"<name>.x"``) and its name in messages.
+
+    Raises
+    ------
+    ModelError
+        ``"<kind> name 5 is invalid: an element's name is a non-empty string ..."``.
+    """
+    if isinstance(name, str) and name.strip():
+        return name
+    raise ModelError(f"{kind} name {name!r} is invalid: an element's name is a non-empty string "
+                     f"(it prefixes the element's outputs, e.g. 'crank.x'); give one first, "
+                     f"e.g. {kind.capitalize()}('crank', ...)")

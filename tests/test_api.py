@@ -17,7 +17,7 @@ from readme_blocks import readme_block
 
 import nonsmooth as ns
 from nonsmooth.cli import main
-from nonsmooth.errors import ModelError
+from nonsmooth.errors import ModelError, UserFunctionError
 from nonsmooth.friction import Coulomb, LuGre
 from nonsmooth.models import stick_slip_oscillator
 
@@ -121,7 +121,7 @@ def test_time_stops_restart_the_compiled_dop853_phases():
     inside the span is one more phase; outputs stay on the grid and agree."""
     model = stick_slip_oscillator.build()
     plain = ns.simulate(model, 3.0)
-    stopped = ns.simulate(model, 3.0, tstops=[2.5, 1.2345, 7.0, -1.0, 1.2345])
+    stopped = ns.simulate(model, 3.0, tstops=[1.2345, 2.5])
     assert stopped.diagnostics["n_phases"] == plain.diagnostics["n_phases"] + 2
     np.testing.assert_array_equal(stopped.t, plain.t)
     assert np.max(np.abs(stopped.y - plain.y)) < 1e-8
@@ -132,6 +132,13 @@ def test_time_stops_restart_the_compiled_dop853_phases():
     ([0.4, float("nan")], r"tstops holds nan: every time must be a finite number \(s\)"),
     ([0.1, None], r"tstops = \[0\.1, None\] is invalid"),
     ([[0.1], [0.2, 0.3]], r"tstops = \[\[0\.1\], \[0\.2, 0\.3\]\] is invalid"),
+    ([2.0], r"tstops holds 2 s, outside the span \(0, 1\) s: every time stop must lie "
+            r"strictly between t0 and t_end"),
+    ([-1.0, 0.5], r"tstops holds -1 s, outside the span \(0, 1\) s"),
+    ([0.5, 1.0], r"tstops holds 1 s, outside the span"),
+    ([0.9, 0.4], r"tstops must be strictly increasing \(s\): 0\.9 is followed by 0\.4; give "
+                 r"them in increasing order without repeats, e\.g\. tstops=\[0\.4, 0\.9\]"),
+    ([0.4, 0.4], r"0\.4 is followed by 0\.4"),
 ])
 def test_bad_time_stops_are_named(tstops, match):
     with pytest.raises(ValueError, match=match):
@@ -159,6 +166,29 @@ def test_time_stops_on_the_command_line(capsys, tmp_path):
     code, _, err = run_cli(capsys, "run", path, "--tstops", "0.4,soon")
     assert code == 2 and "--tstops '0.4,soon': give times in s separated by commas" in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("tstops, match", [
+    ("7,8", "tstops holds 7, 8 s, outside the span (0, 1) s"),
+    ("-1", "tstops holds -1 s, outside the span (0, 1) s"),
+    ("0.9,0.4", "--tstops '0.9,0.4': the times must increase (0.9 is followed by 0.4); give "
+                "them in increasing order, e.g. --tstops 0.4,0.9"),
+    ("0.4,,0.9", "--tstops '0.4,,0.9': give times in s separated by commas (no empty item)"),
+    ("0.4,", "(no empty item)"),
+])
+def test_bad_time_stops_on_the_command_line_are_refused(capsys, tstops, match):
+    code, out, err = run_cli(capsys, "run", "crank_rocker", "--t-end", "1",
+                             f"--tstops={tstops}")
+    assert code == 2 and match in err and err.count("\n") == 1 and out == ""
+
+
+def test_a_models_own_time_stops_beyond_a_shorter_run_are_left_out():
+    from dataclasses import replace
+
+    model = stick_slip_oscillator.build(t_end=0.5)
+    plain = ns.simulate(replace(model, tstops=()))
+    r = ns.simulate(replace(model, tstops=(0.25, 0.9)))  # 0.9: beyond this run's span
+    assert r.status == 0 and r.diagnostics["n_phases"] == plain.diagnostics["n_phases"] + 1
 
 
 # ============================================================================ namespace
@@ -457,3 +487,110 @@ def test_a_terminal_event_with_t_eval_keeps_only_the_requested_rows():
     t_stop = r.t_events["bottom"][-1]
     assert r.sol.t_max == t_stop  # the dense output reaches the event
     np.testing.assert_allclose(r.sol(t_stop), r.y_events["bottom"][-1], atol=1e-14)
+
+
+# ---------------------------------------------------------------------------- issue 19, item 14
+def slider(push, torque=None):
+    """A block in a frictional slot pushed by ``push`` (a function or a constant)."""
+    mdl = ns.PlanarModel("slider")
+    block = mdl.add(ns.Body("block", mass=2.0, inertia=0.1, velocity=(1.0, 0.0)))
+    mdl.add(ns.Translational("guide", ns.ground, block, axis=(-1.0, 0.0), mu=0.1))
+    mdl.add(ns.Force("push", block, push))
+    if torque is not None:
+        mdl.add(ns.Torque("twist", block, torque))
+    mdl.add(ns.Gravity(g=9.81))
+    return mdl
+
+
+def test_a_result_indexed_by_a_number_says_how_to_index():
+    r = ns.simulate(rotor(), 0.1)
+    with pytest.raises(TypeError, match=r"result\[0\]: a Result is indexed by an output's name "
+                                        r"\(a str\), e\.g\. result\['t'\] .*result\.t\[k\].*"
+                                        r"result\.available\(\)"):
+        r[0]
+
+
+@pytest.mark.parametrize("method", ["DOP853", "RK4", "Radau"])
+@pytest.mark.parametrize("returned", [(1.0, 2.0, 3.0), 1.0, None])
+def test_a_force_function_of_the_wrong_shape_is_named(method, returned):
+    with pytest.raises(UserFunctionError,
+                       match=rf"the function of force 'push' returned {returned!r} at t = 0 s: "
+                             r"a force function F\(t, q, v\) must return two numbers \(Fx, Fy\)"
+                       .replace("(1.0", r"\(1\.0").replace("3.0)", r"3\.0\)")):
+        ns.simulate(slider(lambda t, q, v: returned), 0.1, method=method)
+
+
+@pytest.mark.parametrize("returned", [(1.0, 2.0), None, "3"])
+def test_a_torque_function_of_the_wrong_shape_is_named(returned):
+    with pytest.raises(UserFunctionError, match=r"the function of torque 'twist' returned .* "
+                                                    r"at t = 0 s: a torque function T\(t, q, v\) "
+                                                    r"must return one number \(N m\)"):
+        ns.simulate(slider((0.0, 0.0), lambda t, q, v: returned), 0.1)
+
+
+@pytest.mark.parametrize("returned", [np.array([1.0, 2.0]), "soon"])
+def test_an_event_function_returning_no_number_is_named(returned):
+    def contact(t, q, v):
+        return returned
+
+    with pytest.raises(UserFunctionError, match=r"user event contact returned .* at t = 0 s: "
+                                                    r"an event function g\(t, q, v\) must return "
+                                                    r"a real number"):
+        ns.simulate(slider((0.0, 0.0)), 0.1, events=[contact])
+
+
+@pytest.mark.parametrize("store", [123, None, ""])
+def test_a_sweep_store_that_is_no_path_is_named(tmp_path, store):
+    with pytest.raises(ValueError, match=r"store = .* is invalid: give the sweep's folder as a "
+                                         r"path \(a str or pathlib\.Path\)"):
+        ns.sweep("stick_slip_oscillator", {"k": [1.0, 2.0]}, store=store, metrics=["max:x"])
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: ns.Body(n, mass=1.0, inertia=1.0),
+    lambda n: ns.PointMass(n, mass=1.0),
+    lambda n: ns.Revolute(n, ns.ground, ns.Body("b", 1.0, 1.0)),
+    lambda n: ns.Translational(n, ns.ground, ns.Body("b", 1.0, 1.0)),
+    lambda n: ns.Force(n, ns.Body("b", 1.0, 1.0), (0.0, 0.0)),
+    lambda n: ns.Torque(n, ns.Body("b", 1.0, 1.0), 0.0),
+    lambda n: ns.Spring(n, ns.ground, (0, 0), ns.Body("b", 1.0, 1.0), (0, 0), 1.0, 1.0),
+    lambda n: ns.Driver(n, ns.Revolute("pin", ns.ground, ns.Body("b", 1.0, 1.0)), speed=1.0),
+])
+@pytest.mark.parametrize("name", [5, "", "  "])
+def test_an_element_name_is_a_non_empty_string(make, name):
+    with pytest.raises(ModelError, match=rf"name {name!r} is invalid: an element's name is a "
+                                         r"non-empty string"):
+        make(name)
+    with pytest.raises(ModelError, match=r"gravity name '' is invalid"):
+        ns.Gravity("")  # a number first is taken for g (its own message)
+
+
+def test_constant_forces_and_torques_are_the_constant_functions():
+    const = ns.simulate(slider((-3.0, 0.0)), 0.5)
+    func = ns.simulate(slider(lambda t, q, v: (-3.0, 0.0)), 0.5)
+    np.testing.assert_array_equal(const.y, func.y)
+    assert const["block.vx"][-1] < func["block.vx"][0] - 0.5  # the force acted
+
+    def spun(torque):
+        mdl = ns.PlanarModel("rotor")
+        disk = mdl.add(ns.Body("disk", mass=1.0, inertia=J))
+        mdl.add(ns.Revolute("pin", ns.ground, disk))
+        mdl.add(ns.Torque("motor", disk, torque))
+        return ns.simulate(mdl, 1.0, method="RK4", dt=0.01)
+
+    const, func = spun(T0), spun(lambda t, q, v: T0)
+    np.testing.assert_array_equal(const.y, func.y)
+    assert abs(const["disk.w"][-1] - T0 / J) < 1e-12  # w = T t / J
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda b: ns.Force("push", b, (1.0, 2.0, 3.0)), r"force 'push': function must be callable "
+                                                     r"\(t, q, v\) -> \(Fx, Fy\) or a constant"),
+    (lambda b: ns.Force("push", b, 5.0), r"or a constant pair \(Fx, Fy\) in N, got 5\.0"),
+    (lambda b: ns.Force("push", b, (1.0, float("nan"))), r"the constant force must be finite"),
+    (lambda b: ns.Torque("twist", b, "1"), r"torque 'twist': function must be callable"),
+    (lambda b: ns.Torque("twist", b, float("inf")), r"the constant torque = inf is invalid"),
+])
+def test_bad_constant_forces_and_torques_are_refused(make, match):
+    with pytest.raises(ModelError, match=match):
+        make(ns.Body("block", 1.0, 1.0))

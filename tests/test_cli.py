@@ -38,14 +38,32 @@ def run_cli(capsys, *argv):
     (["run", "crank_rocker", "--set", "L4=0.4"], "L4 = 0.4 m must exceed L3 = 0.5 m"),
     (["reproduce", "four-bar"], "unknown reproduction 'four-bar'; available: crank-rocker"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
+    (["run", "crank_rocker", "--set", "m1=3", "--set", "m1=4"],
+     "--set m1 is given twice (m1=3, m1=4); give each parameter once"),
+    (["compare", "crank_rocker", "--set", "m1=3", "--set", " m1 = 4"],
+     "--set m1 is given twice (m1=3, m1=4)"),
+    (["sweep", "stick_slip_oscillator", "--grid", "k=1,2", "--set", "m=1", "--set", "m=2",
+      "--metric", "max:x", "--store", "never"], "--set m is given twice"),
+    (["sweep", "stick_slip_oscillator", "--grid", "k=1,2", "--metric", "max:x", "--store",
+      "never", "--timeout", "0"], "--timeout 0 is invalid: it must be > 0 s"),
+    (["sweep", "stick_slip_oscillator", "--grid", "k=1,2", "--metric", "max:x", "--store",
+      "never", "--timeout=-3"], "--timeout -3 is invalid: it must be > 0 s"),
+    (["sweep", "stick_slip_oscillator", "--grid", "k=1,2", "--metric", "max:x", "--store",
+      "never", "--max-evaluations", "0"], "--max-evaluations 0 is invalid: it must be > 0"),
+    (["sweep", "stick_slip_oscillator", "--grid", "v_belt=0.1,0.2", "--grid", "v_belt=0.3",
+      "--metric", "max:x", "--store", "never"],
+     "--grid v_belt is given twice ('v_belt=0.1,0.2', 'v_belt=0.3'); give each parameter one "
+     "grid"),
 ])
-def test_user_errors_are_one_line_exit_2(capsys, argv, match):
+def test_user_errors_are_one_line_exit_2(capsys, tmp_path, monkeypatch, argv, match):
+    monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, *argv)
     assert code == 2
     assert err.startswith("nonsmooth: error: ")
     assert match in err
     assert err.count("\n") == 1
     assert "Traceback" not in err
+    assert not (tmp_path / "never").exists()  # refused before a sweep's store is made
 
 
 def test_unreadable_model_files(capsys, tmp_path):

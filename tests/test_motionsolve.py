@@ -474,3 +474,34 @@ def test_translational_joint_friction_on_an_incline(inputs):
     np.testing.assert_allclose(r["req1.expr5"], vz, rtol=1e-12)  # slip velocity, mm/s
     assert np.all(r["req1.expr4"] == 0) and np.all(r["req1.expr6"] == 0)
     assert r["req1.expr3"][-1] == pytest.approx(mu_d * N - sigma2 * ref.y[1][-1], rel=1e-3)
+
+
+def _without_simulate(tmp_path) -> Path:
+    import re
+
+    path = tmp_path / "nosim.xml"
+    path.write_text(re.sub(r"<Simulate.*?/>", "", EXAMPLE.read_text(), flags=re.S))
+    return path
+
+
+def test_a_file_without_simulate_says_it_runs_the_default_span(capsys, tmp_path):
+    """No <Simulate>: the run is 0 .. 1 s, and says so (one warning naming the span and how to
+    set it); an end time given (--t-end, simulate's t_span) is no default and says nothing."""
+    path = _without_simulate(tmp_path)
+    code = main(["run", str(path), "--dt", "0.01"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "t = 0 .. 1 s" in out
+    assert err.count("<Simulate>") == 1  # once (the other warning: the file's LuGre values)
+    assert (f"warning: {path} has no <Simulate> command: the run uses the default span 0 .. 1 s; "
+            "give the end time (--t-end, simulate(model, t_end))") in err
+    assert main(["run", str(path), "--t-end", "0.1", "--dt", "0.01"]) == 0
+    assert "Simulate" not in capsys.readouterr().err
+    model = load_motionsolve(path)
+    with pytest.warns(UserWarning, match=r"has no <Simulate> command: the run uses the default "
+                                         r"span 0 \.\. 1 s"):
+        nonsmooth.simulate(model, dt=0.01)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*<Simulate>")
+        nonsmooth.simulate(model, 0.1, dt=0.01)
+        nonsmooth.simulate(load_motionsolve(EXAMPLE), 0.01, dt=0.001)
+    assert load_motionsolve(EXAMPLE).span_note == ""

@@ -79,11 +79,14 @@ class Store:
 
     Parameters
     ----------
-    folder : path
-        Created if missing (with its parents).
+    folder : str or os.PathLike
+        Created if missing (with its parents); anything else is a :class:`SweepError`.
     """
 
     def __init__(self, folder):
+        if not isinstance(folder, (str, os.PathLike)) or not str(folder).strip():
+            raise SweepError(f"store = {folder!r} is invalid: give the sweep's folder as a path "
+                             "(a str or pathlib.Path), e.g. store='runs/belt'")
         self.folder = Path(folder)
         self.definition_path = self.folder / "sweep.json"
         self.table_path = self.folder / "cases.parquet"

@@ -46,6 +46,9 @@ __all__ = ["build_model", "output_function"]
 
 #: the Force_JointFriction attributes a translational joint takes (``reaction_arm`` is the arm
 #: of the torsional moment, which does not exist in a plane: read and checked, not used)
+#: End time (s) of a file without a ``<Simulate>`` command (the run warns that it is a default).
+DEFAULT_T_END = 1.0
+
 _TRANSLATIONAL_FRICTION = ("force_preload", "initial_overlap", "overlap_delta")
 #: ... and a revolute joint
 _REVOLUTE_FRICTION = ("pin_radius", "torque_preload")
@@ -70,11 +73,15 @@ def build_model(info) -> Model:
     outputs = _outputs(info)
     kinematic = tuple(name for name, out in outputs.items()
                       if "FRICTION" not in out.description)
+    note = "" if info.t_end is not None else (
+        f"{info.source} has no <Simulate> command: the run uses the default span 0 .. "
+        f"{DEFAULT_T_END:g} s; give the end time (--t-end, simulate(model, t_end)) or add "
+        '<Simulate analysis_type="TRANSIENT" end_time="..." num_step="..."/> to its <Command>')
     return Model(system, q0, v0, name=info.name, outputs=outputs,
                  parameters={"source": info.source, "units": info.units.describe()},
-                 t_end=info.t_end if info.t_end is not None else 1.0, dt=info.dt,
+                 t_end=info.t_end if info.t_end is not None else DEFAULT_T_END, dt=info.dt,
                  description=info.description(), plot_outputs=tuple(outputs)[:8],
-                 motion_outputs=kinematic)
+                 motion_outputs=kinematic, span_note=note)
 
 
 def _add_bodies(info, mdl) -> dict:
