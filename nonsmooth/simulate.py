@@ -373,18 +373,24 @@ class _Run:
     def _velocity_scale(v):
         return max(1.0, float(np.max(np.abs(v)))) if v.size else 1.0
 
-    def initial_faces(self, t, y, modes):
+    def initial_faces(self, t, y, modes, crossed=()):
         """The face of the slot each slider bears on (sign of each load row, e.g. lambda_N).
 
         A zero multiplier takes the sign it has just after t (probed along the flow); one that
         stays at roundoff level (a rotation-lock moment that nothing loads) gets face 0: it adds
-        nothing to the load until it exceeds ``face_threshold`` (a ``detach`` event)."""
+        nothing to the load until it exceeds ``face_threshold`` (a ``detach`` event). A row in
+        ``crossed`` (its ``normal`` event fired at t) that crosses zero within the events' time
+        resolution of t takes the face it has just after t: a slider reversing at a dead centre
+        (its normal force and sliding velocity vanish at the same instant, and t lies a
+        roundoff before the crossing), whose restart would otherwise find its crossing again,
+        and again (issue 19)."""
         n = self.n
         ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, None, y[self.zo:])
         scale = max(1.0, float(np.max(np.abs(ev.lam)))) if ev.lam.size else 1.0
         self.face_threshold = 1e-8 * scale
         faces = np.where(np.abs(ev.lam_abs) <= 1e-10 * scale, 0.0, np.sign(ev.lam_abs))
-        if faces.size:
+        crossed = np.asarray(sorted(crossed), dtype=np.int64)
+        if np.any(faces == 0) or crossed.size:
             dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
             delta = 1e-6
             probe = y + delta * dy
@@ -392,15 +398,11 @@ class _Run:
                                       probe[self.zo:]).lam_abs
             faces = np.where((faces == 0) & (np.abs(later) > 1e-10 * scale), np.sign(later),
                              faces)
-            # a multiplier that crosses zero within the events' time resolution of t (a slider
-            # reversing at a dead centre: its normal force and sliding velocity vanish at the
-            # same instant, and t lies a roundoff before the crossing) takes the face it has
-            # just after t; otherwise the restart finds its crossing again, and again (issue 19)
-            rate = (later - ev.lam_abs) / delta
-            crossing = ((faces * rate < 0)
-                        & (np.abs(ev.lam_abs) <= np.abs(rate) * _EVENT_RESOLUTION * max(1.0,
-                                                                                    abs(t))))
-            faces = np.where(crossing, -faces, faces)
+            if crossed.size:
+                lam, rate = ev.lam_abs[crossed], (later[crossed] - ev.lam_abs[crossed]) / delta
+                at_t = (faces[crossed] * rate < 0) & (
+                    np.abs(lam) <= np.abs(rate) * _EVENT_RESOLUTION * max(1.0, abs(t)))
+                faces[crossed] = np.where(at_t, -faces[crossed], faces[crossed])
         self.faces = faces
 
     def handle(self, t, y, modes, fired):
@@ -421,7 +423,7 @@ class _Run:
                                       options=options, z=y[self.zo:])
             new = self._run_out(new, fired, coincident)
             # the friction force changed: re-derive every face from the HLCP at the new modes
-            self.initial_faces(t, y, new)
+            self.initial_faces(t, y, new, {i for kind, i in fired if kind == "normal"})
             self._log_modes(t, y, modes, new, fired, coincident, candidates, options)
         for r in np.flatnonzero(self.faces != old_faces):  # one entry per face change
             self._log(t, y, self.abs_names[r], "normal_sign", _FACE[old_faces[r]],
@@ -1358,7 +1360,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     alpha = next(x for x in (alpha, mdl.alpha, DEFAULT_ALPHA) if x is not None)
     beta = next(x for x in (beta, mdl.beta, DEFAULT_BETA) if x is not None)
     dynamics = Dynamics(system, alpha=alpha, beta=beta, laws=laws)
-    atol = _state_atol(atol, system, dynamics.n_z)
+    atol = _state_atol(atol, system, dynamics.n_z, rtol, _initial_energy(system, t0, mdl))
     for law in laws:
         for text in law.warnings():
             warnings.warn(text, RuntimeWarning, stacklevel=2)
@@ -1541,15 +1543,31 @@ def _check_tstops(tstops, t0, t_end, given: bool = True) -> np.ndarray:
     return times
 
 
-def _state_atol(atol, system, n_z: int) -> np.ndarray:
+def _initial_energy(system, t0: float, mdl) -> float:
+    """``T + |V|`` (J) at the model's initial state: the energy scale of the run's start."""
+    q0, v0 = np.asarray(mdl.q0, dtype=float), np.asarray(mdl.v0, dtype=float)
+    try:
+        T0 = 0.5 * float(v0 @ system.terms(t0, q0, v0).M @ v0)
+        energy = abs(T0) + abs(float(system.potential(t0, q0)))
+    except Exception:  # noqa: BLE001 - a model error is reported by the run itself
+        return 0.0
+    return energy if math.isfinite(energy) else 0.0
+
+
+def _state_atol(atol, system, n_z: int, rtol: float = 0.0,
+                energy: float = 0.0) -> np.ndarray:
     """``atol`` for the integrated state ``[q, v, work, z]`` (shape ``(2 n_q + N_WORK + n_z,)``):
     a number or a vector given for ``y = [q, v, z]`` (shape ``(2 n_q + n_z,)``); the work
-    accumulators take the smallest value, but the constraint forces' work takes infinity.
+    accumulators take the smallest value, the constraint forces' work at least ``rtol`` times
+    the energy ``energy`` (J) at the start.
 
-    The constraint forces' work (the Baumgarte terms' power, ``lambda . dPhi/dt``) is roundoff
-    about zero: under an absolute tolerance its noise chose the steps, 40 times shorter than the
-    motion needs (the crank-rocker at 1000 rad/s: 8066 steps for half a revolution instead of
-    about 200, and a run out of budget; issue 19). It takes the steps the motion chooses."""
+    The constraint forces' work (the power ``lambda . dPhi/dt`` of the multipliers on the
+    constraints' drift) is integrated to the accuracy the motion is: its drift is the
+    integrator's error in the velocities, ``rtol`` relative, so its work is ``rtol`` times the
+    energy flowing through the joints. Under the absolute tolerance (1e-13 J) instead, that
+    error chose the steps, 300 times shorter than the motion needs (the crank-rocker at 1000
+    rad/s, 8e4 J of kinetic energy: 8066 steps for half a revolution instead of 23, and a run
+    out of budget; issue 19)."""
     n = system.n_q
     size = 2 * n + n_z
     if np.ndim(atol) == 0:
@@ -1567,7 +1585,8 @@ def _state_atol(atol, system, n_z: int) -> np.ndarray:
             raise ValueError(f"atol[{k}] = {float(arr[k])!r} is invalid: every tolerance must "
                              "be a finite number > 0")
     work = np.full(N_WORK, arr.min())
-    work[WORK_NAMES.index("W_constraint")] = np.inf
+    k = WORK_NAMES.index("W_constraint")
+    work[k] = max(work[k], rtol * energy)
     return np.concatenate((arr[:2 * n], work, arr[2 * n:]))
 
 
