@@ -487,7 +487,7 @@ def _readme_bad_inputs():
 
 
 def test_the_readme_lists_its_bad_inputs():
-    assert len(_readme_bad_inputs()) == 17
+    assert len(_readme_bad_inputs()) == 18
 
 
 @pytest.mark.parametrize("argv", _readme_bad_inputs(), ids=" ".join)
