@@ -357,6 +357,24 @@ def _rescue_file(model_name: str, what: str) -> Path:
     raise OSError("no writable folder for a rescue file")
 
 
+def _write_each(targets, quiet: bool) -> tuple[list[str], list[str]]:
+    """Write each ``(path, write(path), what)`` whose path is given, going on past a failed
+    one; returns the paths written and a sentence per failed write."""
+    written, failed = [], []
+    for path, fn, what in targets:
+        if not path:
+            continue
+        try:
+            fn(path)
+        except OSError as exc:
+            failed.append(f"cannot write the {what} to {path} ({exc.strerror or exc})")
+            continue
+        written.append(path)
+        if not quiet:
+            print(f"wrote {what} to {path}")
+    return written, failed
+
+
 def _write_run_outputs(result, model, out, events, plot, quiet: bool) -> tuple[list[str], str]:
     """Write a run's outputs after it; returns the paths written and a sentence on those that
     failed ("" if none did). The data and the event log of a failed write (the data too when
@@ -373,18 +391,7 @@ def _write_run_outputs(result, model, out, events, plot, quiet: bool) -> tuple[l
     if len(result.t) > 1:
         fmt = "png" if plot and not Path(plot).suffix else None
         targets.append((plot, lambda p: result.plot(path=p, format=fmt), "plot"))
-    written, failed = [], []
-    for path, fn, what in targets:
-        if not path:
-            continue
-        try:
-            fn(path)
-        except OSError as exc:
-            failed.append(f"cannot write the {what} to {path} ({exc.strerror or exc})")
-            continue
-        written.append(path)
-        if not quiet:
-            print(f"wrote {what} to {path}")
+    written, failed = _write_each(targets, quiet)
     if not failed:
         return written, ""
     rescue = {what: csv for path, _, what, csv in
@@ -459,19 +466,9 @@ def _write_comparison(comparison, model, out, plot) -> int:
     """Write a finished comparison's table and plot; a failed write keeps the table in a rescue
     file (named in the error line) and returns 1."""
     fmt = "png" if plot and not Path(plot).suffix else None
-    written, failed = [], []
-    for path, fn, what in ((out, comparison.to_csv, "comparison table"),
-                           (plot, lambda p: comparison.plot(path=p, format=fmt),
-                            "overlay plot")):
-        if not path:
-            continue
-        try:
-            fn(path)
-        except OSError as exc:
-            failed.append(f"cannot write the {what} to {path} ({exc.strerror or exc})")
-            continue
-        written.append(path)
-        print(f"wrote {what} to {path}")
+    written, failed = _write_each(
+        [(out, comparison.to_csv, "comparison table"),
+         (plot, lambda p: comparison.plot(path=p, format=fmt), "overlay plot")], quiet=False)
     if failed:  # the table is the result: kept in a rescue file
         if out not in written:
             failed.append(_rescue(model.name, "comparison table", comparison.to_csv, written))
