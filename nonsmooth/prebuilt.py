@@ -37,13 +37,18 @@ from pathlib import Path
 
 #: numba's CPU target for the kernels: the generic x86-64 CPU, so that the shipped cache loads on
 #: any machine. Chosen when this module is imported (the first thing ``import nonsmooth`` does):
-#: unless ``NUMBA_CPU_NAME`` is set (``host`` compiles natively) or numba has already compiled
+#: unless ``NUMBA_CPU_NAME`` is set (``host``: this machine's CPU, natively) or numba has compiled
 #: something in this process (its CPU is then fixed), numba compiles for it. It applies to every
 #: numba function of the process, as numba has one CPU target per process.
 CPU_NAME = "generic"
 
 
 def _choose_cpu() -> None:
+    if os.environ.get("NUMBA_CPU_NAME") == "host" and "numba" not in sys.modules:
+        # numba takes a CPU's name (LLVM's), not "host": this machine's, to compile natively
+        import llvmlite.binding
+
+        os.environ["NUMBA_CPU_NAME"] = llvmlite.binding.get_host_cpu_name()
     if "NUMBA_CPU_NAME" in os.environ:
         return
     numba = sys.modules.get("numba")

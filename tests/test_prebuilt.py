@@ -127,3 +127,14 @@ kernels._dot(np.ones(2, dtype=np.int64), np.ones(2, dtype=np.int64))  # the same
     loaded_only = child("import numpy as np\nfrom nonsmooth import kernels\n"
                         "kernels._dot(np.ones(3), np.ones(3))\n", tmp_path / "other")
     assert loaded_only.returncode == 0 and loaded_only.stderr == "", loaded_only.stderr
+
+
+def test_host_means_this_machines_cpu(tmp_path):
+    # numba takes an LLVM CPU name; "host" (what a user writes) becomes this machine's, and the
+    # shipped (generic) kernels then do not apply: numba compiles natively
+    code = ("import os, llvmlite.binding as ll, nonsmooth\nfrom nonsmooth import prebuilt\n"
+            "print(os.environ['NUMBA_CPU_NAME'] == ll.get_host_cpu_name(), prebuilt.usable())")
+    env = {**os.environ, "NUMBA_CPU_NAME": "host"}
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert proc.stdout.split() == ["True", "False"], proc.stderr
