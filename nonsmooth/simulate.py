@@ -1106,14 +1106,16 @@ def _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index, 
         dyn.n_evaluations += evals
         run.n_steps += steps
         run._last = None
+        error = dop853.user_error(int(plan[-2]))
+        t_called = run.t_now  # the time of the kernel's last call back (where it raised)
         if n_out:
             times = grid[next_k:next_k + n_out]
             redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k, modes,
                                                   start, "DOP853")
-            if redo is not None:
+            if redo is not None and error is None:
                 return ("redo", next_k, *start, redo)
-        error = dop853.user_error(int(plan[-2]))
         if error is not None:  # a user function raised: its exception, the outputs kept
+            run.t_now = t_called  # named at the time it raised, not the last output's
             raise error
         run.charge(float(state[0]))  # the wall-clock budget
         if status == dop853.EVENT:

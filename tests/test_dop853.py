@@ -161,3 +161,25 @@ def test_an_exception_in_a_user_function_leaves_the_compiled_phase_with_the_part
     partial = caught.value.result
     assert 0 < partial.t[-1] <= 3.0
     np.testing.assert_allclose(partial["wheel.w"], 1.0 + partial.t, atol=1e-9)
+
+
+def test_a_user_function_that_raises_is_named_at_the_time_it_raised():
+    # the compiled phase calls the force back at its stages; the failure's time was the last
+    # output row's (0.185 s here), not the call's (> 0.5 s)
+    import nonsmooth as ns
+
+    def push(t, q, v):
+        if t > 0.5:
+            raise RuntimeError("sensor offline")
+        return (0.0, 1.0)
+
+    mdl = ns.PlanarModel("raiser")
+    b = mdl.add(ns.Body("block", mass=1.0, inertia=0.1, velocity=(1.0, 0.0)))
+    mdl.add(ns.Translational("guide", ns.ground, b, axis=(-1.0, 0.0), mu=0.1))
+    mdl.add(ns.Force("push", b, push))
+    mdl.add(ns.Gravity(g=9.81))
+    r = ns.simulate(mdl, 1.0, throw=False)
+    assert r.status == -1 and "sensor offline" in r.message, r.message
+    t_raised = float(r.message.split(" at t = ")[1].split()[0])
+    assert 0.5 < t_raised < 1.0, r.message
+    assert r.t[-1] <= t_raised
