@@ -181,6 +181,7 @@ def seed(key: str, source: Path | None = None) -> int:
         return 0
     folder = ROOT / key
     seeded = 0
+    folders: dict[Path, Path | None] = {}  # numba's cache folder of each source file, once
     for name, entry in manifest["indexes"].items():
         if entry["folder"] != key or (source is not None and entry["source"] != source.name):
             continue
@@ -189,7 +190,9 @@ def seed(key: str, source: Path | None = None) -> int:
         try:
             if _digest(src_file) != entry["sha256"]:
                 continue  # the installed source differs from the one the cache was made from
-            target = cache_folder(src_file)
+            if src_file not in folders:
+                folders[src_file] = cache_folder(src_file)
+            target = folders[src_file]
             if target is None:
                 continue
             target.mkdir(parents=True, exist_ok=True)
