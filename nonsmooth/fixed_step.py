@@ -21,7 +21,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .dop853 import _crossed, _event_value, _finite, brent_with
+from .core.events import brent_with
+from .core.events import crossed as _crossed
+from .core.events import event_value as _event_value
+from .core.phases.dop853 import finite as _finite
 from .kernels import OK, _planar_dy
 
 #: Statuses of a phase call.
@@ -95,8 +98,8 @@ def _hermite_g(rhs, tt, args):
 
 @njit(cache=True, inline="always")
 def _brent(g_at, args, t0, t1, g0, g1):
-    """``dop853.brent_with`` to ``xtol + rtol |t|`` with ``xtol`` 1e-13, ``rtol`` 4 eps (scipy's
-    ``brentq`` as ``events.locate`` calls it). Returns ``(t, status, evaluations)``."""
+    """``core.events.brent_with`` to ``xtol + rtol |t|`` with ``xtol`` 1e-13, ``rtol`` 4 eps
+    (scipy's ``brentq`` as ``events.locate`` calls it). Returns ``(t, status, evaluations)``."""
     return brent_with(g_at, args, t0, t1, g0, g1, _XTOL, _EPS4)
 
 

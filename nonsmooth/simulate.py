@@ -173,9 +173,12 @@ class _Run:
         self.batch = (getattr(dynamics, "_plan", None) is not None
                       and getattr(system, "tables", None) is not None
                       and not dynamics._callable_weights)
+        # a GeneralizedSystem's compiled terms: its generated module evaluates such blocks and
+        # runs whole DOP853 phases as the planar family's kernels do
+        self.generated = getattr(dynamics, "_generated_module", None)
         # ... and without user event functions: whole phases in compiled calls (the model's
         # user functions are called back from them)
-        self.compiled = self.batch and not user_events
+        self.compiled = (self.batch or self.generated is not None) and not user_events
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
@@ -268,29 +271,19 @@ class _Run:
         """Evaluate, check and record the outputs of one adaptive step (times (k,), states
         Y (n_y, k)). Returns the index of the first output that contradicts the phase's modes
         or faces (an event stepped over), or None; the outputs before it are recorded."""
-        if not self.batch:
-            return self._outputs_one_by_one(times, Y, modes)
-        from .kernels import OK, planar_evaluate_batch
-
-        n, dyn, system = self.n, self.dyn, self.system
+        n, dyn = self.n, self.dyn
         k = times.size
+        if (not (self.batch or self.generated is not None)
+                or dyn.n_evaluations + k > self.max_evaluations):  # the budget ends in the block
+            return self._outputs_one_by_one(times, Y, modes)
         self.charge(float(times[-1]))
         dyn.n_evaluations += k - 1
-        tab, L = system.tables, dyn._layout
+        L = dyn._layout
         Q = np.ascontiguousarray(Y[:n].T)
         V = np.ascontiguousarray(Y[n:2 * n].T)
-        U = np.zeros((k, tab.ints.shape[0], 3))
-        te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
-        if system._user:
-            for r in range(k):
-                U[r] = system._user_values(float(te[r]), Q[r], V[r])
-        out = np.empty((k, L["size"] + 2))
         Z = np.ascontiguousarray(Y[self.zo:].T)
-        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn._plan,
-                                            dyn._Wt, np.ascontiguousarray(te),
-                                            Q, V, Z, np.asarray(modes, dtype=float),
-                                            np.asarray(self.faces, dtype=float), out)
-        good = k if status == OK else row
+        te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
+        out, T, Vp, good = self._evaluate_block(te, Q, V, Z, modes)
 
         def col(name):
             a, b = L[name]
@@ -309,14 +302,47 @@ class _Run:
         first = int(np.argmax(bad)) if bad.any() else None
         keep = good if first is None else first
         if keep:
-            self.record_block(times[:keep], Y[:, :keep].T, out[:keep, :-2], modes,
-                              out[:keep, -2].copy(), out[:keep, -1].copy())
+            self.record_block(times[:keep], Y[:, :keep].T, out[:keep], modes, T[:keep].copy(),
+                              Vp[:keep].copy())
         if first is not None:
             return first
         if good < k:  # the kernel declined a row (an uncertified HLCP, a singular KKT ...):
             rest = self._outputs_one_by_one(times[good:], Y[:, good:], modes)  # named there
             return None if rest is None else good + rest
         return None
+
+    def _evaluate_block(self, te, Q, V, Z, modes):
+        """The evaluations of the rows ``(te, Q, V, Z)`` (k rows) in one compiled call:
+        ``(out (k, size), T (k,), V (k,), good)``, the outputs, the kinetic and potential
+        energies (J) and the rows before the first one the kernel declined."""
+        from .kernels import OK
+
+        dyn, system = self.dyn, self.system
+        k = te.size
+        modes = np.asarray(modes, dtype=float)
+        faces = np.asarray(self.faces, dtype=float)
+        if self.generated is not None:  # a GeneralizedSystem's compiled terms
+            out = np.empty((k, dyn._size))
+            row, status = self.generated.evaluate_batch(
+                dyn._generated[1], dyn._plan, dyn._Wt, np.ascontiguousarray(te), Q, V, Z,
+                modes, faces, out)
+            good = k if status == OK else row
+            Y = np.concatenate((Q[:good], V[:good]), axis=1)
+            return (out, _kinetic(self, V[:good], out[:good]),
+                    _potentials(self, te[:good], Y), good)
+        from .kernels import planar_evaluate_batch
+
+        tab = system.tables
+        U = np.zeros((k, tab.ints.shape[0], 3))
+        if system._user:
+            for r in range(k):
+                U[r] = system._user_values(float(te[r]), Q[r], V[r])
+        out = np.empty((k, dyn._size + 2))
+        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn._plan,
+                                            dyn._Wt, np.ascontiguousarray(te), Q, V, Z, modes,
+                                            faces, out)
+        good = k if status == OK else row
+        return out[:, :-2], out[:, -2], out[:, -1], good
 
     def record_block(self, times, Y, out, modes, T, V):
         """Record rows evaluated together (states ``Y`` (k, n_y), evaluations ``out`` (k,
@@ -1039,13 +1065,13 @@ _OUTPUT_FLOATS = 1 << 21
 
 def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, atol, max_step,
                     dt):
-    """A DOP853 phase of a planar model in compiled calls (``dop853.planar_dop853_phase``):
-    the same outcomes as :func:`_phase`. Where the kernel stops short (an evaluation it
-    declines, a step below round-off, the budget nearly spent), scipy's DOP853 takes the phase
-    over from the last accepted step and names the problem."""
+    """A DOP853 phase in compiled calls (``core.phases.dop853.dop853_phase_with``: for a
+    planar model ``dop853.planar_dop853_phase``, else the system's generated module's
+    ``dop853_phase``): the same outcomes as :func:`_phase`. Where the kernel stops short (an
+    evaluation it declines, a step below round-off, the budget nearly spent), scipy's DOP853
+    takes the phase over from the last accepted step and names the problem."""
     from . import dop853, kernels
 
-    kernels.warm("dop853")
     dyn = run.dyn
     kinds = np.array([dop853.EVENT_KINDS[s[0]] for s in specs], dtype=np.int64)
     index = np.array([s[1] for s in specs], dtype=np.int64)
@@ -1057,6 +1083,7 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     # a writable copy: a read-only view (broadcast_to of a vector atol) is another numba type,
     # which compiled a second specialization of the phase for ~35 s (issue 18)
     atol_y = np.array(np.broadcast_to(np.asarray(atol, dtype=float), y.shape))
+    control = np.array([t_end, rtol, max_step, run.face_threshold], dtype=float)
     out = np.empty(dyn._size)
     cap = max(1, min(grid.size - next_k, _OUTPUT_FLOATS // y.size))
     start = (t, y.copy())
@@ -1064,12 +1091,49 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
     grid = np.asarray(grid, dtype=float)
-    token = dop853.register_user(*_user_callbacks(run)) if run.system._user else -1
+    planar = run.generated is None
+    called_back = (planar and run.system._user) or any(s[0] == "given" for s in specs)
+    token = dop853.register_user(*_user_callbacks(run)) if called_back else -1
     try:
         plan = dop853.extended_plan(dyn._plan, token, run.t_clamp)
-        return _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index,
-                               direction, state, y, f, g, fired, atol_y, out, cap, start, t_end,
-                               grid, next_k, rtol, atol, max_step, dt)
+        if planar:
+            kernels.warm("dop853")
+            phase = dop853.planar_dop853_phase
+            ctx = dop853.planar_context(run.system.tables, plan, dyn._Wt)
+        else:
+            phase = run.generated.dop853_phase
+            ctx = (dyn._generated[1], plan, dyn._Wt, *kernels.stage_workspace(plan))
+        while True:
+            limits = np.array([run.max_evaluations - dyn.n_evaluations, _PAUSE_AFTER],
+                              dtype=np.int64)
+            Y_out = np.empty((cap, y.size))
+            status, n_out, evals, steps, needed = phase(
+                ctx, plan, modes, faces, kinds, index, direction, mu_s, control, atol_y, grid,
+                int(next_k), state, y, f, g, fired, Y_out, limits, dop853.coefficients(), out)
+            dyn.n_evaluations += evals
+            run.n_steps += steps
+            run._last = None
+            error = dop853.user_error(token)
+            t_called = run.t_now  # the time of the kernel's last call back (where it raised)
+            if n_out:
+                times = grid[next_k:next_k + n_out]
+                redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k,
+                                                      modes, start, "DOP853")
+                if redo is not None and error is None:
+                    return ("redo", next_k, *start, redo)
+            if error is not None:  # a user function raised: its exception, the outputs kept
+                run.t_now = t_called  # named at the time it raised, not the last output's
+                raise error
+            run.charge(float(state[0]))  # the wall-clock budget
+            if status == dop853.EVENT:
+                return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
+            if status == dop853.DONE:
+                return "done", next_k, float(state[0]), y
+            if status == dop853.FULL:
+                cap = max(cap, int(needed))
+            elif status != dop853.PAUSE:  # scipy's solver goes on from the last accepted step
+                return _python_phase(run, "DOP853", specs, modes, float(state[0]), y, t_end,
+                                     grid, next_k, rtol, atol, max_step, dt)
     finally:
         if token >= 0:
             dop853.unregister_user(token)
@@ -1077,7 +1141,8 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
 
 def _user_callbacks(run: _Run):
     """The run's user functions as the compiled phase calls them back
-    (``dop853.register_user``): the user values at a state, a pair's given normal force."""
+    (``dop853.register_user``): the user values at a state (a planar model's), a pair's given
+    normal force."""
     system, n = run.system, run.n
 
     def values(t, y, U):
@@ -1087,46 +1152,7 @@ def _user_callbacks(run: _Run):
     def given(i, t):
         return run._given_normal_force(i, t)
 
-    return values, given
-
-
-def _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index, direction, state,
-                    y, f, g, fired, atol_y, out, cap, start, t_end, grid, next_k, rtol, atol,
-                    max_step, dt):
-    """The calls of :func:`_compiled_phase` until the phase ends."""
-    dyn, tab = run.dyn, run.system.tables
-    while True:
-        Y_out = np.empty((cap, y.size))
-        status, n_out, evals, steps, needed = dop853.planar_dop853_phase(
-            tab.ints, tab.floats, tab.mass, plan, dyn._Wt, modes, faces, kinds, index,
-            direction, mu_s, float(run.face_threshold), float(t_end), float(rtol), atol_y,
-            float(max_step), grid, int(next_k), state, y, f, g, fired, Y_out,
-            int(run.max_evaluations - dyn.n_evaluations), _PAUSE_AFTER, *dop853.coefficients(),
-            out, tab.pair_rows)
-        dyn.n_evaluations += evals
-        run.n_steps += steps
-        run._last = None
-        error = dop853.user_error(int(plan[-2]))
-        t_called = run.t_now  # the time of the kernel's last call back (where it raised)
-        if n_out:
-            times = grid[next_k:next_k + n_out]
-            redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k, modes,
-                                                  start, "DOP853")
-            if redo is not None and error is None:
-                return ("redo", next_k, *start, redo)
-        if error is not None:  # a user function raised: its exception, the outputs kept
-            run.t_now = t_called  # named at the time it raised, not the last output's
-            raise error
-        run.charge(float(state[0]))  # the wall-clock budget
-        if status == dop853.EVENT:
-            return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
-        if status == dop853.DONE:
-            return "done", next_k, float(state[0]), y
-        if status == dop853.FULL:
-            cap = max(cap, int(needed))
-        elif status != dop853.PAUSE:  # scipy's solver goes on from the last accepted step
-            return _python_phase(run, "DOP853", specs, modes, float(state[0]), y, t_end, grid,
-                                 next_k, rtol, atol, max_step, dt)
+    return (values if run.generated is None else None), given
 
 
 def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,
