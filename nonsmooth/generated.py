@@ -13,7 +13,7 @@ the model's source file and of this package's kernel sources (an edit of either 
 module), and compiled by numba with ``cache=True`` like the package's own kernels: a new process
 loads it. The first use of a model on a machine compiles it (about 15 s with its fixed-step
 phase, announced on stderr). The module also instantiates the compiled fixed-step phase
-(:mod:`nonsmooth.fixed_step`) and the compiled DOP853 phase
+(:mod:`nonsmooth.core.phases.fixed`) and the compiled DOP853 phase
 (:mod:`nonsmooth.core.phases.dop853`) around the model's terms, and a batch evaluation of the
 outputs, which ``simulate`` uses for RK4, Euler and its adaptive default.
 
@@ -120,7 +120,7 @@ import sys
 from numba import njit
 
 from nonsmooth.core.phases.dop853 import dense_g, dop853_phase_with, no_grazing
-from nonsmooth.fixed_step import _fixed_phase_with, _hermite_g
+from nonsmooth.core.phases.fixed import fixed_phase_with, hermite_g
 from nonsmooth.generated import _evaluate_with
 from nonsmooth.kernels import _derivative, stage_workspace
 
@@ -147,13 +147,13 @@ def rhs(ctx, t, y, modes, faces, out, dy):
 
 @njit(cache=True)
 def g_at(t, args):
-    return _hermite_g(rhs, t, args)
+    return hermite_g(rhs, t, args)
 
 
 @njit(cache=True)
 def fixed_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, steps, grid, istate,
                 fstate, y, f, g, fired, T_out, Y_out, O_out):
-    return _fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction, mu_s,
+    return fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction, mu_s,
                              steps, grid, istate, fstate, y, f, g, fired, T_out, Y_out, O_out)
 
 
@@ -219,11 +219,10 @@ def _folder() -> Path:
 def _key(fn, potential=None) -> str:
     """A hash of the model's source file and of the kernel sources the module inlines."""
     digest = hashlib.sha256()
-    from . import core, fixed_step
+    from . import core
 
     core_sources = sorted(Path(core.__file__).parent.rglob("*.py"))
-    for path in (inspect.getsourcefile(fn.py_func), kernels.__file__, fixed_step.__file__,
-                 __file__, *core_sources):
+    for path in (inspect.getsourcefile(fn.py_func), kernels.__file__, __file__, *core_sources):
         digest.update(Path(path).read_bytes())
     digest.update(fn.py_func.__qualname__.encode())
     if potential is not None:

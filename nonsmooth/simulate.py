@@ -959,7 +959,7 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
 
 def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, dt,
                           sched):
-    """A fixed-step phase in compiled calls (``fixed_step._fixed_phase_with``: for a planar
+    """A fixed-step phase in compiled calls (``core.phases.fixed.fixed_phase_with``: for a planar
     model ``fixed_step.planar_fixed_phase``, else the system's generated module's), pausing
     every :data:`_PAUSE_AFTER` evaluations or full output buffer for the run's clock, progress
     and records: the same outcomes as :func:`_phase` with a :class:`_FixedStepper`. Where the
