@@ -852,13 +852,8 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
         run.t_clamp = math.inf if t_bound >= t_end else float(np.nextafter(t_bound, -math.inf))
         run.n_phases += not redo
         specs = run.event_specs(modes, t)
-        if method == "DOP853" and run.compiled:
-            outcome = _compiled_phase(run, specs, modes, t, y, t_bound,
-                                      grid[:sched.k_cap(t_bound)], next_k, rtol, atol,
-                                      phase_max_step, dt)
-        else:
-            outcome = _python_phase(run, method, specs, modes, t, y, t_bound, grid, next_k, rtol,
-                                    atol, phase_max_step, dt, sched=sched)
+        outcome = _smooth_phase(run, method, specs, modes, t, y, t_bound, grid, next_k, rtol,
+                                atol, phase_max_step, dt, sched)
         kind, next_k, t, y = outcome[:4]
         redo = kind == "redo"
         if redo:  # an event was stepped over: redo from the last output, shorter steps
@@ -926,14 +921,38 @@ def _restart_at_stop(run: _Run, specs, t, y, modes):
     return new
 
 
+def _smooth_phase(run: _Run, method, specs, modes, t, y, t_bound, grid, next_k, rtol, atol,
+                  max_step, dt, sched: _Schedule):
+    """One smooth phase from ``t`` to ``t_bound`` (the run's end or a time stop) by its chain of
+    runners: the compiled phase where the run can take one (DOP853: :func:`_compiled_phase`;
+    RK4/Euler: :func:`_compiled_fixed_phase`), then, from where a compiled phase declines (an
+    evaluation it cannot do, a step below round-off, the budget nearly spent), the Python
+    steppers (:func:`_python_phase`), which name the problem. A runner returns an outcome and
+    never calls another. Returns the outcome of :func:`_phase`."""
+    k_cap = sched.k_cap(t_bound)
+    if method == "DOP853" and run.compiled:
+        outcome = _compiled_phase(run, specs, modes, t, y, t_bound, grid[:k_cap], next_k, rtol,
+                                  atol, max_step, dt)
+        if outcome[0] != "declined":
+            return outcome
+        _, next_k, t, y = outcome  # scipy's solver goes on from the last accepted step
+        return _python_phase(run, method, specs, modes, t, y, t_bound, grid[:k_cap], next_k,
+                             rtol, atol, max_step, dt)
+    if method in FIXED_STEP_METHODS and _fixed_compiled(run, specs, sched):
+        outcome = _compiled_fixed_phase(run, method, specs, modes, t, y, t_bound, grid, next_k,
+                                        dt, sched)
+        if outcome[0] != "declined":
+            return outcome
+        _, next_k, t, y = outcome  # Python's step from the last step end names the problem
+    return _python_phase(run, method, specs, modes, t, y, t_bound, grid, next_k, rtol, atol,
+                         max_step, dt, sched=sched)
+
+
 def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
                   max_step, dt, *, sched: _Schedule | None = None):
     """A phase by the Python steppers (:class:`_FixedStepper`, :class:`_ScipyStepper`) from
     ``t`` to ``t_end`` (the run's end or a time stop)."""
     if method in FIXED_STEP_METHODS:
-        if _fixed_compiled(run, specs, sched):
-            return _compiled_fixed_phase(run, method, specs, modes, t, y, t_end, grid, next_k,
-                                         dt, sched)
         stepper = _FixedStepper(run, method, modes, t, y, grid if sched is None else sched.steps,
                                 t_end, dt)
     else:
@@ -962,9 +981,10 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     """A fixed-step phase in compiled calls (``core.phases.fixed.fixed_phase_with``: for a planar
     model ``fixed_step.planar_fixed_phase``, else the system's generated module's), pausing
     every :data:`_PAUSE_AFTER` evaluations or full output buffer for the run's clock, progress
-    and records: the same outcomes as :func:`_phase` with a :class:`_FixedStepper`. Where the
-    kernel declines a step or the budget is nearly spent, the Python stepper takes the phase
-    over from the last step end and names the problem."""
+    and records: the same outcomes as :func:`_phase` with a :class:`_FixedStepper`, or
+    ``("declined", next_k, t, y)`` where the kernel declines a step or the budget is nearly
+    spent (:func:`_smooth_phase` then hands the phase from that step end to the Python
+    stepper, which names the problem)."""
     from . import dop853, fixed_step, kernels
 
     dyn = run.dyn
@@ -1013,8 +1033,7 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
         if status == fixed_step.DONE:
             return "done", next_k, float(fstate[0]), y
         if status != fixed_step.PAUSE:  # declined, or the budget: Python's step names it
-            stepper = _FixedStepper(run, method, modes, float(fstate[0]), y, steps, t_end, dt)
-            return _phase(run, stepper, specs, modes, grid, next_k, method, k_cap, False)
+            return "declined", next_k, float(fstate[0]), y
 
 
 def _kinetic(run: _Run, V, out) -> np.ndarray:
@@ -1067,9 +1086,10 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
                     dt):
     """A DOP853 phase in compiled calls (``core.phases.dop853.dop853_phase_with``: for a
     planar model ``dop853.planar_dop853_phase``, else the system's generated module's
-    ``dop853_phase``): the same outcomes as :func:`_phase`. Where the kernel stops short (an
-    evaluation it declines, a step below round-off, the budget nearly spent), scipy's DOP853
-    takes the phase over from the last accepted step and names the problem."""
+    ``dop853_phase``): the same outcomes as :func:`_phase`, or ``("declined", next_k, t, y)``
+    where the kernel stops short (an evaluation it declines, a step below round-off, the budget
+    nearly spent): :func:`_smooth_phase` then hands the phase from the last accepted step to
+    scipy's DOP853, which names the problem."""
     from . import dop853, kernels
 
     dyn = run.dyn
@@ -1132,8 +1152,7 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
             if status == dop853.FULL:
                 cap = max(cap, int(needed))
             elif status != dop853.PAUSE:  # scipy's solver goes on from the last accepted step
-                return _python_phase(run, "DOP853", specs, modes, float(state[0]), y, t_end,
-                                     grid, next_k, rtol, atol, max_step, dt)
+                return "declined", next_k, float(state[0]), y
     finally:
         if token >= 0:
             dop853.unregister_user(token)
