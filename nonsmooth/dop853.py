@@ -26,8 +26,6 @@ from numba import njit
 
 from .core.callbacks import extended_plan, fill_user, register_user, unregister_user, user_error
 from .core.events import EVENT_KINDS
-from .core.events import crossed as _crossed
-from .core.events import event_value as _event_value
 from .core.phases.dop853 import (
     BUDGET,
     DECLINED,
@@ -43,16 +41,11 @@ from .core.phases.dop853 import (
     dense_g,
     dop853_phase_with,
 )
-from .core.phases.dop853 import finite as _finite
 from .kernels import _dot, _pair_row, _planar_dy
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
            "FULL", "DECLINED", "TOO_SMALL", "BUDGET", "RESERVE", "N_STAGES", "register_user",
            "unregister_user", "user_error", "extended_plan", "planar_context"]
-
-# names other modules import from here
-_ = (_crossed, _event_value, _finite)
-
 
 def planar_context(tables, plan, Wt):
     """The planar right-hand side's ``ctx``: ``(ints, floats, mass, plan, Wt, ws, iw,

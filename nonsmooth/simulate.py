@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .core.event_kinds import EVENT_KINDS as _EVENT_CODES
+from .core.event_kinds import engine_value as _engine_value
 from .diagnose import check_mass_matrix, nonfinite_error, user_frame
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, N_WORK, WORK_NAMES, Dynamics, Evaluation
 from .errors import (
@@ -585,17 +587,17 @@ class _Run:
         return specs
 
     def g_value(self, spec, t, y, ev, modes):
+        """The value of the event function ``spec`` at ``(t, y)`` with its evaluation ``ev``:
+        an engine event's by ``core.events.engine_value`` (the compiled phases' definition), a
+        given normal force's or a user event's by the user's function."""
         kind, i = spec[0], spec[1]
-        if kind == "velocity":
-            return float(ev.v_T[i])
-        if kind == "normal":
-            return float(ev.lam_abs[i])
-        if kind == "detach":
-            return abs(float(ev.lam_abs[i])) - self.face_threshold
-        if kind == "reserve+":
-            return float(self.mu_s[i] * ev.N[i] + ev.F_T[i])
-        if kind == "reserve-":
-            return float(self.mu_s[i] * ev.N[i] - ev.F_T[i])
+        if kind in ("normal", "detach"):
+            return float(_engine_value(_EVENT_CODES[kind], 0.0, self.face_threshold, 0.0, 0.0,
+                                       0.0, float(ev.lam_abs[i])))
+        if kind in _EVENT_CODES and kind != "given":
+            return float(_engine_value(_EVENT_CODES[kind], float(self.mu_s[i]),
+                                       self.face_threshold, float(ev.F_T[i]), float(ev.v_T[i]),
+                                       float(ev.N[i]), 0.0))
         if kind == "given":
             return self._given_normal_force(i, t)
         n = self.n
@@ -969,7 +971,7 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
     planar model without user functions, or a ``GeneralizedSystem`` with compiled terms (its
     generated module); the engine's event functions only (all terminal), outputs at the step
     ends (no ``t_eval``)."""
-    from .dop853 import EVENT_KINDS
+    from .core.event_kinds import EVENT_KINDS
 
     compiled = run.dyn._generated_module is not None or (run.batch and not run.system._user)
     return (compiled and not (sched is not None and sched.t_eval)

@@ -19,13 +19,23 @@ from __future__ import annotations
 from numba import njit
 
 from .callbacks import given
+from .event_kinds import (  # the kinds' one definition (numba-free)
+    DETACH,
+    EVENT_KINDS,
+    GIVEN,
+    NORMAL,
+    RESERVE_MINUS,
+    RESERVE_PLUS,
+    VELOCITY,
+)
+from .event_kinds import engine_value as _engine_value
 
-__all__ = ["EVENT_KINDS", "event_value", "crossed", "brent_with", "MAX_ROOT_ITERATIONS"]
+__all__ = ["EVENT_KINDS", "engine_value", "event_value", "crossed", "brent_with",
+           "MAX_ROOT_ITERATIONS", "VELOCITY", "NORMAL", "DETACH", "RESERVE_PLUS",
+           "RESERVE_MINUS", "GIVEN"]
 
-#: Codes of the engine's event functions (``simulate._Run.event_specs``).
-EVENT_KINDS = {"velocity": 0, "normal": 1, "detach": 2, "reserve+": 3, "reserve-": 4,
-               "given": 5}
-VELOCITY, NORMAL, DETACH, RESERVE_PLUS, RESERVE_MINUS, GIVEN = 0, 1, 2, 3, 4, 5
+#: :func:`nonsmooth.core.event_kinds.engine_value` compiled (inlined into the phases).
+engine_value = njit(inline="always")(_engine_value)
 #: The kernels' status of an evaluation that succeeded (``kernels.OK``).
 OK = 0
 #: Iterations of Brent's method before it returns its best estimate.
@@ -41,16 +51,9 @@ def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
     (the run's token at the end of the extended ``plan``)."""
     if kind == GIVEN:
         return given(int(plan[plan.size - 2]), i, t)
-    if kind == VELOCITY:
-        return out[o_v + i]
-    if kind == NORMAL:
-        return out[o_abs + i]
-    if kind == DETACH:
-        return abs(out[o_abs + i]) - threshold
-    reserve = mu_s[i] * out[o_N + i]
-    if kind == RESERVE_PLUS:
-        return reserve + out[o_F + i]
-    return reserve - out[o_F + i]
+    if kind == NORMAL or kind == DETACH:  # a load row's
+        return engine_value(kind, 0.0, threshold, 0.0, 0.0, 0.0, out[o_abs + i])
+    return engine_value(kind, mu_s[i], threshold, out[o_F + i], out[o_v + i], out[o_N + i], 0.0)
 
 
 @njit(cache=True)
