@@ -53,8 +53,9 @@ from .tables import (
     TRANSLATIONAL,
 )
 
-# before any kernel below is called: numba's cache seeded from the shipped one, and a notice when
-# numba compiles instead of loading
+# before any kernel below is called: numba's cache of other kernel sources removed, seeded from
+# the shipped one, and a notice when numba compiles instead of loading
+prebuilt.invalidate()
 for _folder in prebuilt.FOLDERS:
     prebuilt.seed(_folder)
 compile_notice.install()

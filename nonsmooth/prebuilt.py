@@ -19,6 +19,13 @@ Anything else (another numba version, a native CPU, an edited kernel) is compile
 usual, and announced (:mod:`nonsmooth.compile_notice`). Nothing here is needed for correctness:
 a seeded file is numba's own cache, checked by numba like any other.
 
+numba checks a cached function against its own source file only, while the package's entry
+points inline functions of other files (the core's phase templates, the acceleration stage).
+So the kernel sources are treated as one unit (:func:`sources_digest`): the shipped cache seeds
+only the sources it was built from, and :func:`invalidate` drops numba's own cache of them when
+any kernel file has changed since it was written (a developer's edit), which would otherwise
+load stale machine code.
+
 The cache is built by ``python tools/prebuild_kernels.py`` (a developer's step after a kernel
 change; ``tests/test_prebuilt.py`` fails while the shipped cache is stale), which runs a set of
 bundled runs in a fresh cache folder and copies what numba wrote into ``nonsmooth/_prebuilt/``.
@@ -29,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -129,6 +137,77 @@ def _manifest() -> dict | None:
         return None
 
 
+def kernel_sources() -> list[Path]:
+    """The package's kernel sources: the files of :data:`FOLDERS` that define numba functions,
+    and every file of the core (whose plain functions are compiled where they are inlined).
+    numba keys a cached function on its own file only, while the package's entry points inline
+    functions of other files (the core's templates, the stage), so these files are one unit:
+    an edit of any of them can change another's compiled code."""
+    files = []
+    for key in FOLDERS:
+        folder = source_folder(key)
+        files += [p for p in sorted(folder.glob("*.py")) if key.startswith("nonsmooth/core")
+                  or re.search(r"^\s*@njit", p.read_text(), re.MULTILINE)]
+    return files
+
+
+def sources_digest() -> str:
+    """The SHA-256 of every kernel source (:func:`kernel_sources`), with its name."""
+    digest = hashlib.sha256()
+    for path in kernel_sources():
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+#: The file beside numba's cache of ``nonsmooth/kernels.py`` that records which kernel sources
+#: the package's cached functions were compiled from (:func:`invalidate`).
+STAMP = "nonsmooth-kernel-sources.sha256"
+
+
+def invalidate() -> int:
+    """Remove numba's cached indexes of the package's kernel sources when they were compiled
+    from other sources than the installed ones (a developer's edit of one kernel file leaves
+    the functions of the files that inline it stale: numba cannot tell, and would load their
+    old machine code). Compares :func:`sources_digest` with the stamp beside numba's cache
+    (none: a cache of unknown origin, also removed), removes the indexes (numba then compiles
+    again, or :func:`seed` seeds the shipped cache), and writes the stamp. Returns the number
+    of indexes removed; once per process, before any kernel is loaded (``kernels``)."""
+    if "invalidate" in _SEEDED:
+        return 0
+    _SEEDED.add("invalidate")
+    try:
+        sources = kernel_sources()
+        digest = sources_digest()
+        folders = {}
+        for path in sources:
+            folder = cache_folder(path)
+            if folder is not None:
+                folders.setdefault(folder, set()).add(path.stem)
+        home = cache_folder(PACKAGE / "kernels.py")
+        if home is None:
+            return 0
+        stamp = home / STAMP
+        if stamp.is_file() and stamp.read_text().strip() == digest:
+            return 0
+        removed = 0
+        for folder, stems in folders.items():
+            if not folder.is_dir():
+                continue
+            for index in folder.glob("*.nbi"):
+                if index.name.split(".", 1)[0] in stems:
+                    index.unlink(missing_ok=True)
+                    removed += 1
+        home.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=home, prefix=f".{STAMP}.")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(digest + "\n")
+        os.replace(tmp, stamp)
+        return removed
+    except OSError:
+        return 0  # a cache folder that cannot be read or written: numba's own rules apply
+
+
 def usable(manifest: dict | None = None) -> bool:
     """Whether the shipped cache can be loaded by this process: the same numba version, Python,
     platform and CPU setting as it was built with."""
@@ -182,6 +261,8 @@ def seed(key: str, source: Path | None = None) -> int:
     manifest = _manifest()
     if not usable(manifest):
         return 0
+    if source is None and manifest.get("sources") != sources_digest():
+        return 0  # built from other kernel sources: an inlined function may differ
     folder = ROOT / key
     seeded = 0
     folders: dict[Path, Path | None] = {}  # numba's cache folder of each source file, once
@@ -279,7 +360,7 @@ def build(out: Path = ROOT) -> dict:
                                        "sha256": _digest(source), "data": data}
     manifest = {"numba": numba.__version__, "python": python_tag(), "platform": platform_tag(),
                 "cpu_name": CPU_NAME,
-                "cpu_features": "", "indexes": indexes}
+                "cpu_features": "", "sources": sources_digest(), "indexes": indexes}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return manifest
 
@@ -303,4 +384,7 @@ def stale() -> list[str]:
         source = source_folder(entry["folder"]) / entry["source"]
         if not source.exists() or _digest(source) != entry["sha256"]:
             problems.append(f"{entry['folder']}/{entry['source']} ({name})")
+    if manifest.get("sources") != sources_digest():
+        problems.append("the kernel sources as a whole (a kernel file added, removed or changed "
+                        "since the build: prebuilt.sources_digest)")
     return problems

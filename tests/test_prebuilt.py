@@ -69,6 +69,39 @@ def test_a_changed_source_makes_the_cache_stale(monkeypatch):
     assert prebuilt.stale() == [f"nonsmooth/kernels.py ({name})"]
 
 
+def test_a_kernel_edit_removes_the_cached_functions_of_every_kernel_source(tmp_path,
+                                                                            monkeypatch):
+    """numba keys a cached function on its own file, but the entry points inline other files'
+    functions: an edit of one kernel source must drop the cache of all (``invalidate``), once,
+    and a cache of unknown origin (no stamp) too; other modules' caches are kept."""
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("njit a")
+    b.write_text("njit b")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setattr(prebuilt, "kernel_sources", lambda: [a, b])
+    monkeypatch.setattr(prebuilt, "cache_folder", lambda source: cache)
+    monkeypatch.setattr(prebuilt, "_SEEDED", set())
+
+    def indexes(*names):
+        for name in names:
+            (cache / name).write_bytes(b"")
+        return sorted(p.name for p in cache.glob("*.nbi"))
+
+    assert indexes("a.f-1.py311.nbi", "b.g-2.py311.nbi", "c.h-3.py311.nbi") == [
+        "a.f-1.py311.nbi", "b.g-2.py311.nbi", "c.h-3.py311.nbi"]
+    assert prebuilt.invalidate() == 2  # no stamp: of unknown origin
+    assert indexes() == ["c.h-3.py311.nbi"]
+    assert (cache / prebuilt.STAMP).read_text().strip() == prebuilt.sources_digest()
+    indexes("a.f-1.py311.nbi", "b.g-2.py311.nbi")
+    monkeypatch.setattr(prebuilt, "_SEEDED", set())
+    assert prebuilt.invalidate() == 0  # the same sources: kept
+    a.write_text("njit a, edited")
+    monkeypatch.setattr(prebuilt, "_SEEDED", set())
+    assert prebuilt.invalidate() == 2  # b's functions may inline a's: both dropped
+    assert indexes() == ["c.h-3.py311.nbi"]
+
+
 def test_the_bundled_crank_rocker_kernel_module_is_shipped():
     # its name is a hash of the model's and the kernels' sources: an edit of either makes a new
     # module, which must be shipped again
@@ -79,7 +112,7 @@ def test_the_bundled_crank_rocker_kernel_module_is_shipped():
     shipped = {p.name: p for p in prebuilt.generated_sources()}
     assert name in shipped, f"{name} is not shipped ({sorted(shipped)}): {REBUILD}"
     indexes = json.loads(prebuilt.MANIFEST.read_text())["indexes"]
-    assert {"evaluate", "fixed_phase"} <= {
+    assert {"evaluate", "fixed_phase", "dop853_phase", "evaluate_batch"} <= {
         n.split(".")[1].split("-")[0] for n, e in indexes.items() if e["source"] == name}
 
 
@@ -91,6 +124,7 @@ def test_a_first_run_on_an_empty_cache_compiles_nothing(tmp_path):
     code = COUNTER + """
 from nonsmooth.cli import main
 assert main(["run", "crank_rocker", "--t-end", "0.2", "--method", "RK4"]) == 0
+assert main(["run", "crank_rocker", "--t-end", "0.2"]) == 0  # its generated DOP853 phase
 assert main(["run", "stick_slip_oscillator", "--t-end", "2"]) == 0
 assert main(["run", "crank_rocker", "--set", "form=planar", "--t-end", "0.2"]) == 0
 import nonsmooth

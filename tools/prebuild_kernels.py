@@ -2,8 +2,8 @@
 
     python tools/prebuild_kernels.py
 
-Run it after a change to a kernel source (``nonsmooth/kernels.py``, ``dop853.py``,
-``fixed_step.py``, ``generated.py``, ``models/_crank_rocker_terms.py``) or an upgrade of numba,
+Run it after a change to a kernel source (``nonsmooth.prebuilt.kernel_sources()``: the files
+with numba functions, ``nonsmooth/core/``, ``models/_crank_rocker_terms.py``) or an upgrade of numba,
 and commit ``nonsmooth/_prebuilt/``: ``tests/test_prebuilt.py`` fails while the shipped cache is
 stale. It compiles every kernel a new user's first runs need (the README's main job, every
 bundled model under DOP853 and RK4, a comparison of the laws: ``nonsmooth.prebuilt.WORKLOAD``)
