@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from . import compile_notice, prebuilt
+from .core.linalg import _all_finite, _dot, _is_diagonal, _lu_solve, _schur_solve
 from .tables import (
     DAMPER,
     DRIVER,
@@ -166,27 +167,6 @@ def _two_point(it, ft, e, q, v):
     vjx, vjy = _point_velocity(j_off, j_nd, ajx, ajy, v)
     rate = ex * (vjx - vix) + ey * (vjy - viy)
     return length, rate, ex, ey, aix, aiy, ajx, ajy
-
-
-@njit(cache=True, _nrt=False)
-def _dot(a, b):
-    """``a . b`` of two short vectors by a loop (a BLAS call costs more than it computes)."""
-    acc = 0.0
-    for i in range(a.shape[0]):
-        acc += a[i] * b[i]
-    return acc
-
-
-@njit(cache=True)
-def _matvec(A, x):
-    """``A x`` for a small matrix by loops (no BLAS call)."""
-    out = np.zeros(A.shape[0])
-    for i in range(A.shape[0]):
-        acc = 0.0
-        for j in range(A.shape[1]):
-            acc += A[i, j] * x[j]
-        out[i] = acc
-    return out
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -538,120 +518,6 @@ N_LAW = 8
 N_HEADER = 10
 #: Fixed-point iterations of a revolute pin's radial load, and their tolerance.
 LOAD_ITERATIONS = 100
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _pivot(K, R, col):
-    """Partial pivoting for column ``col``: swap the row of the largest entry into place.
-    Returns False for a zero (or NaN) pivot."""
-    size = K.shape[0]
-    piv = col
-    best = abs(K[col, col])
-    for r in range(col + 1, size):
-        if abs(K[r, col]) > best:
-            best = abs(K[r, col])
-            piv = r
-    if not best > 0.0:  # zero, or NaN
-        return False
-    if piv != col:
-        for j in range(size):
-            K[col, j], K[piv, j] = K[piv, j], K[col, j]
-        for j in range(R.shape[1]):
-            R[col, j], R[piv, j] = R[piv, j], R[col, j]
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def _lu_solve(K, R):
-    """Solve ``K X = R`` in place (``R`` becomes ``X``; ``K`` is overwritten) by Gaussian
-    elimination with partial pivoting, as LAPACK's dgesv does. Returns False for an exactly
-    zero pivot (a singular matrix) or a non-finite one (NaN input), True otherwise."""
-    size = K.shape[0]
-    nr = R.shape[1]
-    for col in range(size):
-        if not _pivot(K, R, col):
-            return False
-        d = K[col, col]
-        for r in range(col + 1, size):
-            f = K[r, col] / d
-            if f != 0.0:
-                for j in range(col + 1, size):
-                    K[r, j] -= f * K[col, j]
-                for j in range(nr):
-                    R[r, j] -= f * R[col, j]
-    for col in range(size - 1, -1, -1):
-        d = K[col, col]
-        for j in range(nr):
-            acc = R[col, j]
-            for c in range(col + 1, size):
-                acc -= K[col, c] * R[c, j]
-            R[col, j] = acc / d
-    return True
-
-
-@njit(cache=True)
-def _is_diagonal(M):
-    n = M.shape[0]
-    for a in range(n):
-        for b in range(n):
-            if a != b and M[a, b] != 0.0:
-                return False
-    return True
-
-
-@njit(cache=True)
-def _schur_solve(M, K, R, n):
-    """``K X = R`` for ``K = [[M, -C^T], [C, 0]]`` with a diagonal ``M`` (a large planar
-    model): through the Delassus matrix ``D = C M^-1 C^T`` (``lambda = D^-1 (r2 - C M^-1 r1)``,
-    ``dv = M^-1 (r1 + C^T lambda)``). ``C`` is sparse (a row touches the coordinates of two
-    bodies): ``D``, the right-hand side and ``dv`` are formed coordinate by coordinate over the
-    rows that touch it, and only ``D``'s solve is dense (LAPACK). Raises LinAlgError (from the
-    solve) when ``D`` is singular: redundant constraints."""
-    mr = K.shape[0] - n
-    ncol = R.shape[1]
-    D = np.zeros((mr, mr))
-    rhs = R[n:].copy()
-    touching = np.empty(mr, dtype=np.int64)
-    counts = np.zeros(n, dtype=np.int64)
-    for b in range(n):
-        cnt = _rows_touching(K, n, b, touching)
-        counts[b] = cnt
-        mb = 1.0 / M[b, b]
-        for a in range(cnt):
-            ra = touching[a]
-            ca = K[n + ra, b] * mb
-            for c in range(cnt):
-                D[ra, touching[c]] += ca * K[n + touching[c], b]
-            for j in range(ncol):
-                rhs[ra, j] -= ca * R[b, j]
-    lam = np.linalg.solve(D, rhs)
-    X = np.empty_like(R)
-    X[n:] = lam
-    for b in range(n):
-        mb = 1.0 / M[b, b]
-        for j in range(ncol):
-            X[b, j] = R[b, j]
-        if counts[b]:
-            cnt = _rows_touching(K, n, b, touching)
-            for a in range(cnt):
-                ca = K[n + touching[a], b]
-                for j in range(ncol):
-                    X[b, j] += ca * lam[touching[a], j]
-        for j in range(ncol):
-            X[b, j] *= mb
-    return X
-
-
-@njit(cache=True, _nrt=False)
-def _rows_touching(K, n, b, touching):
-    """The rows ``r`` of ``C = K[n:, :n]`` with ``C[r, b] != 0`` into ``touching``; returns
-    their number."""
-    cnt = 0
-    for r in range(K.shape[0] - n):
-        if K[n + r, b] != 0.0:
-            touching[cnt] = r
-            cnt += 1
-    return cnt
 
 
 @njit(cache=True, _nrt=False)
@@ -1278,15 +1144,6 @@ def _certify_bound(A, Kf, jam):
     if a < 1.0 and 1.0 - a >= jam:
         return OK
     return GENERAL
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _all_finite(U):
-    for e in range(U.shape[0]):
-        for j in range(U.shape[1]):
-            if not np.isfinite(U[e, j]):
-                return False
-    return True
 
 
 @njit(cache=True, _nrt=False, inline="always")
