@@ -26,6 +26,7 @@ from numba import njit
 
 from .core.callbacks import extended_plan, fill_user, register_user, unregister_user, user_error
 from .core.events import EVENT_KINDS
+from .core.linalg import _dot
 from .core.phases.dop853 import (
     BUDGET,
     DECLINED,
@@ -41,7 +42,7 @@ from .core.phases.dop853 import (
     dense_g,
     dop853_phase_with,
 )
-from .kernels import _dot, _pair_row, _planar_dy
+from .kernels import _pair_row, _planar_dy
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
            "FULL", "DECLINED", "TOO_SMALL", "BUDGET", "RESERVE", "N_STAGES", "register_user",

@@ -41,7 +41,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from . import compile_notice, kernels, prebuilt
+from . import compile_notice, prebuilt  # kernels: the shipped cache seeded
+from .core import stage
 from .errors import ModelError
 
 __all__ = ["CompiledTerms", "kernel_module"]
@@ -91,7 +92,8 @@ def _check_function(fn) -> None:
 def _evaluate_with(terms, par, plan, Wt, t, q, v, z, modes, faces, out, sw, iw):
     """The model's ``terms`` then the acceleration stage (inlined into the generated kernel,
     where ``terms`` is a known function): runtime-free in the stage workspace ``sw, iw``
-    (``kernels.stage_workspace``), or ``kernels.acceleration_stage`` where that needs LAPACK.
+    (``core.stage.stage_workspace``), or ``core.stage.acceleration_stage`` where that needs
+    LAPACK.
     Returns the stage's status, or ``NONFINITE`` for a non-finite term."""
     n, m, p = int(plan[0]), int(plan[1]), int(plan[2])
     M = np.zeros((n, n))
@@ -105,12 +107,12 @@ def _evaluate_with(terms, par, plan, Wt, t, q, v, z, modes, faces, out, sw, iw):
     P_applied, P_damping = terms(t, q, v, par, M, f, phi, phi_t, G, gamma, W, bias)
     if not (np.all(np.isfinite(f)) and np.all(np.isfinite(G)) and np.all(np.isfinite(W))
             and np.isfinite(P_applied) and np.isfinite(P_damping)):
-        return kernels.NONFINITE
-    status = kernels._stage_into(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
-                                 plan, Wt, v, z, modes, faces, out, sw, iw)
-    if status == kernels.GENERAL:
-        status = kernels.acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied,
-                                            P_damping, plan, Wt, v, z, modes, faces, out)
+        return stage.NONFINITE
+    status = stage._stage_into(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
+                               plan, Wt, v, z, modes, faces, out, sw, iw)
+    if status == stage.GENERAL:
+        status = stage.acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied,
+                                          P_damping, plan, Wt, v, z, modes, faces, out)
     return status
 
 
@@ -122,7 +124,7 @@ from numba import njit
 from nonsmooth.core.phases.dop853 import dense_g, dop853_phase_with, no_grazing
 from nonsmooth.core.phases.fixed import fixed_phase_with, hermite_g
 from nonsmooth.generated import _evaluate_with
-from nonsmooth.kernels import _derivative, stage_workspace
+from nonsmooth.core.stage import _derivative, stage_workspace
 
 _terms = getattr(sys.modules[{module!r}], {name!r})
 
@@ -222,7 +224,7 @@ def _key(fn, potential=None) -> str:
     from . import core
 
     core_sources = sorted(Path(core.__file__).parent.rglob("*.py"))
-    for path in (inspect.getsourcefile(fn.py_func), kernels.__file__, __file__, *core_sources):
+    for path in (inspect.getsourcefile(fn.py_func), __file__, *core_sources):
         digest.update(Path(path).read_bytes())
     digest.update(fn.py_func.__qualname__.encode())
     if potential is not None:
@@ -274,7 +276,7 @@ def kernel_module(terms: CompiledTerms, plan: np.ndarray, Wt: np.ndarray):
     spec.loader.exec_module(module)
     # compiled (or loaded) now, with the argument types the engine passes
     n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
-    out = np.empty(kernels.evaluation_layout(n, m, p, k, False, int(plan[8]))["size"])
+    out = np.empty(stage.evaluation_layout(n, m, p, k, False, int(plan[8]))["size"])
     try:
         module.evaluate(terms.parameters, plan, Wt, 0.0, np.zeros(n), np.zeros(n),
                         np.zeros(int(plan[8])), np.ones(p), np.ones(k), out)

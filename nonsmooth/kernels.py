@@ -38,8 +38,36 @@ import math
 import numpy as np
 from numba import njit
 
-from . import compile_notice, prebuilt
-from .core.linalg import _all_finite, _dot, _is_diagonal, _lu_solve, _schur_solve
+from . import prebuilt
+from .core.linalg import _all_finite, _dot, _lu_solve  # noqa: F401 - _dot, _lu_solve re-exported
+from .core.stage import (  # noqa: F401 - the stage's names, re-exported for the old import path
+    COINCIDENT,
+    COULOMB,
+    GENERAL,
+    JAMMED,
+    LOAD_ITERATIONS,
+    LUGRE,
+    N_HEADER,
+    N_LAW,
+    NO_LOAD,
+    NONFINITE,
+    OK,
+    REGULARIZED,
+    SINGULAR,
+    SMALL_LU,
+    UNCERTIFIED,
+    _certify,
+    _certify_bound,
+    _count_sticking,
+    _derivative,
+    _stage_body,
+    _stage_into,
+    _stage_size,
+    _terms_size,
+    acceleration_stage,
+    evaluation_layout,
+    stage_workspace,
+)
 from .tables import (
     DAMPER,
     DRIVER,
@@ -56,10 +84,7 @@ from .tables import (
 
 # before any kernel below is called: numba's cache of other kernel sources removed, seeded from
 # the shipped one, and a notice when numba compiles instead of loading
-prebuilt.invalidate()
-for _folder in prebuilt.FOLDERS:
-    prebuilt.seed(_folder)
-compile_notice.install()
+prebuilt.prepare()
 
 __all__ = ["planar_terms", "planar_bias", "planar_potential", "planar_slot_displacement",
            "planar_evaluate", "planar_evaluate_batch", "acceleration_stage", "evaluation_layout",
@@ -501,69 +526,6 @@ def warm(family: str | None = None) -> None:
 
 
 # ------------------------------------------------------------------------------ acceleration stage
-#: Status codes of :func:`planar_evaluate` and :func:`acceleration_stage`.
-OK, SINGULAR, JAMMED, COINCIDENT, UNCERTIFIED, NONFINITE, NO_LOAD = 0, 1, 2, 3, 4, 5, 6
-#: Internal status of the runtime-free evaluation (:func:`_evaluate_into`): the evaluation needs
-#: the general path (LAPACK: a large system, or a load equation certified by its eigenvalues).
-GENERAL = 7
-
-#: KKT systems up to this size are solved by :func:`_lu_solve` (no LAPACK call overhead);
-#: larger ones by LAPACK (``np.linalg.solve``).
-SMALL_LU = 32
-
-#: Friction-law kinds of the plan and the width of each pair's law parameters.
-COULOMB, LUGRE, REGULARIZED = 0, 1, 2
-N_LAW = 8
-#: Header entries of the plan: n, m, p, k, state_mass, 2 alpha, beta^2, jam margin, n_z, radial.
-N_HEADER = 10
-#: Fixed-point iterations of a revolute pin's radial load, and their tolerance.
-LOAD_ITERATIONS = 100
-
-
-@njit(cache=True, _nrt=False)
-def _smooth_law(kind, par, v_T, z):
-    """Coefficients ``(a, b)`` of ``F_T = -a N - b`` and the state rate ``dz/dt`` of a smooth
-    law (``friction/lugre.py``, ``friction/regularized.py``; ``par``: see ``Dynamics``' plan)."""
-    if kind == LUGRE:
-        lo, gap, v_s, sigma0, sigma1, visc, effect, mu_d = (par[0], par[1], par[2], par[3],
-                                                            par[4], par[5], par[6], par[7])
-        if effect == 2.0:  # SLIDING: no bristles
-            return mu_d * math.tanh(v_T / v_s), visc * v_T, 0.0
-        r = v_T / v_s
-        g = lo + gap * math.exp(-r * r)
-        dz = v_T - sigma0 * abs(v_T) * z / g
-        return sigma0 * z + sigma1 * dz, visc * v_T, dz
-    coulomb, extra, falloff, stribeck, viscous, normal_load = (par[0], par[1], par[2], par[3],
-                                                                par[4], par[5])
-    speed = abs(v_T)
-    peak = coulomb + extra
-    if speed <= falloff:
-        dry = peak * math.sin(0.5 * math.pi * speed / falloff)
-    elif stribeck > 0:
-        r = (speed - falloff) / stribeck
-        dry = coulomb + extra * math.exp(-r * r)
-    else:
-        dry = coulomb
-    d = math.copysign(dry, v_T)
-    if normal_load != 0.0:
-        return d, viscous * v_T, 0.0
-    return 0.0, d + viscous * v_T, 0.0
-
-
-def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool, n_z: int = 0) -> dict:
-    """Offsets of the outputs in the buffer ``out`` of :func:`acceleration_stage`:
-    ``dv (n), lam (m), lambda_N (p), F_T (p), v_T (p), N (p), lam_abs (k), powers (5),
-    residual (1), phi (m), dphi (m), A (k*k), c (k), dz (n_z), M (n*n, with a q-dependent
-    mass)``."""
-    sizes = (("dv", n), ("lam", m), ("lambda_N", p), ("F_T", p), ("v_T", p), ("N", p),
-             ("lam_abs", k), ("powers", 5), ("residual", 1), ("phi", m), ("dphi", m),
-             ("A", k * k), ("c", k), ("dz", n_z), ("M", n * n if state_mass else 0))
-    out, start = {}, 0
-    for name, size in sizes:
-        out[name] = (start, start + size)
-        start += size
-    out["size"] = start
-    return out
 
 
 @njit(cache=True)
@@ -625,454 +587,7 @@ def _given_normal_forces(it, U, plan, p):
     return plan
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _plan_parts(plan):
-    """The views of a plan (layout in :func:`acceleration_stage`)."""
-    n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
-    o = N_HEADER
-    mu = plan[o:o + p]
-    preload = plan[o + p:o + 2 * p]
-    law = plan[o + 2 * p:o + 3 * p]
-    o += 3 * p
-    law_par = plan[o:o + p * N_LAW]
-    o += p * N_LAW
-    z_at = plan[o:o + p]
-    rad_rows = plan[o + p:o + 3 * p]
-    abs_rows = plan[o + 3 * p:o + 3 * p + k]
-    o += 3 * p + k
-    normal_rows = plan[o:o + p]
-    driver = plan[o + p:o + p + m]
-    return n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows, driver
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _kinematics(G, v, phi_t, W, Gv, dphi, v_T):
-    """``G v``, ``dphi = G v + phi_t`` and ``v_T = W v`` into the given arrays."""
-    for r in range(G.shape[0]):
-        acc = 0.0
-        for b in range(G.shape[1]):
-            acc += G[r, b] * v[b]
-        Gv[r] = acc
-        dphi[r] = acc + phi_t[r]
-    for i in range(W.shape[0]):
-        acc = 0.0
-        for b in range(W.shape[1]):
-            acc += W[i, b] * v[b]
-        v_T[i] = acc
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick):
-    """Each pair's coefficients ``F_T = -a N - b`` (Coulomb: ``a = mu s``; smooth laws:
-    :func:`_smooth_law`) into ``a_all, b_all`` (zeroed by the caller), the smooth laws' state
-    rates into ``dz``, and the slipping (or smooth) and sticking pairs into ``slip, stick``
-    (sized by the caller: :func:`_count_sticking`)."""
-    p = mu.shape[0]
-    a, b = 0, 0
-    for i in range(p):
-        if law[i] == COULOMB:
-            a_all[i] = mu[i] * modes[i]
-            if modes[i] == 0.0:
-                stick[b] = i
-                b += 1
-                continue
-        else:
-            zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
-            a_all[i], b_all[i], rate = _smooth_law(int(law[i]),
-                                                   law_par[i * N_LAW:(i + 1) * N_LAW], v_T[i], zi)
-            if z_at[i] >= 0:
-                dz[int(z_at[i])] = rate
-        slip[a] = i
-        a += 1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _count_sticking(plan, modes):
-    """The number of sticking Coulomb pairs (the laws' kinds from the plan)."""
-    p = int(plan[2])
-    nk = 0
-    for i in range(p):
-        if plan[N_HEADER + 2 * p + i] == COULOMB and modes[i] == 0.0:
-            nk += 1
-    return nk
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick, K, R):
-    """The KKT matrix with a stick row per sticking pair and its right-hand sides
-    ``[f - W^T b, gamma - 2 alpha dphi - beta^2 phi, -(dW/dt) v - 2 alpha v_T]`` and
-    ``-a_i W_i^T`` per slipping pair into ``K, R`` (zeroed by the caller)."""
-    n, m, ns, nk = M.shape[0], phi.shape[0], slip.shape[0], stick.shape[0]
-    p = W.shape[0]
-    for a in range(n):
-        for b in range(n):
-            K[a, b] = M[a, b]
-        acc = f[a]
-        for i in range(p):
-            acc -= W[i, a] * b_all[i]
-        R[a, 0] = acc
-    for r in range(m):
-        for b in range(n):
-            K[n + r, b] = G[r, b]
-            K[b, n + r] = -G[r, b]
-        R[n + r, 0] = gamma[r] - two_a * dphi[r] - b2 * phi[r]
-    for r in range(nk):
-        i = stick[r]
-        for b in range(n):
-            K[n + m + r, b] = W[i, b]
-            K[b, n + m + r] = -W[i, b]
-        R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
-    for c_ in range(ns):
-        i = slip[c_]
-        for b in range(n):
-            R[b, 1 + c_] = -a_all[i] * W[i, b]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _load_equation(X, abs_rows, Wt, preload, slip, A, c, faces, Kf):
-    """``A`` (k, k; zeroed by the caller) and ``c`` (k,) of ``lambda_abs = c + A |lambda_abs|``
-    from the KKT solution's columns (the preloads folded into ``c``), and
-    ``Kf = I - A diag(faces)``."""
-    k = abs_rows.shape[0]
-    for r in range(k):
-        row = int(abs_rows[r])
-        c[r] = X[row, 0]
-        for s_ in range(slip.shape[0]):
-            c[r] += X[row, 1 + s_] * preload[slip[s_]]
-    for s_ in range(slip.shape[0]):  # A = X[abs rows, 1 + s] Wt[slip[s]]: Wt is sparse
-        for col in range(k):
-            w = Wt[slip[s_], col]
-            if w != 0.0:
-                for r in range(k):
-                    A[r, col] += X[int(abs_rows[r]), 1 + s_] * w
-    for r in range(k):
-        for col in range(k):
-            Kf[r, col] = (1.0 if r == col else 0.0) - A[r, col] * faces[col]
-
-
-@njit(cache=True)
-def _certify(A, Kf, jam):
-    """``OK`` when ``lambda = c + A |lambda|`` is certified unique (``rho(|A|) < 1`` or
-    ``||A||_2 < 1``) and ``Kf = I - A diag(faces)`` is not within ``jam`` of singular; else
-    ``UNCERTIFIED`` or ``JAMMED``."""
-    k = A.shape[0]
-    if k == 1:
-        if not abs(A[0, 0]) < 1.0:
-            return UNCERTIFIED
-        return JAMMED if Kf[0, 0] < jam else OK
-    if k == 0:
-        return OK
-    # eigenvalues of real matrices may be complex: numba needs a complex argument
-    if not np.max(np.abs(np.linalg.eigvals(np.abs(A).astype(np.complex128)))) < 1.0:
-        if not np.linalg.norm(A, 2) < 1.0:
-            return UNCERTIFIED
-    if np.min(np.abs(np.linalg.eigvals(Kf.astype(np.complex128)))) < jam:
-        return JAMMED
-    return OK
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _radial_loads(x, rad_rows, Rad):
-    """Each revolute pin's radial load ``||lambda_radial||`` from ``x`` into ``Rad``; returns
-    whether every one changed by at most 1e-12 (relative) from its value in ``Rad``."""
-    done = True
-    for i in range(Rad.shape[0]):
-        if rad_rows[2 * i] >= 0:
-            new = math.sqrt(x[int(rad_rows[2 * i])] ** 2 + x[int(rad_rows[2 * i + 1])] ** 2)
-            if abs(new - Rad[i]) > 1e-12 * max(1.0, abs(new)):
-                done = False
-            Rad[i] = new
-    return done
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _load_magnitudes(Kf, c, faces, mag, Kw, rhs):
-    """``|lambda_abs| = faces * (I - A diag(faces))^-1 c`` into ``mag`` (``Kf`` is certified
-    away from singular: the in-kernel LU on the copies ``Kw, rhs``)."""
-    k = c.shape[0]
-    if k == 1:
-        mag[0] = faces[0] * (c[0] / Kf[0, 0])
-    elif k > 1:
-        for r in range(k):
-            rhs[r, 0] = c[r]
-            for col in range(k):
-                Kw[r, col] = Kf[r, col]
-        _lu_solve(Kw, rhs)
-        for r in range(k):
-            mag[r] = faces[r] * rhs[r, 0]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial, x, N_slip, c,
-           Rad, mag, Kw, rhs):
-    """The face-fixed normal loads with the radial loads by fixed-point iteration around them,
-    into ``x`` (the KKT solution at the loads), ``N_slip``, ``c`` and ``Rad`` (zeroed by the
-    caller); ``mag, Kw, rhs`` scratch of shapes (k,), (k, k), (k, 1). Returns whether the
-    iteration converged."""
-    k, ns = c_fixed.shape[0], slip.shape[0]
-    if radial:  # start: the loads without friction
-        _radial_loads(X[:, 0], rad_rows, Rad)
-    for _ in range(LOAD_ITERATIONS):
-        for r in range(k):
-            c[r] = c_fixed[r]
-            for s_ in range(ns):
-                c[r] += X[int(abs_rows[r]), 1 + s_] * Rad[slip[s_]]
-        _load_magnitudes(Kf, c, faces, mag, Kw, rhs)
-        for s_ in range(ns):
-            i = slip[s_]
-            acc = preload[i] + Rad[i]
-            for r in range(k):
-                acc += Wt[i, r] * mag[r]
-            N_slip[s_] = acc
-        for r in range(x.shape[0]):
-            acc = X[r, 0]
-            for s_ in range(ns):
-                acc += X[r, 1 + s_] * N_slip[s_]
-            x[r] = acc
-        if not radial or _radial_loads(x, rad_rows, Rad):
-            return True
-    return False
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz,
-           M, state_mass):
-    """The outputs in the layout of :func:`evaluation_layout` (``A`` and ``c`` are written by
-    the caller before the loads, so that a jam can report them)."""
-    for i in range(n + m):  # dv, lam
-        out[i] = x[i]
-    o = n + m
-    for i in range(p):
-        nr = int(normal_rows[i])
-        out[o + i] = x[n + nr] if nr >= 0 else N[i]
-        out[o + p + i] = F_T[i]
-        out[o + 2 * p + i] = v_T[i]
-        out[o + 3 * p + i] = N[i]
-    o += 4 * p
-    for r in range(k):
-        out[o + r] = lam_abs[r]
-    o += k
-    for r in range(5):
-        out[o + r] = powers[r]
-    out[o + 5] = res
-    o += 6
-    for r in range(m):
-        out[o + r] = phi[r]
-        out[o + m + r] = dphi[r]
-    o += 2 * m + k * k + k  # A and c
-    for r in range(dz.shape[0]):
-        out[o + r] = dz[r]
-    o += dz.shape[0]
-    if state_mass:
-        for a in range(n):
-            for b in range(n):
-                out[o + a * n + b] = M[a, b]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
-                    N_slip, n, m, lam_abs, N, F_T):
-    """From the KKT solution at the loads: the load rows ``lambda_abs`` (k,), each pair's
-    normal load ``N`` (p,) and friction force ``F_T`` (p,; zeroed by the caller) into the
-    given arrays; returns the HLCP's residual
-    ``max |lambda_abs - c - A |lambda_abs|| / max(1, |c|, |lambda_abs|)``."""
-    k, p = c.shape[0], N.shape[0]
-    scale = 1.0
-    for r in range(k):
-        lam_abs[r] = x[int(abs_rows[r])]
-        scale = max(scale, abs(c[r]), abs(lam_abs[r]))
-    for i in range(p):
-        acc = preload[i] + Rad[i]
-        for r in range(k):
-            acc += Wt[i, r] * (faces[r] * lam_abs[r])
-        N[i] = acc
-    for s_ in range(slip.shape[0]):
-        i = slip[s_]
-        F_T[i] = -a_all[i] * N_slip[s_] - b_all[i]
-    for r in range(stick.shape[0]):
-        F_T[stick[r]] = x[n + m + r]
-    res = 0.0
-    for r in range(k):
-        acc = lam_abs[r] - c[r]
-        for col in range(k):
-            acc -= A[r, col] * abs(lam_abs[col])
-        res = max(res, abs(acc))
-    return res / scale
-
-
-@njit(cache=True)
-def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v,
-                       z, modes, faces, out):
-    """The acceleration stage of an evaluation in a smooth phase (modes and faces fixed), for
-    any system's terms: the KKT system ``[[M, -G^T, -W_s^T], [G, 0, 0], [W_s, 0, 0]]`` with a
-    stick row per sticking Coulomb pair, ``1 + p_slip`` right-hand sides, the smooth laws'
-    coefficients ``F_T = -a(v_T, z) N - b(v_T, z)`` and state rates, the face-fixed normal
-    loads ``lambda_abs = c + A diag(faces) lambda_abs`` (with a revolute pin's radial load
-    ``||lambda_radial||`` by fixed-point iteration around them), friction forces and powers,
-    written into ``out`` (layout :func:`evaluation_layout`). Returns ``OK``, ``SINGULAR`` (KKT
-    matrix), ``JAMMED`` (``I - A diag(faces)`` near singular; ``A, c`` are in ``out``),
-    ``UNCERTIFIED`` (the HLCP's uniqueness not certified: the caller takes the general path) or
-    ``NO_LOAD`` (the radial load's iteration did not converge).
-
-    ``plan`` (float64) packs the constants (``Dynamics._compile_plan``): the header ``n, m, p,
-    k, state_mass, 2 alpha, beta^2, jam margin, n_z, radial``, then ``mu (p), preload (p),
-    law kind (p), law parameters (p * 8), state offset (p, -1: none), radial KKT rows (p * 2,
-    -1: none), KKT rows of the load rows (k), normal rows (p, -1: none), driver row flags
-    (m)``. ``bias`` (p): ``(dW/dt) v`` (read for sticking pairs only); ``Wt`` (p, k): load
-    weights; ``z`` (n_z): the smooth laws' states; ``modes`` (p): +1, -1 slip, 0 stick (read
-    for Coulomb pairs); ``faces`` (k). The same arithmetic as ``Dynamics._evaluate_general``
-    (``docs/method.md`` sections 2-6 and 9).
-    """
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
-    nk = _count_sticking(plan, modes)
-    ns = p - nk
-    size = n + m + nk
-    # every array of the stage allocated here, in six blocks; the stages below make their
-    # views and fill them without numba's runtime (no reference counts)
-    vec = np.zeros(_scratch_size(m, p, k, n_z, ns, size))
-    idx = np.empty(p, dtype=np.int64)
-    K = np.zeros((size, size))
-    R = np.zeros((size, 1 + ns))
-    mats = np.zeros((3, k, k))
-    rhs = np.empty((k, 1))
-    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk)
-    if size <= SMALL_LU:
-        if not _lu_solve(K, R):
-            return SINGULAR
-        X = R
-    elif _is_diagonal(M):
-        X = _schur_solve(M, K, R, n)
-    else:
-        X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
-    _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size)
-    status = _certify_bound(mats[0], mats[1], plan[7])
-    if status == GENERAL:
-        status = _certify(mats[0], mats[1], plan[7])
-    if status != OK:
-        return status
-    if not _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
-                        out, m, p, k, n_z, ns, size):
-        return NO_LOAD
-    return OK
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _scratch_size(m, p, k, n_z, ns, size):
-    """Length of the stage's float scratch: ``Gv, dphi (m); v_T, a_all, b_all, Rad, N, F_T,
-    (spare) (p); dz (n_z); N_slip (ns); c_fixed, c, mag, lam_abs, (spare) (k); x (size);
-    powers (5)``."""
-    return 2 * m + 7 * p + n_z + ns + 5 * k + size + 5
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _views(vec, m, p, k, n_z, ns, size):
-    """The stage's scratch vectors as views into ``vec`` (layout :func:`_scratch_size`)."""
-    Gv, dphi = vec[:m], vec[m:2 * m]
-    o = 2 * m
-    v_T, a_all, b_all = vec[o:o + p], vec[o + p:o + 2 * p], vec[o + 2 * p:o + 3 * p]
-    Rad, N, F_T = vec[o + 3 * p:o + 4 * p], vec[o + 4 * p:o + 5 * p], vec[o + 5 * p:o + 6 * p]
-    o += 7 * p
-    dz, N_slip = vec[o:o + n_z], vec[o + n_z:o + n_z + ns]
-    o += n_z + ns
-    c_fixed, c = vec[o:o + k], vec[o + k:o + 2 * k]
-    mag, lam_abs = vec[o + 2 * k:o + 3 * k], vec[o + 3 * k:o + 4 * k]
-    o += 5 * k
-    x, powers = vec[o:o + size], vec[o + size:o + size + 5]
-    return Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x, powers
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk):
-    """The stage up to the KKT system (``nk`` sticking pairs): kinematics, friction laws,
-    ``K`` and ``R``."""
-    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
-     driver) = _plan_parts(plan)
-    n_z = int(plan[8])
-    ns = p - nk
-    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
-     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk)
-    slip, stick = idx[:ns], idx[ns:]
-    _kinematics(G, v, phi_t, W, Gv, dphi, v_T)
-    _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
-    _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[5], plan[6], a_all, b_all, slip, stick,
-         K, R)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size):
-    """The normal loads' equation ``A, c`` (written to ``out`` too, for a jam's report) and
-    ``Kf = I - A diag(faces)`` into ``mats[0], mats[1]``."""
-    (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
-     driver) = _plan_parts(plan)
-    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
-     powers) = _views(vec, m, p, k, n_z, ns, size)
-    A, Kf = mats[0], mats[1]
-    _load_equation(X, abs_rows, Wt, preload, idx[:ns], A, c_fixed, faces, Kf)
-    o_A = n + m + 4 * p + k + 6 + 2 * m
-    for r in range(k):
-        for col in range(k):
-            out[o_A + r * k + col] = A[r, col]
-        out[o_A + k * k + r] = c_fixed[r]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs, out, m,
-                 p, k, n_z, ns, size):
-    """The stage from the certified loads' equation on: the loads (radial fixed point),
-    contact forces, powers, and everything into ``out``. Returns False when the radial
-    loads' iteration does not converge."""
-    (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
-     driver) = _plan_parts(plan)
-    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
-     powers) = _views(vec, m, p, k, n_z, ns, size)
-    slip, stick = idx[:ns], idx[ns:]
-    A, Kf, Kw = mats[0], mats[1], mats[2]
-    if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, plan[9] != 0.0,
-                  x, N_slip, c, Rad, mag, Kw, rhs):
-        return False
-    o_A = n + m + 4 * p + k + 6 + 2 * m
-    for r in range(k):  # the equation of the converged loads
-        out[o_A + k * k + r] = c[r]
-    res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
-                          N_slip, n, m, lam_abs, N, F_T)
-    P_total, P_drive = 0.0, 0.0
-    for r in range(m):
-        term = x[n + r] * Gv[r]
-        P_total += term
-        P_drive += term * driver[r]
-    powers[0], powers[1], powers[2] = P_drive, P_applied, P_damping
-    powers[3], powers[4] = _dot(F_T, v_T), P_total - P_drive
-    _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz, M,
-           plan[4] != 0.0)
-    return True
-
-
 # ------------------------------------------------------------------ the runtime-free evaluation
-@njit(cache=True, _nrt=False, inline="always")
-def _terms_size(n, m, p):
-    """Length of the terms' part of a planar workspace (zeroed; layout in
-    :func:`_evaluate_into`)."""
-    return 2 * n + 3 * m + m * n + p * n + p
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _stage_size(n, m, p, k, n_z, nk):
-    """Length of the part of a stage workspace :func:`_stage_body` zeroes with ``nk`` sticking
-    pairs (layout there)."""
-    ns, size = p - nk, n + m + nk
-    return _scratch_size(m, p, k, n_z, ns, size) + size * size + size * (1 + ns) + 3 * k * k
-
-
-@njit(cache=True)
-def stage_workspace(plan):
-    """The arrays of :func:`_stage_into` for a system's plan, made once by its caller: float64
-    of the largest layout over the number of sticking pairs plus the loads' right-hand side;
-    int64 (p,) the slipping and sticking pairs."""
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
-    largest = 0
-    for nk in range(p + 1):
-        largest = max(largest, _stage_size(n, m, p, k, n_z, nk))
-    return np.empty(largest + k), np.empty(p, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -1119,34 +634,6 @@ def _bias_into(it, ft, q, v, bias, scratch):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _certify_bound(A, Kf, jam):
-    """:func:`_certify` where a norm decides it, without eigenvalues: ``OK`` when
-    ``a = min(||A||_inf, ||A||_1, ||A||_F) < 1`` (``rho(|A|) <= a``, ``||A||_2 <= ||A||_F``)
-    and ``1 - a >= jam`` (every eigenvalue of ``Kf = I - A diag(faces)``, ``|faces| <= 1``,
-    lies within ``a`` of 1); ``GENERAL`` when the bound does not decide (the eigenvalues do).
-    One load row is decided exactly, as :func:`_certify` does."""
-    k = A.shape[0]
-    if k == 0:
-        return OK
-    if k == 1:
-        if not abs(A[0, 0]) < 1.0:
-            return UNCERTIFIED
-        return JAMMED if Kf[0, 0] < jam else OK
-    row, col, fro = 0.0, 0.0, 0.0
-    for r in range(k):
-        acc_r, acc_c = 0.0, 0.0
-        for c in range(k):
-            acc_r += abs(A[r, c])
-            acc_c += abs(A[c, r])
-            fro += A[r, c] * A[r, c]
-        row, col = max(row, acc_r), max(col, acc_c)
-    a = min(row, col, math.sqrt(fro))
-    if a < 1.0 and 1.0 - a >= jam:
-        return OK
-    return GENERAL
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _own_mass(it, M0, Mw):
     """The mass matrix the terms add into: ``M0`` itself, or a copy of it in ``Mw`` when rotor
     rows make it depend on ``q``."""
@@ -1172,53 +659,6 @@ def _own_plan(it, U, plan, pw):
         if it[e, 0] == PAIR and it[e, 7] == 1:
             pw[N_HEADER + p + it[e, 1]] = max(U[e, 0], 0.0)
     return pw
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
-                faces, out, sw, iw, nk):
-    """The acceleration stage (:func:`acceleration_stage`'s arithmetic) without numba's
-    runtime, in the stage workspace ``sw, iw`` (:func:`stage_workspace`): the stage's vectors
-    (:func:`_scratch_size`), ``K (size, size), R (size, 1 + ns), mats (3, k, k)`` (zeroed
-    here), then ``rhs (k, 1)``; the KKT system by the in-kernel LU, the certificate by a norm
-    bound (:func:`_certify_bound`); ``nk`` the sticking pairs' number
-    (:func:`_count_sticking`). Returns the stage's statuses, or ``GENERAL`` for a system above
-    :data:`SMALL_LU` rows or a load equation the bound does not certify."""
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
-    ns, size = p - nk, n + m + nk
-    if size > SMALL_LU:
-        return GENERAL
-    zeroed = _stage_size(n, m, p, k, n_z, nk)
-    for i in range(zeroed):
-        sw[i] = 0.0
-    n_vec = _scratch_size(m, p, k, n_z, ns, size)
-    vec = sw[:n_vec]
-    o = n_vec
-    K = sw[o:o + size * size].reshape(size, size)
-    o += size * size
-    R = sw[o:o + size * (1 + ns)].reshape(size, 1 + ns)
-    o += size * (1 + ns)
-    mats = sw[o:o + 3 * k * k].reshape(3, k, k)
-    rhs = sw[zeroed:zeroed + k].reshape(k, 1)
-    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk)
-    if not _lu_solve(K, R):
-        return SINGULAR
-    _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size)
-    status = _certify_bound(mats[0], mats[1], plan[7])
-    if status != OK:
-        return status
-    if not _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
-                        out, m, p, k, n_z, ns, size):
-        return NO_LOAD
-    return OK
-
-
-@njit(cache=True, _nrt=False)
-def _stage_into(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
-                faces, out, sw, iw):
-    """:func:`_stage_body` as a call (for a runtime caller: no reference counts inside)."""
-    return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z,
-                       modes, faces, out, sw, iw, _count_sticking(plan, modes))
 
 
 @njit(cache=True, _nrt=False)
@@ -1340,20 +780,6 @@ def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, ou
 
 
 # ------------------------------------------------------------------------------ fixed-step stepper
-@njit(cache=True, _nrt=False)
-def _derivative(y, out, dy, n, m, p, k, n_z):
-    """``dy/dt = [v, dv/dt, powers, dz/dt]`` of the state ``y = [q, v, work (5), z]`` from an
-    evaluation's outputs ``out``."""
-    o_pow = n + m + 4 * p + k
-    o_dz = o_pow + 6 + 2 * m + k * k + k
-    zo = 2 * n + 5
-    for i in range(n):
-        dy[i] = y[n + i]
-        dy[n + i] = out[i]
-    for i in range(5):
-        dy[2 * n + i] = out[o_pow + i]
-    for i in range(n_z):
-        dy[zo + i] = out[o_dz + i]
 
 
 @njit(cache=True, _nrt=False)

@@ -208,6 +208,22 @@ def invalidate() -> int:
         return 0  # a cache folder that cannot be read or written: numba's own rules apply
 
 
+def prepare() -> None:
+    """Before any of the package's kernels is called, once per process: numba's cache of other
+    kernel sources dropped (:func:`invalidate`), the shipped cache seeded (:func:`seed`), and
+    the notice installed that announces a compilation (:mod:`nonsmooth.compile_notice`).
+    Called at the import of every module whose compiled functions are entry points."""
+    if "prepare" in _SEEDED:
+        return
+    _SEEDED.add("prepare")
+    from . import compile_notice
+
+    invalidate()
+    for key in FOLDERS:
+        seed(key)
+    compile_notice.install()
+
+
 def usable(manifest: dict | None = None) -> bool:
     """Whether the shipped cache can be loaded by this process: the same numba version, Python,
     platform and CPU setting as it was built with."""

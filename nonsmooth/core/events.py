@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from .. import prebuilt
 from .callbacks import given
 from .event_kinds import (  # the kinds' one definition (numba-free)
     DETACH,
@@ -29,6 +30,8 @@ from .event_kinds import (  # the kinds' one definition (numba-free)
     VELOCITY,
 )
 from .event_kinds import engine_value as _engine_value
+
+prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
 
 __all__ = ["EVENT_KINDS", "engine_value", "event_value", "crossed", "brent_with",
            "MAX_ROOT_ITERATIONS", "VELOCITY", "NORMAL", "DETACH", "RESERVE_PLUS",
