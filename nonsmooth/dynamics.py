@@ -42,6 +42,7 @@ import math
 
 import numpy as np
 
+from .core.layout import N_WORK, WORK_NAMES, PlanBuilder
 from .errors import (
     ConstraintError,
     FrictionLoadError,
@@ -50,7 +51,9 @@ from .errors import (
 from .loads import JAM_MARGIN, NormalLoads
 from .system import System
 
-__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK"]
+#: ``WORK_NAMES`` (the work accumulators appended to the state: drive, applied, damping,
+#: friction, constraint) and ``N_WORK`` are the state layout's (:mod:`nonsmooth.core.layout`).
+__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK", "WORK_NAMES"]
 
 _EMPTY = np.zeros(0)
 
@@ -74,10 +77,6 @@ DEFAULT_BETA = 10.0
 #: Largest number of fixed-point iterations for radial (revolute) loads.
 _LOAD_ITERATIONS = 100
 
-
-#: Work accumulators appended to the state: drive, applied, damping, friction, constraint.
-WORK_NAMES = ("W_drive", "W_applied", "W_damping", "W_friction", "W_constraint")
-N_WORK = len(WORK_NAMES)
 
 
 class Evaluation:
@@ -296,12 +295,16 @@ class Dynamics:
             radial += [n + rows[0], n + rows[1]] if rows else [-1, -1]
         if any(len(rows) not in (0, 2) for rows in sysm.pair_radial):  # pragma: no cover
             return  # a radial load of other than two rows: the Python path
-        self._plan = np.concatenate((
-            [n, m, p, k, float(state_mass), self._2a, self._b2, JAM_MARGIN, self.n_z,
-             float(self._radial)],
-            self._mu, self._preload, kinds, np.concatenate(params) if params else [], z_at,
-            radial, n + np.asarray(sysm.abs_rows, dtype=float),
-            np.asarray(sysm.normal_rows, dtype=float), drivers)).astype(float)
+        self._plan = (PlanBuilder(n, m, p, k)
+                      .header(state_mass=state_mass, two_alpha=self._2a, beta2=self._b2,
+                              jam=JAM_MARGIN, n_z=self.n_z, radial=self._radial)
+                      .block("mu", self._mu).block("preload", self._preload)
+                      .block("law", kinds)
+                      .block("law_par", np.concatenate(params) if params else [])
+                      .block("z_at", z_at).block("rad_rows", radial)
+                      .block("abs_rows", n + np.asarray(sysm.abs_rows, dtype=float))
+                      .block("normal_rows", np.asarray(sysm.normal_rows, dtype=float))
+                      .block("driver", drivers).build())
         self._layout = L = kernels.evaluation_layout(n, m, p, k, state_mass, self.n_z)
         self._vector = _vector
         self._views = {name: slice(*L[name]) for name in (
