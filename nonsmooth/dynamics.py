@@ -42,7 +42,15 @@ import math
 
 import numpy as np
 
-from .core.layout import N_WORK, WORK_NAMES, PlanBuilder
+from .core.layout import (
+    N_WORK,
+    WORK_NAMES,
+    PlanBuilder,
+    StateLayout,
+    evaluation_layout,
+    evaluation_slices,
+    kkt_slices,
+)
 from .errors import (
     ConstraintError,
     FrictionLoadError,
@@ -233,6 +241,8 @@ class Dynamics:
             self.z_slices.append(slice(start, start + law.n_states))
             start += law.n_states
         self.n_z = start
+        #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner)
+        self.layout = StateLayout(n, n, self.n_z)
         # Coulomb coefficients come from the laws (they may override the pairs' own)
         self._mu = np.array([0.0 if law.smooth else law.mu_d for law in self.laws])
         self.mu_s = np.array([0.0 if law.smooth else law.mu_s for law in self.laws])
@@ -305,11 +315,9 @@ class Dynamics:
                       .block("abs_rows", n + np.asarray(sysm.abs_rows, dtype=float))
                       .block("normal_rows", np.asarray(sysm.normal_rows, dtype=float))
                       .block("driver", drivers).build())
-        self._layout = L = kernels.evaluation_layout(n, m, p, k, state_mass, self.n_z)
+        self._layout = L = evaluation_layout(n, m, p, k, state_mass, self.n_z)
         self._vector = _vector
-        self._views = {name: slice(*L[name]) for name in (
-            "dv", "lam", "lambda_N", "F_T", "v_T", "powers", "c", "phi", "dphi", "N", "lam_abs",
-            "dz", "A", "M")}
+        self._views = evaluation_slices(L)
         self._res_at, self._size, self._k = L["residual"][0], L["size"], k
         self._zero_bias = np.zeros(p)
         self._zero_z = np.zeros(self.n_z)
@@ -547,6 +555,7 @@ class Dynamics:
         if info:
             self._singular(t, [sysm.pairs[i].name for i in stick])
         X0, X1 = X[:, 0], X[:, 1:]
+        s_dv, s_lam, s_stick = kkt_slices(n, m)  # x = [dv | lam | stick multipliers]
         # loads: N = Wt |lambda_abs| + radial + preload
         Wt = self._load_weights(q)
         AR = n + sysm.abs_rows
@@ -584,18 +593,18 @@ class Dynamics:
         N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + preload
         F_T = np.empty(self.p)
         F_T[slip] = -a * N_slip - b_all[slip]
-        F_T[stick] = x[n + m:]
+        F_T[stick] = x[s_stick]
         if AR.size:
             res = float(np.max(np.abs(lam_abs - c - A @ np.abs(lam_abs))))
             res /= max(1.0, float(np.max(np.abs(c))), float(np.max(np.abs(lam_abs))))
         else:
             res = 0.0
-        lam = x[n:n + m]
+        lam = x[s_lam]
         lambda_N = np.where(self._has_normal, lam[self._normal_idx], N)
         P_total, P_drive = (lam * Gv) @ self._power_rows
         powers = np.array((P_drive, T.P_applied, T.P_damping, float(F_T @ v_T),
                            P_total - P_drive))
-        ev = Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+        ev = Evaluation(x[s_dv], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
         ev.dz, ev.N, ev.lam_abs = dz, N, lam_abs
         return ev
 
@@ -814,6 +823,7 @@ class Dynamics:
             n0, Nf = rest[free], np.zeros((k, k))
         x0 = X0 + X1 @ ns0
         x1 = XF + X1 @ ns1
-        a0 = W[free] @ x0[:n] + bias[free] + self._2a * v_T[free]
-        D = W[free] @ x1[:n]
+        s_dv = kkt_slices(n, m)[0]
+        a0 = W[free] @ x0[s_dv] + bias[free] + self._2a * v_T[free]
+        D = W[free] @ x1[s_dv]
         return Linearization(a0, D, n0, Nf, lam0, L, np.asarray(faces, dtype=float))

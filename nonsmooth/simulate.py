@@ -34,8 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .core.layout import BATCH_ENERGIES, StateLayout
 from .diagnose import check_mass_matrix, nonfinite_error, user_frame
-from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, N_WORK, WORK_NAMES, Dynamics, Evaluation
+from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, Dynamics, Evaluation
 from .errors import (
     BudgetError,
     ConstraintError,
@@ -152,11 +153,13 @@ class _Run:
         self.check_mass = isinstance(system, GeneralizedSystem) and system._M is None
         self.dyn = dynamics
         self.n = system.n_q
+        # the integrated state y = [q | v | work | z] (core.layout: its one owner)
+        self.layout = L = dynamics.layout
         self.user_events = user_events
         self.progress = progress
         self.events: list[EventRecord] = []
         n, m, p = system.n_q, system.n_constraints, system.n_pairs
-        self.recorder = Recorder({"y": 2 * n + N_WORK + dynamics.n_z, "dv": n, "lam": m,
+        self.recorder = Recorder({"y": L.size, "dv": n, "lam": m,
                                   "lambda_N": p, "N": p, "F_T": p, "v_T": p, "modes": p,
                                   "phi": m, "dphi": m})
         # the knots of the dense output besides the output rows: the initial state, both sides
@@ -182,7 +185,6 @@ class _Run:
         self.mu_s = dynamics.mu_s
         # Coulomb pairs whose static and dynamic coefficients are equal (see _run_out)
         self.degenerate = np.abs(dynamics.mu_s - dynamics._mu) <= 1e-12 * dynamics.mu_s
-        self.zo = 2 * self.n + N_WORK  # the smooth laws' states follow q, v and the work
         # the rows whose sign (face) is tracked, named by their pair when it is its normal row
         by_row = {int(r): pr.name for r, pr in zip(system.normal_rows, system.pairs,
                                                     strict=True) if r >= 0}
@@ -222,15 +224,15 @@ class _Run:
         if last is not None and last[0] == t and last[2] is modes and np.array_equal(last[1], y):
             return last[3]
         self.charge(t)
-        n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
+        L = self.layout
+        ev = self.dyn.evaluate(t, y[L.q], y[L.v], modes, self.faces, y[L.z])
         self._last = (t, y.copy(), modes, ev)
         return ev
 
     def fun(self, modes, cached=True):
         """The right-hand side for fixed modes; ``cached=False`` skips the cache lookup (the
         fixed-step loop reads ``self.last_ev`` instead)."""
-        n, zo = self.n, self.zo
+        sq, sv, sz = self.layout.q, self.layout.v, self.layout.z  # slices made once
         evaluate = self.dyn.evaluate
         faces = self.faces
 
@@ -240,9 +242,9 @@ class _Run:
             else:
                 t = min(t, self.t_clamp)
                 self.charge(t)
-                ev = evaluate(t, y[:n], y[n:2 * n], modes, faces, y[zo:])
+                ev = evaluate(t, y[sq], y[sv], modes, faces, y[sz])
             self.last_ev = ev
-            return np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
+            return np.concatenate((y[sv], ev.dv, ev.powers, ev.dz))  # dq/dt = v
 
         return f
 
@@ -252,15 +254,15 @@ class _Run:
             problem = check_mass_matrix(ev.M, t)
             if problem:
                 raise UserFunctionError(f"GeneralizedSystem: {problem}")
-        n = self.n
+        L = self.layout
         if ev.residual > self.max_residual:
             self.max_residual = ev.residual
-        v = y[n:2 * n]
+        v = y[L.v]
         self.recorder.add_row(t=t, y=np.array(y), dv=ev.dv, lam=ev.lam, lambda_N=ev.lambda_N,
                               N=ev.N, F_T=ev.F_T, v_T=ev.v_T,
                               modes=np.where(self.dyn.smooth, np.nan, modes),
                               residual=ev.residual, phi=ev.phi, dphi=ev.dphi,
-                              T=0.5 * float(v @ ev.M @ v), V=self.system.potential(t, y[:n]))
+                              T=0.5 * float(v @ ev.M @ v), V=self.system.potential(t, y[L.q]))
         if self.progress is not None:
             self.progress(t)
 
@@ -272,20 +274,21 @@ class _Run:
             return self._outputs_one_by_one(times, Y, modes)
         from .kernels import OK, planar_evaluate_batch
 
-        n, dyn, system = self.n, self.dyn, self.system
+        dyn, system, sl = self.dyn, self.system, self.layout
         k = times.size
         self.charge(float(times[-1]))
         dyn.n_evaluations += k - 1
         tab, L = system.tables, dyn._layout
-        Q = np.ascontiguousarray(Y[:n].T)
-        V = np.ascontiguousarray(Y[n:2 * n].T)
+        Q = np.ascontiguousarray(Y[sl.q].T)
+        V = np.ascontiguousarray(Y[sl.v].T)
         U = np.zeros((k, tab.ints.shape[0], 3))
         te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
         if system._user:
             for r in range(k):
                 U[r] = system._user_values(float(te[r]), Q[r], V[r])
-        out = np.empty((k, L["size"] + 2))
-        Z = np.ascontiguousarray(Y[self.zo:].T)
+        size = L["size"]  # each row: the evaluation, then the energies T, V
+        out = np.empty((k, size + BATCH_ENERGIES))
+        Z = np.ascontiguousarray(Y[sl.z].T)
         row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn._plan,
                                             dyn._Wt, np.ascontiguousarray(te),
                                             Q, V, Z, np.asarray(modes, dtype=float),
@@ -309,8 +312,8 @@ class _Run:
         first = int(np.argmax(bad)) if bad.any() else None
         keep = good if first is None else first
         if keep:
-            self.record_block(times[:keep], Y[:, :keep].T, out[:keep, :-2], modes,
-                              out[:keep, -2].copy(), out[:keep, -1].copy())
+            self.record_block(times[:keep], Y[:, :keep].T, out[:keep, :size], modes,
+                              out[:keep, size].copy(), out[:keep, size + 1].copy())
         if first is not None:
             return first
         if good < k:  # the kernel declined a row (an uncertified HLCP, a singular KKT ...):
@@ -349,8 +352,8 @@ class _Run:
 
     # ---------------------------------------------------------------- modes and events
     def initial_modes(self, t, y):
-        n = self.n
-        q, v = y[:n], y[n:2 * n]
+        L = self.layout
+        q, v = y[L.q], y[L.v]
         modes = np.ones(self.system.n_pairs)
         if not self.system.n_pairs:
             return modes
@@ -363,7 +366,7 @@ class _Run:
             else:
                 zero.append(i)
         if zero:
-            modes = self.dyn.transition(t, q, v, modes, zero, z=y[self.zo:])
+            modes = self.dyn.transition(t, q, v, modes, zero, z=y[L.z])
         for i in self.friction_pairs:  # smooth-law pairs have no modes
             self.events.append(EventRecord(t, self.system.pairs[i].name, "start", "",
                                            mode_name(modes[i]), q.copy(), v.copy()))
@@ -384,18 +387,18 @@ class _Run:
         (its normal force and sliding velocity vanish at the same instant, and t lies a
         roundoff before the crossing), whose restart would otherwise find its crossing again,
         and again (issue 19)."""
-        n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, None, y[self.zo:])
+        L = self.layout
+        ev = self.dyn.evaluate(t, y[L.q], y[L.v], modes, None, y[L.z])
         scale = max(1.0, float(np.max(np.abs(ev.lam)))) if ev.lam.size else 1.0
         self.face_threshold = 1e-8 * scale
         faces = np.where(np.abs(ev.lam_abs) <= 1e-10 * scale, 0.0, np.sign(ev.lam_abs))
         crossed = np.asarray(sorted(crossed), dtype=np.int64)
         if np.any(faces == 0) or crossed.size:
-            dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
+            dy = np.concatenate((y[L.v], ev.dv, ev.powers, ev.dz))
             delta = 1e-6
             probe = y + delta * dy
-            later = self.dyn.evaluate(t + delta, probe[:n], probe[n:2 * n], modes, None,
-                                      probe[self.zo:]).lam_abs
+            later = self.dyn.evaluate(t + delta, probe[L.q], probe[L.v], modes, None,
+                                      probe[L.z]).lam_abs
             faces = np.where((faces == 0) & (np.abs(later) > 1e-10 * scale), np.sign(later),
                              faces)
             if crossed.size:
@@ -419,8 +422,9 @@ class _Run:
         new = modes
         if options:
             candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
-            new = self.dyn.transition(t, y[:self.n], y[self.n:2 * self.n], modes, candidates,
-                                      options=options, z=y[self.zo:])
+            L = self.layout
+            new = self.dyn.transition(t, y[L.q], y[L.v], modes, candidates,
+                                      options=options, z=y[L.z])
             new = self._run_out(new, fired, coincident)
             # the friction force changed: re-derive every face from the HLCP at the new modes
             self.initial_faces(t, y, new, {i for kind, i in fired if kind == "normal"})
@@ -470,15 +474,15 @@ class _Run:
             if kind == "normal":
                 faces[i] = -faces[i]
             elif kind == "detach":
-                n = self.n
-                ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
+                L = self.layout
+                ev = self.dyn.evaluate(t, y[L.q], y[L.v], modes, self.faces, y[L.z])
                 faces[i] = 1.0 if ev.lam_abs[i] >= 0 else -1.0
         return faces
 
     def _log(self, t, y, name, kind, before, after):
-        n = self.n
-        self.events.append(EventRecord(t, name, kind, before, after, y[:n].copy(),
-                                       y[n:2 * n].copy()))
+        L = self.layout
+        self.events.append(EventRecord(t, name, kind, before, after, y[L.q].copy(),
+                                       y[L.v].copy()))
 
     def _log_modes(self, t, y, modes, new, fired, coincident, candidates, options):
         """One entry per mode change of a fired pair (a coincident one only if it changed) and
@@ -501,9 +505,9 @@ class _Run:
         Root finders report the first of several simultaneous roots only (scipy drops the
         events after the first terminal one), so two pairs that stop at the same instant would
         otherwise leave the second one in a mode it has already left."""
-        n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
-        v_scale = self._velocity_scale(y[n:2 * n])
+        L = self.layout
+        ev = self.dyn.evaluate(t, y[L.q], y[L.v], modes, self.faces, y[L.z])
+        v_scale = self._velocity_scale(y[L.v])
         f_scale = max([1.0, *np.abs(ev.N).tolist(), *np.abs(ev.F_T).tolist()])
         out = list(fired)
         for spec in self.event_specs(modes):
@@ -520,8 +524,7 @@ class _Run:
         """Whether an output of the current phase contradicts its modes or faces (a slipping
         pair moving against its mode, a sticking pair beyond its friction reserve, a normal
         force on the other face): the sign of an event missed between two steps."""
-        n = self.n
-        v_tol = 1e-9 * self._velocity_scale(y[n:2 * n])
+        v_tol = 1e-9 * self._velocity_scale(y[self.layout.v])
         f_tol = 1e-9 * max(1.0, float(np.max(np.abs(ev.N), initial=0.0)))
         for i in self.friction_pairs:
             if modes[i] == 0.0:
@@ -533,9 +536,9 @@ class _Run:
         return bool(np.any(self.faces * ev.lam_abs < -f_tol))
 
     def log_user(self, t, y, ue):
-        n = self.n
-        self.events.append(EventRecord(t, ue.name, "user", "", "", y[:n].copy(),
-                                       y[n:2 * n].copy(), np.array(y[self.zo:])))
+        L = self.layout
+        self.events.append(EventRecord(t, ue.name, "user", "", "", y[L.q].copy(),
+                                       y[L.v].copy(), np.array(y[L.z])))
 
     def event_specs(self, modes, t=None):
         """(kind, index, direction, terminal) of each event function of the current phase
@@ -572,9 +575,9 @@ class _Run:
             return float(self.mu_s[i] * ev.N[i] - ev.F_T[i])
         if kind == "given":
             return self._given_normal_force(i, t)
-        n = self.n
+        L = self.layout
         ue = self.user_events[i]
-        raw = ue.function(t, y[:n], y[n:2 * n])
+        raw = ue.function(t, y[L.q], y[L.v])
         try:
             if isinstance(raw, (str, bytes)) or np.ndim(raw) != 0:
                 raise TypeError
@@ -605,14 +608,14 @@ class _Run:
     def side_acceleration(self, side, y) -> np.ndarray:
         """``dv`` (n_q,) at the state ``y`` on a knot's ``side`` (:meth:`side`)."""
         t, modes, faces = side
-        n = self.n
-        return self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, faces, y[self.zo:]).dv
+        L = self.layout
+        return self.dyn.evaluate(t, y[L.q], y[L.v], modes, faces, y[L.z]).dv
 
     def nonfinite(self, t, y, h, method, dt) -> NonsmoothError:
         """The error for a state that became non-finite on the step from ``(t, y)`` of length
         ``h``: names the model element or user function that returned NaN/inf if there is one."""
-        n = self.n
-        named = nonfinite_error(self.system, (t, t + 0.5 * h, t + h), y[:n], y[n:2 * n])
+        L = self.layout
+        named = nonfinite_error(self.system, (t, t + 0.5 * h, t + h), y[L.q], y[L.v])
         if named is not None:
             return named
         return IntegrationError(
@@ -994,7 +997,7 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
 def _kinetic(run: _Run, V, out) -> np.ndarray:
     """The kinetic energy ``v M v / 2`` (J) of rows of velocities ``V`` (k, n) and their
     evaluations ``out``: the mass matrix constant, or a planar model's in each row."""
-    dyn, n = run.dyn, run.n
+    dyn, n = run.dyn, run.layout.n_v
     if dyn._generated is not None:
         M = dyn._generated[2]
     elif run.system.tables.has_state_mass:
@@ -1008,26 +1011,25 @@ def _kinetic(run: _Run, V, out) -> np.ndarray:
 def _potentials(run: _Run, times, Y) -> np.ndarray:
     """The potential energy (J) at the rows ``(times, Y)``: in one call of the generated module
     when the compiled terms have a potential, else the system's ``potential`` row by row."""
-    n, module = run.n, run.dyn._generated_module
+    sl, module = run.layout, run.dyn._generated_module
     if module is None:  # a planar model: its potential kernel over the rows
         from .kernels import planar_potentials
 
         tab = run.system.tables
-        return planar_potentials(tab.ints, tab.floats, np.ascontiguousarray(Y[:, :n]))
+        return planar_potentials(tab.ints, tab.floats, np.ascontiguousarray(Y[:, sl.q]))
     if hasattr(module, "potentials"):
         V = np.empty(len(times))
         module.potentials(run.dyn._generated[1], np.asarray(times, dtype=float),
-                          np.ascontiguousarray(Y), n, V)
+                          np.ascontiguousarray(Y), sl.n_q, V)
         return V
-    return np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, :n],
+    return np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, sl.q],
                                                                          strict=True)])
 
 
 def _record_rows(run: _Run, times, Y, out, modes):
     """Record step ends computed in a compiled phase (their states ``Y`` (k, n_y) and
     evaluations ``out`` (k, size)) with their energies (:meth:`_Run.record_block`)."""
-    n = run.n
-    run.record_block(times, Y, out, modes, _kinetic(run, Y[:, n:2 * n], out),
+    run.record_block(times, Y, out, modes, _kinetic(run, Y[:, run.layout.v], out),
                      _potentials(run, times, Y))
 
 
@@ -1078,11 +1080,11 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
 def _user_callbacks(run: _Run):
     """The run's user functions as the compiled phase calls them back
     (``dop853.register_user``): the user values at a state, a pair's given normal force."""
-    system, n = run.system, run.n
+    system, sq, sv = run.system, run.layout.q, run.layout.v
 
     def values(t, y, U):
         run.t_now = t  # where a failure in a user function happened
-        U[:] = system._user_values(t, y[:n], y[n:2 * n])
+        U[:] = system._user_values(t, y[sq], y[sv])
 
     def given(i, t):
         return run._given_normal_force(i, t)
@@ -1382,7 +1384,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
                                  message=message, wall_time=wall, knots=knots,
                                  knot_acceleration=run.side_acceleration,
                                  n_phases=run.n_phases, t_span=(t0, t_end),
-                                 event_names=[ue.name for ue in user_events])
+                                 event_names=[ue.name for ue in user_events],
+                                 layout=dynamics.layout)
     if result.output_errors and failure is None:
         name, err = next(iter(result.output_errors.items()))
         failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")
@@ -1558,38 +1561,13 @@ def _initial_energy(system, t0: float, mdl) -> float:
 
 def _state_atol(atol, system, n_z: int, rtol: float = 0.0,
                 energy: float = 0.0) -> np.ndarray:
-    """``atol`` for the integrated state ``[q, v, work, z]`` (shape ``(2 n_q + N_WORK + n_z,)``):
-    a number or a vector given for ``y = [q, v, z]`` (shape ``(2 n_q + n_z,)``); the work
-    accumulators take the smallest value, the constraint forces' work at least ``rtol`` times
-    the energy ``energy`` (J) at the start.
-
-    The constraint forces' work (the power ``lambda . dPhi/dt`` of the multipliers on the
-    constraints' drift) is integrated to the accuracy the motion is: its drift is the
-    integrator's error in the velocities, ``rtol`` relative, so its work is ``rtol`` times the
-    energy flowing through the joints. Under the absolute tolerance (1e-13 J) instead, that
-    error chose the steps, 300 times shorter than the motion needs (the crank-rocker at 1000
-    rad/s, 8e4 J of kinetic energy: 8066 steps for half a revolution instead of 23, and a run
-    out of budget; issue 19)."""
-    n = system.n_q
-    size = 2 * n + n_z
-    if np.ndim(atol) == 0:
-        arr = np.full(size, float(atol))
-    else:
-        arr = np.asarray(atol, dtype=float)
-        if arr.shape != (size,):
-            states = f"q ({n}), v ({n})" + (f", z ({n_z})" if n_z else "")
-            raise ValueError(
-                f"atol has shape {arr.shape}; give one number or one value per state component "
-                f"of y = [{states}]: shape ({size},) (coordinates: "
-                f"{', '.join(system.coordinate_names)})")
-        if not np.all(np.isfinite(arr) & (arr > 0)):
-            k = int(np.flatnonzero(~(np.isfinite(arr) & (arr > 0)))[0])
-            raise ValueError(f"atol[{k}] = {float(arr[k])!r} is invalid: every tolerance must "
-                             "be a finite number > 0")
-    work = np.full(N_WORK, arr.min())
-    k = WORK_NAMES.index("W_constraint")
-    work[k] = max(work[k], rtol * energy)
-    return np.concatenate((arr[:2 * n], work, arr[2 * n:]))
+    """``atol`` for the integrated state ``[q, v, work, z]`` (shape ``(2 n_q + N_WORK + n_z,)``)
+    from a number or a vector given for ``y = [q, v, z]``: :meth:`StateLayout.atol
+    <nonsmooth.core.layout.StateLayout.atol>` of the system's layout (the work accumulators
+    take the smallest value, the constraint forces' work at least ``rtol`` times the energy
+    ``energy`` (J) at the start)."""
+    return StateLayout(system.n_q, system.n_q, n_z).atol(atol, system.coordinate_names, rtol,
+                                                          energy)
 
 
 def _check_initial_state(mdl) -> None:
@@ -1665,7 +1643,7 @@ def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
     q, v = project(system, t0, mdl.q0, mdl.v0)
     v_T = system.terms(t0, q, v).W @ v
     z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
-    y = np.concatenate((q, v, np.zeros(N_WORK), np.array(z0, dtype=float)))
+    y = run.layout.join(q, v, None, np.array(z0, dtype=float))
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)
     return _integrate_phases(run, method, sched, t0, y, dt, modes, rtol, atol, max_step)
