@@ -46,16 +46,17 @@ from .core.layout import (
     N_WORK,
     WORK_NAMES,
     PlanBuilder,
-    StateLayout,
     evaluation_layout,
     evaluation_slices,
     kkt_slices,
 )
+from .core.status import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
 from .errors import (
     ConstraintError,
     FrictionLoadError,
     ModelError,
 )
+from .family import CompiledFamily
 from .loads import JAM_MARGIN, NormalLoads
 from .system import System
 
@@ -241,8 +242,9 @@ class Dynamics:
             self.z_slices.append(slice(start, start + law.n_states))
             start += law.n_states
         self.n_z = start
-        #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner)
-        self.layout = StateLayout(n, n, self.n_z)
+        #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
+        #: system's family lays it out for these laws
+        self.layout = system.layout_with(self.n_z)
         # Coulomb coefficients come from the laws (they may override the pairs' own)
         self._mu = np.array([0.0 if law.smooth else law.mu_d for law in self.laws])
         self.mu_s = np.array([0.0 if law.smooth else law.mu_s for law in self.laws])
@@ -269,6 +271,7 @@ class Dynamics:
         self._fast = None  # the planar kernel's constant arguments (_compile_plan)
         self._generated = None  # a GeneralizedSystem's compiled-terms kernel (_compile_plan)
         self._generated_module = None
+        self._family = None  # the family's compiled entry points (compiled_family())
         from .friction import Coulomb, LuGre, Regularized
 
         if all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws):
@@ -339,6 +342,53 @@ class Dynamics:
                 module = kernel_module(compiled, self._plan, self._Wt)
                 self._generated = (module.evaluate, compiled.parameters, sysm._M)
                 self._generated_module = module  # its fixed-step phase: simulate
+                self._family = CompiledFamily(module, (compiled.parameters,))
+
+    # ------------------------------------------------------------------ what the run reads
+    @property
+    def plan(self) -> np.ndarray | None:
+        """The stage constants (``core.layout``'s plan vector), or None when only the Python
+        general path evaluates (a user-defined friction law)."""
+        return self._plan
+
+    @property
+    def Wt(self) -> np.ndarray:
+        """The constant load weights ``Wt`` (p, k) of ``N = Wt |lambda_abs| + ...``
+        (:meth:`load_weights` at a state when some weight depends on ``q``)."""
+        return self._Wt
+
+    @property
+    def constant_weights(self) -> bool:
+        """Whether every load weight is a constant (none depends on ``q``)."""
+        return not self._callable_weights
+
+    @property
+    def mu_d(self) -> np.ndarray:
+        """The dynamic coefficient of each Coulomb pair, shape (p,) (0 for smooth laws)."""
+        return self._mu
+
+    @property
+    def evaluation_layout(self) -> dict | None:
+        """``{field: (start, stop)}`` of the compiled evaluation's buffer
+        (``core.layout.evaluation_layout``) and its ``"size"``; None without a plan."""
+        return self._layout
+
+    @property
+    def buffer_size(self) -> int:
+        """Length of one compiled evaluation's buffer ``out``."""
+        return self._size
+
+    def compiled_family(self) -> CompiledFamily | None:
+        """The system's compiled entry points and their data (``nonsmooth.family``, obligation
+        4): a ``GeneralizedSystem`` with compiled terms has its generated module; None
+        otherwise (a planar model runs on the package's kernels, ``nonsmooth.kernels``)."""
+        return self._family
+
+    def evaluation_from(self, out: np.ndarray, M: np.ndarray | None = None) -> Evaluation:
+        """The :class:`Evaluation` held in a compiled kernel's output buffer ``out`` (views
+        into it, made on first access); ``M`` the mass matrix when the system computed it
+        (else the tables')."""
+        return _BufferEvaluation(out, self, M)
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
@@ -451,13 +501,10 @@ class Dynamics:
         """The evaluation in ``out`` for ``OK``; else None (``quiet``, an uncertified or
         unconverged load: the general path decides) or the named error."""
         sysm = self.system
-        tab = getattr(sysm, "tables", None)
         if status and quiet:
             return None
         if status:
             k = self._k
-            from .kernels import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
-
             if status == NO_LOAD:  # the Python path raises the named FrictionLoadError
                 return None
 
@@ -467,18 +514,13 @@ class Dynamics:
             if status == UNCERTIFIED:
                 return None
             if status == COINCIDENT:
-                raise ModelError(f"spring/damper '{tab.names[int(out[0])]}': its two points "
-                                 f"coincide at t = {t:.10g} s; its direction is undefined")
+                raise ModelError(sysm.name_failure(COINCIDENT, int(out[0]), t, q, v))
             if status == JAMMED:
                 L = self._layout
                 self._jam(t, out[slice(*L["A"])].reshape(k, k), out[slice(*L["c"])])
         return self._evaluation(out, M)
 
-    def _evaluation(self, out, M=None) -> Evaluation:
-        """The :class:`Evaluation` held in a compiled kernel's output buffer (views into it,
-        made on first access); ``M`` the mass matrix when the system computed it (else the
-        tables')."""
-        return _BufferEvaluation(out, self, M)
+    _evaluation = evaluation_from
 
     def _nonfinite(self, t, q, v, U) -> None:
         """Raise the named error if the KKT solve failed on NaN/inf (a user function's value or
@@ -492,8 +534,7 @@ class Dynamics:
         named = nonfinite_error(self.system, (t,), q, v)
         if named is not None:
             raise named
-        raise IntegrationError(f"the state became non-finite at t = {t:.6g} s: the integration "
-                               "is unstable; reduce dt or use an adaptive method")
+        raise IntegrationError(self.system.name_failure(NONFINITE, -1, t, q, v))
 
     def _singular(self, t, sticking=()):
         extra = f" with sticking pairs {list(sticking)}" if sticking else ""
@@ -608,7 +649,7 @@ class Dynamics:
         ev.dz, ev.N, ev.lam_abs = dz, N, lam_abs
         return ev
 
-    def _load_weights(self, q) -> np.ndarray:
+    def load_weights(self, q) -> np.ndarray:
         """The load weights ``Wt`` (p, k) at ``q`` (constant unless a weight is callable)."""
         if not self._callable_weights:
             return self._Wt
@@ -616,6 +657,8 @@ class Dynamics:
         for i, j, fn in self._callable_weights:
             Wt[i, j] = fn(q)
         return Wt
+
+    _load_weights = load_weights
 
     def _radial_norms(self, x) -> np.ndarray:
         out = np.zeros(self.p)

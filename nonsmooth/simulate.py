@@ -150,7 +150,7 @@ class _Run:
         self.t_now = math.nan  # time of the latest evaluation (where a failure happened)
         from .system import GeneralizedSystem
 
-        self.check_mass = isinstance(system, GeneralizedSystem) and system._M is None
+        self.check_mass = isinstance(system, GeneralizedSystem) and system.constant_mass is None
         self.dyn = dynamics
         self.n = system.n_q
         # the integrated state y = [q | v | work | z] (core.layout: its one owner)
@@ -173,9 +173,9 @@ class _Run:
         self.n_phases = 0
         # outputs of an adaptive step evaluated together by one compiled call (planar models
         # with Coulomb pairs and constant load weights)
-        self.batch = (getattr(dynamics, "_plan", None) is not None
+        self.batch = (dynamics.plan is not None
                       and getattr(system, "tables", None) is not None
-                      and not dynamics._callable_weights)
+                      and dynamics.constant_weights)
         # ... and without user event functions: whole phases in compiled calls (the model's
         # user functions are called back from them)
         self.compiled = self.batch and not user_events
@@ -184,7 +184,7 @@ class _Run:
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
         self.mu_s = dynamics.mu_s
         # Coulomb pairs whose static and dynamic coefficients are equal (see _run_out)
-        self.degenerate = np.abs(dynamics.mu_s - dynamics._mu) <= 1e-12 * dynamics.mu_s
+        self.degenerate = np.abs(dynamics.mu_s - dynamics.mu_d) <= 1e-12 * dynamics.mu_s
         # the rows whose sign (face) is tracked, named by their pair when it is its normal row
         by_row = {int(r): pr.name for r, pr in zip(system.normal_rows, system.pairs,
                                                     strict=True) if r >= 0}
@@ -278,19 +278,19 @@ class _Run:
         k = times.size
         self.charge(float(times[-1]))
         dyn.n_evaluations += k - 1
-        tab, L = system.tables, dyn._layout
+        tab, L = system.tables, dyn.evaluation_layout
         Q = np.ascontiguousarray(Y[sl.q].T)
         V = np.ascontiguousarray(Y[sl.v].T)
         U = np.zeros((k, tab.ints.shape[0], 3))
         te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
-        if system._user:
+        if system.has_user_functions:
             for r in range(k):
-                U[r] = system._user_values(float(te[r]), Q[r], V[r])
+                U[r] = system.user_values(float(te[r]), Q[r], V[r])
         size = L["size"]  # each row: the evaluation, then the energies T, V
         out = np.empty((k, size + BATCH_ENERGIES))
         Z = np.ascontiguousarray(Y[sl.z].T)
-        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn._plan,
-                                            dyn._Wt, np.ascontiguousarray(te),
+        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn.plan,
+                                            dyn.Wt, np.ascontiguousarray(te),
                                             Q, V, Z, np.asarray(modes, dtype=float),
                                             np.asarray(self.faces, dtype=float), out)
         good = k if status == OK else row
@@ -325,7 +325,7 @@ class _Run:
         """Record rows evaluated together (states ``Y`` (k, n_y), evaluations ``out`` (k,
         size), kinetic and potential energies ``T, V`` (k,)), as :meth:`record` does one by
         one."""
-        L = self.dyn._layout
+        L = self.dyn.evaluation_layout
 
         def col(name):
             a, b = L[name]
@@ -672,7 +672,7 @@ class _FixedStepper:
         self._remember()
         self.status = "running"
         # a planar model without user functions: each whole step in one compiled call
-        self.compiled = run.batch and not run.system._user
+        self.compiled = run.batch and not run.system.has_user_functions
         if self.compiled:
             from . import kernels
 
@@ -712,15 +712,15 @@ class _FixedStepper:
             return False  # the Python step stops at the exact evaluation
         tab = run.system.tables
         y, f = self.y, self.f
-        y_new, f_new, out = np.empty_like(y), np.empty_like(y), np.empty(dyn._size)
-        status = planar_fixed_step(tab.ints, tab.floats, tab.mass, dyn._plan, dyn._Wt, self.t,
+        y_new, f_new, out = np.empty_like(y), np.empty_like(y), np.empty(dyn.buffer_size)
+        status = planar_fixed_step(tab.ints, tab.floats, tab.mass, dyn.plan, dyn.Wt, self.t,
                                    y, f, t_next - self.t, t_next, self.modes, run.faces,
                                    self.method == "RK4", y_new, f_new, out)
         if status != OK or not math.isfinite(float(y_new @ y_new)):
             return False
         dyn.n_evaluations += cost
         run.charge(t_next)
-        run.last_ev = dyn._evaluation(out)
+        run.last_ev = dyn.evaluation_from(out)
         self.f = f_new
         self.t, self.y = t_next, y_new
         return True
@@ -929,7 +929,8 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
     ends (no ``t_eval``)."""
     from .dop853 import EVENT_KINDS
 
-    compiled = run.dyn._generated_module is not None or (run.batch and not run.system._user)
+    compiled = (run.dyn.compiled_family() is not None
+                or (run.batch and not run.system.has_user_functions))
     return (compiled and not (sched is not None and sched.t_eval)
             and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
 
@@ -944,16 +945,16 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     over from the last step end and names the problem."""
     from . import dop853, fixed_step, kernels
 
-    dyn = run.dyn
-    if dyn._generated_module is not None:
-        phase = dyn._generated_module.fixed_phase
-        ctx = (dyn._generated[1], dyn._plan, dyn._Wt, *kernels.stage_workspace(dyn._plan))
+    dyn, family = run.dyn, run.dyn.compiled_family()
+    if family is not None:  # a generated module: its data, then the stage's constants
+        phase = family.module.fixed_phase
+        ctx = (*family.data, dyn.plan, dyn.Wt, *kernels.stage_workspace(dyn.plan))
     else:
         kernels.warm("fixed")
         tab = run.system.tables
         phase = fixed_step.planar_fixed_phase
-        ctx = (tab.ints, tab.floats, tab.mass, dyn._plan, dyn._Wt,
-               *kernels.workspace(tab.ints, dyn._plan))
+        ctx = (tab.ints, tab.floats, tab.mass, dyn.plan, dyn.Wt,
+               *kernels.workspace(tab.ints, dyn.plan))
     steps = grid if sched is None else sched.steps
     k_cap = len(grid) if sched is None else sched.k_cap(t_end)
     y = np.array(y, dtype=float)
@@ -967,15 +968,16 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     modes = np.asarray(modes, dtype=float)
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
-    rows = max(1, min(k_cap - next_k, _OUTPUT_FLOATS // (dyn._size + y.size)))
-    T_out, Y_out, O_out = np.empty(rows), np.empty((rows, y.size)), np.empty((rows, dyn._size))
+    size = dyn.buffer_size
+    rows = max(1, min(k_cap - next_k, _OUTPUT_FLOATS // (size + y.size)))
+    T_out, Y_out, O_out = np.empty(rows), np.empty((rows, y.size)), np.empty((rows, size))
     k0 = int(np.searchsorted(steps, t + _tol(t), side="right"))
     istate = np.array([k0, next_k, k_cap, 0, 0, method == "RK4", 0, _PAUSE_AFTER, 0],
                       dtype=np.int64)
     fstate = np.array([t, t_end, run.t_clamp, run.face_threshold])
     while True:
         istate[3], istate[6] = 0, run.max_evaluations - dyn.n_evaluations
-        status = phase(ctx, dyn._plan, modes, faces, kinds, index, direction, mu_s,
+        status = phase(ctx, dyn.plan, modes, faces, kinds, index, direction, mu_s,
                        np.asarray(steps, dtype=float), np.asarray(grid, dtype=float), istate,
                        fstate, y, f, g, fired, T_out, Y_out, O_out)
         dyn.n_evaluations += int(istate[4])
@@ -997,21 +999,19 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
 def _kinetic(run: _Run, V, out) -> np.ndarray:
     """The kinetic energy ``v M v / 2`` (J) of rows of velocities ``V`` (k, n) and their
     evaluations ``out``: the mass matrix constant, or a planar model's in each row."""
-    dyn, n = run.dyn, run.layout.n_v
-    if dyn._generated is not None:
-        M = dyn._generated[2]
-    elif run.system.tables.has_state_mass:
-        a, b = dyn._layout["M"]
+    M = run.system.constant_mass
+    if M is None:  # in each row's evaluation
+        n = run.layout.n_v
+        a, b = run.dyn.evaluation_layout["M"]
         return 0.5 * np.einsum("ij,ijk,ik->i", V, out[:, a:b].reshape(-1, n, n), V)
-    else:
-        M = run.system.tables.mass
     return 0.5 * np.einsum("ij,jk,ik->i", V, M, V)
 
 
 def _potentials(run: _Run, times, Y) -> np.ndarray:
     """The potential energy (J) at the rows ``(times, Y)``: in one call of the generated module
     when the compiled terms have a potential, else the system's ``potential`` row by row."""
-    sl, module = run.layout, run.dyn._generated_module
+    sl, family = run.layout, run.dyn.compiled_family()
+    module = None if family is None else family.module
     if module is None:  # a planar model: its potential kernel over the rows
         from .kernels import planar_potentials
 
@@ -1019,7 +1019,7 @@ def _potentials(run: _Run, times, Y) -> np.ndarray:
         return planar_potentials(tab.ints, tab.floats, np.ascontiguousarray(Y[:, sl.q]))
     if hasattr(module, "potentials"):
         V = np.empty(len(times))
-        module.potentials(run.dyn._generated[1], np.asarray(times, dtype=float),
+        module.potentials(*family.data, np.asarray(times, dtype=float),
                           np.ascontiguousarray(Y), sl.n_q, V)
         return V
     return np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, sl.q],
@@ -1059,16 +1059,16 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     # a writable copy: a read-only view (broadcast_to of a vector atol) is another numba type,
     # which compiled a second specialization of the phase for ~35 s (issue 18)
     atol_y = np.array(np.broadcast_to(np.asarray(atol, dtype=float), y.shape))
-    out = np.empty(dyn._size)
+    out = np.empty(dyn.buffer_size)
     cap = max(1, min(grid.size - next_k, _OUTPUT_FLOATS // y.size))
     start = (t, y.copy())
     modes = np.asarray(modes, dtype=float)
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
     grid = np.asarray(grid, dtype=float)
-    token = dop853.register_user(*_user_callbacks(run)) if run.system._user else -1
+    token = dop853.register_user(*_user_callbacks(run)) if run.system.has_user_functions else -1
     try:
-        plan = dop853.extended_plan(dyn._plan, token, run.t_clamp)
+        plan = dop853.extended_plan(dyn.plan, token, run.t_clamp)
         return _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index,
                                direction, state, y, f, g, fired, atol_y, out, cap, start, t_end,
                                grid, next_k, rtol, atol, max_step, dt)
@@ -1084,7 +1084,7 @@ def _user_callbacks(run: _Run):
 
     def values(t, y, U):
         run.t_now = t  # where a failure in a user function happened
-        U[:] = system._user_values(t, y[sq], y[sv])
+        U[:] = system.user_values(t, y[sq], y[sv])
 
     def given(i, t):
         return run._given_normal_force(i, t)
@@ -1100,7 +1100,7 @@ def _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index, 
     while True:
         Y_out = np.empty((cap, y.size))
         status, n_out, evals, steps, needed = dop853.planar_dop853_phase(
-            tab.ints, tab.floats, tab.mass, plan, dyn._Wt, modes, faces, kinds, index,
+            tab.ints, tab.floats, tab.mass, plan, dyn.Wt, modes, faces, kinds, index,
             direction, mu_s, float(run.face_threshold), float(t_end), float(rtol), atol_y,
             float(max_step), grid, int(next_k), state, y, f, g, fired, Y_out,
             int(run.max_evaluations - dyn.n_evaluations), _PAUSE_AFTER, *dop853.coefficients(),

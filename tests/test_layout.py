@@ -218,3 +218,45 @@ def test_the_status_codes_are_the_kernel_modules():
                                   ("FIXED_", fixed_step, status.FIXED_STATUSES)):
         for i, name in enumerate(names):
             assert getattr(status, prefix + name) == getattr(module, name) == i, name
+
+
+# ------------------------------------------------------------------------------ the family contract
+def test_both_families_satisfy_the_contract():
+    """``System``'s defaults and the planar and generalized families' own parts
+    (``nonsmooth.family``): the layout, the names, the identity map, user values, failures'
+    words (the messages ``Dynamics`` raised before, byte for byte) and the cache key."""
+    from nonsmooth import models
+    from nonsmooth.core.status import COINCIDENT, NONFINITE
+    from nonsmooth.dynamics import Dynamics
+    from nonsmooth.family import Family
+    from nonsmooth.simulate import resolve_laws
+
+    planar = models.build("crank_rocker", form="planar").system
+    general = models.build("crank_rocker").system
+    for system in (planar, general):
+        assert isinstance(system, Family)
+        n = system.n_q
+        assert system.layout == StateLayout(n, n, 0)
+        assert system.layout_with(3) == StateLayout(n, n, 3)
+        assert system.velocity_names == system.coordinate_names
+        assert system.row_names == system.constraint_names
+        assert system.pair_names == [pr.name for pr in system.pairs]
+        q, v = np.arange(n, dtype=float), np.ones(n)
+        assert system.qdot(q, v) is v and system.project(q) is q
+        assert system.name_failure(NONFINITE, -1, 1.25, q, v) == (
+            "the state became non-finite at t = 1.25 s: the integration is unstable; reduce dt "
+            "or use an adaptive method")
+        dyn = Dynamics(system, laws=resolve_laws(system, "lugre"))
+        assert dyn.layout == system.layout_with(dyn.n_z) and dyn.n_z > 0
+    assert planar.kernel_key() == "nonsmooth.kernels"
+    assert general.kernel_key() is not None and len(general.kernel_key()) == 20
+    assert general.constant_mass is general._M and planar.constant_mass is planar.tables.mass
+    assert not general.has_user_functions and general.user_values(0.0, q, v) is None
+    row = planar.tables.names.index(planar.tables.names[0])
+    assert planar.name_failure(COINCIDENT, row, 0.5, q, v) == (
+        f"spring/damper '{planar.tables.names[row]}': its two points coincide at t = 0.5 s; "
+        "its direction is undefined")
+    family = Dynamics(general).compiled_family()
+    assert family is not None and family.data == (general.compiled.parameters,)
+    assert hasattr(family.module, "fixed_phase")
+    assert Dynamics(planar).compiled_family() is None
