@@ -152,7 +152,6 @@ class _Run:
 
         self.check_mass = isinstance(system, GeneralizedSystem) and system.constant_mass is None
         self.dyn = dynamics
-        self.n = system.n_q
         # the integrated state y = [q | v | work | z] (core.layout: its one owner)
         self.layout = L = dynamics.layout
         self.user_events = user_events

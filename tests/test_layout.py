@@ -260,3 +260,23 @@ def test_both_families_satisfy_the_contract():
     assert family is not None and family.data == (general.compiled.parameters,)
     assert hasattr(family.module, "fixed_phase")
     assert Dynamics(planar).compiled_family() is None
+
+
+def test_the_offset_functions_compile_runtime_free_and_inline():
+    """``eval_offsets``, ``plan_offsets`` and ``state_offsets`` are plain integer arithmetic:
+    numba compiles them as the kernels will take them (``inline="always"``, no runtime) and
+    they give the Python values."""
+    from numba import njit
+
+    ev = njit(inline="always", _nrt=False)(eval_offsets)
+    pl = njit(inline="always", _nrt=False)(plan_offsets)
+    st = njit(inline="always", _nrt=False)(layout.state_offsets)
+
+    @njit(_nrt=False)
+    def offsets(n, m, p, k, n_z, state_mass):
+        return ev(n, m, p, k, n_z, state_mass), pl(p, k, m), st(n, n)
+
+    for n, m, p, k, n_z, state_mass in SIZES[:5]:
+        got = offsets(n, m, p, k, n_z, state_mass)
+        assert got == (eval_offsets(n, m, p, k, n_z, state_mass), plan_offsets(p, k, m),
+                       layout.state_offsets(n, n))
