@@ -135,6 +135,8 @@ class Result:
     work : ndarray, shape (N, 5)              W_drive, W_applied, W_damping, W_friction,
                                               W_constraint (J), integrated from t0
     z : ndarray, shape (N, n_z)               internal states of smooth friction laws
+    layout : StateLayout                      the integrated state's layout ``[q | v | work |
+                                              z]`` (:mod:`nonsmooth.core.layout`)
     laws : list of str                        the friction law of each pair
     T, V : ndarray, shape (N,)                kinetic and potential energy (J)
     events : list of EventRecord
