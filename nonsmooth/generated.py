@@ -13,8 +13,9 @@ the model's source file and of this package's kernel sources (an edit of either 
 module), and compiled by numba with ``cache=True`` like the package's own kernels: a new process
 loads it. The first use of a model on a machine compiles it (about 15 s with its fixed-step
 phase, announced on stderr). The module also instantiates the compiled fixed-step phase
-(:mod:`nonsmooth.fixed_step`) around the model's terms, which ``simulate`` uses for RK4 and
-Euler.
+(:mod:`nonsmooth.core.phases.fixed`) and the compiled DOP853 phase
+(:mod:`nonsmooth.core.phases.dop853`) around the model's terms, and a batch evaluation of the
+outputs, which ``simulate`` uses for RK4, Euler and its adaptive default.
 
 The model's function has the signature::
 
@@ -118,7 +119,8 @@ import sys
 
 from numba import njit
 
-from nonsmooth.fixed_step import _fixed_phase_with, _hermite_g
+from nonsmooth.core.phases.dop853 import dense_g, dop853_phase_with, no_grazing
+from nonsmooth.core.phases.fixed import fixed_phase_with, hermite_g
 from nonsmooth.generated import _evaluate_with
 from nonsmooth.kernels import _derivative, stage_workspace
 
@@ -145,14 +147,51 @@ def rhs(ctx, t, y, modes, faces, out, dy):
 
 @njit(cache=True)
 def g_at(t, args):
-    return _hermite_g(rhs, t, args)
+    return hermite_g(rhs, t, args)
 
 
 @njit(cache=True)
 def fixed_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, steps, grid, istate,
                 fstate, y, f, g, fired, T_out, Y_out, O_out):
-    return _fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction, mu_s,
+    return fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction, mu_s,
                              steps, grid, istate, fstate, y, f, g, fired, T_out, Y_out, O_out)
+
+
+@njit(cache=True)
+def evaluate_batch(par, plan, Wt, ts, Q, V, Z, modes, faces, out):
+    sw, iw = stage_workspace(plan)
+    for r in range(ts.size):
+        status = _evaluate_with(_terms, par, plan, Wt, ts[r], Q[r], V[r], Z[r], modes, faces,
+                                out[r], sw, iw)
+        if status != 0:
+            return r, status
+    return -1, 0
+
+
+@njit(cache=True)
+def dop853_rhs(ctx, t, y, modes, faces, out, dy):
+    par, plan, Wt, sw, iw = ctx
+    n, n_z = int(plan[0]), int(plan[8])
+    zo = 2 * n + 5
+    tt = min(t, plan[plan.size - 1])
+    status = _evaluate_with(_terms, par, plan, Wt, tt, y[:n], y[n:2 * n], y[zo:zo + n_z], modes,
+                            faces, out, sw, iw)
+    if status == 0:
+        _derivative(y, out, dy, n, int(plan[1]), int(plan[2]), int(plan[3]), n_z)
+    return status
+
+
+@njit(cache=True)
+def dop853_g_at(t, args):
+    return dense_g(dop853_rhs, t, args)
+
+
+@njit(cache=True)
+def dop853_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, control, atol, grid, k0,
+                 state, y, f, g, fired, Y_out, limits, tableau, out):
+    return dop853_phase_with(dop853_rhs, dop853_g_at, no_grazing, False, ctx, plan, modes, faces,
+                             kinds, index, direction, mu_s, control, atol, grid, k0, state, y, f,
+                             g, fired, Y_out, limits, tableau, out)
 '''
 
 _POTENTIAL = '''
@@ -180,10 +219,10 @@ def _folder() -> Path:
 def _key(fn, potential=None) -> str:
     """A hash of the model's source file and of the kernel sources the module inlines."""
     digest = hashlib.sha256()
-    from . import dop853, fixed_step
+    from . import core
 
-    for path in (inspect.getsourcefile(fn.py_func), kernels.__file__, dop853.__file__,
-                 fixed_step.__file__, __file__):
+    core_sources = sorted(Path(core.__file__).parent.rglob("*.py"))
+    for path in (inspect.getsourcefile(fn.py_func), kernels.__file__, __file__, *core_sources):
         digest.update(Path(path).read_bytes())
     digest.update(fn.py_func.__qualname__.encode())
     if potential is not None:

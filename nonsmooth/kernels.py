@@ -55,8 +55,8 @@ from .tables import (
 
 # before any kernel below is called: numba's cache seeded from the shipped one, and a notice when
 # numba compiles instead of loading
-prebuilt.seed("nonsmooth")
-prebuilt.seed("nonsmooth/models")
+for _folder in prebuilt.FOLDERS:
+    prebuilt.seed(_folder)
 compile_notice.install()
 
 __all__ = ["planar_terms", "planar_bias", "planar_potential", "planar_slot_displacement",
@@ -493,10 +493,12 @@ def _warm_dop853(it, ft, plan1, y7):
 
     e0, i0 = np.zeros(0), np.zeros(0, dtype=np.int64)
     plan1 = extended_plan(plan1[:N_HEADER], -1, np.inf)
-    planar_dop853_phase(it, ft, np.eye(1), plan1, np.zeros((1, 0)), e0, e0, i0, i0, e0, e0, 0.0,
-                        0.0, 1e-3, np.ones(7), np.inf, np.zeros(1), 1, np.array([0.0, 1.0, 0.0]),
-                        y7.copy(), y7.copy(), e0.copy(), np.zeros(0, dtype=np.int8),
-                        np.zeros((1, 7)), 100, 100, *coefficients(), np.zeros(40), i0)
+    Wt = np.zeros((1, 0))
+    ctx = (it, ft, np.eye(1), plan1, Wt, *workspace(it, plan1), i0)
+    planar_dop853_phase(ctx, plan1, e0, e0, i0, i0, e0, e0, np.array([0.0, 1e-3, np.inf, 0.0]),
+                        np.ones(7), np.zeros(1), 1, np.array([0.0, 1.0, 0.0]), y7.copy(),
+                        y7.copy(), e0.copy(), np.zeros(0, dtype=np.int8), np.zeros((1, 7)),
+                        np.array([100, 100], dtype=np.int64), coefficients(), np.zeros(40))
 
 
 def warm(family: str | None = None) -> None:

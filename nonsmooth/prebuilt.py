@@ -72,6 +72,9 @@ PACKAGE = Path(__file__).resolve().parent
 GENERATED = "generated"
 
 _SEEDED: set[str] = set()
+#: The package's folders with compiled kernel sources, by key (``/``-separated, from the
+#: package's root): each holds its own numba cache folder.
+FOLDERS = ("nonsmooth", "nonsmooth/models", "nonsmooth/core", "nonsmooth/core/phases")
 
 
 def platform_tag() -> str:
@@ -250,7 +253,7 @@ def build(out: Path = ROOT) -> dict:
         if out.exists():
             shutil.rmtree(out)
         (out / GENERATED).mkdir(parents=True)
-        folders = {"nonsmooth": PACKAGE, "nonsmooth/models": source_folder("nonsmooth/models")}
+        folders = {key: source_folder(key) for key in FOLDERS}
         generated = cache / "nonsmooth_generated"
         sub = {_subpath(path): key for key, path in folders.items()}
         sub[_subpath(generated)] = GENERATED

@@ -175,9 +175,13 @@ class _Run:
         self.batch = (dynamics.plan is not None
                       and getattr(system, "tables", None) is not None
                       and dynamics.constant_weights)
+        # a GeneralizedSystem's compiled terms: its generated module evaluates such blocks and
+        # runs whole DOP853 phases as the planar family's kernels do
+        family = dynamics.compiled_family()
+        self.generated = None if family is None else family.module
         # ... and without user event functions: whole phases in compiled calls (the model's
         # user functions are called back from them)
-        self.compiled = self.batch and not user_events
+        self.compiled = (self.batch or self.generated is not None) and not user_events
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
@@ -269,30 +273,19 @@ class _Run:
         """Evaluate, check and record the outputs of one adaptive step (times (k,), states
         Y (n_y, k)). Returns the index of the first output that contradicts the phase's modes
         or faces (an event stepped over), or None; the outputs before it are recorded."""
-        if not self.batch:
-            return self._outputs_one_by_one(times, Y, modes)
-        from .kernels import OK, planar_evaluate_batch
-
-        dyn, system, sl = self.dyn, self.system, self.layout
+        dyn, sl = self.dyn, self.layout
         k = times.size
+        if (not (self.batch or self.generated is not None)
+                or dyn.n_evaluations + k > self.max_evaluations):  # the budget ends in the block
+            return self._outputs_one_by_one(times, Y, modes)
         self.charge(float(times[-1]))
         dyn.n_evaluations += k - 1
-        tab, L = system.tables, dyn.evaluation_layout
+        L = dyn.evaluation_layout
         Q = np.ascontiguousarray(Y[sl.q].T)
         V = np.ascontiguousarray(Y[sl.v].T)
-        U = np.zeros((k, tab.ints.shape[0], 3))
-        te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
-        if system.has_user_functions:
-            for r in range(k):
-                U[r] = system.user_values(float(te[r]), Q[r], V[r])
-        size = L["size"]  # each row: the evaluation, then the energies T, V
-        out = np.empty((k, size + BATCH_ENERGIES))
         Z = np.ascontiguousarray(Y[sl.z].T)
-        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn.plan,
-                                            dyn.Wt, np.ascontiguousarray(te),
-                                            Q, V, Z, np.asarray(modes, dtype=float),
-                                            np.asarray(self.faces, dtype=float), out)
-        good = k if status == OK else row
+        te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
+        out, T, Vp, good = self._evaluate_block(te, Q, V, Z, modes)
 
         def col(name):
             a, b = L[name]
@@ -311,14 +304,48 @@ class _Run:
         first = int(np.argmax(bad)) if bad.any() else None
         keep = good if first is None else first
         if keep:
-            self.record_block(times[:keep], Y[:, :keep].T, out[:keep, :size], modes,
-                              out[:keep, size].copy(), out[:keep, size + 1].copy())
+            self.record_block(times[:keep], Y[:, :keep].T, out[:keep], modes, T[:keep].copy(),
+                              Vp[:keep].copy())
         if first is not None:
             return first
         if good < k:  # the kernel declined a row (an uncertified HLCP, a singular KKT ...):
             rest = self._outputs_one_by_one(times[good:], Y[:, good:], modes)  # named there
             return None if rest is None else good + rest
         return None
+
+    def _evaluate_block(self, te, Q, V, Z, modes):
+        """The evaluations of the rows ``(te, Q, V, Z)`` (k rows) in one compiled call:
+        ``(out (k, size), T (k,), V (k,), good)``, the outputs, the kinetic and potential
+        energies (J) and the rows before the first one the kernel declined."""
+        from .kernels import OK
+
+        dyn, system = self.dyn, self.system
+        k = te.size
+        modes = np.asarray(modes, dtype=float)
+        faces = np.asarray(self.faces, dtype=float)
+        if self.generated is not None:  # a GeneralizedSystem's compiled terms
+            out = np.empty((k, dyn.buffer_size))
+            row, status = self.generated.evaluate_batch(
+                *dyn.compiled_family().data, dyn.plan, dyn.Wt, np.ascontiguousarray(te), Q, V,
+                Z, modes, faces, out)
+            good = k if status == OK else row
+            Y = np.concatenate((Q[:good], V[:good]), axis=1)
+            return (out, _kinetic(self, V[:good], out[:good]),
+                    _potentials(self, te[:good], Y), good)
+        from .kernels import planar_evaluate_batch
+
+        tab = system.tables
+        U = np.zeros((k, tab.ints.shape[0], 3))
+        if system.has_user_functions:
+            for r in range(k):
+                U[r] = system.user_values(float(te[r]), Q[r], V[r])
+        size = dyn.buffer_size  # each row: the evaluation, then the energies T, V
+        out = np.empty((k, size + BATCH_ENERGIES))
+        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn.plan,
+                                            dyn.Wt, np.ascontiguousarray(te), Q, V, Z, modes,
+                                            faces, out)
+        good = k if status == OK else row
+        return out[:, :size], out[:, size], out[:, size + 1], good
 
     def record_block(self, times, Y, out, modes, T, V):
         """Record rows evaluated together (states ``Y`` (k, n_y), evaluations ``out`` (k,
@@ -828,13 +855,8 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
         run.t_clamp = math.inf if t_bound >= t_end else float(np.nextafter(t_bound, -math.inf))
         run.n_phases += not redo
         specs = run.event_specs(modes, t)
-        if method == "DOP853" and run.compiled:
-            outcome = _compiled_phase(run, specs, modes, t, y, t_bound,
-                                      grid[:sched.k_cap(t_bound)], next_k, rtol, atol,
-                                      phase_max_step, dt)
-        else:
-            outcome = _python_phase(run, method, specs, modes, t, y, t_bound, grid, next_k, rtol,
-                                    atol, phase_max_step, dt, sched=sched)
+        outcome = _smooth_phase(run, method, specs, modes, t, y, t_bound, grid, next_k, rtol,
+                                atol, phase_max_step, dt, sched)
         kind, next_k, t, y = outcome[:4]
         redo = kind == "redo"
         if redo:  # an event was stepped over: redo from the last output, shorter steps
@@ -902,14 +924,38 @@ def _restart_at_stop(run: _Run, specs, t, y, modes):
     return new
 
 
+def _smooth_phase(run: _Run, method, specs, modes, t, y, t_bound, grid, next_k, rtol, atol,
+                  max_step, dt, sched: _Schedule):
+    """One smooth phase from ``t`` to ``t_bound`` (the run's end or a time stop) by its chain of
+    runners: the compiled phase where the run can take one (DOP853: :func:`_compiled_phase`;
+    RK4/Euler: :func:`_compiled_fixed_phase`), then, from where a compiled phase declines (an
+    evaluation it cannot do, a step below round-off, the budget nearly spent), the Python
+    steppers (:func:`_python_phase`), which name the problem. A runner returns an outcome and
+    never calls another. Returns the outcome of :func:`_phase`."""
+    k_cap = sched.k_cap(t_bound)
+    if method == "DOP853" and run.compiled:
+        outcome = _compiled_phase(run, specs, modes, t, y, t_bound, grid[:k_cap], next_k, rtol,
+                                  atol, max_step, dt)
+        if outcome[0] != "declined":
+            return outcome
+        _, next_k, t, y = outcome  # scipy's solver goes on from the last accepted step
+        return _python_phase(run, method, specs, modes, t, y, t_bound, grid[:k_cap], next_k,
+                             rtol, atol, max_step, dt)
+    if method in FIXED_STEP_METHODS and _fixed_compiled(run, specs, sched):
+        outcome = _compiled_fixed_phase(run, method, specs, modes, t, y, t_bound, grid, next_k,
+                                        dt, sched)
+        if outcome[0] != "declined":
+            return outcome
+        _, next_k, t, y = outcome  # Python's step from the last step end names the problem
+    return _python_phase(run, method, specs, modes, t, y, t_bound, grid, next_k, rtol, atol,
+                         max_step, dt, sched=sched)
+
+
 def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
                   max_step, dt, *, sched: _Schedule | None = None):
     """A phase by the Python steppers (:class:`_FixedStepper`, :class:`_ScipyStepper`) from
     ``t`` to ``t_end`` (the run's end or a time stop)."""
     if method in FIXED_STEP_METHODS:
-        if _fixed_compiled(run, specs, sched):
-            return _compiled_fixed_phase(run, method, specs, modes, t, y, t_end, grid, next_k,
-                                         dt, sched)
         stepper = _FixedStepper(run, method, modes, t, y, grid if sched is None else sched.steps,
                                 t_end, dt)
     else:
@@ -936,12 +982,13 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
 
 def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, dt,
                           sched):
-    """A fixed-step phase in compiled calls (``fixed_step._fixed_phase_with``: for a planar
+    """A fixed-step phase in compiled calls (``core.phases.fixed.fixed_phase_with``: for a planar
     model ``fixed_step.planar_fixed_phase``, else the system's generated module's), pausing
     every :data:`_PAUSE_AFTER` evaluations or full output buffer for the run's clock, progress
-    and records: the same outcomes as :func:`_phase` with a :class:`_FixedStepper`. Where the
-    kernel declines a step or the budget is nearly spent, the Python stepper takes the phase
-    over from the last step end and names the problem."""
+    and records: the same outcomes as :func:`_phase` with a :class:`_FixedStepper`, or
+    ``("declined", next_k, t, y)`` where the kernel declines a step or the budget is nearly
+    spent (:func:`_smooth_phase` then hands the phase from that step end to the Python
+    stepper, which names the problem)."""
     from . import dop853, fixed_step, kernels
 
     dyn, family = run.dyn, run.dyn.compiled_family()
@@ -991,8 +1038,7 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
         if status == fixed_step.DONE:
             return "done", next_k, float(fstate[0]), y
         if status != fixed_step.PAUSE:  # declined, or the budget: Python's step names it
-            stepper = _FixedStepper(run, method, modes, float(fstate[0]), y, steps, t_end, dt)
-            return _phase(run, stepper, specs, modes, grid, next_k, method, k_cap, False)
+            return "declined", next_k, float(fstate[0]), y
 
 
 def _kinetic(run: _Run, V, out) -> np.ndarray:
@@ -1040,13 +1086,14 @@ _OUTPUT_FLOATS = 1 << 21
 
 def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, atol, max_step,
                     dt):
-    """A DOP853 phase of a planar model in compiled calls (``dop853.planar_dop853_phase``):
-    the same outcomes as :func:`_phase`. Where the kernel stops short (an evaluation it
-    declines, a step below round-off, the budget nearly spent), scipy's DOP853 takes the phase
-    over from the last accepted step and names the problem."""
+    """A DOP853 phase in compiled calls (``core.phases.dop853.dop853_phase_with``: for a
+    planar model ``dop853.planar_dop853_phase``, else the system's generated module's
+    ``dop853_phase``): the same outcomes as :func:`_phase`, or ``("declined", next_k, t, y)``
+    where the kernel stops short (an evaluation it declines, a step below round-off, the budget
+    nearly spent): :func:`_smooth_phase` then hands the phase from the last accepted step to
+    scipy's DOP853, which names the problem."""
     from . import dop853, kernels
 
-    kernels.warm("dop853")
     dyn = run.dyn
     kinds = np.array([dop853.EVENT_KINDS[s[0]] for s in specs], dtype=np.int64)
     index = np.array([s[1] for s in specs], dtype=np.int64)
@@ -1058,6 +1105,7 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     # a writable copy: a read-only view (broadcast_to of a vector atol) is another numba type,
     # which compiled a second specialization of the phase for ~35 s (issue 18)
     atol_y = np.array(np.broadcast_to(np.asarray(atol, dtype=float), y.shape))
+    control = np.array([t_end, rtol, max_step, run.face_threshold], dtype=float)
     out = np.empty(dyn.buffer_size)
     cap = max(1, min(grid.size - next_k, _OUTPUT_FLOATS // y.size))
     start = (t, y.copy())
@@ -1065,12 +1113,48 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
     grid = np.asarray(grid, dtype=float)
-    token = dop853.register_user(*_user_callbacks(run)) if run.system.has_user_functions else -1
+    planar = run.generated is None
+    called_back = (planar and run.system.has_user_functions) or any(s[0] == "given" for s in specs)
+    token = dop853.register_user(*_user_callbacks(run)) if called_back else -1
     try:
         plan = dop853.extended_plan(dyn.plan, token, run.t_clamp)
-        return _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index,
-                               direction, state, y, f, g, fired, atol_y, out, cap, start, t_end,
-                               grid, next_k, rtol, atol, max_step, dt)
+        if planar:
+            kernels.warm("dop853")
+            phase = dop853.planar_dop853_phase
+            ctx = dop853.planar_context(run.system.tables, plan, dyn.Wt)
+        else:
+            phase = run.generated.dop853_phase
+            ctx = (*run.dyn.compiled_family().data, plan, dyn.Wt, *kernels.stage_workspace(plan))
+        while True:
+            limits = np.array([run.max_evaluations - dyn.n_evaluations, _PAUSE_AFTER],
+                              dtype=np.int64)
+            Y_out = np.empty((cap, y.size))
+            status, n_out, evals, steps, needed = phase(
+                ctx, plan, modes, faces, kinds, index, direction, mu_s, control, atol_y, grid,
+                int(next_k), state, y, f, g, fired, Y_out, limits, dop853.coefficients(), out)
+            dyn.n_evaluations += evals
+            run.n_steps += steps
+            run._last = None
+            error = dop853.user_error(token)
+            t_called = run.t_now  # the time of the kernel's last call back (where it raised)
+            if n_out:
+                times = grid[next_k:next_k + n_out]
+                redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k,
+                                                      modes, start, "DOP853")
+                if redo is not None and error is None:
+                    return ("redo", next_k, *start, redo)
+            if error is not None:  # a user function raised: its exception, the outputs kept
+                run.t_now = t_called  # named at the time it raised, not the last output's
+                raise error
+            run.charge(float(state[0]))  # the wall-clock budget
+            if status == dop853.EVENT:
+                return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
+            if status == dop853.DONE:
+                return "done", next_k, float(state[0]), y
+            if status == dop853.FULL:
+                cap = max(cap, int(needed))
+            elif status != dop853.PAUSE:  # scipy's solver goes on from the last accepted step
+                return "declined", next_k, float(state[0]), y
     finally:
         if token >= 0:
             dop853.unregister_user(token)
@@ -1078,7 +1162,8 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
 
 def _user_callbacks(run: _Run):
     """The run's user functions as the compiled phase calls them back
-    (``dop853.register_user``): the user values at a state, a pair's given normal force."""
+    (``dop853.register_user``): the user values at a state (a planar model's), a pair's given
+    normal force."""
     system, sq, sv = run.system, run.layout.q, run.layout.v
 
     def values(t, y, U):
@@ -1088,46 +1173,7 @@ def _user_callbacks(run: _Run):
     def given(i, t):
         return run._given_normal_force(i, t)
 
-    return values, given
-
-
-def _compiled_calls(run, dop853, plan, specs, modes, faces, mu_s, kinds, index, direction, state,
-                    y, f, g, fired, atol_y, out, cap, start, t_end, grid, next_k, rtol, atol,
-                    max_step, dt):
-    """The calls of :func:`_compiled_phase` until the phase ends."""
-    dyn, tab = run.dyn, run.system.tables
-    while True:
-        Y_out = np.empty((cap, y.size))
-        status, n_out, evals, steps, needed = dop853.planar_dop853_phase(
-            tab.ints, tab.floats, tab.mass, plan, dyn.Wt, modes, faces, kinds, index,
-            direction, mu_s, float(run.face_threshold), float(t_end), float(rtol), atol_y,
-            float(max_step), grid, int(next_k), state, y, f, g, fired, Y_out,
-            int(run.max_evaluations - dyn.n_evaluations), _PAUSE_AFTER, *dop853.coefficients(),
-            out, tab.pair_rows)
-        dyn.n_evaluations += evals
-        run.n_steps += steps
-        run._last = None
-        error = dop853.user_error(int(plan[-2]))
-        t_called = run.t_now  # the time of the kernel's last call back (where it raised)
-        if n_out:
-            times = grid[next_k:next_k + n_out]
-            redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k, modes,
-                                                  start, "DOP853")
-            if redo is not None and error is None:
-                return ("redo", next_k, *start, redo)
-        if error is not None:  # a user function raised: its exception, the outputs kept
-            run.t_now = t_called  # named at the time it raised, not the last output's
-            raise error
-        run.charge(float(state[0]))  # the wall-clock budget
-        if status == dop853.EVENT:
-            return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
-        if status == dop853.DONE:
-            return "done", next_k, float(state[0]), y
-        if status == dop853.FULL:
-            cap = max(cap, int(needed))
-        elif status != dop853.PAUSE:  # scipy's solver goes on from the last accepted step
-            return _python_phase(run, "DOP853", specs, modes, float(state[0]), y, t_end, grid,
-                                 next_k, rtol, atol, max_step, dt)
+    return (values if run.generated is None else None), given
 
 
 def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,

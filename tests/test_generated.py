@@ -146,3 +146,69 @@ def test_the_compiled_fixed_step_phase_stops_at_the_budget_like_the_python_steps
     assert runs[0].message == runs[1].message
     np.testing.assert_array_equal(runs[0].t, runs[1].t)
     np.testing.assert_allclose(runs[0].q, runs[1].q, atol=1e-12)
+
+
+def _generated_module(model):
+    return Dynamics(model.system)._generated_module
+
+
+def test_the_default_dop853_run_takes_the_generated_phase_as_scipy_would(monkeypatch):
+    """The crank-rocker's 0-5 s under the default DOP853: whole phases in the generated
+    module's compiled DOP853 phase (``core.phases.dop853``), the same run as scipy's DOP853
+    one step at a time on the same compiled evaluation: the same events (9, 4 mode
+    switches), the same output times, states equal to round-off amplified over the events."""
+    sim = importlib.import_module("nonsmooth.simulate")
+    model = crank_rocker.build(c=8.0)
+    module = _generated_module(model)
+    calls = []
+    phase = module.dop853_phase
+    monkeypatch.setattr(module, "dop853_phase", lambda *a: calls.append(1) or phase(*a))
+    compiled = nonsmooth.simulate(model, 5.0)
+    assert calls
+    init = sim._Run.__init__
+
+    def without_kernel(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.compiled = False
+
+    calls.clear()
+    with monkeypatch.context() as m:
+        m.setattr(sim._Run, "__init__", without_kernel)
+        scipy_run = nonsmooth.simulate(model, 5.0)
+    assert not calls
+    assert len(compiled.events) >= 9
+    assert [(e.kind, e.pair, e.before, e.after) for e in compiled.events] == [
+        (e.kind, e.pair, e.before, e.after) for e in scipy_run.events]
+    np.testing.assert_allclose([e.t for e in compiled.events], [e.t for e in scipy_run.events],
+                               rtol=0, atol=1e-9)
+    np.testing.assert_array_equal(compiled.t, scipy_run.t)
+    np.testing.assert_allclose(np.hstack((compiled.q, compiled.v)),
+                               np.hstack((scipy_run.q, scipy_run.v)), rtol=0, atol=1e-7)
+    n_c, n_s = (r.diagnostics["n_evaluations"] for r in (compiled, scipy_run))
+    assert n_c < 1.1 * n_s
+
+
+def test_the_generated_dop853_phase_in_chunks_gives_the_same_run(monkeypatch):
+    """Pausing every few evaluations and an output buffer of three rows change nothing."""
+    sim = importlib.import_module("nonsmooth.simulate")
+    model = crank_rocker.build(c=8.0)
+    whole = nonsmooth.simulate(model, 1.0)
+    monkeypatch.setattr(sim, "_PAUSE_AFTER", 40)
+    monkeypatch.setattr(sim, "_OUTPUT_FLOATS", 3 * (2 * whole.q.shape[1] + 5))
+    chunked = nonsmooth.simulate(model, 1.0)
+    assert [(e.t, e.kind, e.pair) for e in chunked.events] == [
+        (e.t, e.kind, e.pair) for e in whole.events]
+    np.testing.assert_array_equal(chunked.q, whole.q)
+    np.testing.assert_array_equal(chunked.v, whole.v)
+
+
+def test_the_generated_dop853_phase_stops_at_the_budget_and_keeps_the_partial_result():
+    """A budget that ends the run inside a compiled DOP853 phase: scipy's solver takes over
+    and names it; the evaluations counted are exactly the budget, the rows before it kept."""
+    model = crank_rocker.build(c=8.0)
+    run = nonsmooth.simulate(model, 5.0, max_evaluations=2000, throw=False)
+    assert run.status == -1 and "budget of 2,000 evaluations" in run.message
+    assert run.diagnostics["n_evaluations"] == 2000
+    assert 0 < run.t[-1] < 5.0
+    full = nonsmooth.simulate(model, 5.0)  # the same rows (scipy's steps after the hand-over)
+    np.testing.assert_allclose(run.q, full.q[:run.q.shape[0]], rtol=0, atol=1e-7)

@@ -1,7 +1,6 @@
-"""The model-independent core: the layouts every kernel and the Python path share.
-
-Nothing here is imported eagerly (``import nonsmooth`` stays numba-free): import the modules
-themselves, :mod:`nonsmooth.core.layout` (the state, the evaluation buffer, the stage constants)
-and :mod:`nonsmooth.core.status` (the kernels' and phases' status codes). The core knows no
-element kind and no model family (``tests/test_layering.py``).
-"""
+"""The engine's model-independent core (``docs/architecture.md``, "Model families and one
+core"): compiled numerics that know no element kind and no space dimension, instantiated by
+each model family, and the layouts every kernel and the Python path share
+(:mod:`nonsmooth.core.layout`: the state, the evaluation buffer, the stage constants;
+:mod:`nonsmooth.core.status`: the kernels' and phases' status codes). Nothing here is imported
+eagerly: ``import nonsmooth`` loads no numba (``tests/test_layering.py``)."""

@@ -1,0 +1,113 @@
+"""The engine's event functions in compiled code: one definition for every compiled phase.
+
+An engine event function is read from an evaluation's output buffer (``out``, the layout of
+``kernels.evaluation_layout``): a slipping pair's sliding velocity ``v_T`` (``velocity``), a
+load row's multiplier ``lambda_abs`` (``normal``, ``detach``: its magnitude above a
+threshold), a sticking pair's friction reserves ``mu_s N -+ F_T`` (``reserve+``,
+``reserve-``), or a pair's given normal force ``N(t)`` from the user's function (``given``,
+called back: :mod:`nonsmooth.core.callbacks`). ``simulate._Run.g_value`` computes the same
+values in Python from an :class:`~nonsmooth.dynamics.Evaluation`.
+
+The roots are located by Brent's method (Brent, *Algorithms for Minimization without
+Derivatives*, 1973, ch. 4), the arithmetic of ``scipy.optimize.brentq``, on the phase's
+interpolant (:func:`brent_with`); crossings follow scipy's ``solve_ivp`` convention
+(:func:`crossed`).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .callbacks import given
+
+__all__ = ["EVENT_KINDS", "event_value", "crossed", "brent_with", "MAX_ROOT_ITERATIONS"]
+
+#: Codes of the engine's event functions (``simulate._Run.event_specs``).
+EVENT_KINDS = {"velocity": 0, "normal": 1, "detach": 2, "reserve+": 3, "reserve-": 4,
+               "given": 5}
+VELOCITY, NORMAL, DETACH, RESERVE_PLUS, RESERVE_MINUS, GIVEN = 0, 1, 2, 3, 4, 5
+#: The kernels' status of an evaluation that succeeded (``kernels.OK``).
+OK = 0
+#: Iterations of Brent's method before it returns its best estimate.
+MAX_ROOT_ITERATIONS = 100
+
+
+@njit(cache=True, inline="always")
+def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
+    """The value of an engine event function of code ``kind`` for pair or load row ``i`` from
+    an evaluation's output buffer ``out`` (``o_F, o_v, o_N, o_abs``: the offsets of ``F_T``,
+    ``v_T``, ``N``, ``lambda_abs`` in it; ``mu_s`` (p,) the static coefficients, ``threshold``
+    the detach threshold, N). A given normal force comes from the user's function at ``t``
+    (the run's token at the end of the extended ``plan``)."""
+    if kind == GIVEN:
+        return given(int(plan[plan.size - 2]), i, t)
+    if kind == VELOCITY:
+        return out[o_v + i]
+    if kind == NORMAL:
+        return out[o_abs + i]
+    if kind == DETACH:
+        return abs(out[o_abs + i]) - threshold
+    reserve = mu_s[i] * out[o_N + i]
+    if kind == RESERVE_PLUS:
+        return reserve + out[o_F + i]
+    return reserve - out[o_F + i]
+
+
+@njit(cache=True)
+def crossed(g0, g1, direction):
+    """``events.crossed`` (scipy's convention), for a terminal event: not from a zero start."""
+    if g0 == 0.0 or g0 == g1:
+        return False
+    up = g0 <= 0.0 <= g1
+    down = g0 >= 0.0 >= g1
+    if direction > 0:
+        return up
+    if direction < 0:
+        return down
+    return up or down
+
+
+@njit(cache=True, inline="always")
+def brent_with(g_at, args, t0, t1, g0, g1, xtol, rtol):
+    """scipy's ``brentq`` of ``g_at(t, args) -> (value, status)`` on ``[t0, t1]`` (``g0``,
+    ``g1`` its values at the ends, of opposite signs) to ``xtol + rtol |t|``; returns
+    ``(t, status, evaluations)`` (the compiled phases' event times)."""
+    if g0 == 0.0:
+        return t0, OK, 0
+    if g1 == 0.0:
+        return t1, OK, 0
+    evals = 0
+    x_pre, x_cur, f_pre, f_cur = t0, t1, g0, g1
+    x_blk, f_blk, s_pre, s_cur = 0.0, 0.0, 0.0, 0.0
+    for _ in range(MAX_ROOT_ITERATIONS):
+        if f_pre != 0.0 and f_cur != 0.0 and (f_pre < 0.0) != (f_cur < 0.0):
+            x_blk, f_blk = x_pre, f_pre
+            s_pre = s_cur = x_cur - x_pre
+        if abs(f_blk) < abs(f_cur):  # the best estimate is the one with the smaller value
+            x_pre, x_cur, x_blk = x_cur, x_blk, x_cur
+            f_pre, f_cur, f_blk = f_cur, f_blk, f_cur
+        delta = 0.5 * (xtol + rtol * abs(x_cur))
+        s_bis = 0.5 * (x_blk - x_cur)
+        if f_cur == 0.0 or abs(s_bis) < delta:
+            return x_cur, OK, evals
+        if abs(s_pre) > delta and abs(f_cur) < abs(f_pre):
+            if x_pre == x_blk:  # secant
+                s_try = -f_cur * (x_cur - x_pre) / (f_cur - f_pre)
+            else:  # inverse quadratic interpolation
+                d_pre = (f_pre - f_cur) / (x_pre - x_cur)
+                d_blk = (f_blk - f_cur) / (x_blk - x_cur)
+                s_try = -f_cur * (f_blk * d_blk - f_pre * d_pre) / (d_blk * d_pre * (f_blk - f_pre))
+            if 2.0 * abs(s_try) < min(abs(s_pre), 3.0 * abs(s_bis) - delta):
+                s_pre, s_cur = s_cur, s_try
+            else:
+                s_pre = s_cur = s_bis
+        else:
+            s_pre = s_cur = s_bis
+        x_pre, f_pre = x_cur, f_cur
+        x_cur += s_cur if abs(s_cur) > delta else (delta if s_bis > 0.0 else -delta)
+        f_cur, status = g_at(x_cur, args)
+        evals += 1
+        if status != OK:
+            return x_cur, status, evals
+    return x_cur, OK, evals
+
