@@ -16,39 +16,47 @@ from __future__ import annotations
 
 import numpy as np
 
+from .core.layout import StateLayout
+
 __all__ = ["DenseOutput"]
 
 
 class DenseOutput:
     """``y(t)`` of a run, callable: ``sol(t)`` for a scalar ``t`` returns shape ``(n_states,)``,
     for an array of k times shape ``(n_states, k)`` (as ``scipy.integrate.OdeSolution``);
-    ``n_states = 2 n_q + n_z`` in the order of ``Result.y``.
+    ``n_states = n_q + n_v + n_z`` in the order of ``Result.y``.
 
     Parameters
     ----------
     t : ndarray, shape (N,)
         Output times (s).
-    q, v, dv : ndarray, shape (N, n_q)
-        Coordinates, velocities and accelerations at the outputs.
+    q : ndarray, shape (N, n_q)
+        Coordinates at the outputs.
+    v, dv : ndarray, shape (N, n_v)
+        Velocities and accelerations at the outputs (``dq/dt = v``: the families so far have
+        ``n_v = n_q`` and the identity kinematic map).
     z : ndarray, shape (N, n_z)
         Internal states of smooth friction laws.
     knots : sequence of (t, y, dv_before, dv_after)
         Further states of the run (``y`` the integrated state ``[q, v, work, z]``, ``dv`` on
         either side): its start, end, events and time stops.
-    n_work : int
-        Work integrals in the integrated state after ``q, v``.
+    layout : StateLayout, optional
+        The integrated state's layout (:class:`nonsmooth.core.layout.StateLayout`); default
+        the one of the shapes of ``q``, ``v`` and ``z``.
     """
 
-    def __init__(self, t, q, v, dv, z, knots=(), n_work: int = 5):
-        n = q.shape[1]
-        self.n_q, self.n_z = n, z.shape[1]
+    def __init__(self, t, q, v, dv, z, knots=(), layout: StateLayout | None = None):
+        if layout is None:
+            layout = StateLayout(q.shape[1], v.shape[1], z.shape[1])
+        self.layout = L = layout
+        self.n_q, self.n_z = L.n_q, L.n_z
         times = [np.asarray(t, dtype=float)]
         states = [np.hstack([q, v, z])]
         before = [np.hstack([v, dv])]
         after = [before[0]]
         for tk, y, d0, d1 in knots:
             y = np.asarray(y, dtype=float)
-            qk, vk, zk = y[:n], y[n:2 * n], y[2 * n + n_work:]
+            qk, vk, zk = y[L.q], y[L.v], y[L.z]
             times.append(np.array([tk], dtype=float))
             states.append(np.concatenate((qk, vk, zk))[None, :])
             before.append(np.concatenate((vk, d0))[None, :])
@@ -111,7 +119,7 @@ class DenseOutput:
         h = t1 - t0
         s = (t_arr - t0) / h
         y0, y1 = self.y[i], self.y[i + 1]
-        m = 2 * self.n_q
+        m = self.layout.n_q + self.layout.n_v  # [q, v]: Hermite with [v, dv]; z: linear
         h10 = (s * (1 - s) ** 2)[:, None]
         h01 = (s * s * (3 - 2 * s))[:, None]
         h11 = (s * s * (s - 1))[:, None]

@@ -42,15 +42,27 @@ import math
 
 import numpy as np
 
+from .core.layout import (
+    N_WORK,
+    WORK_NAMES,
+    PlanBuilder,
+    evaluation_layout,
+    evaluation_slices,
+    kkt_slices,
+)
+from .core.status import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
 from .errors import (
     ConstraintError,
     FrictionLoadError,
     ModelError,
 )
+from .family import CompiledFamily
 from .loads import JAM_MARGIN, NormalLoads
 from .system import System
 
-__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK"]
+#: ``WORK_NAMES`` (the work accumulators appended to the state: drive, applied, damping,
+#: friction, constraint) and ``N_WORK`` are the state layout's (:mod:`nonsmooth.core.layout`).
+__all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK", "WORK_NAMES"]
 
 _EMPTY = np.zeros(0)
 
@@ -74,10 +86,6 @@ DEFAULT_BETA = 10.0
 #: Largest number of fixed-point iterations for radial (revolute) loads.
 _LOAD_ITERATIONS = 100
 
-
-#: Work accumulators appended to the state: drive, applied, damping, friction, constraint.
-WORK_NAMES = ("W_drive", "W_applied", "W_damping", "W_friction", "W_constraint")
-N_WORK = len(WORK_NAMES)
 
 
 class Evaluation:
@@ -234,6 +242,9 @@ class Dynamics:
             self.z_slices.append(slice(start, start + law.n_states))
             start += law.n_states
         self.n_z = start
+        #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
+        #: system's family lays it out for these laws
+        self.layout = system.layout_with(self.n_z)
         # Coulomb coefficients come from the laws (they may override the pairs' own)
         self._mu = np.array([0.0 if law.smooth else law.mu_d for law in self.laws])
         self.mu_s = np.array([0.0 if law.smooth else law.mu_s for law in self.laws])
@@ -260,6 +271,7 @@ class Dynamics:
         self._fast = None  # the planar kernel's constant arguments (_compile_plan)
         self._generated = None  # a GeneralizedSystem's compiled-terms kernel (_compile_plan)
         self._generated_module = None
+        self._family = None  # the family's compiled entry points (compiled_family())
         from .friction import Coulomb, LuGre, Regularized
 
         if all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws):
@@ -296,17 +308,19 @@ class Dynamics:
             radial += [n + rows[0], n + rows[1]] if rows else [-1, -1]
         if any(len(rows) not in (0, 2) for rows in sysm.pair_radial):  # pragma: no cover
             return  # a radial load of other than two rows: the Python path
-        self._plan = np.concatenate((
-            [n, m, p, k, float(state_mass), self._2a, self._b2, JAM_MARGIN, self.n_z,
-             float(self._radial)],
-            self._mu, self._preload, kinds, np.concatenate(params) if params else [], z_at,
-            radial, n + np.asarray(sysm.abs_rows, dtype=float),
-            np.asarray(sysm.normal_rows, dtype=float), drivers)).astype(float)
-        self._layout = L = kernels.evaluation_layout(n, m, p, k, state_mass, self.n_z)
+        self._plan = (PlanBuilder(n, m, p, k)
+                      .header(state_mass=state_mass, two_alpha=self._2a, beta2=self._b2,
+                              jam=JAM_MARGIN, n_z=self.n_z, radial=self._radial)
+                      .block("mu", self._mu).block("preload", self._preload)
+                      .block("law", kinds)
+                      .block("law_par", np.concatenate(params) if params else [])
+                      .block("z_at", z_at).block("rad_rows", radial)
+                      .block("abs_rows", n + np.asarray(sysm.abs_rows, dtype=float))
+                      .block("normal_rows", np.asarray(sysm.normal_rows, dtype=float))
+                      .block("driver", drivers).build())
+        self._layout = L = evaluation_layout(n, m, p, k, state_mass, self.n_z)
         self._vector = _vector
-        self._views = {name: slice(*L[name]) for name in (
-            "dv", "lam", "lambda_N", "F_T", "v_T", "powers", "c", "phi", "dphi", "N", "lam_abs",
-            "dz", "A", "M")}
+        self._views = evaluation_slices(L)
         self._res_at, self._size, self._k = L["residual"][0], L["size"], k
         self._zero_bias = np.zeros(p)
         self._zero_z = np.zeros(self.n_z)
@@ -328,6 +342,53 @@ class Dynamics:
                 module = kernel_module(compiled, self._plan, self._Wt)
                 self._generated = (module.evaluate, compiled.parameters, sysm._M)
                 self._generated_module = module  # its fixed-step phase: simulate
+                self._family = CompiledFamily(module, (compiled.parameters,))
+
+    # ------------------------------------------------------------------ what the run reads
+    @property
+    def plan(self) -> np.ndarray | None:
+        """The stage constants (``core.layout``'s plan vector), or None when only the Python
+        general path evaluates (a user-defined friction law)."""
+        return self._plan
+
+    @property
+    def Wt(self) -> np.ndarray:
+        """The constant load weights ``Wt`` (p, k) of ``N = Wt |lambda_abs| + ...``
+        (:meth:`load_weights` at a state when some weight depends on ``q``)."""
+        return self._Wt
+
+    @property
+    def constant_weights(self) -> bool:
+        """Whether every load weight is a constant (none depends on ``q``)."""
+        return not self._callable_weights
+
+    @property
+    def mu_d(self) -> np.ndarray:
+        """The dynamic coefficient of each Coulomb pair, shape (p,) (0 for smooth laws)."""
+        return self._mu
+
+    @property
+    def evaluation_layout(self) -> dict | None:
+        """``{field: (start, stop)}`` of the compiled evaluation's buffer
+        (``core.layout.evaluation_layout``) and its ``"size"``; None without a plan."""
+        return self._layout
+
+    @property
+    def buffer_size(self) -> int:
+        """Length of one compiled evaluation's buffer ``out``."""
+        return self._size
+
+    def compiled_family(self) -> CompiledFamily | None:
+        """The system's compiled entry points and their data (``nonsmooth.family``, obligation
+        4): a ``GeneralizedSystem`` with compiled terms has its generated module; None
+        otherwise (a planar model runs on the package's kernels, ``nonsmooth.kernels``)."""
+        return self._family
+
+    def evaluation_from(self, out: np.ndarray, M: np.ndarray | None = None) -> Evaluation:
+        """The :class:`Evaluation` held in a compiled kernel's output buffer ``out`` (views
+        into it, made on first access); ``M`` the mass matrix when the system computed it
+        (else the tables')."""
+        return _BufferEvaluation(out, self, M)
 
     # ------------------------------------------------------------------ the hot path
     def evaluate(self, t: float, q: np.ndarray, v: np.ndarray, modes: np.ndarray,
@@ -440,13 +501,10 @@ class Dynamics:
         """The evaluation in ``out`` for ``OK``; else None (``quiet``, an uncertified or
         unconverged load: the general path decides) or the named error."""
         sysm = self.system
-        tab = getattr(sysm, "tables", None)
         if status and quiet:
             return None
         if status:
             k = self._k
-            from .kernels import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
-
             if status == NO_LOAD:  # the Python path raises the named FrictionLoadError
                 return None
 
@@ -456,18 +514,13 @@ class Dynamics:
             if status == UNCERTIFIED:
                 return None
             if status == COINCIDENT:
-                raise ModelError(f"spring/damper '{tab.names[int(out[0])]}': its two points "
-                                 f"coincide at t = {t:.10g} s; its direction is undefined")
+                raise ModelError(sysm.name_failure(COINCIDENT, int(out[0]), t, q, v))
             if status == JAMMED:
                 L = self._layout
                 self._jam(t, out[slice(*L["A"])].reshape(k, k), out[slice(*L["c"])])
         return self._evaluation(out, M)
 
-    def _evaluation(self, out, M=None) -> Evaluation:
-        """The :class:`Evaluation` held in a compiled kernel's output buffer (views into it,
-        made on first access); ``M`` the mass matrix when the system computed it (else the
-        tables')."""
-        return _BufferEvaluation(out, self, M)
+    _evaluation = evaluation_from
 
     def _nonfinite(self, t, q, v, U) -> None:
         """Raise the named error if the KKT solve failed on NaN/inf (a user function's value or
@@ -481,8 +534,7 @@ class Dynamics:
         named = nonfinite_error(self.system, (t,), q, v)
         if named is not None:
             raise named
-        raise IntegrationError(f"the state became non-finite at t = {t:.6g} s: the integration "
-                               "is unstable; reduce dt or use an adaptive method")
+        raise IntegrationError(self.system.name_failure(NONFINITE, -1, t, q, v))
 
     def _singular(self, t, sticking=()):
         extra = f" with sticking pairs {list(sticking)}" if sticking else ""
@@ -544,6 +596,7 @@ class Dynamics:
         if info:
             self._singular(t, [sysm.pairs[i].name for i in stick])
         X0, X1 = X[:, 0], X[:, 1:]
+        s_dv, s_lam, s_stick = kkt_slices(n, m)  # x = [dv | lam | stick multipliers]
         # loads: N = Wt |lambda_abs| + radial + preload
         Wt = self._load_weights(q)
         AR = n + sysm.abs_rows
@@ -581,22 +634,22 @@ class Dynamics:
         N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + preload
         F_T = np.empty(self.p)
         F_T[slip] = -a * N_slip - b_all[slip]
-        F_T[stick] = x[n + m:]
+        F_T[stick] = x[s_stick]
         if AR.size:
             res = float(np.max(np.abs(lam_abs - c - A @ np.abs(lam_abs))))
             res /= max(1.0, float(np.max(np.abs(c))), float(np.max(np.abs(lam_abs))))
         else:
             res = 0.0
-        lam = x[n:n + m]
+        lam = x[s_lam]
         lambda_N = np.where(self._has_normal, lam[self._normal_idx], N)
         P_total, P_drive = (lam * Gv) @ self._power_rows
         powers = np.array((P_drive, T.P_applied, T.P_damping, float(F_T @ v_T),
                            P_total - P_drive))
-        ev = Evaluation(x[:n], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
+        ev = Evaluation(x[s_dv], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
         ev.dz, ev.N, ev.lam_abs = dz, N, lam_abs
         return ev
 
-    def _load_weights(self, q) -> np.ndarray:
+    def load_weights(self, q) -> np.ndarray:
         """The load weights ``Wt`` (p, k) at ``q`` (constant unless a weight is callable)."""
         if not self._callable_weights:
             return self._Wt
@@ -604,6 +657,8 @@ class Dynamics:
         for i, j, fn in self._callable_weights:
             Wt[i, j] = fn(q)
         return Wt
+
+    _load_weights = load_weights
 
     def _radial_norms(self, x) -> np.ndarray:
         out = np.zeros(self.p)
@@ -811,6 +866,7 @@ class Dynamics:
             n0, Nf = rest[free], np.zeros((k, k))
         x0 = X0 + X1 @ ns0
         x1 = XF + X1 @ ns1
-        a0 = W[free] @ x0[:n] + bias[free] + self._2a * v_T[free]
-        D = W[free] @ x1[:n]
+        s_dv = kkt_slices(n, m)[0]
+        a0 = W[free] @ x0[s_dv] + bias[free] + self._2a * v_T[free]
+        D = W[free] @ x1[s_dv]
         return Linearization(a0, D, n0, Nf, lam0, L, np.asarray(faces, dtype=float))

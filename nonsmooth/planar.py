@@ -25,6 +25,7 @@ from .bodies import (  # noqa: F401  (re-exported: the builder's public names)
     point_state,
     point_velocity,
 )
+from .core.status import COINCIDENT
 from .errors import ModelError
 from .inertia import RotorInertia
 from .system import FrictionPair, System, Terms
@@ -196,6 +197,37 @@ class PlanarSystem(System):
                 U[e, 0] = fn(t, q, v)
         return U
 
+    # ------------------------------------------------------------------ the family contract
+    @property
+    def constant_mass(self) -> np.ndarray | None:
+        """The tables' constant mass matrix, or None when it depends on ``q`` (a rotor inertia
+        on a translational joint)."""
+        tab = self.tables
+        return None if tab.has_state_mass else tab.mass
+
+    @property
+    def has_user_functions(self) -> bool:
+        """Whether an element takes a user function's value (a driver's motion, a force, a
+        clutch's ``N(t)``): the compiled phases then call back for :meth:`user_values`."""
+        return bool(self._user)
+
+    def user_values(self, t, q, v) -> np.ndarray | None:
+        """The user functions' values at a state, shape (n_el, 3) (one row per table row; the
+        system's own buffer, overwritten by the next call), or None without user functions."""
+        return self._user_values(t, q, v) if self._user else None
+
+    def name_failure(self, status: int, row: int, t, q, v) -> str:
+        """A kernel's failure in words: ``COINCIDENT`` names the spring or damper of table row
+        ``row``; the others as :meth:`System.name_failure`."""
+        if status == COINCIDENT:
+            return (f"spring/damper '{self.tables.names[row]}': its two points coincide at "
+                    f"t = {t:.10g} s; its direction is undefined")
+        return super().name_failure(status, row, t, q, v)
+
+    def kernel_key(self) -> str | None:
+        """The package's planar kernels (shipped compiled, :mod:`nonsmooth.prebuilt`)."""
+        return "nonsmooth.kernels"
+
     def terms(self, t, q, v):
         tab = self.tables
         U = self._user_values(t, q, v) if self._user else self._U
@@ -203,8 +235,7 @@ class PlanarSystem(System):
             self._kern().planar_terms(tab.ints, tab.floats, U, tab.mass, tab.n_constraints,
                                       tab.n_pairs, float(t), _vector(q), _vector(v))
         if err:
-            raise ModelError(f"spring/damper '{tab.names[err_row]}': its two points coincide "
-                             f"at t = {t:.10g} s; its direction is undefined")
+            raise ModelError(self.name_failure(COINCIDENT, int(err_row), t, q, v))
         return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
 
     def potential(self, t, q):

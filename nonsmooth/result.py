@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .dynamics import N_WORK, WORK_NAMES
+from .core.layout import N_WORK, WORK_NAMES, StateLayout
 
 __all__ = ["Result", "element_outputs"]
 
@@ -135,6 +135,8 @@ class Result:
     work : ndarray, shape (N, 5)              W_drive, W_applied, W_damping, W_friction,
                                               W_constraint (J), integrated from t0
     z : ndarray, shape (N, n_z)               internal states of smooth friction laws
+    layout : StateLayout                      the integrated state's layout ``[q | v | work |
+                                              z]`` (:mod:`nonsmooth.core.layout`)
     laws : list of str                        the friction law of each pair
     T, V : ndarray, shape (N,)                kinetic and potential energy (J)
     events : list of EventRecord
@@ -159,13 +161,15 @@ class Result:
     def from_records(cls, rec: dict, events: list, model, *, laws: list, max_residual: float,
                      n_evaluations: int, n_steps: int, method, dt, alpha, beta, status, message,
                      wall_time, knots=(), knot_acceleration=None, n_phases: int = 1,
-                     t_span=None, event_names=()):
+                     t_span=None, event_names=(), layout: StateLayout | None = None):
         """The Result of a run's recorded rows (``Recorder.arrays()``: the fields of
         :data:`nonsmooth.recorder.FIELDS`), its event log and counters; reads nothing else of
         the run. ``knots``: the dense output's further states (:class:`~.dense.DenseOutput`);
         ``knot_acceleration(side, y)``: a knot side's ``dv`` when it is not stored (evaluated
         when ``sol`` is first used); ``event_names``: the user event functions' names (the
-        keys of ``t_events``)."""
+        keys of ``t_events``); ``layout``: the integrated state's layout
+        (:class:`~nonsmooth.core.layout.StateLayout`; default ``n_q = n_v`` of the system and
+        ``n_z`` of the recorded width)."""
         r = cls()
         system = model.system
         n, m, p = system.n_q, system.n_constraints, system.n_pairs
@@ -176,8 +180,10 @@ class Result:
         r.t = np.array(rec["t"], dtype=float)
         y = np.array(rec["y"], dtype=float).reshape(N, -1) if N else np.zeros(
             (0, rec["y"].shape[1]))
-        r.q, r.v = y[:, :n], y[:, n:2 * n]
-        r.work, r.z = y[:, 2 * n:2 * n + N_WORK], y[:, 2 * n + N_WORK:]
+        if layout is None:
+            layout = StateLayout(n, n, y.shape[1] - 2 * n - N_WORK)
+        r.layout = layout
+        r.q, r.v, r.work, r.z = layout.rows(y)
         r.laws = [law.name for law in laws]
         r.dv = np.array(rec["dv"], dtype=float).reshape(N, n)
         r.lam = np.array(rec["lam"], dtype=float).reshape(N, m)
@@ -197,7 +203,7 @@ class Result:
         r.nfev = int(n_evaluations)
         r._knots = list(knots)
         r._knot_acceleration = knot_acceleration
-        r._user_events(events, event_names, n)
+        r._user_events(events, event_names)
         de = (r.T + r.V) - (r.T[0] + r.V[0]) if N else np.zeros(0)
         # the work is integrated from t0; the first output may be later (t_eval)
         balance = de - (r.work.sum(axis=1) - r.work[0].sum()) if N else np.zeros(0)
@@ -242,7 +248,7 @@ class Result:
             r.units[name] = out.unit
         return r
 
-    def _user_events(self, events, names, n: int) -> None:
+    def _user_events(self, events, names) -> None:
         """``t_events`` and ``y_events`` per user event function (every name, even without an
         occurrence)."""
         n_z = self.z.shape[1]
@@ -254,7 +260,7 @@ class Result:
                 self.t_events.setdefault(e.pair, []).append(e.t)
                 self.y_events.setdefault(e.pair, []).append(np.concatenate((e.q, e.v, z)))
         self.t_events = {k: np.array(v, dtype=float) for k, v in self.t_events.items()}
-        self.y_events = {k: np.array(v, dtype=float).reshape(-1, 2 * n + n_z)
+        self.y_events = {k: np.array(v, dtype=float).reshape(-1, self.layout.n_states)
                          for k, v in self.y_events.items()}
 
     # ------------------------------------------------------------------ scipy-like views
@@ -277,7 +283,7 @@ class Result:
                 d0, d1 = (side if isinstance(side, np.ndarray)
                           else self._knot_acceleration(side, y) for side in (before, after))
                 knots.append((t, y, d0, d1))
-            self._sol = DenseOutput(self.t, self.q, self.v, self.dv, self.z, knots, N_WORK)
+            self._sol = DenseOutput(self.t, self.q, self.v, self.dv, self.z, knots, self.layout)
         return self._sol
 
     # ------------------------------------------------------------------ access

@@ -36,8 +36,9 @@ import numpy as np
 
 from .core.event_kinds import EVENT_KINDS as _EVENT_CODES
 from .core.event_kinds import engine_value as _engine_value
+from .core.layout import BATCH_ENERGIES, StateLayout
 from .diagnose import check_mass_matrix, nonfinite_error, user_frame
-from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, N_WORK, WORK_NAMES, Dynamics, Evaluation
+from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, Dynamics, Evaluation
 from .errors import (
     BudgetError,
     ConstraintError,
@@ -151,14 +152,15 @@ class _Run:
         self.t_now = math.nan  # time of the latest evaluation (where a failure happened)
         from .system import GeneralizedSystem
 
-        self.check_mass = isinstance(system, GeneralizedSystem) and system._M is None
+        self.check_mass = isinstance(system, GeneralizedSystem) and system.constant_mass is None
         self.dyn = dynamics
-        self.n = system.n_q
+        # the integrated state y = [q | v | work | z] (core.layout: its one owner)
+        self.layout = L = dynamics.layout
         self.user_events = user_events
         self.progress = progress
         self.events: list[EventRecord] = []
         n, m, p = system.n_q, system.n_constraints, system.n_pairs
-        self.recorder = Recorder({"y": 2 * n + N_WORK + dynamics.n_z, "dv": n, "lam": m,
+        self.recorder = Recorder({"y": L.size, "dv": n, "lam": m,
                                   "lambda_N": p, "N": p, "F_T": p, "v_T": p, "modes": p,
                                   "phi": m, "dphi": m})
         # the knots of the dense output besides the output rows: the initial state, both sides
@@ -172,12 +174,13 @@ class _Run:
         self.n_phases = 0
         # outputs of an adaptive step evaluated together by one compiled call (planar models
         # with Coulomb pairs and constant load weights)
-        self.batch = (getattr(dynamics, "_plan", None) is not None
+        self.batch = (dynamics.plan is not None
                       and getattr(system, "tables", None) is not None
-                      and not dynamics._callable_weights)
+                      and dynamics.constant_weights)
         # a GeneralizedSystem's compiled terms: its generated module evaluates such blocks and
         # runs whole DOP853 phases as the planar family's kernels do
-        self.generated = getattr(dynamics, "_generated_module", None)
+        family = dynamics.compiled_family()
+        self.generated = None if family is None else family.module
         # ... and without user event functions: whole phases in compiled calls (the model's
         # user functions are called back from them)
         self.compiled = (self.batch or self.generated is not None) and not user_events
@@ -186,8 +189,7 @@ class _Run:
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
         self.mu_s = dynamics.mu_s
         # Coulomb pairs whose static and dynamic coefficients are equal (see _run_out)
-        self.degenerate = np.abs(dynamics.mu_s - dynamics._mu) <= 1e-12 * dynamics.mu_s
-        self.zo = 2 * self.n + N_WORK  # the smooth laws' states follow q, v and the work
+        self.degenerate = np.abs(dynamics.mu_s - dynamics.mu_d) <= 1e-12 * dynamics.mu_s
         # the rows whose sign (face) is tracked, named by their pair when it is its normal row
         by_row = {int(r): pr.name for r, pr in zip(system.normal_rows, system.pairs,
                                                     strict=True) if r >= 0}
@@ -227,15 +229,15 @@ class _Run:
         if last is not None and last[0] == t and last[2] is modes and np.array_equal(last[1], y):
             return last[3]
         self.charge(t)
-        n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
+        L = self.layout
+        ev = self.dyn.evaluate(t, y[L.q], y[L.v], modes, self.faces, y[L.z])
         self._last = (t, y.copy(), modes, ev)
         return ev
 
     def fun(self, modes, cached=True):
         """The right-hand side for fixed modes; ``cached=False`` skips the cache lookup (the
         fixed-step loop reads ``self.last_ev`` instead)."""
-        n, zo = self.n, self.zo
+        sq, sv, sz = self.layout.q, self.layout.v, self.layout.z  # slices made once
         evaluate = self.dyn.evaluate
         faces = self.faces
 
@@ -245,9 +247,9 @@ class _Run:
             else:
                 t = min(t, self.t_clamp)
                 self.charge(t)
-                ev = evaluate(t, y[:n], y[n:2 * n], modes, faces, y[zo:])
+                ev = evaluate(t, y[sq], y[sv], modes, faces, y[sz])
             self.last_ev = ev
-            return np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
+            return np.concatenate((y[sv], ev.dv, ev.powers, ev.dz))  # dq/dt = v
 
         return f
 
@@ -257,15 +259,15 @@ class _Run:
             problem = check_mass_matrix(ev.M, t)
             if problem:
                 raise UserFunctionError(f"GeneralizedSystem: {problem}")
-        n = self.n
+        L = self.layout
         if ev.residual > self.max_residual:
             self.max_residual = ev.residual
-        v = y[n:2 * n]
+        v = y[L.v]
         self.recorder.add_row(t=t, y=np.array(y), dv=ev.dv, lam=ev.lam, lambda_N=ev.lambda_N,
                               N=ev.N, F_T=ev.F_T, v_T=ev.v_T,
                               modes=np.where(self.dyn.smooth, np.nan, modes),
                               residual=ev.residual, phi=ev.phi, dphi=ev.dphi,
-                              T=0.5 * float(v @ ev.M @ v), V=self.system.potential(t, y[:n]))
+                              T=0.5 * float(v @ ev.M @ v), V=self.system.potential(t, y[L.q]))
         if self.progress is not None:
             self.progress(t)
 
@@ -273,17 +275,17 @@ class _Run:
         """Evaluate, check and record the outputs of one adaptive step (times (k,), states
         Y (n_y, k)). Returns the index of the first output that contradicts the phase's modes
         or faces (an event stepped over), or None; the outputs before it are recorded."""
-        n, dyn = self.n, self.dyn
+        dyn, sl = self.dyn, self.layout
         k = times.size
         if (not (self.batch or self.generated is not None)
                 or dyn.n_evaluations + k > self.max_evaluations):  # the budget ends in the block
             return self._outputs_one_by_one(times, Y, modes)
         self.charge(float(times[-1]))
         dyn.n_evaluations += k - 1
-        L = dyn._layout
-        Q = np.ascontiguousarray(Y[:n].T)
-        V = np.ascontiguousarray(Y[n:2 * n].T)
-        Z = np.ascontiguousarray(Y[self.zo:].T)
+        L = dyn.evaluation_layout
+        Q = np.ascontiguousarray(Y[sl.q].T)
+        V = np.ascontiguousarray(Y[sl.v].T)
+        Z = np.ascontiguousarray(Y[sl.z].T)
         te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
         out, T, Vp, good = self._evaluate_block(te, Q, V, Z, modes)
 
@@ -324,10 +326,10 @@ class _Run:
         modes = np.asarray(modes, dtype=float)
         faces = np.asarray(self.faces, dtype=float)
         if self.generated is not None:  # a GeneralizedSystem's compiled terms
-            out = np.empty((k, dyn._size))
+            out = np.empty((k, dyn.buffer_size))
             row, status = self.generated.evaluate_batch(
-                dyn._generated[1], dyn._plan, dyn._Wt, np.ascontiguousarray(te), Q, V, Z,
-                modes, faces, out)
+                *dyn.compiled_family().data, dyn.plan, dyn.Wt, np.ascontiguousarray(te), Q, V,
+                Z, modes, faces, out)
             good = k if status == OK else row
             Y = np.concatenate((Q[:good], V[:good]), axis=1)
             return (out, _kinetic(self, V[:good], out[:good]),
@@ -336,21 +338,22 @@ class _Run:
 
         tab = system.tables
         U = np.zeros((k, tab.ints.shape[0], 3))
-        if system._user:
+        if system.has_user_functions:
             for r in range(k):
-                U[r] = system._user_values(float(te[r]), Q[r], V[r])
-        out = np.empty((k, dyn._size + 2))
-        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn._plan,
-                                            dyn._Wt, np.ascontiguousarray(te), Q, V, Z, modes,
+                U[r] = system.user_values(float(te[r]), Q[r], V[r])
+        size = dyn.buffer_size  # each row: the evaluation, then the energies T, V
+        out = np.empty((k, size + BATCH_ENERGIES))
+        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn.plan,
+                                            dyn.Wt, np.ascontiguousarray(te), Q, V, Z, modes,
                                             faces, out)
         good = k if status == OK else row
-        return out[:, :-2], out[:, -2], out[:, -1], good
+        return out[:, :size], out[:, size], out[:, size + 1], good
 
     def record_block(self, times, Y, out, modes, T, V):
         """Record rows evaluated together (states ``Y`` (k, n_y), evaluations ``out`` (k,
         size), kinetic and potential energies ``T, V`` (k,)), as :meth:`record` does one by
         one."""
-        L = self.dyn._layout
+        L = self.dyn.evaluation_layout
 
         def col(name):
             a, b = L[name]
@@ -377,8 +380,8 @@ class _Run:
 
     # ---------------------------------------------------------------- modes and events
     def initial_modes(self, t, y):
-        n = self.n
-        q, v = y[:n], y[n:2 * n]
+        L = self.layout
+        q, v = y[L.q], y[L.v]
         modes = np.ones(self.system.n_pairs)
         if not self.system.n_pairs:
             return modes
@@ -391,7 +394,7 @@ class _Run:
             else:
                 zero.append(i)
         if zero:
-            modes = self.dyn.transition(t, q, v, modes, zero, z=y[self.zo:])
+            modes = self.dyn.transition(t, q, v, modes, zero, z=y[L.z])
         for i in self.friction_pairs:  # smooth-law pairs have no modes
             self.events.append(EventRecord(t, self.system.pairs[i].name, "start", "",
                                            mode_name(modes[i]), q.copy(), v.copy()))
@@ -412,18 +415,18 @@ class _Run:
         (its normal force and sliding velocity vanish at the same instant, and t lies a
         roundoff before the crossing), whose restart would otherwise find its crossing again,
         and again (issue 19)."""
-        n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, None, y[self.zo:])
+        L = self.layout
+        ev = self.dyn.evaluate(t, y[L.q], y[L.v], modes, None, y[L.z])
         scale = max(1.0, float(np.max(np.abs(ev.lam)))) if ev.lam.size else 1.0
         self.face_threshold = 1e-8 * scale
         faces = np.where(np.abs(ev.lam_abs) <= 1e-10 * scale, 0.0, np.sign(ev.lam_abs))
         crossed = np.asarray(sorted(crossed), dtype=np.int64)
         if np.any(faces == 0) or crossed.size:
-            dy = np.concatenate((y[n:2 * n], ev.dv, ev.powers, ev.dz))
+            dy = np.concatenate((y[L.v], ev.dv, ev.powers, ev.dz))
             delta = 1e-6
             probe = y + delta * dy
-            later = self.dyn.evaluate(t + delta, probe[:n], probe[n:2 * n], modes, None,
-                                      probe[self.zo:]).lam_abs
+            later = self.dyn.evaluate(t + delta, probe[L.q], probe[L.v], modes, None,
+                                      probe[L.z]).lam_abs
             faces = np.where((faces == 0) & (np.abs(later) > 1e-10 * scale), np.sign(later),
                              faces)
             if crossed.size:
@@ -447,8 +450,9 @@ class _Run:
         new = modes
         if options:
             candidates = sorted(set(options) | set(np.flatnonzero(modes == 0.0).tolist()))
-            new = self.dyn.transition(t, y[:self.n], y[self.n:2 * self.n], modes, candidates,
-                                      options=options, z=y[self.zo:])
+            L = self.layout
+            new = self.dyn.transition(t, y[L.q], y[L.v], modes, candidates,
+                                      options=options, z=y[L.z])
             new = self._run_out(new, fired, coincident)
             # the friction force changed: re-derive every face from the HLCP at the new modes
             self.initial_faces(t, y, new, {i for kind, i in fired if kind == "normal"})
@@ -498,15 +502,15 @@ class _Run:
             if kind == "normal":
                 faces[i] = -faces[i]
             elif kind == "detach":
-                n = self.n
-                ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
+                L = self.layout
+                ev = self.dyn.evaluate(t, y[L.q], y[L.v], modes, self.faces, y[L.z])
                 faces[i] = 1.0 if ev.lam_abs[i] >= 0 else -1.0
         return faces
 
     def _log(self, t, y, name, kind, before, after):
-        n = self.n
-        self.events.append(EventRecord(t, name, kind, before, after, y[:n].copy(),
-                                       y[n:2 * n].copy()))
+        L = self.layout
+        self.events.append(EventRecord(t, name, kind, before, after, y[L.q].copy(),
+                                       y[L.v].copy()))
 
     def _log_modes(self, t, y, modes, new, fired, coincident, candidates, options):
         """One entry per mode change of a fired pair (a coincident one only if it changed) and
@@ -529,9 +533,9 @@ class _Run:
         Root finders report the first of several simultaneous roots only (scipy drops the
         events after the first terminal one), so two pairs that stop at the same instant would
         otherwise leave the second one in a mode it has already left."""
-        n = self.n
-        ev = self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, self.faces, y[self.zo:])
-        v_scale = self._velocity_scale(y[n:2 * n])
+        L = self.layout
+        ev = self.dyn.evaluate(t, y[L.q], y[L.v], modes, self.faces, y[L.z])
+        v_scale = self._velocity_scale(y[L.v])
         f_scale = max([1.0, *np.abs(ev.N).tolist(), *np.abs(ev.F_T).tolist()])
         out = list(fired)
         for spec in self.event_specs(modes):
@@ -548,8 +552,7 @@ class _Run:
         """Whether an output of the current phase contradicts its modes or faces (a slipping
         pair moving against its mode, a sticking pair beyond its friction reserve, a normal
         force on the other face): the sign of an event missed between two steps."""
-        n = self.n
-        v_tol = 1e-9 * self._velocity_scale(y[n:2 * n])
+        v_tol = 1e-9 * self._velocity_scale(y[self.layout.v])
         f_tol = 1e-9 * max(1.0, float(np.max(np.abs(ev.N), initial=0.0)))
         for i in self.friction_pairs:
             if modes[i] == 0.0:
@@ -561,9 +564,9 @@ class _Run:
         return bool(np.any(self.faces * ev.lam_abs < -f_tol))
 
     def log_user(self, t, y, ue):
-        n = self.n
-        self.events.append(EventRecord(t, ue.name, "user", "", "", y[:n].copy(),
-                                       y[n:2 * n].copy(), np.array(y[self.zo:])))
+        L = self.layout
+        self.events.append(EventRecord(t, ue.name, "user", "", "", y[L.q].copy(),
+                                       y[L.v].copy(), np.array(y[L.z])))
 
     def event_specs(self, modes, t=None):
         """(kind, index, direction, terminal) of each event function of the current phase
@@ -600,9 +603,9 @@ class _Run:
                                        float(ev.N[i]), 0.0))
         if kind == "given":
             return self._given_normal_force(i, t)
-        n = self.n
+        L = self.layout
         ue = self.user_events[i]
-        raw = ue.function(t, y[:n], y[n:2 * n])
+        raw = ue.function(t, y[L.q], y[L.v])
         try:
             if isinstance(raw, (str, bytes)) or np.ndim(raw) != 0:
                 raise TypeError
@@ -633,14 +636,14 @@ class _Run:
     def side_acceleration(self, side, y) -> np.ndarray:
         """``dv`` (n_q,) at the state ``y`` on a knot's ``side`` (:meth:`side`)."""
         t, modes, faces = side
-        n = self.n
-        return self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, faces, y[self.zo:]).dv
+        L = self.layout
+        return self.dyn.evaluate(t, y[L.q], y[L.v], modes, faces, y[L.z]).dv
 
     def nonfinite(self, t, y, h, method, dt) -> NonsmoothError:
         """The error for a state that became non-finite on the step from ``(t, y)`` of length
         ``h``: names the model element or user function that returned NaN/inf if there is one."""
-        n = self.n
-        named = nonfinite_error(self.system, (t, t + 0.5 * h, t + h), y[:n], y[n:2 * n])
+        L = self.layout
+        named = nonfinite_error(self.system, (t, t + 0.5 * h, t + h), y[L.q], y[L.v])
         if named is not None:
             return named
         return IntegrationError(
@@ -697,7 +700,7 @@ class _FixedStepper:
         self._remember()
         self.status = "running"
         # a planar model without user functions: each whole step in one compiled call
-        self.compiled = run.batch and not run.system._user
+        self.compiled = run.batch and not run.system.has_user_functions
         if self.compiled:
             from . import kernels
 
@@ -737,15 +740,15 @@ class _FixedStepper:
             return False  # the Python step stops at the exact evaluation
         tab = run.system.tables
         y, f = self.y, self.f
-        y_new, f_new, out = np.empty_like(y), np.empty_like(y), np.empty(dyn._size)
-        status = planar_fixed_step(tab.ints, tab.floats, tab.mass, dyn._plan, dyn._Wt, self.t,
+        y_new, f_new, out = np.empty_like(y), np.empty_like(y), np.empty(dyn.buffer_size)
+        status = planar_fixed_step(tab.ints, tab.floats, tab.mass, dyn.plan, dyn.Wt, self.t,
                                    y, f, t_next - self.t, t_next, self.modes, run.faces,
                                    self.method == "RK4", y_new, f_new, out)
         if status != OK or not math.isfinite(float(y_new @ y_new)):
             return False
         dyn.n_evaluations += cost
         run.charge(t_next)
-        run.last_ev = dyn._evaluation(out)
+        run.last_ev = dyn.evaluation_from(out)
         self.f = f_new
         self.t, self.y = t_next, y_new
         return True
@@ -973,7 +976,8 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
     ends (no ``t_eval``)."""
     from .core.event_kinds import EVENT_KINDS
 
-    compiled = run.dyn._generated_module is not None or (run.batch and not run.system._user)
+    compiled = (run.dyn.compiled_family() is not None
+                or (run.batch and not run.system.has_user_functions))
     return (compiled and not (sched is not None and sched.t_eval)
             and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
 
@@ -989,16 +993,16 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     stepper, which names the problem)."""
     from . import dop853, fixed_step, kernels
 
-    dyn = run.dyn
-    if dyn._generated_module is not None:
-        phase = dyn._generated_module.fixed_phase
-        ctx = (dyn._generated[1], dyn._plan, dyn._Wt, *kernels.stage_workspace(dyn._plan))
+    dyn, family = run.dyn, run.dyn.compiled_family()
+    if family is not None:  # a generated module: its data, then the stage's constants
+        phase = family.module.fixed_phase
+        ctx = (*family.data, dyn.plan, dyn.Wt, *kernels.stage_workspace(dyn.plan))
     else:
         kernels.warm("fixed")
         tab = run.system.tables
         phase = fixed_step.planar_fixed_phase
-        ctx = (tab.ints, tab.floats, tab.mass, dyn._plan, dyn._Wt,
-               *kernels.workspace(tab.ints, dyn._plan))
+        ctx = (tab.ints, tab.floats, tab.mass, dyn.plan, dyn.Wt,
+               *kernels.workspace(tab.ints, dyn.plan))
     steps = grid if sched is None else sched.steps
     k_cap = len(grid) if sched is None else sched.k_cap(t_end)
     y = np.array(y, dtype=float)
@@ -1012,15 +1016,16 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     modes = np.asarray(modes, dtype=float)
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
-    rows = max(1, min(k_cap - next_k, _OUTPUT_FLOATS // (dyn._size + y.size)))
-    T_out, Y_out, O_out = np.empty(rows), np.empty((rows, y.size)), np.empty((rows, dyn._size))
+    size = dyn.buffer_size
+    rows = max(1, min(k_cap - next_k, _OUTPUT_FLOATS // (size + y.size)))
+    T_out, Y_out, O_out = np.empty(rows), np.empty((rows, y.size)), np.empty((rows, size))
     k0 = int(np.searchsorted(steps, t + _tol(t), side="right"))
     istate = np.array([k0, next_k, k_cap, 0, 0, method == "RK4", 0, _PAUSE_AFTER, 0],
                       dtype=np.int64)
     fstate = np.array([t, t_end, run.t_clamp, run.face_threshold])
     while True:
         istate[3], istate[6] = 0, run.max_evaluations - dyn.n_evaluations
-        status = phase(ctx, dyn._plan, modes, faces, kinds, index, direction, mu_s,
+        status = phase(ctx, dyn.plan, modes, faces, kinds, index, direction, mu_s,
                        np.asarray(steps, dtype=float), np.asarray(grid, dtype=float), istate,
                        fstate, y, f, g, fired, T_out, Y_out, O_out)
         dyn.n_evaluations += int(istate[4])
@@ -1041,40 +1046,37 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
 def _kinetic(run: _Run, V, out) -> np.ndarray:
     """The kinetic energy ``v M v / 2`` (J) of rows of velocities ``V`` (k, n) and their
     evaluations ``out``: the mass matrix constant, or a planar model's in each row."""
-    dyn, n = run.dyn, run.n
-    if dyn._generated is not None:
-        M = dyn._generated[2]
-    elif run.system.tables.has_state_mass:
-        a, b = dyn._layout["M"]
+    M = run.system.constant_mass
+    if M is None:  # in each row's evaluation
+        n = run.layout.n_v
+        a, b = run.dyn.evaluation_layout["M"]
         return 0.5 * np.einsum("ij,ijk,ik->i", V, out[:, a:b].reshape(-1, n, n), V)
-    else:
-        M = run.system.tables.mass
     return 0.5 * np.einsum("ij,jk,ik->i", V, M, V)
 
 
 def _potentials(run: _Run, times, Y) -> np.ndarray:
     """The potential energy (J) at the rows ``(times, Y)``: in one call of the generated module
     when the compiled terms have a potential, else the system's ``potential`` row by row."""
-    n, module = run.n, run.dyn._generated_module
+    sl, family = run.layout, run.dyn.compiled_family()
+    module = None if family is None else family.module
     if module is None:  # a planar model: its potential kernel over the rows
         from .kernels import planar_potentials
 
         tab = run.system.tables
-        return planar_potentials(tab.ints, tab.floats, np.ascontiguousarray(Y[:, :n]))
+        return planar_potentials(tab.ints, tab.floats, np.ascontiguousarray(Y[:, sl.q]))
     if hasattr(module, "potentials"):
         V = np.empty(len(times))
-        module.potentials(run.dyn._generated[1], np.asarray(times, dtype=float),
-                          np.ascontiguousarray(Y), n, V)
+        module.potentials(*family.data, np.asarray(times, dtype=float),
+                          np.ascontiguousarray(Y), sl.n_q, V)
         return V
-    return np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, :n],
+    return np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, sl.q],
                                                                          strict=True)])
 
 
 def _record_rows(run: _Run, times, Y, out, modes):
     """Record step ends computed in a compiled phase (their states ``Y`` (k, n_y) and
     evaluations ``out`` (k, size)) with their energies (:meth:`_Run.record_block`)."""
-    n = run.n
-    run.record_block(times, Y, out, modes, _kinetic(run, Y[:, n:2 * n], out),
+    run.record_block(times, Y, out, modes, _kinetic(run, Y[:, run.layout.v], out),
                      _potentials(run, times, Y))
 
 
@@ -1106,7 +1108,7 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     # which compiled a second specialization of the phase for ~35 s (issue 18)
     atol_y = np.array(np.broadcast_to(np.asarray(atol, dtype=float), y.shape))
     control = np.array([t_end, rtol, max_step, run.face_threshold], dtype=float)
-    out = np.empty(dyn._size)
+    out = np.empty(dyn.buffer_size)
     cap = max(1, min(grid.size - next_k, _OUTPUT_FLOATS // y.size))
     start = (t, y.copy())
     modes = np.asarray(modes, dtype=float)
@@ -1114,17 +1116,17 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     mu_s = np.asarray(run.mu_s, dtype=float)
     grid = np.asarray(grid, dtype=float)
     planar = run.generated is None
-    called_back = (planar and run.system._user) or any(s[0] == "given" for s in specs)
+    called_back = (planar and run.system.has_user_functions) or any(s[0] == "given" for s in specs)
     token = dop853.register_user(*_user_callbacks(run)) if called_back else -1
     try:
-        plan = dop853.extended_plan(dyn._plan, token, run.t_clamp)
+        plan = dop853.extended_plan(dyn.plan, token, run.t_clamp)
         if planar:
             kernels.warm("dop853")
             phase = dop853.planar_dop853_phase
-            ctx = dop853.planar_context(run.system.tables, plan, dyn._Wt)
+            ctx = dop853.planar_context(run.system.tables, plan, dyn.Wt)
         else:
             phase = run.generated.dop853_phase
-            ctx = (dyn._generated[1], plan, dyn._Wt, *kernels.stage_workspace(plan))
+            ctx = (*run.dyn.compiled_family().data, plan, dyn.Wt, *kernels.stage_workspace(plan))
         while True:
             limits = np.array([run.max_evaluations - dyn.n_evaluations, _PAUSE_AFTER],
                               dtype=np.int64)
@@ -1164,11 +1166,11 @@ def _user_callbacks(run: _Run):
     """The run's user functions as the compiled phase calls them back
     (``dop853.register_user``): the user values at a state (a planar model's), a pair's given
     normal force."""
-    system, n = run.system, run.n
+    system, sq, sv = run.system, run.layout.q, run.layout.v
 
     def values(t, y, U):
         run.t_now = t  # where a failure in a user function happened
-        U[:] = system._user_values(t, y[:n], y[n:2 * n])
+        U[:] = system.user_values(t, y[sq], y[sv])
 
     def given(i, t):
         return run._given_normal_force(i, t)
@@ -1429,7 +1431,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
                                  message=message, wall_time=wall, knots=knots,
                                  knot_acceleration=run.side_acceleration,
                                  n_phases=run.n_phases, t_span=(t0, t_end),
-                                 event_names=[ue.name for ue in user_events])
+                                 event_names=[ue.name for ue in user_events],
+                                 layout=dynamics.layout)
     if result.output_errors and failure is None:
         name, err = next(iter(result.output_errors.items()))
         failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")
@@ -1605,38 +1608,13 @@ def _initial_energy(system, t0: float, mdl) -> float:
 
 def _state_atol(atol, system, n_z: int, rtol: float = 0.0,
                 energy: float = 0.0) -> np.ndarray:
-    """``atol`` for the integrated state ``[q, v, work, z]`` (shape ``(2 n_q + N_WORK + n_z,)``):
-    a number or a vector given for ``y = [q, v, z]`` (shape ``(2 n_q + n_z,)``); the work
-    accumulators take the smallest value, the constraint forces' work at least ``rtol`` times
-    the energy ``energy`` (J) at the start.
-
-    The constraint forces' work (the power ``lambda . dPhi/dt`` of the multipliers on the
-    constraints' drift) is integrated to the accuracy the motion is: its drift is the
-    integrator's error in the velocities, ``rtol`` relative, so its work is ``rtol`` times the
-    energy flowing through the joints. Under the absolute tolerance (1e-13 J) instead, that
-    error chose the steps, 300 times shorter than the motion needs (the crank-rocker at 1000
-    rad/s, 8e4 J of kinetic energy: 8066 steps for half a revolution instead of 23, and a run
-    out of budget; issue 19)."""
-    n = system.n_q
-    size = 2 * n + n_z
-    if np.ndim(atol) == 0:
-        arr = np.full(size, float(atol))
-    else:
-        arr = np.asarray(atol, dtype=float)
-        if arr.shape != (size,):
-            states = f"q ({n}), v ({n})" + (f", z ({n_z})" if n_z else "")
-            raise ValueError(
-                f"atol has shape {arr.shape}; give one number or one value per state component "
-                f"of y = [{states}]: shape ({size},) (coordinates: "
-                f"{', '.join(system.coordinate_names)})")
-        if not np.all(np.isfinite(arr) & (arr > 0)):
-            k = int(np.flatnonzero(~(np.isfinite(arr) & (arr > 0)))[0])
-            raise ValueError(f"atol[{k}] = {float(arr[k])!r} is invalid: every tolerance must "
-                             "be a finite number > 0")
-    work = np.full(N_WORK, arr.min())
-    k = WORK_NAMES.index("W_constraint")
-    work[k] = max(work[k], rtol * energy)
-    return np.concatenate((arr[:2 * n], work, arr[2 * n:]))
+    """``atol`` for the integrated state ``[q, v, work, z]`` (shape ``(2 n_q + N_WORK + n_z,)``)
+    from a number or a vector given for ``y = [q, v, z]``: :meth:`StateLayout.atol
+    <nonsmooth.core.layout.StateLayout.atol>` of the system's layout (the work accumulators
+    take the smallest value, the constraint forces' work at least ``rtol`` times the energy
+    ``energy`` (J) at the start)."""
+    return StateLayout(system.n_q, system.n_q, n_z).atol(atol, system.coordinate_names, rtol,
+                                                          energy)
 
 
 def _check_initial_state(mdl) -> None:
@@ -1712,7 +1690,7 @@ def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
     q, v = project(system, t0, mdl.q0, mdl.v0)
     v_T = system.terms(t0, q, v).W @ v
     z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
-    y = np.concatenate((q, v, np.zeros(N_WORK), np.array(z0, dtype=float)))
+    y = run.layout.join(q, v, None, np.array(z0, dtype=float))
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)
     return _integrate_phases(run, method, sched, t0, y, dt, modes, rtol, atol, max_step)

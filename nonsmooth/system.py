@@ -33,6 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .core.layout import StateLayout
+from .core.status import EVALUATION_STATUSES, NONFINITE
 from .diagnose import check_mass_matrix
 from .errors import ModelError
 
@@ -149,6 +151,12 @@ class System:
        forces, J) so that ``f = -dV/dq + (non-conservative forces)``.
     4. Optionally override :meth:`tangential_bias` (``dW/dt v``, shape (p,)); the default uses a
        central difference of ``W`` along ``v``.
+
+    It implements the defaults of the model-family contract (:mod:`nonsmooth.family`): the
+    state layout with ``n_v = n_q`` (:attr:`layout`, :meth:`layout_with`), the identity
+    kinematic map (:meth:`qdot`, :meth:`project`), the rows' and pairs' names, no user values
+    (:attr:`has_user_functions`, :meth:`user_values`), the failures' words
+    (:meth:`name_failure`) and no compiled code (:meth:`kernel_key`).
     """
 
     n_q: int
@@ -229,6 +237,69 @@ class System:
         for i, fn in self.preload_functions:
             pre[i] = max(float(fn(t)), 0.0)
         return pre
+
+    # ------------------------------------------------------------------ the family contract
+    def layout_with(self, n_z: int = 0) -> StateLayout:
+        """The integrated state's layout with ``n_z`` smooth-law states (obligation 1):
+        ``StateLayout(n_q, n_q, n_z)``."""
+        return StateLayout(self.n_q, self.n_q, n_z)
+
+    @property
+    def layout(self) -> StateLayout:
+        """The state layout under the pairs' own friction laws (obligation 1)."""
+        return self.layout_with(sum(pr.make_law().n_states for pr in self.pairs))
+
+    def qdot(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """``dq/dt`` (n_q,) at ``(q, v)``: ``v`` (obligation 2; the identity map)."""
+        return v
+
+    def project(self, q: np.ndarray) -> np.ndarray:
+        """``q`` made admissible (obligation 2): unchanged."""
+        return q
+
+    @property
+    def constant_mass(self) -> np.ndarray | None:
+        """The mass matrix (n_q, n_q) if it does not depend on ``q``, else None (obligation
+        4); the base class does not know: None."""
+        return None
+
+    @property
+    def velocity_names(self) -> list[str]:
+        """Names of the velocity coordinates (n_v): the coordinates' (obligation 6)."""
+        return list(self.coordinate_names)
+
+    @property
+    def row_names(self) -> list[str]:
+        """Names of the constraint rows (m) (obligation 6)."""
+        return list(self.constraint_names)
+
+    @property
+    def pair_names(self) -> list[str]:
+        """Names of the frictional pairs (p) (obligation 6)."""
+        return [pr.name for pr in self.pairs]
+
+    @property
+    def has_user_functions(self) -> bool:
+        """Whether a compiled phase must call back for user values (obligation 9): no."""
+        return False
+
+    def user_values(self, t: float, q: np.ndarray, v: np.ndarray) -> np.ndarray | None:
+        """The user functions' values (n_el, 3) at a state, or None (obligation 9): None."""
+        return None
+
+    def name_failure(self, status: int, row: int, t: float, q: np.ndarray,
+                     v: np.ndarray) -> str:
+        """A kernel's failure ``status`` (:mod:`nonsmooth.core.status`) at the element or row
+        ``row`` in words (obligation 8)."""
+        if status == NONFINITE:
+            return (f"the state became non-finite at t = {t:.6g} s: the integration is "
+                    "unstable; reduce dt or use an adaptive method")
+        name = EVALUATION_STATUSES[status] if 0 <= status < len(EVALUATION_STATUSES) else status
+        return f"the evaluation failed at t = {t:.10g} s (status {name}, row {row})"
+
+    def kernel_key(self) -> str | None:
+        """What names the family's compiled code (obligation 10): none."""
+        return None
 
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")
@@ -415,6 +486,20 @@ class GeneralizedSystem(System):
 
     def potential(self, t, q):
         return 0.0 if self._V is None else float(self._V(t, q))
+
+    @property
+    def constant_mass(self) -> np.ndarray | None:
+        """The mass matrix given as an array (n_q, n_q), or None for a function of ``q``."""
+        return self._M
+
+    def kernel_key(self) -> str | None:
+        """The hash that names the generated module of the compiled terms
+        (:mod:`nonsmooth.generated`), or None without them."""
+        if self.compiled is None:
+            return None
+        from .generated import _key
+
+        return _key(self.compiled.function, self.compiled.potential)
 
     def check_compiled(self, t: float, q: np.ndarray, v: np.ndarray, rtol: float = 1e-9) -> None:
         """Raise ModelError when the compiled terms (``compiled``) differ from the callables at

@@ -1,0 +1,120 @@
+"""The seam's layering, checked on the source (AST) and in a fresh interpreter: the core knows no
+model family and no run, the family contract imports neither numba nor scipy, and the run reads
+no private attribute of ``Dynamics`` or of the system (``docs/seam.md`` sections 1, 2 and R10)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "nonsmooth"
+
+#: What the core must not import (model families, the run, Dynamics).
+CORE_FORBIDDEN = ("planar", "generalized", "simulate", "dynamics")
+#: What the family contract must not import.
+FAMILY_FORBIDDEN = ("numba", "scipy", "planar", "generalized")
+#: The names by which the run holds Dynamics and the system.
+HOLDERS = ("dyn", "dynamics", "system", "sysm")
+
+
+def imported_modules(path: Path) -> list[str]:
+    """Every module an ``import`` or ``from ... import`` of the file names (relative imports
+    resolved against the ``nonsmooth`` package), anywhere in the file (lazy imports too)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            names.append(prefix)
+            names += [f"{prefix}.{alias.name}" for alias in node.names]
+    return names
+
+
+def forbidden_imports(path: Path, forbidden) -> list[str]:
+    """The imports of ``path`` that name one of ``forbidden`` as a top-level package or as a
+    module of ``nonsmooth``."""
+    bad = []
+    for name in imported_modules(path):
+        parts = name.split(".")
+        if parts[0] in forbidden or (parts[0] == "nonsmooth" and len(parts) > 1
+                                     and parts[1] in forbidden):
+            bad.append(name)
+    return bad
+
+
+def private_reads(path: Path, holders=HOLDERS) -> list[str]:
+    """``holder._name`` attribute reads in the file (``run.dyn._plan``, ``system._user`` ...),
+    with their line numbers; dunders are not private reads."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            continue
+        value = node.value
+        holder = (value.id if isinstance(value, ast.Name)
+                  else value.attr if isinstance(value, ast.Attribute) else None)
+        if holder in holders:
+            out.append(f"{path.name}:{node.lineno}: {holder}.{node.attr}")
+    return out
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "core").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_core_imports_no_family_and_no_run(path):
+    assert forbidden_imports(path, CORE_FORBIDDEN) == []
+
+
+@pytest.mark.parametrize("name", ["__init__.py", "layout.py", "status.py"])
+def test_the_core_layouts_and_statuses_import_no_numba(name):
+    """The layouts and the status codes are numpy only (the compiled core's modules import
+    numba; these are what the Python path and the family contract read)."""
+    assert forbidden_imports(PACKAGE / "core" / name, ("numba", "scipy")) == []
+
+
+def test_the_family_contract_imports_no_numba_scipy_or_family():
+    assert forbidden_imports(PACKAGE / "family.py", FAMILY_FORBIDDEN) == []
+
+
+def test_the_run_reads_no_private_attribute_of_dynamics_or_the_system():
+    assert private_reads(PACKAGE / "simulate.py") == []
+
+
+def test_the_checks_find_what_they_look_for(tmp_path):
+    """The checks above can fail: each finds its kind of line in a file made to have it."""
+    core = tmp_path / "nonsmooth" / "core"
+    core.mkdir(parents=True)
+    bad = core / "bad.py"
+    bad.write_text("from ..planar import PlanarSystem\nimport numba\n"
+                   "def f(run):\n    from .. import dynamics\n"
+                   "    return run.dyn._plan, run.system._user, dyn.__class__\n")
+    global PACKAGE
+    saved, PACKAGE = PACKAGE, tmp_path / "nonsmooth"
+    try:
+        assert forbidden_imports(bad, CORE_FORBIDDEN) == [
+            "nonsmooth.planar", "nonsmooth.planar.PlanarSystem", "nonsmooth.dynamics"]
+        assert forbidden_imports(bad, ("numba",)) == ["numba"]
+        assert private_reads(bad) == ["bad.py:5: dyn._plan", "bad.py:5: system._user"]
+    finally:
+        PACKAGE = saved
+
+
+def test_importing_the_package_the_core_and_the_contract_loads_no_numba():
+    code = ("import sys, nonsmooth, nonsmooth.core.layout, nonsmooth.core.status, "
+            "nonsmooth.family; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('numba', 'scipy')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]", out.stdout
