@@ -77,7 +77,7 @@ _FACE = {1.0: "+", -1.0: "-", 0.0: "0"}
 #: it sticks if static friction can hold it; a reserve that ran out slips the way the friction
 #: was resisting (stick only if it cannot).
 _TRANSITION_OPTIONS = {"velocity": (0.0, 1.0, -1.0), "reserve+": (1.0, 0.0),
-                       "reserve-": (-1.0, 0.0)}
+                       "reserve-": (-1.0, 0.0), "reserve": (2.0, 0.0)}
 
 def _rk4_step(rhs, t, y, f0, h):
     k2 = rhs(t + 0.5 * h, y + 0.5 * h * f0)
@@ -155,9 +155,9 @@ class _Run:
         self.user_events = user_events
         self.progress = progress
         self.events: list[EventRecord] = []
-        n, m, p = system.n_q, system.n_constraints, system.n_pairs
+        n, m, p, pr = system.n_q, system.n_constraints, system.n_pairs, system.p_rows
         self.recorder = Recorder({"y": 2 * n + N_WORK + dynamics.n_z, "dv": n, "lam": m,
-                                  "lambda_N": p, "N": p, "F_T": p, "v_T": p, "modes": p,
+                                  "lambda_N": p, "N": p, "F_T": pr, "v_T": pr, "modes": p,
                                   "phi": m, "dphi": m})
         # the knots of the dense output besides the output rows: the initial state, both sides
         # of every event and time stop, the final state: (t, y, before, after), each side an
@@ -175,13 +175,21 @@ class _Run:
                       and not dynamics._callable_weights)
         # ... and without user event functions: whole phases in compiled calls (the model's
         # user functions are called back from them)
-        self.compiled = self.batch and not user_events
+        # (a pair of dim > 1 takes the Python steppers, whose event functions are evaluated in
+        # Python: _Run.g_value; the compiled phases know scalar pairs only)
+        self.compiled = self.batch and not user_events and not dynamics.vector
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
         self.mu_s = dynamics.mu_s
         # Coulomb pairs whose static and dynamic coefficients are equal (see _run_out)
         self.degenerate = np.abs(dynamics.mu_s - dynamics._mu) <= 1e-12 * dynamics.mu_s
+        # pairs of dim > 1: their events, values and modes (nonsmooth.vector_friction)
+        self.vector = None
+        if dynamics.vector:
+            from .vector_friction import VectorEvents
+
+            self.vector = VectorEvents(self)
         self.zo = 2 * self.n + N_WORK  # the smooth laws' states follow q, v and the work
         # the rows whose sign (face) is tracked, named by their pair when it is its normal row
         by_row = {int(r): pr.name for r, pr in zip(system.normal_rows, system.pairs,
@@ -354,16 +362,19 @@ class _Run:
         modes = np.ones(self.system.n_pairs)
         if not self.system.n_pairs:
             return modes
-        v_T = self.system.terms(t, q, v).W @ v
-        scale = self._velocity_scale(v)
-        zero = []
-        for i in range(self.system.n_pairs):
-            if abs(v_T[i]) > 1e-12 * scale or i not in self.friction_pairs:
-                modes[i] = 1.0 if v_T[i] >= 0 else -1.0
-            else:
-                zero.append(i)
-        if zero:
-            modes = self.dyn.transition(t, q, v, modes, zero, z=y[self.zo:])
+        if self.vector is not None:
+            modes = self.vector.initial_modes(t, y)
+        else:
+            v_T = self.system.terms(t, q, v).W @ v
+            scale = self._velocity_scale(v)
+            zero = []
+            for i in range(self.system.n_pairs):
+                if abs(v_T[i]) > 1e-12 * scale or i not in self.friction_pairs:
+                    modes[i] = 1.0 if v_T[i] >= 0 else -1.0
+                else:
+                    zero.append(i)
+            if zero:
+                modes = self.dyn.transition(t, q, v, modes, zero, z=y[self.zo:])
         for i in self.friction_pairs:  # smooth-law pairs have no modes
             self.events.append(EventRecord(t, self.system.pairs[i].name, "start", "",
                                            mode_name(modes[i]), q.copy(), v.copy()))
@@ -523,6 +534,9 @@ class _Run:
         n = self.n
         v_tol = 1e-9 * self._velocity_scale(y[n:2 * n])
         f_tol = 1e-9 * max(1.0, float(np.max(np.abs(ev.N), initial=0.0)))
+        if self.vector is not None:
+            return (self.vector.inconsistent(ev, modes, v_tol, f_tol)
+                    or bool(np.any(self.faces * ev.lam_abs < -f_tol)))
         for i in self.friction_pairs:
             if modes[i] == 0.0:
                 N = self.mu_s[i] * ev.N[i]
@@ -543,8 +557,8 @@ class _Run:
 
         Engine events are terminal and one-sided (they watch the crossing away from the current
         mode / face), so a restart exactly at an event cannot find it again."""
-        specs = []
-        for i in self.friction_pairs:
+        specs = [] if self.vector is None else self.vector.event_specs(modes)
+        for i in self.friction_pairs if self.vector is None else ():
             if modes[i] == 0.0:  # sticking: the friction reserves mu_s N -+ F_T must stay >= 0
                 specs += [("reserve+", i, -1.0, True), ("reserve-", i, -1.0, True)]
             else:
@@ -560,6 +574,8 @@ class _Run:
 
     def g_value(self, spec, t, y, ev, modes):
         kind, i = spec[0], spec[1]
+        if self.vector is not None and kind in ("velocity", "reserve", "reserve+", "reserve-"):
+            return self.vector.g_value(kind, i, ev)
         if kind == "velocity":
             return float(ev.v_T[i])
         if kind == "normal":
@@ -589,6 +605,12 @@ class _Run:
                 "g(t, q, v) must return a finite number")
         return value
 
+    def step_accepted(self, specs, ev, modes, g) -> list:
+        """The event values ``g`` at the end of an accepted step, as the next step starts from
+        them (vector slips: ``e_ref`` follows the slip direction,
+        :meth:`nonsmooth.vector_friction.VectorEvents.refresh`)."""
+        return g if self.vector is None else self.vector.refresh(specs, ev, modes, g)
+
     def _given_normal_force(self, i, t) -> float:
         """Pair ``i``'s given normal force ``N(t)`` (N) as the user's function returns it."""
         value = float(dict(self.system.preload_functions)[i](t))
@@ -599,12 +621,18 @@ class _Run:
         return value
 
     def side(self, t, modes):
-        """One side of a knot at ``t`` in the current modes and faces, evaluated later."""
+        """One side of a knot at ``t`` in the current modes and faces (and slip directions
+        ``e_ref`` of vector pairs), evaluated later."""
+        if self.vector is not None:
+            return (t, np.array(modes, dtype=float), np.array(self.faces, dtype=float),
+                    self.dyn.e_ref.copy())
         return (t, np.array(modes, dtype=float), np.array(self.faces, dtype=float))
 
     def side_acceleration(self, side, y) -> np.ndarray:
         """``dv`` (n_q,) at the state ``y`` on a knot's ``side`` (:meth:`side`)."""
-        t, modes, faces = side
+        t, modes, faces = side[:3]
+        if len(side) > 3:
+            self.dyn.e_ref[:] = side[3]
         n = self.n
         return self.dyn.evaluate(t, y[:n], y[n:2 * n], modes, faces, y[self.zo:]).dv
 
@@ -927,6 +955,7 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
     from .dop853 import EVENT_KINDS
 
     compiled = run.dyn._generated_module is not None or (run.batch and not run.system._user)
+    compiled = compiled and not run.dyn.vector  # pairs of dim > 1: the Python RK4 (g_value)
     return (compiled and not (sched is not None and sched.t_eval)
             and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
 
@@ -1172,7 +1201,7 @@ def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,
             return "event", next_k, t_stop, stepper.state_at(t_stop), fired
         if stepper.status == "finished":
             return "done", next_k, t_new, y_new
-        g_old = g_new
+        g_old = run.step_accepted(specs, ev_new, modes, g_new)
 
 
 def _step_events(run: _Run, stepper, specs, modes, g_old, g_new):
@@ -1664,7 +1693,12 @@ def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
     system = mdl.system
     q, v = project(system, t0, mdl.q0, mdl.v0)
     v_T = system.terms(t0, q, v).W @ v
-    z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
+    if run.vector is not None:  # pairs of dim > 1: d states per state of a law
+        from .vector_friction import initial_states
+
+        z0 = initial_states(run.dyn, v_T)
+    else:
+        z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
     y = np.concatenate((q, v, np.zeros(N_WORK), np.array(z0, dtype=float)))
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)
