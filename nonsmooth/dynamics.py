@@ -235,6 +235,7 @@ class Dynamics:
         self.dim, self.w_row, self.p_rows = system.pair_dim, system.w_row, system.p_rows
         self.vector = system.max_dim > 1
         self.e_ref = np.zeros(self.p_rows)
+        self.stop_speed = np.zeros(self.p)  # a sigma root is a stop below it (m/s; the run's)
         self.z_slices, start = [], 0
         for law, d in zip(self.laws, self.dim, strict=True):
             self.z_slices.append(slice(start, start + law.n_states * int(d)))
@@ -551,12 +552,13 @@ class Dynamics:
             R[n + m:, 0] = -bias[stick] - self._2a * v_T[stick]
         if self.vector:
             R[:n, 1:] = cols
+            X = self._vector_solve(K, R, G, W[stick], t, modes)
         else:
             a = a_all[slip]
             R[:n, 1:] = W[slip].T * (-a)
-        X, info = _solve(K, R)
-        if info:
-            self._singular(t, self._sticking_names(modes))
+            X, info = _solve(K, R)
+            if info:
+                self._singular(t, self._sticking_names(modes))
         X0, X1 = X[:, 0], X[:, 1:]
         # loads: N = Wt |lambda_abs| + radial + preload
         Wt = self._load_weights(q)
@@ -632,6 +634,31 @@ class Dynamics:
                 if law.n_states:
                     dz[sl] = law.state_derivative(float(v_T[i]), zi)
         return stick, slip, a_all, b_all, dz
+
+    def _vector_solve(self, K, R, G, Ws, t, modes) -> np.ndarray:
+        """The KKT solve of a system with vector pairs. Stick rows that depend on each other
+        and the constraints (two sticking contacts on one rigid body: statically indeterminate
+        friction) take the least-squares solution of least norm, whose friction forces are the
+        smallest that hold (``numpy.linalg.lstsq``; the residual must vanish, else the rows
+        contradict each other: ``ConstraintError``); otherwise the LU solve."""
+        stacked = np.vstack((G, Ws))
+        redundant = False
+        if Ws.shape[0]:
+            s = np.linalg.svd(stacked, compute_uv=False)
+            full = min(stacked.shape)
+            redundant = stacked.shape[0] > self.n or s[full - 1] <= 1e-9 * max(1.0, s[0])
+            if redundant and G.shape[0]:  # the constraints alone redundant: the model's error
+                sg = np.linalg.svd(G, compute_uv=False)
+                redundant = sg[-1] > 1e-9 * max(1.0, sg[0])
+        if not redundant:
+            X, info = _solve(K, R)
+            if info:
+                self._singular(t, self._sticking_names(modes))
+            return X
+        X = np.linalg.lstsq(K, R, rcond=None)[0]
+        if not np.max(np.abs(K @ X - R)) <= 1e-8 * max(1.0, float(np.max(np.abs(R)))):
+            self._singular(t, self._sticking_names(modes))
+        return X
 
     def _vector_forces(self, slip, a_rows, b_rows, N_slip) -> np.ndarray:
         """``F_T = -a N - b`` by row (p_rows) of the slipping pairs of a system with vector

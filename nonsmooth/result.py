@@ -18,7 +18,11 @@ name                        unit     meaning
                                      friction, clutch, brake) on its second body
                                      (``body_j``, ``body_b``; a brake's body):
                                      ``radius * F_T``
-``<pair>.mode``             -        +1 slip+, -1 slip-, 0 stick (NaN: a smooth law)
+``<pair>.mode``             -        +1 slip+, -1 slip-, 0 stick (NaN: a smooth law);
+                                     a pair of dim > 1: 2 slip, 0 stick
+``<pair>.F_x``, ``.F_y``    N        a sliding contact's friction force on its body at the
+                                     point (pair of dim 2), and ``.F_f`` its magnitude
+``<pair>.v_x``, ``.v_y``    m/s      a sliding contact's slip velocity (the point's)
 ``<driver>.force``          N        a driver's force on the slider (translational joint)
 ``<driver>.torque``         N m      a driver's torque on ``body_j`` (revolute joint)
 ==========================  =======  =======================================================

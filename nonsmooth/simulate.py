@@ -605,11 +605,12 @@ class _Run:
                 "g(t, q, v) must return a finite number")
         return value
 
-    def step_accepted(self, specs, ev, modes, g) -> list:
+    def step_accepted(self, specs, ev, modes, g, fixed=False) -> list:
         """The event values ``g`` at the end of an accepted step, as the next step starts from
         them (vector slips: ``e_ref`` follows the slip direction,
-        :meth:`nonsmooth.vector_friction.VectorEvents.refresh`)."""
-        return g if self.vector is None else self.vector.refresh(specs, ev, modes, g)
+        :meth:`nonsmooth.vector_friction.VectorEvents.refresh`; ``fixed``: a fixed-step
+        method's)."""
+        return g if self.vector is None else self.vector.refresh(specs, ev, modes, g, fixed)
 
     def _given_normal_force(self, i, t) -> float:
         """Pair ``i``'s given normal force ``N(t)`` (N) as the user's function returns it."""
@@ -1201,7 +1202,7 @@ def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,
             return "event", next_k, t_stop, stepper.state_at(t_stop), fired
         if stepper.status == "finished":
             return "done", next_k, t_new, y_new
-        g_old = run.step_accepted(specs, ev_new, modes, g_new)
+        g_old = run.step_accepted(specs, ev_new, modes, g_new, stepper.fixed)
 
 
 def _step_events(run: _Run, stepper, specs, modes, g_old, g_new):

@@ -52,6 +52,12 @@ SLIP = 2.0
 #: round-off in no particular direction, slips along the transition's direction until the slip
 #: speed grows beyond it).
 REST = 1e-9
+#: A root of ``sigma`` is a stop when the slip speed there is at most this fraction of the
+#: speed at the start of its step (or ``REST``): an adaptive step's (its error is far below
+#: it), a fixed-step method's (RK4 resolves a curved arrival, whose direction turns as
+#: ``1 / |v_T|``, only to O(h) in the speed: the stop is then within the step, and its
+#: remaining slip speed is the method's error, which the stick rows' damping removes).
+STOP_FRACTION = {False: 1e-6, True: 0.5}
 #: Rounds of the vector transition (mode switches and direction fixed points).
 _ROUNDS = 12
 #: Sweeps over the slipping vector candidates for their directions, and their tolerance.
@@ -233,8 +239,9 @@ def solve_vector_transition(dyn, t, q, v, modes, candidates, *, options=None, z=
 
 
 def _at_rest(dyn, t, q, v, modes, candidates) -> list[int]:
-    """The Coulomb candidates to decide: a slipping vector pair whose slip speed is not zero
-    (not a stop) keeps slipping, its ``e_ref`` its current direction."""
+    """The Coulomb candidates to decide: a slipping vector pair whose slip speed is above
+    ``REST`` and ``dyn.stop_speed`` (:data:`STOP_FRACTION` of its speed at the start of the
+    step) is not at a stop: it keeps slipping, its ``e_ref`` its current direction."""
     scale = _velocity_scale(v)
     v_T = dyn.system.terms(t, q, v).W @ v
     out = []
@@ -243,7 +250,8 @@ def _at_rest(dyn, t, q, v, modes, candidates) -> list[int]:
             continue
         r = _rows(dyn, i)
         speed = float(np.linalg.norm(v_T[r]))
-        if dyn.dim[i] > 1 and modes[i] == SLIP and speed > REST * scale:
+        if dyn.dim[i] > 1 and modes[i] == SLIP and speed > max(REST * scale,
+                                                                 dyn.stop_speed[i]):
             dyn.e_ref[r] = v_T[r] / speed
             continue
         out.append(i)
@@ -335,7 +343,7 @@ def slip_direction_of(a0: np.ndarray, B: np.ndarray) -> np.ndarray | None:
     ``B = -mu N D`` with the pair's Delassus block ``D`` (symmetric positive definite): the
     norm falls monotonically from ``|F_stick| / (mu N)`` at ``alpha = 0`` to 0, so the root
     exists, and is unique, exactly when the stick force exceeds ``mu N`` (the trust-region
-    subproblem's secular equation; Moré & Sorensen, SIAM J. Sci. Stat. Comput. 4 (1983))."""
+    subproblem's secular equation; More & Sorensen, SIAM J. Sci. Stat. Comput. 4 (1983))."""
     from scipy.optimize import brentq
 
     d = a0.shape[0]
@@ -387,6 +395,7 @@ class VectorEvents:
                 if self._vector(i):
                     modes[i] = SLIP if i in run.friction_pairs else 1.0
                     dyn.e_ref[r] = v_T[r] / speed if speed > 0 else np.eye(dyn.dim[i])[0]
+                    dyn.stop_speed[i] = STOP_FRACTION[False] * speed
                 else:
                     modes[i] = 1.0 if v_T[r.start] >= 0 else -1.0
             else:
@@ -420,10 +429,12 @@ class VectorEvents:
         F = float(ev.F_T[r.start])
         return float(self.dyn.mu_s[i] * ev.N[i] + (F if kind == "reserve+" else -F))
 
-    def refresh(self, specs, ev, modes, g) -> list:
+    def refresh(self, specs, ev, modes, g, fixed=False) -> list:
         """After an accepted step: each slipping vector pair's ``e_ref`` becomes its slip
         direction at the step end (the right-hand side does not change: ``sigma > 0`` there),
-        and its event value ``sigma`` there ``|v_T|``. Returns the event values."""
+        its event value ``sigma`` there ``|v_T|``, and the speed below which a root of it is
+        a stop :data:`STOP_FRACTION` of it (``fixed``: a fixed-step method's). Returns the
+        event values."""
         g = list(g)
         for j, spec in enumerate(specs):
             if spec[0] == "velocity" and self._vector(spec[1]):
@@ -432,6 +443,7 @@ class VectorEvents:
                 speed = float(np.linalg.norm(vt))
                 if speed > 0.0 and g[j] > 0.0:
                     self.dyn.e_ref[r] = vt / speed
+                    self.dyn.stop_speed[spec[1]] = STOP_FRACTION[fixed] * speed
                     g[j] = speed
         return g
 

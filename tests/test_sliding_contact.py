@@ -185,6 +185,37 @@ def test_lugre_and_regularized_stop_times_converge_to_the_set_valued_one():
         assert diffs[2] < 1e-4, diffs
 
 
+def _sled(v0=(0.0, 0.0), w0=0.0, force=None):
+    """A bar on two sliding contacts at its ends, each carrying half the weight."""
+    mdl = PlanarModel("sled")
+    bar = mdl.add(Body("bar", M_PUCK, M_PUCK / 12, velocity=v0, angular_velocity=w0))
+    for name, x in (("front", 0.5), ("back", -0.5)):
+        mdl.add(SlidingContact(name, bar, N / 2, MU, MU_S, point=(x, 0.0)))
+    if force is not None:
+        mdl.add(Force("push", bar, force))
+    return Model(mdl.compile(), *mdl.initial_state(), name="sled")
+
+
+def test_two_contacts_on_one_body_stop_hold_and_break_away_together():
+    """Two sticking contacts on one rigid body have dependent stick rows (statically
+    indeterminate friction): the stage takes the least-norm friction forces. A sliding,
+    turning bar stops at both ends at once and stays; pushed across by ``F = c t`` at its
+    centre it breaks away at both ends at ``mu_s N / c``."""
+    r = nonsmooth.simulate(_sled((1.0, 0.5), 2.0), 1.0, dt=1e-2, **ACCURATE)
+    stops = _stops(r)
+    assert sorted(e.pair for e in stops) == ["back", "front"]
+    assert abs(stops[0].t - stops[1].t) <= 1e-12
+    assert np.max(np.abs(r.v[r.t > stops[0].t])) <= 1e-9
+    assert np.max(np.abs(r.energy_error)) < 1e-9
+    c = 3.0
+    r = nonsmooth.simulate(_sled(force=lambda t, q, v: (0.0, c * t)), 3.0, dt=1e-2, **ACCURATE)
+    breaks = [e for e in r.events if e.kind == "reserve_zero"]
+    assert sorted(e.pair for e in breaks) == ["back", "front"]
+    assert all(abs(e.t - MU_S * N / c) <= 1e-9 for e in breaks)
+    held = r.t < MU_S * N / c
+    np.testing.assert_allclose(r["front.F_y"][held], r["back.F_y"][held], atol=1e-9)
+
+
 def _mixed_system():
     """A sliding contact (rows 0, 1 of W) and a brake on another disc (row 2): a vector pair
     before a scalar one."""
