@@ -495,9 +495,10 @@ class _Run:
         """One entry per mode change of a fired pair (a coincident one only if it changed) and
         per sticking pair that the transition set slipping."""
         pairs = self.system.pairs
-        for kind, i in fired:
+        for kind, i in fired:  # (a vector slip whose sigma root was no stop: nothing to log)
             if kind in _TRANSITION_OPTIONS and ((kind, i) not in coincident
-                                                or new[i] != modes[i]):
+                                                or new[i] != modes[i]) and not (
+                    modes[i] == new[i] == 2.0):
                 self._log(t, y, pairs[i].name,
                           "velocity_zero" if kind == "velocity" else "reserve_zero",
                           mode_name(modes[i]), mode_name(new[i]))
@@ -557,12 +558,15 @@ class _Run:
 
         Engine events are terminal and one-sided (they watch the crossing away from the current
         mode / face), so a restart exactly at an event cannot find it again."""
-        specs = [] if self.vector is None else self.vector.event_specs(modes)
-        for i in self.friction_pairs if self.vector is None else ():
-            if modes[i] == 0.0:  # sticking: the friction reserves mu_s N -+ F_T must stay >= 0
-                specs += [("reserve+", i, -1.0, True), ("reserve-", i, -1.0, True)]
-            else:
-                specs.append(("velocity", i, -modes[i], True))
+        if self.vector is not None:  # pairs of dim > 1 (their scalar pairs' as below)
+            specs = self.vector.event_specs(modes)
+        else:
+            specs = []
+            for i in self.friction_pairs:
+                if modes[i] == 0.0:  # sticking: the reserves mu_s N -+ F_T must stay >= 0
+                    specs += [("reserve+", i, -1.0, True), ("reserve-", i, -1.0, True)]
+                else:
+                    specs.append(("velocity", i, -modes[i], True))
         specs += [("normal", r, -self.faces[r], True) if self.faces[r] else
                   ("detach", r, 1.0, True) for r in range(len(self.faces))]
         if t is not None:  # a clutch's N(t) crossing zero, watched away from its sign just

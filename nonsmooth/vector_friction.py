@@ -211,7 +211,9 @@ def solve_vector_transition(dyn, t, q, v, modes, candidates, *, options=None, z=
     if not cands:
         return new
     first = {i: options.get(i, (0.0,))[0] for i in cands}
-    for i in cands:
+    for i in cands:  # rows the constraints fix (a driven slide) cannot stick: they slip
+        if first[i] == 0.0 and not dyn.can_stick(t, q, v, [i]):
+            first[i] = 1.0 if dyn.dim[i] == 1 else SLIP
         new[i] = 0.0
     ev = dyn.evaluate(t, q, v, new, None, z)
     for i in cands:
