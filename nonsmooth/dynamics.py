@@ -204,6 +204,13 @@ class Dynamics:
     n_z : int                       number of internal states
     mu_s : ndarray, shape (p,)      static coefficient of each Coulomb pair (0 for smooth laws)
     loads : NormalLoads             the HLCP of the normal loads (``nonsmooth.loads``)
+    dim, w_row : ndarray of int, (p,)  each pair's dimension and first row of ``W``
+    p_rows : int                    rows of ``W`` (``v_T``, ``F_T``: ``sum(dim)``)
+    vector : bool                   a pair of dim > 1 (:mod:`nonsmooth.vector_friction`): every
+                                    evaluation by the Python general path (no compiled plan)
+    e_ref : ndarray, (p_rows,)      the slip directions' references of vector pairs (set by the
+                                    run: ``F_T = -mu N e``, ``e = v_T / |v_T| sgn(v_T . e_ref)``)
+    stop_speed : ndarray, (p,)      a vector pair's ``sigma`` root is a stop below it (m/s)
     n_evaluations : int             calls of :meth:`evaluate` so far
     hlcp_enumeration_max_size : int (property) largest HLCP solved or certified by enumeration
     """
@@ -351,7 +358,8 @@ class Dynamics:
         Parameters
         ----------
         modes : ndarray, shape (p,)
-            Mode of each Coulomb pair: +1 slip+, -1 slip-, 0 stick (ignored for smooth laws).
+            Mode of each Coulomb pair: +1 slip+, -1 slip-, 0 stick (ignored for smooth laws);
+            a pair of dim > 1: 2 slip (along ``e_ref``'s continuation), 0 stick.
         faces : ndarray, shape (k,), optional
             The face of each load row (``system.abs_rows``: the sign of ``lambda_N``, 0 for a
             row held at zero) during a smooth phase. Given, the loads use the smooth

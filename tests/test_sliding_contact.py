@@ -185,6 +185,25 @@ def test_lugre_and_regularized_stop_times_converge_to_the_set_valued_one():
         assert diffs[2] < 1e-4, diffs
 
 
+def test_a_shaken_puck_sticks_and_slips_as_with_short_steps():
+    """A puck shaken along x (``1.3 mu_s N sin(4 pi t)``) under a slower lateral force,
+    contact off its centre: stick and slip alternate (reserve and stop events); the events are
+    those of a run with ``max_step = 1e-3`` (measured within 1e-11 s) and the energy balances."""
+    A, w = 1.3 * MU_S * N, 4 * math.pi
+
+    def force(t, q, v):
+        return A * math.sin(w * t), 0.3 * MU * N * math.cos(0.5 * w * t)
+
+    runs = [nonsmooth.simulate(_puck(force=force, point=(0.05, 0.02)), 1.2, dt=1e-2,
+                               **ACCURATE, **kw) for kw in ({}, {"max_step": 1e-3})]
+    kinds = [[(e.kind, e.after) for e in r.events] for r in runs]
+    assert kinds[0] == kinds[1] and len(kinds[0]) >= 7
+    assert {"reserve_zero", "velocity_zero"} <= {k for k, _ in kinds[0]}
+    np.testing.assert_allclose([e.t for e in runs[0].events], [e.t for e in runs[1].events],
+                               atol=1e-9)
+    assert max(np.max(np.abs(r.energy_error)) for r in runs) < 1e-9
+
+
 def _sled(v0=(0.0, 0.0), w0=0.0, force=None):
     """A bar on two sliding contacts at its ends, each carrying half the weight."""
     mdl = PlanarModel("sled")
