@@ -38,6 +38,7 @@ _BUILDER = {
     "RotationalSpring": "forces", "Force": "forces", "Torque": "forces", "Gravity": "forces",
     "RotorInertia": "inertia",
     "Clutch": "clutch", "Brake": "clutch", "Clamp": "clutch",  # a given normal force
+    "SlidingContact": "sliding_contact",  # a body point on a table: friction of dim 2
 }
 
 #: Lazily imported entry points besides the builder (name -> module).

@@ -212,6 +212,13 @@ class Dynamics:
     n_z : int                       number of internal states
     mu_s : ndarray, shape (p,)      static coefficient of each Coulomb pair (0 for smooth laws)
     loads : NormalLoads             the HLCP of the normal loads (``nonsmooth.loads``)
+    dim, w_row : ndarray of int, (p,)  each pair's dimension and first row of ``W``
+    p_rows : int                    rows of ``W`` (``v_T``, ``F_T``: ``sum(dim)``)
+    vector : bool                   a pair of dim > 1 (:mod:`nonsmooth.vector_friction`): every
+                                    evaluation by the Python general path (no compiled plan)
+    e_ref : ndarray, (p_rows,)      the slip directions' references of vector pairs (set by the
+                                    run: ``F_T = -mu N e``, ``e = v_T / |v_T| sgn(v_T . e_ref)``)
+    stop_speed : ndarray, (p,)      a vector pair's ``sigma`` root is a stop below it (m/s)
     n_evaluations : int             calls of :meth:`evaluate` so far
     hlcp_enumeration_max_size : int (property) largest HLCP solved or certified by enumeration
     """
@@ -237,10 +244,17 @@ class Dynamics:
             raise ValueError(f"laws: {len(self.laws)} given for {p} frictional pairs")
         self.smooth = np.array([law.smooth for law in self.laws], dtype=bool)
         self.any_smooth = bool(self.smooth.any())
+        # pairs of dimension d > 1 (nonsmooth.vector_friction): d rows of W each, modes 0 stick
+        # / 2 slip, the slip direction's reference e_ref (p_rows; set by the run) and d states
+        # per state of the law
+        self.dim, self.w_row, self.p_rows = system.pair_dim, system.w_row, system.p_rows
+        self.vector = system.max_dim > 1
+        self.e_ref = np.zeros(self.p_rows)
+        self.stop_speed = np.zeros(self.p)  # a sigma root is a stop below it (m/s; the run's)
         self.z_slices, start = [], 0
-        for law in self.laws:
-            self.z_slices.append(slice(start, start + law.n_states))
-            start += law.n_states
+        for law, d in zip(self.laws, self.dim, strict=True):
+            self.z_slices.append(slice(start, start + law.n_states * int(d)))
+            start += law.n_states * int(d)
         self.n_z = start
         #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
         #: system's family lays it out for these laws
@@ -274,7 +288,14 @@ class Dynamics:
         self._family = None  # the family's compiled entry points (compiled_family())
         from .friction import Coulomb, LuGre, Regularized
 
-        if all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws):
+        if self.vector:
+            from .vector_friction import check_laws
+
+            check_laws(self)
+        # a pair of dim > 1 declines the compiled stage: such a model takes the Python general
+        # path (_evaluate_general) in every evaluation, and simulate the Python steppers
+        if (all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws)
+                and not self.vector):
             self._compile_plan(getattr(system, "tables", None))
 
     def _compile_plan(self, tables) -> None:
@@ -398,7 +419,8 @@ class Dynamics:
         Parameters
         ----------
         modes : ndarray, shape (p,)
-            Mode of each Coulomb pair: +1 slip+, -1 slip-, 0 stick (ignored for smooth laws).
+            Mode of each Coulomb pair: +1 slip+, -1 slip-, 0 stick (ignored for smooth laws);
+            a pair of dim > 1: 2 slip (along ``e_ref``'s continuation), 0 stick.
         faces : ndarray, shape (k,), optional
             The face of each load row (``system.abs_rows``: the sign of ``lambda_N``, 0 for a
             row held at zero) during a smooth phase. Given, the loads use the smooth
@@ -536,6 +558,11 @@ class Dynamics:
             raise named
         raise IntegrationError(self.system.name_failure(NONFINITE, -1, t, q, v))
 
+    def _sticking_names(self, modes) -> list[str]:
+        """The names of the sticking Coulomb pairs at ``modes``."""
+        return [self.system.pairs[i].name
+                for i in np.flatnonzero((np.asarray(modes) == 0.0) & ~self.smooth)]
+
     def _singular(self, t, sticking=()):
         extra = f" with sticking pairs {list(sticking)}" if sticking else ""
         raise ConstraintError(
@@ -558,23 +585,16 @@ class Dynamics:
         """
         n, m, sysm = self.n, self.m, self.system
         T = sysm.terms(t, q, v)
-        smooth = self.smooth
-        stick = np.flatnonzero((modes == 0.0) & ~smooth)
-        slip = np.flatnonzero((modes != 0.0) | smooth)
-        k = stick.size
         G, W = T.G, T.W
         Gv = G @ v
         v_T = W @ v
-        a_all = self._mu * modes
-        b_all = np.zeros(self.p)
-        dz = np.empty(self.n_z)
-        if self.any_smooth:
-            for i in np.flatnonzero(smooth):
-                law, sl = self.laws[i], self.z_slices[i]
-                zi = z[sl] if z is not None else law.initial_state(float(v_T[i]))
-                a_all[i], b_all[i] = law.coefficients(float(v_T[i]), zi)
-                if law.n_states:
-                    dz[sl] = law.state_derivative(float(v_T[i]), zi)
+        if self.vector:  # pairs of dim > 1: stick rows per pair, one column per slipping pair
+            from .vector_friction import stage_friction
+
+            stick, slip, a_rows, b_all, cols, dz = stage_friction(self, W, v, v_T, modes, z)
+        else:
+            stick, slip, a_all, b_all, dz = self._scalar_friction(v_T, modes, z)
+        k = stick.size  # the stick rows (rows of W; the pairs when every pair is scalar)
         size = n + m + k
         K = np.zeros((size, size))
         K[:n, :n] = T.M
@@ -590,11 +610,15 @@ class Dynamics:
             K[:n, n + m:] = -Ws.T
             bias = sysm.tangential_bias(t, q, v)
             R[n + m:, 0] = -bias[stick] - self._2a * v_T[stick]
-        a = a_all[slip]
-        R[:n, 1:] = W[slip].T * (-a)
-        X, info = _solve(K, R)
-        if info:
-            self._singular(t, [sysm.pairs[i].name for i in stick])
+        if self.vector:
+            R[:n, 1:] = cols
+            X = self._vector_solve(K, R, G, W[stick], t, modes)
+        else:
+            a = a_all[slip]
+            R[:n, 1:] = W[slip].T * (-a)
+            X, info = _solve(K, R)
+            if info:
+                self._singular(t, self._sticking_names(modes))
         X0, X1 = X[:, 0], X[:, 1:]
         s_dv, s_lam, s_stick = kkt_slices(n, m)  # x = [dv | lam | stick multipliers]
         # loads: N = Wt |lambda_abs| + radial + preload
@@ -632,8 +656,11 @@ class Dynamics:
         lam_abs = x[AR]
         signed = lam_abs if faces is None else faces * lam_abs
         N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + preload
-        F_T = np.empty(self.p)
-        F_T[slip] = -a * N_slip - b_all[slip]
+        if self.vector:
+            F_T = self._vector_forces(slip, a_rows, b_all, N_slip)
+        else:
+            F_T = np.empty(self.p)
+            F_T[slip] = -a * N_slip - b_all[slip]
         F_T[stick] = x[s_stick]
         if AR.size:
             res = float(np.max(np.abs(lam_abs - c - A @ np.abs(lam_abs))))
@@ -641,13 +668,67 @@ class Dynamics:
         else:
             res = 0.0
         lam = x[s_lam]
-        lambda_N = np.where(self._has_normal, lam[self._normal_idx], N)
+        # (no constraint rows at all: every pair's load is given, a sliding contact's)
+        lambda_N = np.where(self._has_normal, lam[self._normal_idx], N) if m else N.copy()
         P_total, P_drive = (lam * Gv) @ self._power_rows
         powers = np.array((P_drive, T.P_applied, T.P_damping, float(F_T @ v_T),
                            P_total - P_drive))
         ev = Evaluation(x[s_dv], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
         ev.dz, ev.N, ev.lam_abs = dz, N, lam_abs
         return ev
+
+    def _scalar_friction(self, v_T, modes, z):
+        """The friction part of :meth:`_evaluate_general` when every pair is scalar:
+        ``(stick, slip, a_all, b_all, dz)``, the sticking and the slipping (or smooth) pairs,
+        the coefficients ``F_T = -a N - b`` (p each) and the smooth laws' state rates."""
+        smooth = self.smooth
+        stick = np.flatnonzero((modes == 0.0) & ~smooth)
+        slip = np.flatnonzero((modes != 0.0) | smooth)
+        a_all = self._mu * modes
+        b_all = np.zeros(self.p)
+        dz = np.empty(self.n_z)
+        if self.any_smooth:
+            for i in np.flatnonzero(smooth):
+                law, sl = self.laws[i], self.z_slices[i]
+                zi = z[sl] if z is not None else law.initial_state(float(v_T[i]))
+                a_all[i], b_all[i] = law.coefficients(float(v_T[i]), zi)
+                if law.n_states:
+                    dz[sl] = law.state_derivative(float(v_T[i]), zi)
+        return stick, slip, a_all, b_all, dz
+
+    def _vector_solve(self, K, R, G, Ws, t, modes) -> np.ndarray:
+        """The KKT solve of a system with vector pairs. Stick rows that depend on each other
+        and the constraints (two sticking contacts on one rigid body: statically indeterminate
+        friction) take the least-squares solution of least norm, whose friction forces are the
+        smallest that hold (``numpy.linalg.lstsq``; the residual must vanish, else the rows
+        contradict each other: ``ConstraintError``); otherwise the LU solve."""
+        stacked = np.vstack((G, Ws))
+        redundant = False
+        if Ws.shape[0]:
+            s = np.linalg.svd(stacked, compute_uv=False)
+            full = min(stacked.shape)
+            redundant = stacked.shape[0] > self.n or s[full - 1] <= 1e-9 * max(1.0, s[0])
+            if redundant and G.shape[0]:  # the constraints alone redundant: the model's error
+                sg = np.linalg.svd(G, compute_uv=False)
+                redundant = sg[-1] > 1e-9 * max(1.0, sg[0])
+        if not redundant:
+            X, info = _solve(K, R)
+            if info:
+                self._singular(t, self._sticking_names(modes))
+            return X
+        X = np.linalg.lstsq(K, R, rcond=None)[0]
+        if not np.max(np.abs(K @ X - R)) <= 1e-8 * max(1.0, float(np.max(np.abs(R)))):
+            self._singular(t, self._sticking_names(modes))
+        return X
+
+    def _vector_forces(self, slip, a_rows, b_rows, N_slip) -> np.ndarray:
+        """``F_T = -a N - b`` by row (p_rows) of the slipping pairs of a system with vector
+        pairs (the sticking rows are set by the caller)."""
+        F_T = -b_rows
+        for c_, i in enumerate(slip):
+            r = slice(self.w_row[i], self.w_row[i] + self.dim[i])
+            F_T[r] -= a_rows[r] * N_slip[c_]
+        return F_T
 
     def load_weights(self, q) -> np.ndarray:
         """The load weights ``Wt`` (p, k) at ``q`` (constant unless a weight is callable)."""
@@ -706,7 +787,7 @@ class Dynamics:
 
     # ------------------------------------------------------------------ events: transition
     def tangential_acceleration(self, t, q, v, ev: Evaluation) -> np.ndarray:
-        """``a_T = W dv/dt + (dW/dt) v``, shape (p,)."""
+        """``a_T = W dv/dt + (dW/dt) v``, shape (p_rows,)."""
         W = self.system.terms(t, q, v).W
         return W @ ev.dv + self.system.tangential_bias(t, q, v)
 
@@ -718,7 +799,8 @@ class Dynamics:
         T = self.system.terms(t, q, v)
         if not len(pairs):
             return True
-        stacked = np.vstack((T.G, T.W[list(pairs)]))
+        rows = [r for i in pairs for r in range(self.w_row[i], self.w_row[i] + self.dim[i])]
+        stacked = np.vstack((T.G, T.W[rows]))
         s = np.linalg.svd(stacked, compute_uv=False)
         return bool(s[-1] > 1e-9 * max(1.0, s[0])) if stacked.shape[0] <= stacked.shape[1] \
             else False
@@ -771,6 +853,11 @@ class Dynamics:
         ----------
         Pfeiffer F., Glocker C., *Multibody Dynamics with Unilateral Contacts* (1996), ch. 7.
         """
+        if self.vector:  # pairs of dim > 1: nonsmooth.vector_friction
+            from .vector_friction import solve_vector_transition
+
+            return solve_vector_transition(self, t, q, v, modes, candidates, options=options,
+                                           z=z, tol=tol)
         from .transition import solve_transition
 
         return solve_transition(self, t, q, v, modes, candidates, options=options, z=z,

@@ -41,7 +41,10 @@ _MODE_NAMES = {1: "slip+", -1: "slip-", 0: "stick"}
 
 
 def mode_name(s: float) -> str:
-    """``+1 -> "slip+"``, ``-1 -> "slip-"``, ``0 -> "stick"``."""
+    """``+1 -> "slip+"``, ``-1 -> "slip-"``, ``0 -> "stick"``; ``2 -> "slip"`` (a vector pair
+    slipping, :mod:`nonsmooth.vector_friction`)."""
+    if s == 2.0:
+        return "slip"
     return _MODE_NAMES[int(np.sign(s))]
 
 

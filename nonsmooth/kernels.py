@@ -243,15 +243,21 @@ def _constraint_rows(it, ft, U, e, t, q, v, phi, phi_t, G, gamma):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _pair_row(it, ft, e, q, v, W):
-    """Row of ``W`` of a frictional pair: ``pin_radius`` times the relative angle's gradient
-    (revolute), the slot line's gradient (translational)."""
+    """Rows of ``W`` of a frictional pair from its first row ``it[e, 1]``: ``pin_radius``
+    times the relative angle's gradient (revolute), the slot line's gradient (translational),
+    ``radius`` times the relative angle's (clutch), a body point's ``d(r_P)/dq`` along x and y
+    (a sliding contact: two rows, ``SlidingContact.fill_tangential``)."""
     i, je = it[e, 1], it[e, 3]
     if it[e, 2] == 0:
         _relative_angle(it[je, 2], it[je, 3], it[je, 4], it[je, 5], q, W, i, ft[e, 0])
     elif it[e, 2] == 1:
         _line(it, ft, je, ft[je, 4], ft[je, 5], q, v, W, i)
-    else:  # a clutch or brake: the relative rotation of two bodies, at its radius
+    elif it[e, 2] == 2:  # a clutch or brake: the relative rotation of two bodies, at its radius
         _relative_angle(it[e, 3], it[e, 4], it[e, 5], it[e, 6], q, W, i, ft[e, 0])
+    else:  # a sliding contact: the 2-D velocity of a body point
+        _, _, ax, ay, _, _ = _point(it[e, 3], it[e, 4], ft[e, 0], ft[e, 1], q, v)
+        _add_point_row(W, i, it[e, 3], it[e, 4], ax, ay, 1.0, 0.0, 1.0)
+        _add_point_row(W, i + 1, it[e, 3], it[e, 4], ax, ay, 0.0, 1.0, 1.0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -398,8 +404,9 @@ def _terms_into(it, ft, U, t, q, v, M, f, phi, phi_t, G, gamma, W, scratch):
 
 @njit(cache=True)
 def planar_bias(it, ft, n_pairs, q, v):
-    """``(dW/dt) v``, shape (p,): zero for a revolute pair, ``-gamma`` of the slot line for a
-    translational one (``Translational.tangential_bias``)."""
+    """``(dW/dt) v``, shape (p_rows,) (``n_pairs``: the rows of ``W``): zero for a revolute
+    pair, ``-gamma`` of the slot line for a translational one
+    (``Translational.tangential_bias``), ``-omega^2 r`` for a sliding contact."""
     out = np.zeros(n_pairs)
     _bias_into(it, ft, q, v, out, np.zeros((1, q.shape[0])))
     return out
@@ -626,11 +633,16 @@ def _has_given(it):
 
 @njit(cache=True, _nrt=False)
 def _bias_into(it, ft, q, v, bias, scratch):
-    """:func:`planar_bias` into ``bias`` (p,) without allocating (``scratch`` (1, n_q))."""
+    """:func:`planar_bias` into ``bias`` (p_rows,) without allocating (``scratch`` (1,
+    n_q))."""
     for e in range(it.shape[0]):
         if it[e, 0] == PAIR and it[e, 2] == 1:
             je = it[e, 3]
             bias[it[e, 1]] = -_line(it, ft, je, ft[je, 4], ft[je, 5], q, v, scratch, 0)[1]
+        elif it[e, 0] == PAIR and it[e, 2] == 3:  # a sliding contact: -omega^2 r
+            _, _, ax, ay, w, _ = _point(it[e, 3], it[e, 4], ft[e, 0], ft[e, 1], q, v)
+            bias[it[e, 1]] = -w * w * ax
+            bias[it[e, 1] + 1] = -w * w * ay
 
 
 @njit(cache=True, _nrt=False, inline="always")

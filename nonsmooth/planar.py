@@ -233,7 +233,7 @@ class PlanarSystem(System):
         U = self._user_values(t, q, v) if self._user else self._U
         M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = \
             self._kern().planar_terms(tab.ints, tab.floats, U, tab.mass, tab.n_constraints,
-                                      tab.n_pairs, float(t), _vector(q), _vector(v))
+                                      self.p_rows, float(t), _vector(q), _vector(v))
         if err:
             raise ModelError(self.name_failure(COINCIDENT, int(err_row), t, q, v))
         return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
@@ -244,7 +244,7 @@ class PlanarSystem(System):
 
     def tangential_bias(self, t, q, v):
         tab = self.tables
-        return self._kern().planar_bias(tab.ints, tab.floats, tab.n_pairs, _vector(q),
+        return self._kern().planar_bias(tab.ints, tab.floats, self.p_rows, _vector(q),
                                         _vector(v))
 
     # ------------------------------------------------------------------ the reference path
@@ -277,9 +277,9 @@ class PlanarSystem(System):
             for j in self.model.joints:
                 j.fill(t, q, v, row, phi, phi_t, G, gamma)
                 row += j.n_rows
-            W = np.zeros((len(self._tangential), self.n_q))
+            W = np.zeros((self.p_rows, self.n_q))
             for i, j in enumerate(self._tangential):
-                j.fill_tangential(q, v, i, W)
+                j.fill_tangential(q, v, int(self.w_row[i]), W)
             f = np.zeros(self.n_q)
             P_applied = P_damping = 0.0
             for fe in self.model.forces:
@@ -308,6 +308,8 @@ class PlanarSystem(System):
     def reference_bias(self, t, q, v) -> np.ndarray:
         undo = self._bind()
         try:
-            return np.array([j.tangential_bias(q, v) for j in self._tangential])
+            return np.concatenate([np.atleast_1d(np.asarray(j.tangential_bias(q, v), float))
+                                   for j in self._tangential]) if self._tangential \
+                else np.zeros(0)
         finally:
             undo()

@@ -18,7 +18,11 @@ name                        unit     meaning
                                      friction, clutch, brake) on its second body
                                      (``body_j``, ``body_b``; a brake's body):
                                      ``radius * F_T``
-``<pair>.mode``             -        +1 slip+, -1 slip-, 0 stick (NaN: a smooth law)
+``<pair>.mode``             -        +1 slip+, -1 slip-, 0 stick (NaN: a smooth law);
+                                     a pair of dim > 1: 2 slip, 0 stick
+``<pair>.F_x``, ``.F_y``    N        a sliding contact's friction force on its body at the
+                                     point (pair of dim 2), and ``.F_f`` its magnitude
+``<pair>.v_x``, ``.v_y``    m/s      a sliding contact's slip velocity (the point's)
 ``<driver>.force``          N        a driver's force on the slider (translational joint)
 ``<driver>.torque``         N m      a driver's torque on ``body_j`` (revolute joint)
 ==========================  =======  =======================================================
@@ -89,16 +93,22 @@ def element_outputs(system, q0=None, v0=None, t0: float = 0.0) -> dict:
             W, G = np.asarray(terms.W), np.asarray(terms.G)
         except Exception:  # a model that cannot be evaluated there: sliding names only
             pass
-    rotational = _angle_rows(W, angles) if W.shape[0] == system.n_pairs else np.zeros(
-        system.n_pairs, dtype=bool)
+    p_rows = getattr(system, "p_rows", system.n_pairs)
+    rotational = _angle_rows(W, angles) if W.shape[0] == p_rows else np.zeros(p_rows, bool)
+    w_row = getattr(system, "w_row", range(system.n_pairs))
     for i, pair in enumerate(system.pairs):
         out[f"{pair.name}.N"] = (lambda r, i=i: r.N[:, i], "N", "normal load")
-        if rotational[i]:
-            arm = float(np.abs(W[i, angles]).max())
-            out[f"{pair.name}.tau"] = (lambda r, i=i, a=arm: a * r.F_T[:, i], "N m",
+        w = int(w_row[i])
+        if pair.dim > 1:  # a vector pair (a sliding contact): the components in the plane
+            out.update(_vector_outputs(pair.name, w))
+            out[f"{pair.name}.mode"] = (lambda r, i=i: r.modes[:, i], "-", "0 stick, 2 slip")
+            continue
+        if rotational[w]:
+            arm = float(np.abs(W[w, angles]).max())
+            out[f"{pair.name}.tau"] = (lambda r, w=w, a=arm: a * r.F_T[:, w], "N m",
                                        "friction torque on the second body")
         else:
-            out[f"{pair.name}.F_f"] = (lambda r, i=i: r.F_T[:, i], "N",
+            out[f"{pair.name}.F_f"] = (lambda r, w=w: r.F_T[:, w], "N",
                                        "friction force on the second body along the slot")
         out[f"{pair.name}.mode"] = (lambda r, i=i: r.modes[:, i], "-",
                                     "+1 slip+, -1 slip-, 0 stick")
@@ -110,6 +120,18 @@ def element_outputs(system, q0=None, v0=None, t0: float = 0.0) -> dict:
             label, unit = ("torque", "N m") if torque[row] else ("force", "N")
             out[f"{name}.{label}"] = (lambda r, k=row: r.lam[:, k], unit, f"driving {label}")
     return out
+
+
+def _vector_outputs(name: str, w: int) -> dict:
+    """The outputs of a pair of dimension 2 whose rows of ``W`` start at ``w`` (x, y)."""
+    return {
+        f"{name}.F_x": (lambda r: r.F_T[:, w], "N", "friction force on the body, x"),
+        f"{name}.F_y": (lambda r: r.F_T[:, w + 1], "N", "friction force on the body, y"),
+        f"{name}.F_f": (lambda r: np.hypot(r.F_T[:, w], r.F_T[:, w + 1]), "N",
+                        "magnitude of the friction force |F_T|"),
+        f"{name}.v_x": (lambda r: r.v_T[:, w], "m/s", "slip velocity, x"),
+        f"{name}.v_y": (lambda r: r.v_T[:, w + 1], "m/s", "slip velocity, y"),
+    }
 
 
 class Result:
@@ -187,8 +209,9 @@ class Result:
         r.laws = [law.name for law in laws]
         r.dv = np.array(rec["dv"], dtype=float).reshape(N, n)
         r.lam = np.array(rec["lam"], dtype=float).reshape(N, m)
-        for key in ("lambda_N", "N", "F_T", "v_T", "modes"):
-            setattr(r, key, np.array(rec[key], dtype=float).reshape(N, p))
+        for key in ("lambda_N", "N", "F_T", "v_T", "modes"):  # F_T, v_T: by row of W (p_rows)
+            width = getattr(system, "p_rows", p) if key in ("F_T", "v_T") else p
+            setattr(r, key, np.array(rec[key], dtype=float).reshape(N, width))
         r.T = np.array(rec["T"], dtype=float)
         r.V = np.array(rec["V"], dtype=float)
         phi = np.array(rec["phi"], dtype=float).reshape(N, m)
@@ -311,15 +334,23 @@ class Result:
         if base in _PAIR_ARRAYS:
             arr = getattr(self, base)
             if pair:
-                if pair not in self.pair_names:
-                    raise KeyError(f"no frictional pair {pair!r}; pairs: {self.pair_names}")
-                return arr[:, self.pair_names.index(pair)]
+                return arr[:, self._pair_column(arr, pair)]
             if arr.shape[1] == 1:
                 return arr[:, 0]
             if arr.shape[1] > 1:
                 return arr
             raise KeyError(f"no output {name!r}: the model has no frictional pairs")
         raise KeyError(f"no output {name!r}; available: {', '.join(self.available())}")
+
+    def _pair_column(self, arr: np.ndarray, pair: str) -> int:
+        """The column of ``pair`` in a per-pair array (``F_T``, ``v_T``: by row of ``W``, the
+        pair's first row)."""
+        if pair not in self.pair_names:
+            raise KeyError(f"no frictional pair {pair!r}; pairs: {self.pair_names}")
+        col = self.pair_names.index(pair)
+        if arr.shape[1] != len(self.pair_names):
+            col = int(self.system.w_row[col])
+        return col
 
     def available(self) -> list[str]:
         """Every name ``result[name]`` answers (one column each)."""

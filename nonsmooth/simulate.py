@@ -80,7 +80,7 @@ _FACE = {1.0: "+", -1.0: "-", 0.0: "0"}
 #: it sticks if static friction can hold it; a reserve that ran out slips the way the friction
 #: was resisting (stick only if it cannot).
 _TRANSITION_OPTIONS = {"velocity": (0.0, 1.0, -1.0), "reserve+": (1.0, 0.0),
-                       "reserve-": (-1.0, 0.0)}
+                       "reserve-": (-1.0, 0.0), "reserve": (2.0, 0.0)}
 
 def _rk4_step(rhs, t, y, f0, h):
     k2 = rhs(t + 0.5 * h, y + 0.5 * h * f0)
@@ -159,9 +159,9 @@ class _Run:
         self.user_events = user_events
         self.progress = progress
         self.events: list[EventRecord] = []
-        n, m, p = system.n_q, system.n_constraints, system.n_pairs
+        n, m, p, pr = system.n_q, system.n_constraints, system.n_pairs, system.p_rows
         self.recorder = Recorder({"y": L.size, "dv": n, "lam": m,
-                                  "lambda_N": p, "N": p, "F_T": p, "v_T": p, "modes": p,
+                                  "lambda_N": p, "N": p, "F_T": pr, "v_T": pr, "modes": p,
                                   "phi": m, "dphi": m})
         # the knots of the dense output besides the output rows: the initial state, both sides
         # of every event and time stop, the final state: (t, y, before, after), each side an
@@ -183,13 +183,22 @@ class _Run:
         self.generated = None if family is None else family.module
         # ... and without user event functions: whole phases in compiled calls (the model's
         # user functions are called back from them)
-        self.compiled = (self.batch or self.generated is not None) and not user_events
+        # (a pair of dim > 1 takes the Python steppers, whose event functions are evaluated in
+        # Python: _Run.g_value; the compiled phases know scalar pairs only)
+        self.compiled = ((self.batch or self.generated is not None) and not user_events
+                         and not dynamics.vector)
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
         self.mu_s = dynamics.mu_s
         # Coulomb pairs whose static and dynamic coefficients are equal (see _run_out)
         self.degenerate = np.abs(dynamics.mu_s - dynamics.mu_d) <= 1e-12 * dynamics.mu_s
+        # pairs of dim > 1: their events, values and modes (nonsmooth.vector_friction)
+        self.vector = None
+        if dynamics.vector:
+            from .vector_friction import VectorEvents
+
+            self.vector = VectorEvents(self)
         # the rows whose sign (face) is tracked, named by their pair when it is its normal row
         by_row = {int(r): pr.name for r, pr in zip(system.normal_rows, system.pairs,
                                                     strict=True) if r >= 0}
@@ -385,16 +394,19 @@ class _Run:
         modes = np.ones(self.system.n_pairs)
         if not self.system.n_pairs:
             return modes
-        v_T = self.system.terms(t, q, v).W @ v
-        scale = self._velocity_scale(v)
-        zero = []
-        for i in range(self.system.n_pairs):
-            if abs(v_T[i]) > 1e-12 * scale or i not in self.friction_pairs:
-                modes[i] = 1.0 if v_T[i] >= 0 else -1.0
-            else:
-                zero.append(i)
-        if zero:
-            modes = self.dyn.transition(t, q, v, modes, zero, z=y[L.z])
+        if self.vector is not None:
+            modes = self.vector.initial_modes(t, y)
+        else:
+            v_T = self.system.terms(t, q, v).W @ v
+            scale = self._velocity_scale(v)
+            zero = []
+            for i in range(self.system.n_pairs):
+                if abs(v_T[i]) > 1e-12 * scale or i not in self.friction_pairs:
+                    modes[i] = 1.0 if v_T[i] >= 0 else -1.0
+                else:
+                    zero.append(i)
+            if zero:
+                modes = self.dyn.transition(t, q, v, modes, zero, z=y[L.z])
         for i in self.friction_pairs:  # smooth-law pairs have no modes
             self.events.append(EventRecord(t, self.system.pairs[i].name, "start", "",
                                            mode_name(modes[i]), q.copy(), v.copy()))
@@ -516,9 +528,10 @@ class _Run:
         """One entry per mode change of a fired pair (a coincident one only if it changed) and
         per sticking pair that the transition set slipping."""
         pairs = self.system.pairs
-        for kind, i in fired:
+        for kind, i in fired:  # (a vector slip whose sigma root was no stop: nothing to log)
             if kind in _TRANSITION_OPTIONS and ((kind, i) not in coincident
-                                                or new[i] != modes[i]):
+                                                or new[i] != modes[i]) and not (
+                    modes[i] == new[i] == 2.0):
                 self._log(t, y, pairs[i].name,
                           "velocity_zero" if kind == "velocity" else "reserve_zero",
                           mode_name(modes[i]), mode_name(new[i]))
@@ -554,6 +567,9 @@ class _Run:
         force on the other face): the sign of an event missed between two steps."""
         v_tol = 1e-9 * self._velocity_scale(y[self.layout.v])
         f_tol = 1e-9 * max(1.0, float(np.max(np.abs(ev.N), initial=0.0)))
+        if self.vector is not None:
+            return (self.vector.inconsistent(ev, modes, v_tol, f_tol)
+                    or bool(np.any(self.faces * ev.lam_abs < -f_tol)))
         for i in self.friction_pairs:
             if modes[i] == 0.0:
                 N = self.mu_s[i] * ev.N[i]
@@ -574,12 +590,15 @@ class _Run:
 
         Engine events are terminal and one-sided (they watch the crossing away from the current
         mode / face), so a restart exactly at an event cannot find it again."""
-        specs = []
-        for i in self.friction_pairs:
-            if modes[i] == 0.0:  # sticking: the friction reserves mu_s N -+ F_T must stay >= 0
-                specs += [("reserve+", i, -1.0, True), ("reserve-", i, -1.0, True)]
-            else:
-                specs.append(("velocity", i, -modes[i], True))
+        if self.vector is not None:  # pairs of dim > 1 (their scalar pairs' as below)
+            specs = self.vector.event_specs(modes)
+        else:
+            specs = []
+            for i in self.friction_pairs:
+                if modes[i] == 0.0:  # sticking: the reserves mu_s N -+ F_T must stay >= 0
+                    specs += [("reserve+", i, -1.0, True), ("reserve-", i, -1.0, True)]
+                else:
+                    specs.append(("velocity", i, -modes[i], True))
         specs += [("normal", r, -self.faces[r], True) if self.faces[r] else
                   ("detach", r, 1.0, True) for r in range(len(self.faces))]
         if t is not None:  # a clutch's N(t) crossing zero, watched away from its sign just
@@ -594,6 +613,8 @@ class _Run:
         an engine event's by ``core.events.engine_value`` (the compiled phases' definition), a
         given normal force's or a user event's by the user's function."""
         kind, i = spec[0], spec[1]
+        if self.vector is not None and kind in ("velocity", "reserve", "reserve+", "reserve-"):
+            return self.vector.g_value(kind, i, ev)
         if kind in ("normal", "detach"):
             return float(_engine_value(_EVENT_CODES[kind], 0.0, self.face_threshold, 0.0, 0.0,
                                        0.0, float(ev.lam_abs[i])))
@@ -620,6 +641,13 @@ class _Run:
                 "g(t, q, v) must return a finite number")
         return value
 
+    def step_accepted(self, specs, ev, modes, g, fixed=False) -> list:
+        """The event values ``g`` at the end of an accepted step, as the next step starts from
+        them (vector slips: ``e_ref`` follows the slip direction,
+        :meth:`nonsmooth.vector_friction.VectorEvents.refresh`; ``fixed``: a fixed-step
+        method's)."""
+        return g if self.vector is None else self.vector.refresh(specs, ev, modes, g, fixed)
+
     def _given_normal_force(self, i, t) -> float:
         """Pair ``i``'s given normal force ``N(t)`` (N) as the user's function returns it."""
         value = float(dict(self.system.preload_functions)[i](t))
@@ -630,12 +658,18 @@ class _Run:
         return value
 
     def side(self, t, modes):
-        """One side of a knot at ``t`` in the current modes and faces, evaluated later."""
+        """One side of a knot at ``t`` in the current modes and faces (and slip directions
+        ``e_ref`` of vector pairs), evaluated later."""
+        if self.vector is not None:
+            return (t, np.array(modes, dtype=float), np.array(self.faces, dtype=float),
+                    self.dyn.e_ref.copy())
         return (t, np.array(modes, dtype=float), np.array(self.faces, dtype=float))
 
     def side_acceleration(self, side, y) -> np.ndarray:
         """``dv`` (n_q,) at the state ``y`` on a knot's ``side`` (:meth:`side`)."""
-        t, modes, faces = side
+        t, modes, faces = side[:3]
+        if len(side) > 3:
+            self.dyn.e_ref[:] = side[3]
         L = self.layout
         return self.dyn.evaluate(t, y[L.q], y[L.v], modes, faces, y[L.z]).dv
 
@@ -978,6 +1012,7 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
 
     compiled = (run.dyn.compiled_family() is not None
                 or (run.batch and not run.system.has_user_functions))
+    compiled = compiled and not run.dyn.vector  # pairs of dim > 1: the Python RK4 (g_value)
     return (compiled and not (sched is not None and sched.t_eval)
             and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
 
@@ -1221,7 +1256,7 @@ def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,
             return "event", next_k, t_stop, stepper.state_at(t_stop), fired
         if stepper.status == "finished":
             return "done", next_k, t_new, y_new
-        g_old = g_new
+        g_old = run.step_accepted(specs, ev_new, modes, g_new, stepper.fixed)
 
 
 def _step_events(run: _Run, stepper, specs, modes, g_old, g_new):
@@ -1689,7 +1724,12 @@ def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
     system = mdl.system
     q, v = project(system, t0, mdl.q0, mdl.v0)
     v_T = system.terms(t0, q, v).W @ v
-    z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
+    if run.vector is not None:  # pairs of dim > 1: d states per state of a law
+        from .vector_friction import initial_states
+
+        z0 = initial_states(run.dyn, v_T)
+    else:
+        z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
     y = run.layout.join(q, v, None, np.array(z0, dtype=float))
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)

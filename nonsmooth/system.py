@@ -17,7 +17,9 @@ phi       (m,)                bilateral constraints Phi(q, t) = 0
 G         (m, n_q)            constraint Jacobian dPhi/dq
 phi_t     (m,)                partial time derivative dPhi/dt at fixed q
 gamma     (m,)                -(G v)_q v - 2 Phi_qt v - Phi_tt, so d2Phi/dt2 = G dv/dt - gamma
-W         (p, n_q)            tangential Jacobian of the p frictional pairs, v_T = W v
+W         (p_rows, n_q)       tangential Jacobian of the p frictional pairs, v_T = W v
+                              (pair i: rows ``w_row[i]`` to ``w_row[i] + dim - 1``;
+                              ``p_rows = sum(dim)``, = p when every pair is scalar)
 ========  ==================  ==========================================================
 
 Constraint rows come in three kinds: ``"normal"`` (the signed-distance normal constraint of a
@@ -93,6 +95,11 @@ class FrictionPair:
         (:mod:`nonsmooth.friction.schema`: MotionSolve's for LuGre, in SI; for the regularized
         law ``coulomb = mu``, ``stiction_extra = mu_s - mu`` as coefficients of the normal
         load). Values are checked against the law's ranges when the law is made.
+    dim : {1, 2, 3}
+        Dimension of the slip velocity ``v_T`` (default 1: a scalar pair, one row of ``W``).
+        A pair of dimension d has d consecutive rows of ``W`` from ``System.w_row[i]``, slips
+        with ``F_T = -mu N v_T / |v_T|`` and sticks with d stick rows and the reserve
+        ``mu_s N - |F_T| >= 0`` (:mod:`nonsmooth.vector_friction`; ``docs/seam.md`` section 5).
     """
 
     name: str
@@ -104,6 +111,7 @@ class FrictionPair:
     load: tuple = None
     radial: tuple = ()
     preload: float | Callable[[float], float] = 0.0
+    dim: int = 1
 
     # The normal load of the pair (``docs/method.md`` sections 5.1 and 9; MotionSolve's inputs):
     #     N = sum_r w_r |lambda_r|  +  sqrt(sum_s lambda_s^2)  +  preload
@@ -135,6 +143,9 @@ class FrictionPair:
         if self.mu_s is not None:
             mu_s = COULOMB_SCHEMA["mu_s"].validate(self.mu_s, where)
             check_static_dynamic(where, mu_s, mu, names=("mu_s", "mu"))
+        if type(self.dim) is not int or self.dim not in (1, 2, 3):
+            raise ModelError(f"{where}: dim = {self.dim!r} is invalid; a friction pair's slip "
+                             "velocity has dimension 1, 2 or 3")
 
 
 class System:
@@ -149,8 +160,8 @@ class System:
        so it must do no constant work (precompute in ``__init__``).
     3. Implement :meth:`potential` (the potential energy V(t, q) of the conservative applied
        forces, J) so that ``f = -dV/dq + (non-conservative forces)``.
-    4. Optionally override :meth:`tangential_bias` (``dW/dt v``, shape (p,)); the default uses a
-       central difference of ``W`` along ``v``.
+    4. Optionally override :meth:`tangential_bias` (``dW/dt v``, shape (p_rows,)); the default
+       uses a central difference of ``W`` along ``v``.
 
     It implements the defaults of the model-family contract (:mod:`nonsmooth.family`): the
     state layout with ``n_v = n_q`` (:attr:`layout`, :meth:`layout_with`), the identity
@@ -223,6 +234,12 @@ class System:
         kinds = np.array(self.constraint_kinds, dtype=object)
         self.driver_rows = np.flatnonzero(kinds == "driver")
         self.mu = np.array([p.mu for p in self.pairs], dtype=float)
+        # each pair's rows of W (and of v_T, F_T, the tangential bias): dim consecutive rows
+        self.pair_dim = np.array([p.dim for p in self.pairs], dtype=int)
+        self.w_row = np.concatenate(([0], np.cumsum(self.pair_dim)[:-1])).astype(int) \
+            if self.pairs else np.zeros(0, dtype=int)
+        self.p_rows = int(self.pair_dim.sum())
+        self.max_dim = int(self.pair_dim.max(initial=1))
 
     @property
     def n_pairs(self) -> int:
@@ -378,9 +395,10 @@ class GeneralizedSystem(System):
     damping : callable (t, q, v) -> array_like (n_q,), optional
         Dissipative generalized forces (counted as damping work).
     pairs : sequence of FrictionPair
-    tangential : callable (t, q) -> array_like, shape (p, n_q)
-        The tangential Jacobian ``W`` (row i: sliding velocity of pair i).
-    tangential_bias : callable (t, q, v) -> array_like (p,), optional
+    tangential : callable (t, q) -> array_like, shape (p_rows, n_q)
+        The tangential Jacobian ``W`` (row i: sliding velocity of pair i; a pair of ``dim``
+        d has d consecutive rows).
+    tangential_bias : callable (t, q, v) -> array_like (p_rows,), optional
         ``(dW/dt) v``; default a central difference.
     compiled : nonsmooth.generated.CompiledTerms, optional
         The same terms as one numba function (with a constant mass matrix): each evaluation is
@@ -480,7 +498,7 @@ class GeneralizedSystem(System):
         if self._W is None:
             W = self._zero_W
         else:
-            W = np.empty((self.n_pairs, self.n_q))
+            W = np.empty((self.p_rows, self.n_q))
             W[:] = self._W(t, q)
         return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
 
@@ -508,7 +526,7 @@ class GeneralizedSystem(System):
             return
         n, m, p = self.n_q, self.n_constraints, self.n_pairs
         got = (np.zeros((n, n)), np.zeros(n), np.zeros(m), np.zeros(m), np.zeros((m, n)),
-               np.zeros(m), np.zeros((p, n)), np.zeros(p))
+               np.zeros(m), np.zeros((self.p_rows, n)), np.zeros(self.p_rows))
         q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
         powers = self.compiled.function(float(t), q, v, self.compiled.parameters, *got)
         T = self.terms(t, q, v)

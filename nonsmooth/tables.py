@@ -19,9 +19,10 @@ TRANSLATIONAL   1       row, i_off, i_nd, j_off, j_nd, lock           point_i, p
                                                                       normal (2), lock angle
 DRIVER          2       row, joint kind, joint element, motion kind   initial, speed
                         (0 linear, 1 user: f, df, ddf passed in)
-PAIR            3       pair index, joint kind, joint element (kind   pin radius (clutch:
-                        2: a_off, a_nd, b_off, b_nd), given normal    its radius)
-                        force (column 7: 1 a user N(t), else 0)
+PAIR            3       first W row, joint kind, joint element        pin radius (clutch:
+                        (kind 2: a_off, a_nd, b_off, b_nd; kind 3:    its radius; kind 3:
+                        off, nd, pair index), given normal force      the point s (2))
+                        (column 7: 1 a user N(t), else 0)
 GRAVITY         4       off, nd                                       m g_x, m g_y
 SPRING          5       i_off, i_nd, j_off, j_nd                      point_i, point_j, k, l0
 DAMPER          6       i_off, i_nd, j_off, j_nd                      point_i, point_j, c
@@ -35,7 +36,10 @@ ROTOR           11      joint element (translational), parent off,    J_eq or I_
 
 "joint element" is the row of the joint in these tables; "joint kind" 0 revolute, 1
 translational (a clamp: its translational joint), 2 the relative rotation of two bodies (a
-clutch or brake, ``nonsmooth.clutch``). A pair's constant normal force is its preload (in the
+clutch or brake, ``nonsmooth.clutch``), 3 a body point sliding on the plane (two rows of ``W``,
+``nonsmooth.sliding_contact``). A pair's first W row is its index when every pair is scalar (the
+compiled stage reads it as the pair's index; a model with a pair of ``dim > 1`` takes the Python
+stage, ``Dynamics``). A pair's constant normal force is its preload (in the
 evaluation's plan); a given ``N(t)`` is a user function whose value the kernels read from the
 pair's row. Rotor inertia on a revolute joint is constant and added to the mass matrix here.
 """
@@ -94,8 +98,8 @@ class PlanarTables:
     def pair_rows(self) -> np.ndarray:
         """The packed row of each frictional pair, shape (n_pairs,) (int64)."""
         rows = np.zeros(self.n_pairs, dtype=np.int64)
-        for e in self.rows_of(PAIR):
-            rows[self.ints[e, 1]] = e
+        for i, e in enumerate(self.rows_of(PAIR)):  # packed in the pairs' order
+            rows[i] = e
         return rows
 
     def rows_of(self, kind: int) -> np.ndarray:
@@ -168,8 +172,10 @@ class _Compiler:
         rows, drivers, pairs = self.joints()
         for d, r in drivers:
             self.driver(d, r)
+        w_row = 0
         for i, j in enumerate(pairs):
-            self.pair(i, j)
+            self.pair(i, j, w_row)
+            w_row += j.friction.dim
         for fe in self.model.forces:
             self.force(fe)
         for rotor in self.model.inertias:
@@ -211,22 +217,26 @@ class _Compiler:
             row += j.n_rows
         return row, drivers, pairs
 
-    def pair(self, i, j) -> None:
+    def pair(self, i, j, w_row) -> None:
         """The PAIR row of the ``i``-th frictional element ``j`` (a joint with friction, a
-        clutch or brake, a clamp)."""
+        clutch or brake, a clamp, a sliding contact), its rows of ``W`` from ``w_row``."""
         from .clutch import Clamp, Clutch
+        from .sliding_contact import SlidingContact
 
         given = callable(j.friction.preload)
-        if isinstance(j, Clutch):
+        if isinstance(j, SlidingContact):
+            e = self.pk.add(PAIR, (w_row, 3, *self.body(j.body), i, 0, int(given)),
+                            j.point, j.name)
+        elif isinstance(j, Clutch):
             for b in j.bodies():
                 if self.body(b)[1] == 2:  # pragma: no cover - Clutch checks its bodies
                     raise ModelError(f"clutch '{j.name}': a point mass has no angle")
-            e = self.pk.add(PAIR, (i, 2, *self.body(j.body_a), *self.body(j.body_b), int(given)),
-                            (j.radius,), j.name)
+            e = self.pk.add(PAIR, (w_row, 2, *self.body(j.body_a), *self.body(j.body_b),
+                                   int(given)), (j.radius,), j.name)
         else:
             joint = j.joint if isinstance(j, Clamp) else j
             kind, je = self.joint_ref(joint, f"clamp '{j.name}'")
-            e = self.pk.add(PAIR, (i, kind, je, 0, 0, 0, int(given)),
+            e = self.pk.add(PAIR, (w_row, kind, je, 0, 0, 0, int(given)),
                             (getattr(j, "pin_radius", 1.0),), j.name)
         if given:
             self.user.append((e, j.friction.preload, "normal"))
