@@ -352,18 +352,22 @@ class Dynamics:
             if not sysm._user and not self._callable_weights:
                 self._fast = (self._kernel, tables.ints, tables.floats, sysm._U, tables.mass,
                               self._plan, self._Wt)
+            if not self._callable_weights:  # whole phases and output blocks compiled
+                from .planar_family import planar_family
+
+                self._family = planar_family(sysm, self._size)
         else:
             kernels.warm("stage")
             self._kernel = kernels.acceleration_stage
             compiled = getattr(sysm, "compiled", None)
             if compiled is not None and not self._callable_weights:
-                from .generated import kernel_module
+                from .generated import GeneratedFamily, kernel_module
 
                 # the model's own compiled terms and the stage in one generated kernel
                 module = kernel_module(compiled, self._plan, self._Wt)
                 self._generated = (module.evaluate, compiled.parameters, sysm._M)
                 self._generated_module = module  # its fixed-step phase: simulate
-                self._family = CompiledFamily(module, (compiled.parameters,))
+                self._family = GeneratedFamily(module, (compiled.parameters,), size=self._size)
 
     # ------------------------------------------------------------------ what the run reads
     @property
@@ -401,8 +405,11 @@ class Dynamics:
 
     def compiled_family(self) -> CompiledFamily | None:
         """The system's compiled entry points and their data (``nonsmooth.family``, obligation
-        4): a ``GeneralizedSystem`` with compiled terms has its generated module; None
-        otherwise (a planar model runs on the package's kernels, ``nonsmooth.kernels``)."""
+        4): a planar model's kernels over its tables (``planar_family.PlanarFamily``), a
+        ``GeneralizedSystem`` with compiled terms its generated module
+        (``generated.GeneratedFamily``); None where every evaluation takes the Python path or
+        the stage alone (load weights given as functions, user-written terms, pairs of dim >
+        1)."""
         return self._family
 
     def evaluation_from(self, out: np.ndarray, M: np.ndarray | None = None) -> Evaluation:

@@ -67,25 +67,71 @@ __all__ = ["CompiledFamily", "Family", "StateLayout"]
 
 @dataclass(frozen=True)
 class CompiledFamily:
-    """A family's compiled entry points and the constant data they take (obligation 4).
+    """A family's compiled entry points and the constant data they take (obligation 4): what
+    the run calls to take whole phases and blocks of outputs in compiled code. A family
+    subclasses it (``nonsmooth.planar_family.PlanarFamily``,
+    ``nonsmooth.generated.GeneratedFamily``) and implements the methods below; the run calls
+    nothing else of it, so it never sees a family's tables.
 
     Attributes
     ----------
     module : module
-        The compiled entry points (``@njit(cache=True)`` functions written out in source):
-        ``evaluate``, ``fixed_phase``, ``potentials`` (a generated module: ``nonsmooth.generated``;
-        ``docs/seam.md`` 1.3 lists the full set).
+        The compiled entry points (``@njit(cache=True)`` functions written out in source).
     data : tuple of ndarray
-        The constant arrays the entry points take first (a generated module: ``(parameters,)``);
-        no ``None`` entries.
+        The constant arrays the entry points take first (the planar tables ``(ints, floats,
+        mass)``; a generated module's ``(parameters,)``); no ``None`` entries.
     pair_velocity : bool
-        Whether ``module`` has ``pair_velocity_into`` (the grazing search of a pair's sliding
-        velocity).
+        Whether the DOP853 phase looks for a sliding velocity that crosses zero and back within
+        one step (the planar family's grazing search).
+    calls_back : bool
+        Whether the compiled right-hand side calls the model's user functions back
+        (``user_values``, through ``core.callbacks``): then only the DOP853 phase, which
+        supports it, runs compiled.
     """
 
     module: ModuleType
     data: tuple
     pair_velocity: bool = False
+    calls_back: bool = False
+
+    def dop853(self, plan: np.ndarray, Wt: np.ndarray):
+        """``(phase, ctx)``: the entry point of the compiled DOP853 phase
+        (``core.phases.dop853.dop853_phase_with`` instantiated over the family's right-hand
+        side) and its ``ctx`` (the data, the extended ``plan``, the load weights ``Wt`` and
+        the workspaces) for one phase."""
+        raise NotImplementedError
+
+    def fixed(self, plan: np.ndarray, Wt: np.ndarray):
+        """``(phase, ctx)`` of the compiled RK4/Euler phase (``core.phases.fixed``)."""
+        raise NotImplementedError
+
+    def evaluate_block(self, plan, Wt, ts, Q, V, Z, modes, faces, U=None):
+        """The evaluations at ``k`` rows ``(ts (k,), Q, V, Z)`` in one call, ``U`` (k, n_el,
+        3) the user functions' values where the family has them. Returns ``(out (k, size),
+        energies, row, status)``: the outputs (``core.layout.evaluation_layout``), the rows'
+        kinetic and potential energies ``(T (k,), V (k,))`` (J) where the kernel computes them
+        (else None: the run does), and the first row that is not ``OK`` with its status
+        (``(-1, OK)`` if none)."""
+        raise NotImplementedError
+
+    def potentials(self, times: np.ndarray, Q: np.ndarray) -> np.ndarray | None:
+        """The potential energy (J) at the rows ``(times (k,), Q (k, n_q))`` in one compiled
+        call, or None (the run then calls the system's ``potential`` row by row)."""
+        return None
+
+    #: Whether :meth:`step` takes a whole RK4/Euler step in one compiled call (the Python
+    #: fixed-step stepper then calls it; with ``t_eval`` or user event functions).
+    steps_compiled = False
+
+    def step(self, plan, Wt, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out) -> int:
+        """One RK4 (``rk4``) or Euler step from ``(t, y)`` (``f`` its derivative) of length
+        ``h`` into ``y_new`` and its derivative at ``t_next`` into ``f_new`` (its evaluation
+        into ``out``); returns the kernels' status (where :attr:`steps_compiled`)."""
+        raise NotImplementedError
+
+    def warm(self, what: str) -> None:  # noqa: B027 - optional: a family that loads lazily
+        """Load (or compile, announced) the entry points of ``what`` (``"dop853"``,
+        ``"fixed"``) before their first call."""
 
 
 @runtime_checkable

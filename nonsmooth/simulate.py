@@ -36,7 +36,7 @@ import numpy as np
 
 from .core.event_kinds import EVENT_KINDS as _EVENT_CODES
 from .core.event_kinds import engine_value as _engine_value
-from .core.layout import BATCH_ENERGIES, StateLayout
+from .core.layout import StateLayout
 from .diagnose import check_mass_matrix, nonfinite_error, user_frame
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA, Dynamics, Evaluation
 from .errors import (
@@ -172,21 +172,13 @@ class _Run:
         # sees the left limit of a function of time there (the next phase starts at it)
         self.t_clamp = math.inf
         self.n_phases = 0
-        # outputs of an adaptive step evaluated together by one compiled call (planar models
-        # with Coulomb pairs and constant load weights)
-        self.batch = (dynamics.plan is not None
-                      and getattr(system, "tables", None) is not None
-                      and dynamics.constant_weights)
-        # a GeneralizedSystem's compiled terms: its generated module evaluates such blocks and
-        # runs whole DOP853 phases as the planar family's kernels do
-        family = dynamics.compiled_family()
-        self.generated = None if family is None else family.module
-        # ... and without user event functions: whole phases in compiled calls (the model's
-        # user functions are called back from them)
-        # (a pair of dim > 1 takes the Python steppers, whose event functions are evaluated in
+        # the family's compiled entry points (None: the Python path only): the outputs of an
+        # adaptive step evaluated together in one call, and, without user event functions,
+        # whole phases in compiled calls (the model's user functions called back from them;
+        # a pair of dim > 1 takes the Python steppers, whose event functions are evaluated in
         # Python: _Run.g_value; the compiled phases know scalar pairs only)
-        self.compiled = ((self.batch or self.generated is not None) and not user_events
-                         and not dynamics.vector)
+        self.family = dynamics.compiled_family()
+        self.compiled = self.family is not None and not user_events and not dynamics.vector
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]
@@ -286,7 +278,7 @@ class _Run:
         or faces (an event stepped over), or None; the outputs before it are recorded."""
         dyn, sl = self.dyn, self.layout
         k = times.size
-        if (not (self.batch or self.generated is not None)
+        if (self.family is None
                 or dyn.n_evaluations + k > self.max_evaluations):  # the budget ends in the block
             return self._outputs_one_by_one(times, Y, modes)
         self.charge(float(times[-1]))
@@ -325,38 +317,26 @@ class _Run:
         return None
 
     def _evaluate_block(self, te, Q, V, Z, modes):
-        """The evaluations of the rows ``(te, Q, V, Z)`` (k rows) in one compiled call:
-        ``(out (k, size), T (k,), V (k,), good)``, the outputs, the kinetic and potential
-        energies (J) and the rows before the first one the kernel declined."""
-        from .kernels import OK
+        """The evaluations of the rows ``(te, Q, V, Z)`` (k rows) in one compiled call of the
+        family: ``(out (k, size), T (k,), V (k,), good)``, the outputs, the kinetic and
+        potential energies (J) and the rows before the first one the kernel declined."""
+        from .core.status import OK
 
         dyn, system = self.dyn, self.system
         k = te.size
-        modes = np.asarray(modes, dtype=float)
-        faces = np.asarray(self.faces, dtype=float)
-        if self.generated is not None:  # a GeneralizedSystem's compiled terms
-            out = np.empty((k, dyn.buffer_size))
-            row, status = self.generated.evaluate_batch(
-                *dyn.compiled_family().data, dyn.plan, dyn.Wt, np.ascontiguousarray(te), Q, V,
-                Z, modes, faces, out)
-            good = k if status == OK else row
-            Y = np.concatenate((Q[:good], V[:good]), axis=1)
-            return (out, _kinetic(self, V[:good], out[:good]),
-                    _potentials(self, te[:good], Y), good)
-        from .kernels import planar_evaluate_batch
-
-        tab = system.tables
-        U = np.zeros((k, tab.ints.shape[0], 3))
-        if system.has_user_functions:
-            for r in range(k):
-                U[r] = system.user_values(float(te[r]), Q[r], V[r])
-        size = dyn.buffer_size  # each row: the evaluation, then the energies T, V
-        out = np.empty((k, size + BATCH_ENERGIES))
-        row, status = planar_evaluate_batch(tab.ints, tab.floats, U, tab.mass, dyn.plan,
-                                            dyn.Wt, np.ascontiguousarray(te), Q, V, Z, modes,
-                                            faces, out)
+        U = None
+        if system.has_user_functions:  # the user functions' values at each row, copied (the
+            # system may return one buffer it refills)
+            U = np.stack([np.array(system.user_values(float(te[r]), Q[r], V[r]))
+                          for r in range(k)])
+        out, energies, row, status = self.family.evaluate_block(
+            dyn.plan, dyn.Wt, np.ascontiguousarray(te), Q, V, Z, np.asarray(modes, dtype=float),
+            np.asarray(self.faces, dtype=float), U)
         good = k if status == OK else row
-        return out[:, :size], out[:, size], out[:, size + 1], good
+        if energies is not None:
+            return out, energies[0], energies[1], good
+        return (out, _kinetic(self, V[:good], out[:good]),
+                _potentials(self, te[:good], np.concatenate((Q[:good], V[:good]), axis=1)), good)
 
     def record_block(self, times, Y, out, modes, T, V):
         """Record rows evaluated together (states ``Y`` (k, n_y), evaluations ``out`` (k,
@@ -733,12 +713,13 @@ class _FixedStepper:
         self.f = self.rhs(t, y)
         self._remember()
         self.status = "running"
-        # a planar model without user functions: each whole step in one compiled call
-        self.compiled = run.batch and not run.system.has_user_functions
+        # a family with a compiled step and no user function to call back (a planar model):
+        # each whole step in one compiled call
+        family = run.family
+        self.compiled = (family is not None and family.steps_compiled and not family.calls_back
+                         and not run.dyn.vector)
         if self.compiled:
-            from . import kernels
-
-            kernels.warm("fixed")
+            family.warm("fixed")
 
     def _remember(self):
         """Hand the step end's evaluation to the run's cache (the event functions and the
@@ -764,20 +745,19 @@ class _FixedStepper:
             self.status = "finished"
 
     def _compiled_step(self, t_next) -> bool:
-        """The step by ``kernels.planar_fixed_step``; False (nothing changed) when the kernel
-        declines an evaluation (the Python step then names the problem)."""
-        from .kernels import OK, planar_fixed_step
+        """The step by the family's compiled step (``CompiledFamily.step``); False (nothing
+        changed) when the kernel declines an evaluation (the Python step then names the
+        problem)."""
+        from .core.status import OK
 
         run, dyn = self.run, self.run.dyn
         cost = 4 if self.method == "RK4" else 1
         if dyn.n_evaluations + cost >= run.max_evaluations:
             return False  # the Python step stops at the exact evaluation
-        tab = run.system.tables
         y, f = self.y, self.f
         y_new, f_new, out = np.empty_like(y), np.empty_like(y), np.empty(dyn.buffer_size)
-        status = planar_fixed_step(tab.ints, tab.floats, tab.mass, dyn.plan, dyn.Wt, self.t,
-                                   y, f, t_next - self.t, t_next, self.modes, run.faces,
-                                   self.method == "RK4", y_new, f_new, out)
+        status = run.family.step(dyn.plan, dyn.Wt, self.t, y, f, t_next - self.t, t_next,
+                                 self.modes, run.faces, self.method == "RK4", y_new, f_new, out)
         if status != OK or not math.isfinite(float(y_new @ y_new)):
             return False
         dyn.n_evaluations += cost
@@ -1010,8 +990,8 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
     ends (no ``t_eval``)."""
     from .core.event_kinds import EVENT_KINDS
 
-    compiled = (run.dyn.compiled_family() is not None
-                or (run.batch and not run.system.has_user_functions))
+    family = run.family  # the compiled right-hand side calls no user function back
+    compiled = family is not None and not family.calls_back
     compiled = compiled and not run.dyn.vector  # pairs of dim > 1: the Python RK4 (g_value)
     return (compiled and not (sched is not None and sched.t_eval)
             and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
@@ -1019,32 +999,25 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
 
 def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, dt,
                           sched):
-    """A fixed-step phase in compiled calls (``core.phases.fixed.fixed_phase_with``: for a planar
-    model ``fixed_step.planar_fixed_phase``, else the system's generated module's), pausing
+    """A fixed-step phase in compiled calls (``core.phases.fixed.fixed_phase_with``
+    instantiated by the family: ``CompiledFamily.fixed``), pausing
     every :data:`_PAUSE_AFTER` evaluations or full output buffer for the run's clock, progress
     and records: the same outcomes as :func:`_phase` with a :class:`_FixedStepper`, or
     ``("declined", next_k, t, y)`` where the kernel declines a step or the budget is nearly
     spent (:func:`_smooth_phase` then hands the phase from that step end to the Python
     stepper, which names the problem)."""
-    from . import dop853, fixed_step, kernels
+    from .core.phases import fixed
 
-    dyn, family = run.dyn, run.dyn.compiled_family()
-    if family is not None:  # a generated module: its data, then the stage's constants
-        phase = family.module.fixed_phase
-        ctx = (*family.data, dyn.plan, dyn.Wt, *kernels.stage_workspace(dyn.plan))
-    else:
-        kernels.warm("fixed")
-        tab = run.system.tables
-        phase = fixed_step.planar_fixed_phase
-        ctx = (tab.ints, tab.floats, tab.mass, dyn.plan, dyn.Wt,
-               *kernels.workspace(tab.ints, dyn.plan))
+    dyn = run.dyn
+    run.family.warm("fixed")
+    phase, ctx = run.family.fixed(dyn.plan, dyn.Wt)
     steps = grid if sched is None else sched.steps
     k_cap = len(grid) if sched is None else sched.k_cap(t_end)
     y = np.array(y, dtype=float)
     f = run.fun(modes, cached=False)(t, y)  # as _FixedStepper: f and the event functions at t
     ev = run.last_ev
     g = np.array([run.g_value(s, t, y, ev, modes) for s in specs], dtype=float)
-    kinds = np.array([dop853.EVENT_KINDS[s[0]] for s in specs], dtype=np.int64)
+    kinds = np.array([_EVENT_CODES[s[0]] for s in specs], dtype=np.int64)
     index = np.array([s[1] for s in specs], dtype=np.int64)
     direction = np.array([s[2] for s in specs], dtype=float)
     fired = np.zeros(len(specs), dtype=np.int8)
@@ -1070,11 +1043,11 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
             _record_rows(run, T_out[:istate[3]], Y_out[:istate[3]], O_out[:istate[3]], modes)
         run.charge(float(fstate[0]))  # the wall-clock budget
         next_k = int(istate[1])
-        if status == fixed_step.EVENT:
+        if status == fixed.EVENT:
             return "event", next_k, float(fstate[0]), y, np.flatnonzero(fired).tolist()
-        if status == fixed_step.DONE:
+        if status == fixed.DONE:
             return "done", next_k, float(fstate[0]), y
-        if status != fixed_step.PAUSE:  # declined, or the budget: Python's step names it
+        if status != fixed.PAUSE:  # declined, or the budget: Python's step names it
             return "declined", next_k, float(fstate[0]), y
 
 
@@ -1090,22 +1063,15 @@ def _kinetic(run: _Run, V, out) -> np.ndarray:
 
 
 def _potentials(run: _Run, times, Y) -> np.ndarray:
-    """The potential energy (J) at the rows ``(times, Y)``: in one call of the generated module
-    when the compiled terms have a potential, else the system's ``potential`` row by row."""
-    sl, family = run.layout, run.dyn.compiled_family()
-    module = None if family is None else family.module
-    if module is None:  # a planar model: its potential kernel over the rows
-        from .kernels import planar_potentials
-
-        tab = run.system.tables
-        return planar_potentials(tab.ints, tab.floats, np.ascontiguousarray(Y[:, sl.q]))
-    if hasattr(module, "potentials"):
-        V = np.empty(len(times))
-        module.potentials(*family.data, np.asarray(times, dtype=float),
-                          np.ascontiguousarray(Y), sl.n_q, V)
+    """The potential energy (J) at the rows ``(times, Y)``: in one call of the family's
+    compiled code where it has one (``CompiledFamily.potentials``), else the system's
+    ``potential`` row by row."""
+    sl, family = run.layout, run.family
+    Q = np.ascontiguousarray(Y[:, sl.q])
+    V = None if family is None else family.potentials(np.asarray(times, dtype=float), Q)
+    if V is not None:
         return V
-    return np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Y[:, sl.q],
-                                                                         strict=True)])
+    return np.array([run.system.potential(float(tt), q) for tt, q in zip(times, Q, strict=True)])
 
 
 def _record_rows(run: _Run, times, Y, out, modes):
@@ -1123,16 +1089,17 @@ _OUTPUT_FLOATS = 1 << 21
 
 def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, atol, max_step,
                     dt):
-    """A DOP853 phase in compiled calls (``core.phases.dop853.dop853_phase_with``: for a
-    planar model ``dop853.planar_dop853_phase``, else the system's generated module's
-    ``dop853_phase``): the same outcomes as :func:`_phase`, or ``("declined", next_k, t, y)``
-    where the kernel stops short (an evaluation it declines, a step below round-off, the budget
-    nearly spent): :func:`_smooth_phase` then hands the phase from the last accepted step to
-    scipy's DOP853, which names the problem."""
-    from . import dop853, kernels
+    """A DOP853 phase in compiled calls (``core.phases.dop853.dop853_phase_with``
+    instantiated by the family: ``CompiledFamily.dop853``): the same outcomes as
+    :func:`_phase`, or ``("declined", next_k, t, y)`` where the kernel stops short (an
+    evaluation it declines, a step below round-off, the budget nearly spent):
+    :func:`_smooth_phase` then hands the phase from the last accepted step to scipy's DOP853,
+    which names the problem."""
+    from .core import callbacks
+    from .core.phases import dop853
 
     dyn = run.dyn
-    kinds = np.array([dop853.EVENT_KINDS[s[0]] for s in specs], dtype=np.int64)
+    kinds = np.array([_EVENT_CODES[s[0]] for s in specs], dtype=np.int64)
     index = np.array([s[1] for s in specs], dtype=np.int64)
     direction = np.array([s[2] for s in specs], dtype=float)
     y = np.array(y, dtype=float)
@@ -1150,18 +1117,12 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     faces = np.asarray(run.faces, dtype=float)
     mu_s = np.asarray(run.mu_s, dtype=float)
     grid = np.asarray(grid, dtype=float)
-    planar = run.generated is None
-    called_back = (planar and run.system.has_user_functions) or any(s[0] == "given" for s in specs)
-    token = dop853.register_user(*_user_callbacks(run)) if called_back else -1
+    called_back = run.family.calls_back or any(s[0] == "given" for s in specs)
+    token = callbacks.register_user(*_user_callbacks(run)) if called_back else -1
     try:
-        plan = dop853.extended_plan(dyn.plan, token, run.t_clamp)
-        if planar:
-            kernels.warm("dop853")
-            phase = dop853.planar_dop853_phase
-            ctx = dop853.planar_context(run.system.tables, plan, dyn.Wt)
-        else:
-            phase = run.generated.dop853_phase
-            ctx = (*run.dyn.compiled_family().data, plan, dyn.Wt, *kernels.stage_workspace(plan))
+        plan = callbacks.extended_plan(dyn.plan, token, run.t_clamp)
+        run.family.warm("dop853")
+        phase, ctx = run.family.dop853(plan, dyn.Wt)
         while True:
             limits = np.array([run.max_evaluations - dyn.n_evaluations, _PAUSE_AFTER],
                               dtype=np.int64)
@@ -1172,7 +1133,7 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
             dyn.n_evaluations += evals
             run.n_steps += steps
             run._last = None
-            error = dop853.user_error(token)
+            error = callbacks.user_error(token)
             t_called = run.t_now  # the time of the kernel's last call back (where it raised)
             if n_out:
                 times = grid[next_k:next_k + n_out]
@@ -1194,13 +1155,13 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
                 return "declined", next_k, float(state[0]), y
     finally:
         if token >= 0:
-            dop853.unregister_user(token)
+            callbacks.unregister_user(token)
 
 
 def _user_callbacks(run: _Run):
     """The run's user functions as the compiled phase calls them back
-    (``dop853.register_user``): the user values at a state (a planar model's), a pair's given
-    normal force."""
+    (``core.callbacks.register_user``): the user values at a state (where the family calls them
+    back), a pair's given normal force."""
     system, sq, sv = run.system, run.layout.q, run.layout.v
 
     def values(t, y, U):
@@ -1210,7 +1171,7 @@ def _user_callbacks(run: _Run):
     def given(i, t):
         return run._given_normal_force(i, t)
 
-    return (values if run.generated is None else None), given
+    return (values if run.family.calls_back else None), given
 
 
 def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,

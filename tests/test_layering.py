@@ -13,8 +13,15 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "nonsmooth"
 
+#: The planar family's modules (its model, tables, kernels and their instantiations).
+PLANAR_FAMILY = ("planar", "tables", "kernels", "dop853", "fixed_step", "planar_family",
+                 "bodies", "joints", "forces", "inertia", "clutch", "sliding_contact")
 #: What the core must not import (model families, the run, Dynamics).
-CORE_FORBIDDEN = ("planar", "generalized", "simulate", "dynamics")
+CORE_FORBIDDEN = (*PLANAR_FAMILY, "generalized", "generated", "system", "simulate", "dynamics")
+#: What the run must not import: a family's modules (it calls the contract).
+RUN_FORBIDDEN = (*PLANAR_FAMILY, "generated")
+#: The planar tables' names (``tables.PlanarTables``), which the core and the run never use.
+TABLE_NAMES = ("tables", "ints", "floats", "pair_rows", "it", "ft")
 #: What the family contract must not import.
 FAMILY_FORBIDDEN = ("numba", "scipy", "planar", "generalized")
 #: The names by which the run holds Dynamics and the system.
@@ -92,6 +99,30 @@ def test_the_run_reads_no_private_attribute_of_dynamics_or_the_system():
     assert private_reads(PACKAGE / "simulate.py") == []
 
 
+def table_names(path: Path) -> list[str]:
+    """The planar tables' names used in ``path`` as variables, attributes or arguments."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = []
+    for node in ast.walk(tree):
+        name = (node.id if isinstance(node, ast.Name) else node.attr
+                if isinstance(node, ast.Attribute) else node.arg
+                if isinstance(node, ast.arg) else None)
+        if name in TABLE_NAMES:
+            out.append(f"{path.name}:{node.lineno}: {name}")
+    return out
+
+
+@pytest.mark.parametrize("path", [*sorted((PACKAGE / "core").rglob("*.py")),
+                                  PACKAGE / "simulate.py"],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_core_and_the_run_know_no_planar_table(path):
+    """Issue 20: the planar tables' names appear in no core or run module, and the run imports
+    no family module (it calls ``Dynamics`` and ``CompiledFamily``)."""
+    assert table_names(path) == []
+    if path.name == "simulate.py":
+        assert forbidden_imports(path, RUN_FORBIDDEN) == []
+
+
 def test_the_checks_find_what_they_look_for(tmp_path):
     """The checks above can fail: each finds its kind of line in a file made to have it."""
     core = tmp_path / "nonsmooth" / "core"
@@ -107,6 +138,8 @@ def test_the_checks_find_what_they_look_for(tmp_path):
             "nonsmooth.planar", "nonsmooth.planar.PlanarSystem", "nonsmooth.dynamics"]
         assert forbidden_imports(bad, ("numba",)) == ["numba"]
         assert private_reads(bad) == ["bad.py:5: dyn._plan", "bad.py:5: system._user"]
+        bad.write_text("def f(it, system):\n    return system.tables.ints\n")
+        assert table_names(bad) == ["bad.py:1: it", "bad.py:2: ints", "bad.py:2: tables"]
     finally:
         PACKAGE = saved
 

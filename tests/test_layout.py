@@ -258,8 +258,11 @@ def test_both_families_satisfy_the_contract():
         "its direction is undefined")
     family = Dynamics(general).compiled_family()
     assert family is not None and family.data == (general.compiled.parameters,)
-    assert hasattr(family.module, "fixed_phase")
-    assert Dynamics(planar).compiled_family() is None
+    assert hasattr(family.module, "fixed_phase") and hasattr(family.module, "dop853_phase")
+    assert not family.calls_back and not family.steps_compiled
+    family = Dynamics(planar).compiled_family()  # the planar kernels over its tables
+    assert family.data == (planar.tables.ints, planar.tables.floats, planar.tables.mass)
+    assert family.pair_velocity and family.steps_compiled
 
 
 def test_the_offset_functions_compile_runtime_free_and_inline():

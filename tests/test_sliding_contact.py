@@ -307,7 +307,7 @@ def test_a_vector_model_takes_the_python_steppers_and_scalar_models_the_compiled
 
     vector = _puck((1.0, 0.0))
     run = _Run(vector.system, Dynamics(vector.system), [], None)
-    assert not run.compiled and not run.batch and run.vector is not None
+    assert not run.compiled and run.family is None and run.vector is not None
     mdl = PlanarModel("disc")
     disc = mdl.add(Body("disc", 1.0, 0.5, angular_velocity=1.0))
     mdl.add(Revolute("bearing", ground, disc, (0.0, 0.0), (0.0, 0.0)))

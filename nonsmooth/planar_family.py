@@ -1,0 +1,96 @@
+"""The planar family's compiled entry points as the run calls them (``nonsmooth.family``,
+obligation 4): the planar kernels over the tables (``kernels.planar_evaluate_batch``,
+``kernels.planar_potentials``), the DOP853 phase with the grazing search
+(``dop853.planar_dop853_phase``) and the RK4/Euler phase (``fixed_step.planar_fixed_phase``).
+The tables stay here: the run sees only :class:`~nonsmooth.family.CompiledFamily`'s methods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .family import CompiledFamily
+
+__all__ = ["PlanarFamily", "planar_family"]
+
+
+@dataclass(frozen=True)
+class PlanarFamily(CompiledFamily):
+    """:class:`~nonsmooth.family.CompiledFamily` of a compiled planar model: ``data = (ints,
+    floats, mass)`` (``tables.PlanarTables``), ``pair_rows`` (p,) the table row of each pair
+    (its sliding velocity on a step's dense output, for the grazing search), ``size`` the
+    evaluation buffer's length."""
+
+    pair_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    size: int = 0
+
+    def dop853(self, plan, Wt):
+        from . import dop853
+
+        it, ft, M0 = self.data
+        return dop853.planar_dop853_phase, dop853.planar_context(_Tables(it, ft, M0,
+                                                                         self.pair_rows),
+                                                                 plan, Wt)
+
+    def fixed(self, plan, Wt):
+        from . import fixed_step
+        from .kernels import workspace
+
+        it, ft, M0 = self.data
+        return fixed_step.planar_fixed_phase, (it, ft, M0, plan, Wt, *workspace(it, plan))
+
+    def evaluate_block(self, plan, Wt, ts, Q, V, Z, modes, faces, U=None):
+        from .kernels import planar_evaluate_batch
+
+        it, ft, M0 = self.data
+        k = ts.size
+        if U is None:
+            U = np.zeros((k, it.shape[0], 3))
+        out = np.empty((k, self.size + 2))
+        row, status = planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces,
+                                            out)  # each row: the evaluation, then T and V
+        return out[:, :-2], (out[:, -2], out[:, -1]), row, status
+
+    steps_compiled = True
+
+    def step(self, plan, Wt, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out):
+        from .kernels import planar_fixed_step
+
+        it, ft, M0 = self.data
+        return planar_fixed_step(it, ft, M0, plan, Wt, t, y, f, h, t_next, modes, faces, rk4,
+                                 y_new, f_new, out)
+
+    def potentials(self, times, Q):
+        from .kernels import planar_potentials
+
+        it, ft, _ = self.data
+        return planar_potentials(it, ft, np.ascontiguousarray(Q))
+
+    def warm(self, what):
+        from . import kernels
+
+        kernels.warm(what)
+
+
+def planar_family(system, size: int) -> PlanarFamily:
+    """The compiled family of a :class:`~nonsmooth.planar.PlanarSystem` (its tables; ``size``
+    the evaluation buffer's length)."""
+    tab = system.tables
+    return PlanarFamily(module=_kernels(), data=(tab.ints, tab.floats, tab.mass),
+                        pair_velocity=True, calls_back=system.has_user_functions,
+                        pair_rows=tab.pair_rows, size=size)
+
+
+class _Tables:
+    """The tables' arrays as ``dop853.planar_context`` reads them."""
+
+    def __init__(self, ints, floats, mass, pair_rows):
+        self.ints, self.floats, self.mass, self.pair_rows = ints, floats, mass, pair_rows
+
+
+def _kernels():
+    from . import kernels
+
+    return kernels
