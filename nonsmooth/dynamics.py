@@ -361,7 +361,8 @@ class Dynamics:
             self._kernel = kernels.acceleration_stage
             compiled = getattr(sysm, "compiled", None)
             if compiled is not None and not self._callable_weights:
-                from .generated import GeneratedFamily, kernel_module
+                from .generated import kernel_module
+                from .generated_family import GeneratedFamily
 
                 # the model's own compiled terms and the stage in one generated kernel
                 module = kernel_module(compiled, self._plan, self._Wt)
@@ -407,7 +408,7 @@ class Dynamics:
         """The system's compiled entry points and their data (``nonsmooth.family``, obligation
         4): a planar model's kernels over its tables (``planar_family.PlanarFamily``), a
         ``GeneralizedSystem`` with compiled terms its generated module
-        (``generated.GeneratedFamily``); None where every evaluation takes the Python path or
+        (``generated_family.GeneratedFamily``); None where every evaluation takes the Python path or
         the stage alone (load weights given as functions, user-written terms, pairs of dim >
         1)."""
         return self._family

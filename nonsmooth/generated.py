@@ -44,9 +44,8 @@ from numba import njit
 from . import compile_notice, prebuilt  # kernels: the shipped cache seeded
 from .core import stage
 from .errors import ModelError
-from .family import CompiledFamily
 
-__all__ = ["CompiledTerms", "GeneratedFamily", "kernel_module"]
+__all__ = ["CompiledTerms", "kernel_module"]
 
 
 @dataclass(frozen=True)
@@ -209,38 +208,6 @@ def potentials(par, times, Y, n, V):
 '''
 
 _LOADED: dict[str, object] = {}
-
-
-@dataclass(frozen=True)
-class GeneratedFamily(CompiledFamily):
-    """:class:`~nonsmooth.family.CompiledFamily` of a ``GeneralizedSystem`` with compiled
-    terms: its generated module (:func:`kernel_module`), ``data = (parameters,)``, ``size``
-    the evaluation buffer's length."""
-
-    size: int = 0
-
-    def _ctx(self, plan, Wt):
-        return (*self.data, plan, Wt, *stage.stage_workspace(plan))
-
-    def dop853(self, plan, Wt):
-        return self.module.dop853_phase, self._ctx(plan, Wt)
-
-    def fixed(self, plan, Wt):
-        return self.module.fixed_phase, self._ctx(plan, Wt)
-
-    def evaluate_block(self, plan, Wt, ts, Q, V, Z, modes, faces, U=None):
-        out = np.empty((ts.size, self.size))
-        row, status = self.module.evaluate_batch(*self.data, plan, Wt, ts, Q, V, Z, modes, faces,
-                                                 out)
-        return out, None, row, status
-
-    def potentials(self, times, Q):
-        if not hasattr(self.module, "potentials"):
-            return None
-        V = np.empty(len(times))
-        self.module.potentials(*self.data, np.asarray(times, dtype=float),
-                               np.ascontiguousarray(Q), Q.shape[1], V)
-        return V
 
 
 def _folder() -> Path:

@@ -14,6 +14,7 @@ from nonsmooth.errors import BudgetError
 from nonsmooth.models import block_chain, slider_crank, stick_slip_oscillator
 
 simulate_module = importlib.import_module("nonsmooth.simulate")
+phase_module = importlib.import_module("nonsmooth.run.phase")  # the compiled phases' runner
 
 BELT = {"m": 1.5, "k": 4.0, "mu_s": 0.4, "mu_d": 0.25, "v_belt": 0.3}
 
@@ -90,8 +91,8 @@ def test_chunked_calls_give_the_same_run(monkeypatch):
     more outputs is taken again in a larger buffer) change nothing."""
     model = stick_slip_oscillator.build(**BELT)
     whole = nonsmooth.simulate(model, 8.0, dt=0.01)
-    monkeypatch.setattr(simulate_module, "_PAUSE_AFTER", 40)
-    monkeypatch.setattr(simulate_module, "_OUTPUT_FLOATS", 3 * (2 * whole.q.shape[1] + 5))
+    monkeypatch.setattr(phase_module, "_PAUSE_AFTER", 40)
+    monkeypatch.setattr(phase_module, "_OUTPUT_FLOATS", 3 * (2 * whole.q.shape[1] + 5))
     chunked = nonsmooth.simulate(model, 8.0, dt=0.01)
     assert _events(chunked) == _events(whole)
     np.testing.assert_array_equal(chunked.q, whole.q)

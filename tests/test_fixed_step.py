@@ -13,7 +13,7 @@ import nonsmooth
 from nonsmooth.models import crank_rocker, slider_crank
 from nonsmooth.models import stick_slip_oscillator as belt
 
-sim = importlib.import_module("nonsmooth.simulate")  # the module, not the flat function
+phase = importlib.import_module("nonsmooth.run.phase")  # where a phase's runners are chosen
 
 CASES = {
     "crank-rocker planar, RK4": (lambda: crank_rocker.build(form="planar", c=8.0), 2.0,
@@ -30,12 +30,12 @@ def _both(build, t_end, options, monkeypatch, **extra):
     """The run by the compiled phase (checked to be taken) and by the per-step path."""
     model = build()
     calls = []
-    phase = sim._compiled_fixed_phase
-    monkeypatch.setattr(sim, "_compiled_fixed_phase",
-                        lambda *a, **k: calls.append(1) or phase(*a, **k))
+    compiled = phase._compiled_fixed_phase
+    monkeypatch.setattr(phase, "_compiled_fixed_phase",
+                        lambda *a, **k: calls.append(1) or compiled(*a, **k))
     a = nonsmooth.simulate(model, t_end, throw=False, **options, **extra)
     assert calls, "the compiled fixed-step phase was not taken"
-    monkeypatch.setattr(sim, "_fixed_compiled", lambda *a: False)
+    monkeypatch.setattr(phase, "_fixed_compiled", lambda *a: False)
     b = nonsmooth.simulate(model, t_end, throw=False, **options, **extra)
     return a, b
 

@@ -61,11 +61,11 @@ def test_a_run_with_compiled_terms_is_the_run_with_callables(method, options, mo
     """The crank-rocker's 0-2 s with its generated kernel (the fixed-step methods: whole phases
     in its compiled fixed-step phase) and with its callables (Python's steps): the same events,
     outputs equal to 1e-10."""
-    sim = importlib.import_module("nonsmooth.simulate")  # the module (nonsmooth.simulate is
-    model = crank_rocker.build(c=8.0)  # the function in the flat namespace)
+    phase = importlib.import_module("nonsmooth.run.phase")  # where the compiled phases record
+    model = crank_rocker.build(c=8.0)
     calls = []
-    record = sim._record_rows
-    monkeypatch.setattr(sim, "_record_rows", lambda *a: calls.append(1) or record(*a))
+    record = phase._record_rows
+    monkeypatch.setattr(phase, "_record_rows", lambda *a: calls.append(1) or record(*a))
     a = nonsmooth.simulate(model, 2.0, method=method, **options)
     assert bool(calls) == (method != "DOP853")  # the compiled fixed-step phase recorded rows
     b = nonsmooth.simulate(_without_compiled(model), 2.0, method=method, **options)
@@ -190,11 +190,11 @@ def test_the_default_dop853_run_takes_the_generated_phase_as_scipy_would(monkeyp
 
 def test_the_generated_dop853_phase_in_chunks_gives_the_same_run(monkeypatch):
     """Pausing every few evaluations and an output buffer of three rows change nothing."""
-    sim = importlib.import_module("nonsmooth.simulate")
+    phase = importlib.import_module("nonsmooth.run.phase")
     model = crank_rocker.build(c=8.0)
     whole = nonsmooth.simulate(model, 1.0)
-    monkeypatch.setattr(sim, "_PAUSE_AFTER", 40)
-    monkeypatch.setattr(sim, "_OUTPUT_FLOATS", 3 * (2 * whole.q.shape[1] + 5))
+    monkeypatch.setattr(phase, "_PAUSE_AFTER", 40)
+    monkeypatch.setattr(phase, "_OUTPUT_FLOATS", 3 * (2 * whole.q.shape[1] + 5))
     chunked = nonsmooth.simulate(model, 1.0)
     assert [(e.t, e.kind, e.pair) for e in chunked.events] == [
         (e.t, e.kind, e.pair) for e in whole.events]

@@ -95,8 +95,13 @@ def test_the_family_contract_imports_no_numba_scipy_or_family():
     assert forbidden_imports(PACKAGE / "family.py", FAMILY_FORBIDDEN) == []
 
 
-def test_the_run_reads_no_private_attribute_of_dynamics_or_the_system():
-    assert private_reads(PACKAGE / "simulate.py") == []
+#: The run's modules: ``simulate`` and ``nonsmooth/run/``.
+RUN_MODULES = [PACKAGE / "simulate.py", *sorted((PACKAGE / "run").glob("*.py"))]
+
+
+@pytest.mark.parametrize("path", RUN_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_run_reads_no_private_attribute_of_dynamics_or_the_system(path):
+    assert private_reads(path) == []
 
 
 def table_names(path: Path) -> list[str]:
@@ -112,14 +117,13 @@ def table_names(path: Path) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("path", [*sorted((PACKAGE / "core").rglob("*.py")),
-                                  PACKAGE / "simulate.py"],
+@pytest.mark.parametrize("path", [*sorted((PACKAGE / "core").rglob("*.py")), *RUN_MODULES],
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_the_core_and_the_run_know_no_planar_table(path):
     """Issue 20: the planar tables' names appear in no core or run module, and the run imports
     no family module (it calls ``Dynamics`` and ``CompiledFamily``)."""
     assert table_names(path) == []
-    if path.name == "simulate.py":
+    if path in RUN_MODULES:
         assert forbidden_imports(path, RUN_FORBIDDEN) == []
 
 
