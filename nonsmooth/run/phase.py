@@ -50,7 +50,7 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
     planar model without user functions, or a ``GeneralizedSystem`` with compiled terms (its
     generated module); the engine's event functions only (all terminal), outputs at the step
     ends (no ``t_eval``)."""
-    from .core.event_kinds import EVENT_KINDS
+    from ..core.event_kinds import EVENT_KINDS
 
     family = run.family  # the compiled right-hand side calls no user function back
     compiled = family is not None and not family.calls_back
@@ -68,7 +68,7 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     ``("declined", next_k, t, y)`` where the kernel declines a step or the budget is nearly
     spent (:func:`_smooth_phase` then hands the phase from that step end to the Python
     stepper, which names the problem)."""
-    from .core.phases import fixed
+    from ..core.phases import fixed
 
     dyn = run.dyn
     run.family.warm("fixed")
@@ -159,8 +159,8 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     evaluation it declines, a step below round-off, the budget nearly spent):
     :func:`_smooth_phase` then hands the phase from the last accepted step to scipy's DOP853,
     which names the problem."""
-    from .core import callbacks
-    from .core.phases import dop853
+    from ..core import callbacks
+    from ..core.phases import dop853
 
     dyn = run.dyn
     kinds = np.array([_EVENT_CODES[s[0]] for s in specs], dtype=np.int64)

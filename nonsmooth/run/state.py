@@ -50,7 +50,7 @@ class _Run:
         self.deadline = None if timeout is None else time.perf_counter() + timeout
         self._next_clock = 0
         self.t_now = math.nan  # time of the latest evaluation (where a failure happened)
-        from .system import GeneralizedSystem
+        from ..system import GeneralizedSystem
 
         self.check_mass = isinstance(system, GeneralizedSystem) and system.constant_mass is None
         self.dyn = dynamics
@@ -88,7 +88,7 @@ class _Run:
         # pairs of dim > 1: their events, values and modes (nonsmooth.vector_friction)
         self.vector = None
         if dynamics.vector:
-            from .vector_friction import VectorEvents
+            from ..vector_friction import VectorEvents
 
             self.vector = VectorEvents(self)
         # the rows whose sign (face) is tracked, named by their pair when it is its normal row
@@ -220,7 +220,7 @@ class _Run:
         """The evaluations of the rows ``(te, Q, V, Z)`` (k rows) in one compiled call of the
         family: ``(out (k, size), T (k,), V (k,), good)``, the outputs, the kinetic and
         potential energies (J) and the rows before the first one the kernel declined."""
-        from .core.status import OK
+        from ..core.status import OK
 
         dyn, system = self.dyn, self.system
         k = te.size

@@ -101,7 +101,7 @@ class _FixedStepper:
         """The step by the family's compiled step (``CompiledFamily.step``); False (nothing
         changed) when the kernel declines an evaluation (the Python step then names the
         problem)."""
-        from .core.status import OK
+        from ..core.status import OK
 
         run, dyn = self.run, self.run.dyn
         cost = 4 if self.method == "RK4" else 1
