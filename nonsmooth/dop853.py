@@ -26,6 +26,7 @@ from numba import njit
 
 from .core.callbacks import extended_plan, fill_user, register_user, unregister_user, user_error
 from .core.events import EVENT_KINDS
+from .core.layout import H_N, H_P
 from .core.linalg import _dot
 from .core.phases.dop853 import (
     BUDGET,
@@ -80,7 +81,7 @@ def _g_at(t, args):
 def _graze(ctx, i, F, y, t, h, ys, direction):
     """:func:`_grazing` for pair ``i`` on the rows of ``W`` at the workspace's end."""
     it, ft, _M0, plan, _Wt, ws, _iw, pair_rows = ctx
-    n, p, tail = int(plan[0]), int(plan[2]), 3 * it.shape[0]
+    n, p, tail = int(plan[H_N]), int(plan[H_P]), 3 * it.shape[0]
     Wp = ws[ws.size - tail - p * n:ws.size - tail].reshape(p, n)
     return _grazing(it, ft, pair_rows[i], F, y, t, h, ys, Wp, direction)
 

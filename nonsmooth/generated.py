@@ -43,6 +43,7 @@ from numba import njit
 
 from . import compile_notice, prebuilt  # kernels: the shipped cache seeded
 from .core import stage
+from .core.layout import H_K, H_M, H_N, H_NZ, H_P
 from .errors import ModelError
 
 __all__ = ["CompiledTerms", "kernel_module"]
@@ -95,7 +96,7 @@ def _evaluate_with(terms, par, plan, Wt, t, q, v, z, modes, faces, out, sw, iw):
     (``core.stage.stage_workspace``), or ``core.stage.acceleration_stage`` where that needs
     LAPACK.
     Returns the stage's status, or ``NONFINITE`` for a non-finite term."""
-    n, m, p = int(plan[0]), int(plan[1]), int(plan[2])
+    n, m, p = int(plan[H_N]), int(plan[H_M]), int(plan[H_P])
     M = np.zeros((n, n))
     f = np.zeros(n)
     phi = np.zeros(m)
@@ -121,6 +122,7 @@ import sys
 
 from numba import njit
 
+from nonsmooth.core.layout import H_K, H_M, H_N, H_NZ, H_P
 from nonsmooth.core.phases.dop853 import dense_g, dop853_phase_with, no_grazing
 from nonsmooth.core.phases.fixed import fixed_phase_with, hermite_g
 from nonsmooth.generated import _evaluate_with
@@ -138,12 +140,12 @@ def evaluate(par, plan, Wt, t, q, v, z, modes, faces, out):
 @njit(cache=True)
 def rhs(ctx, t, y, modes, faces, out, dy):
     par, plan, Wt, sw, iw = ctx
-    n, n_z = int(plan[0]), int(plan[8])
+    n, n_z = int(plan[H_N]), int(plan[H_NZ])
     zo = 2 * n + 5
     status = _evaluate_with(_terms, par, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z], modes,
                             faces, out, sw, iw)
     if status == 0:
-        _derivative(y, out, dy, n, int(plan[1]), int(plan[2]), int(plan[3]), n_z)
+        _derivative(y, out, dy, n, int(plan[H_M]), int(plan[H_P]), int(plan[H_K]), n_z)
     return status
 
 
@@ -173,13 +175,13 @@ def evaluate_batch(par, plan, Wt, ts, Q, V, Z, modes, faces, out):
 @njit(cache=True)
 def dop853_rhs(ctx, t, y, modes, faces, out, dy):
     par, plan, Wt, sw, iw = ctx
-    n, n_z = int(plan[0]), int(plan[8])
+    n, n_z = int(plan[H_N]), int(plan[H_NZ])
     zo = 2 * n + 5
     tt = min(t, plan[plan.size - 1])
     status = _evaluate_with(_terms, par, plan, Wt, tt, y[:n], y[n:2 * n], y[zo:zo + n_z], modes,
                             faces, out, sw, iw)
     if status == 0:
-        _derivative(y, out, dy, n, int(plan[1]), int(plan[2]), int(plan[3]), n_z)
+        _derivative(y, out, dy, n, int(plan[H_M]), int(plan[H_P]), int(plan[H_K]), n_z)
     return status
 
 
@@ -275,11 +277,11 @@ def kernel_module(terms: CompiledTerms, plan: np.ndarray, Wt: np.ndarray):
     sys.modules[name] = module
     spec.loader.exec_module(module)
     # compiled (or loaded) now, with the argument types the engine passes
-    n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
-    out = np.empty(stage.evaluation_layout(n, m, p, k, False, int(plan[8]))["size"])
+    n, m, p, k = int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K])
+    out = np.empty(stage.evaluation_layout(n, m, p, k, False, int(plan[H_NZ]))["size"])
     try:
         module.evaluate(terms.parameters, plan, Wt, 0.0, np.zeros(n), np.zeros(n),
-                        np.zeros(int(plan[8])), np.ones(p), np.ones(k), out)
+                        np.zeros(int(plan[H_NZ])), np.ones(p), np.ones(k), out)
     except (ArithmeticError, ValueError, np.linalg.LinAlgError):
         pass  # the model's functions at an arbitrary state: compiled all the same
     _LOADED[key] = module

@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from . import prebuilt
+from .core.layout import H_K, H_M, H_N, H_NZ, H_P, H_STATE_MASS
 from .core.linalg import _all_finite, _dot, _lu_solve  # noqa: F401 - _dot, _lu_solve re-exported
 from .core.stage import (  # noqa: F401 - the stage's names, re-exported for the old import path
     COINCIDENT,
@@ -565,7 +566,7 @@ def _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, 
         for j in range(U.shape[1]):
             if not np.isfinite(U[e, j]):
                 return NONFINITE
-    m, p = int(plan[1]), int(plan[2])
+    m, p = int(plan[H_M]), int(plan[H_P])
     plan = _given_normal_forces(it, U, plan, p)
     M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = planar_terms(
         it, ft, U, M0, m, p, t, q, v)
@@ -605,7 +606,8 @@ def workspace(it, plan):
     rows) and of the plan (given normal forces), and at its end a phase's scratch rows of ``W``
     (p, n) and user values ``U`` (n_el, 3; zeroed); int64 (p,) the
     slipping and sticking pairs."""
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                           int(plan[H_NZ]))
     largest = 0
     for nk in range(p + 1):
         largest = max(largest, _stage_size(n, m, p, k, n_z, nk))
@@ -664,7 +666,7 @@ def _own_plan(it, U, plan, pw):
     clutch's, from its PAIR row in ``U``) as its pair's preload."""
     if not _has_given(it):
         return plan
-    p = int(plan[2])
+    p = int(plan[H_P])
     for i in range(plan.size):
         pw[i] = plan[i]
     for e in range(it.shape[0]):
@@ -685,7 +687,7 @@ def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, i
     (1, n), bias (p)`` (zeroed), ``M (n, n), plan``, then the stage's (:func:`_stage_body`)."""
     if not _all_finite(U):  # a user function's NaN/inf: the caller names the function
         return NONFINITE
-    n, m, p = int(plan[0]), int(plan[1]), int(plan[2])
+    n, m, p = int(plan[H_N]), int(plan[H_M]), int(plan[H_P])
     nk = _count_sticking(plan, modes)
     if n + m + nk > SMALL_LU:
         return GENERAL
@@ -739,7 +741,7 @@ def _potential(it, ft, q, v0, scratch):
 def _energies(it, ft, M0, plan, q, v, row, size, v0, scratch):
     """A batch row's kinetic and potential energy (J) into ``row[size], row[size + 1]``."""
     n = q.shape[0]
-    M = row[size - n * n:size].reshape(n, n) if plan[4] != 0.0 else M0
+    M = row[size - n * n:size].reshape(n, n) if plan[H_STATE_MASS] != 0.0 else M0
     kinetic = 0.0
     for a in range(n):
         acc = 0.0
@@ -797,7 +799,8 @@ def planar_evaluate_batch(it, ft, U, M0, plan, Wt, ts, Q, V, Z, modes, faces, ou
 @njit(cache=True, _nrt=False)
 def _rhs_into(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
     """``dy/dt`` by :func:`_evaluate_into` (statuses as there, ``GENERAL`` included)."""
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                           int(plan[H_NZ]))
     zo = 2 * n + 5
     status = _evaluate_into(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z],
                             modes, faces, out, ws, iw)
@@ -809,7 +812,8 @@ def _rhs_into(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
 @njit(cache=True)
 def _planar_rhs_general(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy):
     """``dy/dt`` by the general path (:func:`_planar_evaluate_general`)."""
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                           int(plan[H_NZ]))
     zo = 2 * n + 5
     status = _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n],
                                       y[zo:zo + n_z], modes, faces, out)

@@ -29,6 +29,23 @@ import numpy as np
 from numba import njit
 
 from .. import prebuilt
+from . import layout
+from .layout import (
+    H_2ALPHA,
+    H_BETA2,
+    H_JAM,
+    H_K,
+    H_M,
+    H_N,
+    H_NZ,
+    H_P,
+    H_RADIAL,
+    H_STATE_MASS,
+    N_HEADER,  # noqa: F401 - re-exported for the kernels
+    N_LAW,
+    N_WORK,
+    evaluation_layout,  # noqa: F401 - the buffer's layout, re-exported for the kernels
+)
 from .linalg import _dot, _is_diagonal, _lu_solve, _schur_solve
 
 prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
@@ -43,13 +60,30 @@ GENERAL = 7
 #: LAPACK call overhead); larger ones by LAPACK (``np.linalg.solve``).
 SMALL_LU = 32
 
-#: Friction-law kinds of the plan and the width of each pair's law parameters.
+#: Friction-law kinds of the plan (each pair's ``N_LAW`` parameters follow: ``core.layout``).
 COULOMB, LUGRE, REGULARIZED = 0, 1, 2
-N_LAW = 8
-#: Header entries of the plan: n, m, p, k, state_mass, 2 alpha, beta^2, jam margin, n_z, radial.
-N_HEADER = 10
 #: Fixed-point iterations of a revolute pin's radial load, and their tolerance.
 LOAD_ITERATIONS = 100
+
+#: The layouts' offsets (``core.layout``, their one owner) compiled into the kernels: plain
+#: integer arithmetic, inlined and runtime-free (``tests/test_layout.py``).
+eval_offsets = njit(inline="always", _nrt=False)(layout.eval_offsets)
+
+
+@njit(inline="always", _nrt=False)
+def event_offsets(plan):
+    """Where an evaluation's ``F_T``, ``v_T``, ``N`` and ``lambda_abs`` start in its buffer
+    (the engine's event functions read them: ``core.events.event_value``)."""
+    offsets = eval_offsets(int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), 0, 0, False)
+    return offsets[O_FT], offsets[O_VT], offsets[O_N], offsets[O_ABS]
+
+
+plan_offsets = njit(inline="always", _nrt=False)(layout.plan_offsets)
+state_offsets = njit(inline="always", _nrt=False)(layout.state_offsets)
+#: Positions in the tuples of ``eval_offsets`` and ``plan_offsets`` (their fields' names).
+O_FT, O_VT, O_N, O_ABS, O_POW, O_A, O_DZ = (
+    layout.EVAL_FIELDS.index(name) for name in ("F_T", "v_T", "N", "lam_abs", "powers", "A", "dz"))
+P_LAW = [name for name, _ in layout.PLAN_BLOCKS].index("law")
 
 
 @njit(cache=True, _nrt=False)
@@ -82,40 +116,17 @@ def _smooth_law(kind, par, v_T, z):
     return 0.0, d + viscous * v_T, 0.0
 
 
-def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool, n_z: int = 0) -> dict:
-    """Offsets of the outputs in the buffer ``out`` of :func:`acceleration_stage`:
-    ``dv (n), lam (m), lambda_N (p), F_T (p), v_T (p), N (p), lam_abs (k), powers (5),
-    residual (1), phi (m), dphi (m), A (k*k), c (k), dz (n_z), M (n*n, with a q-dependent
-    mass)``."""
-    sizes = (("dv", n), ("lam", m), ("lambda_N", p), ("F_T", p), ("v_T", p), ("N", p),
-             ("lam_abs", k), ("powers", 5), ("residual", 1), ("phi", m), ("dphi", m),
-             ("A", k * k), ("c", k), ("dz", n_z), ("M", n * n if state_mass else 0))
-    out, start = {}, 0
-    for name, size in sizes:
-        out[name] = (start, start + size)
-        start += size
-    out["size"] = start
-    return out
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _plan_parts(plan):
-    """The views of a plan (layout in :func:`acceleration_stage`)."""
-    n, m, p, k = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3])
-    o = N_HEADER
-    mu = plan[o:o + p]
-    preload = plan[o + p:o + 2 * p]
-    law = plan[o + 2 * p:o + 3 * p]
-    o += 3 * p
-    law_par = plan[o:o + p * N_LAW]
-    o += p * N_LAW
-    z_at = plan[o:o + p]
-    rad_rows = plan[o + p:o + 3 * p]
-    abs_rows = plan[o + 3 * p:o + 3 * p + k]
-    o += 3 * p + k
-    normal_rows = plan[o:o + p]
-    driver = plan[o + p:o + p + m]
-    return n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows, driver
+    """The header sizes and the block views of a plan (``core.layout.plan_offsets``)."""
+    n, m, p, k = int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K])
+    (o_mu, o_preload, o_law, o_lawpar, o_zat, o_rad, o_abs, o_normal, o_driver,
+     size) = plan_offsets(p, k, m)
+    return (n, m, p, k, plan[o_mu:o_preload], plan[o_preload:o_law], plan[o_law:o_lawpar],
+            plan[o_lawpar:o_zat], plan[o_zat:o_rad], plan[o_rad:o_abs], plan[o_abs:o_normal],
+            plan[o_normal:o_driver], plan[o_driver:size])
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -162,10 +173,11 @@ def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip
 @njit(cache=True, _nrt=False, inline="always")
 def _count_sticking(plan, modes):
     """The number of sticking Coulomb pairs (the laws' kinds from the plan)."""
-    p = int(plan[2])
+    p = int(plan[H_P])
+    o_law = plan_offsets(p, 0, 0)[P_LAW]
     nk = 0
     for i in range(p):
-        if plan[N_HEADER + 2 * p + i] == COULOMB and modes[i] == 0.0:
+        if plan[o_law + i] == COULOMB and modes[i] == 0.0:
             nk += 1
     return nk
 
@@ -396,7 +408,8 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     for Coulomb pairs); ``faces`` (k). The same arithmetic as ``Dynamics._evaluate_general``
     (``docs/method.md`` sections 2-6 and 9).
     """
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                       int(plan[H_NZ]))
     nk = _count_sticking(plan, modes)
     ns = p - nk
     size = n + m + nk
@@ -418,9 +431,9 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     else:
         X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
     _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size)
-    status = _certify_bound(mats[0], mats[1], plan[7])
+    status = _certify_bound(mats[0], mats[1], plan[H_JAM])
     if status == GENERAL:
-        status = _certify(mats[0], mats[1], plan[7])
+        status = _certify(mats[0], mats[1], plan[H_JAM])
     if status != OK:
         return status
     if not _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
@@ -460,14 +473,15 @@ def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx,
     ``K`` and ``R``."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
-    n_z = int(plan[8])
+    n_z = int(plan[H_NZ])
     ns = p - nk
     (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
      powers) = _views(vec, m, p, k, n_z, ns, n + m + nk)
     slip, stick = idx[:ns], idx[ns:]
     _kinematics(G, v, phi_t, W, Gv, dphi, v_T)
     _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
-    _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[5], plan[6], a_all, b_all, slip, stick,
+    _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
+         slip, stick,
          K, R)
 
 
@@ -481,7 +495,7 @@ def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, 
      powers) = _views(vec, m, p, k, n_z, ns, size)
     A, Kf = mats[0], mats[1]
     _load_equation(X, abs_rows, Wt, preload, idx[:ns], A, c_fixed, faces, Kf)
-    o_A = n + m + 4 * p + k + 6 + 2 * m
+    o_A = eval_offsets(n, m, p, k, n_z, False)[O_A]
     for r in range(k):
         for col in range(k):
             out[o_A + r * k + col] = A[r, col]
@@ -500,10 +514,11 @@ def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mat
      powers) = _views(vec, m, p, k, n_z, ns, size)
     slip, stick = idx[:ns], idx[ns:]
     A, Kf, Kw = mats[0], mats[1], mats[2]
-    if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, plan[9] != 0.0,
+    if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows,
+                  plan[H_RADIAL] != 0.0,
                   x, N_slip, c, Rad, mag, Kw, rhs):
         return False
-    o_A = n + m + 4 * p + k + 6 + 2 * m
+    o_A = eval_offsets(n, m, p, k, n_z, False)[O_A]
     for r in range(k):  # the equation of the converged loads
         out[o_A + k * k + r] = c[r]
     res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
@@ -516,7 +531,7 @@ def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mat
     powers[0], powers[1], powers[2] = P_drive, P_applied, P_damping
     powers[3], powers[4] = _dot(F_T, v_T), P_total - P_drive
     _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz, M,
-           plan[4] != 0.0)
+           plan[H_STATE_MASS] != 0.0)
     return True
 
 
@@ -540,7 +555,8 @@ def stage_workspace(plan):
     """The arrays of :func:`_stage_into` for a system's plan, made once by its caller: float64
     of the largest layout over the number of sticking pairs plus the loads' right-hand side;
     int64 (p,) the slipping and sticking pairs."""
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                       int(plan[H_NZ]))
     largest = 0
     for nk in range(p + 1):
         largest = max(largest, _stage_size(n, m, p, k, n_z, nk))
@@ -585,7 +601,8 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     bound (:func:`_certify_bound`); ``nk`` the sticking pairs' number
     (:func:`_count_sticking`). Returns the stage's statuses, or ``GENERAL`` for a system above
     :data:`SMALL_LU` rows or a load equation the bound does not certify."""
-    n, m, p, k, n_z = int(plan[0]), int(plan[1]), int(plan[2]), int(plan[3]), int(plan[8])
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                       int(plan[H_NZ]))
     ns, size = p - nk, n + m + nk
     if size > SMALL_LU:
         return GENERAL
@@ -605,7 +622,7 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     if not _lu_solve(K, R):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size)
-    status = _certify_bound(mats[0], mats[1], plan[7])
+    status = _certify_bound(mats[0], mats[1], plan[H_JAM])
     if status != OK:
         return status
     if not _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
@@ -626,13 +643,13 @@ def _stage_into(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
 def _derivative(y, out, dy, n, m, p, k, n_z):
     """``dy/dt = [v, dv/dt, powers, dz/dt]`` of the state ``y = [q, v, work (5), z]`` from an
     evaluation's outputs ``out``."""
-    o_pow = n + m + 4 * p + k
-    o_dz = o_pow + 6 + 2 * m + k * k + k
-    zo = 2 * n + 5
+    offsets = eval_offsets(n, m, p, k, n_z, False)
+    o_pow, o_dz = offsets[O_POW], offsets[O_DZ]
+    o_v, o_work, o_z = state_offsets(n, n)
     for i in range(n):
-        dy[i] = y[n + i]
-        dy[n + i] = out[i]
-    for i in range(5):
-        dy[2 * n + i] = out[o_pow + i]
+        dy[i] = y[o_v + i]
+        dy[o_v + i] = out[i]
+    for i in range(N_WORK):
+        dy[o_work + i] = out[o_pow + i]
     for i in range(n_z):
-        dy[zo + i] = out[o_dz + i]
+        dy[o_z + i] = out[o_dz + i]

@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from ..events import OK, VELOCITY, brent_with, crossed, event_value
+from ..stage import event_offsets
 
 __all__ = ["dop853_phase_with", "dense_g", "coefficients", "DONE", "EVENT", "PAUSE", "FULL",
            "DECLINED", "TOO_SMALL", "BUDGET", "RESERVE", "N_STAGES"]
@@ -254,8 +255,7 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
     t_end, rtol, max_step, threshold = control[0], control[1], control[2], control[3]
     max_evaluations, pause_after = limits[0], limits[1]
     n_y, n_e = y.size, kinds.size
-    n, m, p = int(plan[0]), int(plan[1]), int(plan[2])
-    offsets = np.array((n + m + p, n + m + 2 * p, n + m + 3 * p, n + m + 4 * p))
+    offsets = np.array(event_offsets(plan))
     K = np.empty((16, n_y))
     F = np.empty((7, n_y))
     ys, dy, y_new = np.empty(n_y), np.empty(n_y), np.empty(n_y)

@@ -23,6 +23,7 @@ from numba import njit
 from ..events import OK, brent_with
 from ..events import crossed as _crossed
 from ..events import event_value as _event_value
+from ..stage import event_offsets
 from .dop853 import finite as _finite
 
 __all__ = ["fixed_phase_with", "hermite_g", "DONE", "EVENT", "PAUSE", "DECLINED", "BUDGET"]
@@ -90,10 +91,8 @@ def hermite_g(rhs, tt, args):
     status = rhs(ctx, min(tt, t_clamp), yh, modes, faces, out, dyh)
     if status != OK:
         return 0.0, status
-    o = int(plan[0]) + int(plan[1])
-    p = int(plan[2])
-    return _event_value(kind, i, mu_s, threshold, out, o + p, o + 2 * p, o + 3 * p, o + 4 * p,
-                        tt, plan), OK
+    o_F, o_v, o_N, o_abs = event_offsets(plan)
+    return _event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, tt, plan), OK
 
 
 @njit(cache=True, inline="always")
@@ -106,11 +105,10 @@ def _brent(g_at, args, t0, t1, g0, g1):
 @njit(cache=True, inline="always")
 def _event_values(plan, kinds, index, mu_s, threshold, out, t, g):
     """The engine's event functions from an evaluation's outputs ``out`` into ``g``."""
-    o = int(plan[0]) + int(plan[1])
-    p = int(plan[2])
+    o_F, o_v, o_N, o_abs = event_offsets(plan)
     for j in range(kinds.size):
-        g[j] = _event_value(kinds[j], index[j], mu_s, threshold, out, o + p, o + 2 * p,
-                            o + 3 * p, o + 4 * p, t, plan)
+        g[j] = _event_value(kinds[j], index[j], mu_s, threshold, out, o_F, o_v, o_N, o_abs, t,
+                            plan)
 
 
 @njit(cache=True, inline="always")
