@@ -43,6 +43,7 @@ import math
 import numpy as np
 
 from .core.layout import (
+    N_LAW,
     N_WORK,
     WORK_NAMES,
     PlanBuilder,
@@ -286,7 +287,6 @@ class Dynamics:
         self._generated = None  # a GeneralizedSystem's compiled-terms kernel (_compile_plan)
         self._generated_module = None
         self._family = None  # the family's compiled entry points (compiled_family())
-        from .friction import Coulomb, LuGre, Regularized
 
         if self.vector:
             from .vector_friction import check_laws
@@ -294,12 +294,15 @@ class Dynamics:
             check_laws(self)
         # a pair of dim > 1 declines the compiled stage: such a model takes the Python general
         # path (_evaluate_general) in every evaluation, and simulate the Python steppers
-        if (all(type(law) in (Coulomb, LuGre, Regularized) for law in self.laws)
-                and not self.vector):
-            self._compile_plan(getattr(system, "tables", None))
+        # each law's numbers for the compiled stage (FrictionLaw.pack), from a class that
+        # defines them itself (a subclass that inherits them may compute otherwise)
+        packed = [law.pack() if "pack" in type(law).__dict__ else None for law in self.laws]
+        if all(pk is not None for pk in packed) and not self.vector:
+            self._compile_plan(getattr(system, "tables", None), packed)
 
-    def _compile_plan(self, tables) -> None:
-        """Pack the constants of :func:`nonsmooth.kernels.acceleration_stage` (its ``plan``)."""
+    def _compile_plan(self, tables, packed) -> None:
+        """Pack the constants of :func:`nonsmooth.core.stage.acceleration_stage` (its ``plan``);
+        ``packed`` each law's ``(kind, numbers)`` (:meth:`FrictionLaw.pack`)."""
         from . import kernels
         from .planar import _vector
 
@@ -310,19 +313,10 @@ class Dynamics:
         drivers = np.zeros(m)
         drivers[sysm.driver_rows] = 1.0
         kinds, params, z_at, radial = [], [], [], []
-        for i, law in enumerate(self.laws):
-            par = np.zeros(kernels.N_LAW)
-            if law.name == "lugre":
-                kinds.append(kernels.LUGRE)
-                effect = {"ALL": 0.0, "STICTION": 1.0, "SLIDING": 2.0}[law.effect]
-                par[:] = (law._lo, law._gap, law.v_s, law.sigma0, law.sigma1, law._visc,
-                          effect, law.mu_d)
-            elif law.name == "regularized":
-                kinds.append(kernels.REGULARIZED)
-                par[:6] = (law.coulomb, law.stiction_extra, law.falloff_vel, law.stribeck_vel,
-                           law.viscous, float(law.normal_load))
-            else:
-                kinds.append(kernels.COULOMB)
+        for i, (law, (kind, numbers)) in enumerate(zip(self.laws, packed, strict=True)):
+            par = np.zeros(N_LAW)
+            par[:len(numbers)] = numbers
+            kinds.append(kind)
             params.append(par)
             z_at.append(self.z_slices[i].start if law.n_states else -1)
             rows = sysm.pair_radial[i]

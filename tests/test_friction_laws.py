@@ -529,3 +529,32 @@ def test_energy_balance_and_friction_dissipation_over_a_cycle(law, extra):
     W_at = np.interp(turns, r.t, W)
     assert np.all(np.diff(W_at) < -1e-3)
     assert d["work"]["W_damping"] < 0
+
+
+def test_each_law_packs_its_own_numbers_for_the_compiled_stage():
+    """``FrictionLaw.pack`` (obligation 7): each built-in law gives the stage's kind code and
+    its numbers, which land in the plan's law blocks unchanged; a subclass that inherits
+    ``pack`` (and may compute otherwise) is not compiled: the general path evaluates it."""
+    from nonsmooth.core import layout, stage
+    from nonsmooth.dynamics import Dynamics
+    from nonsmooth.friction import Coulomb, LuGre, Regularized
+    from nonsmooth.models import stick_slip_oscillator
+
+    kinds = {Coulomb: stage.COULOMB, LuGre: stage.LUGRE, Regularized: stage.REGULARIZED}
+    system = stick_slip_oscillator.build().system
+    for cls, kind in kinds.items():
+        law = cls() if cls is Regularized else cls(mu_d=0.25, mu_s=0.4)
+        got, numbers = law.pack()
+        assert got == kind and len(numbers) <= layout.N_LAW
+        plan = Dynamics(system, laws=[law]).plan
+        views = layout.plan_slices(1, len(system.abs_rows), system.n_constraints)
+        assert plan[views["law"]][0] == kind
+        np.testing.assert_array_equal(plan[views["law_par"]][:len(numbers)], numbers)
+        assert not np.any(plan[views["law_par"]][len(numbers):])
+
+    class Softer(LuGre):  # inherits pack, computes otherwise
+        def coefficients(self, v_T, z):
+            a, b = super().coefficients(v_T, z)
+            return 0.5 * a, b
+
+    assert Dynamics(system, laws=[Softer(mu_d=0.25, mu_s=0.4)]).plan is None

@@ -34,6 +34,12 @@ class FrictionLaw:
        try) and stores it under its schema name; :meth:`warnings` lists parameter sets that
        are legal but questionable.
     6. :meth:`from_pair` builds the law from a pair's coefficients and description.
+    7. :meth:`pack` gives the law's numbers for the compiled stage: its kind code
+       (``core.stage``'s ``COULOMB``, ``LUGRE``, ``REGULARIZED``: the branch of
+       ``core.stage._smooth_law`` that evaluates it) and at most ``core.layout.N_LAW``
+       parameters. Default None: no compiled form, the Python general path evaluates the law;
+       only a class that defines ``pack`` itself is compiled (a subclass that inherits it may
+       compute otherwise).
     """
 
     name = "base"
@@ -47,6 +53,10 @@ class FrictionLaw:
         (-; None: equal to ``mu_d``) and its friction description ``params`` (a superset: the
         entries of other laws are ignored; missing entries take the schema's defaults)."""
         raise NotImplementedError  # pragma: no cover
+
+    def pack(self) -> tuple[int, tuple[float, ...]] | None:
+        """``(kind, numbers)`` for the compiled stage (obligation 7), or None."""
+        return None
 
     def parameters(self) -> dict:
         """``{name: value}`` of every schema parameter, as this law was built."""

@@ -41,6 +41,11 @@ class Coulomb(FrictionLaw):
     def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> Coulomb:
         return cls(mu_d, mu_s)
 
+    def pack(self) -> tuple[int, tuple[float, ...]]:
+        """The compiled stage's kind ``COULOMB`` (0); ``mu`` and ``mu_s`` are the pair's, in
+        the plan's own blocks."""
+        return 0, ()
+
     def coefficients(self, v_T, z=()):
         """Sliding coefficients ``(mu_d sgn(v_T), 0)`` at velocity ``v_T`` (the
         :class:`FrictionLaw` contract, e.g. for :meth:`force`). The engine does not call it:

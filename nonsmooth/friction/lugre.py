@@ -86,6 +86,14 @@ class LuGre(FrictionLaw):
         kw = {k: v for k, v in _S.pick(params).items() if k not in ("mu_s", "mu_d")}
         return cls(mu_d, mu_s, **kw)  # the pair's own coefficients rule
 
+    def pack(self) -> tuple[int, tuple[float, ...]]:
+        """The compiled stage's kind ``LUGRE`` (1) and its numbers: ``g``'s floor and gap, the
+        Stribeck velocity, ``sigma0``, ``sigma1``, the viscous coefficient, the effect (0 ALL,
+        1 STICTION, 2 SLIDING) and ``mu_d`` (``core.stage._smooth_law`` reads them)."""
+        effect = {"ALL": 0.0, "STICTION": 1.0, "SLIDING": 2.0}[self.effect]
+        return 1, (self._lo, self._gap, self.v_s, self.sigma0, self.sigma1, self._visc, effect,
+                   self.mu_d)
+
     def g(self, v: float) -> float:
         """The Stribeck curve ``mu_d + (mu_s - mu_d) exp(-(v/v_s)^2)`` (dimensionless)."""
         r = v / self.v_s

@@ -92,6 +92,13 @@ class Regularized(FrictionLaw):
             return self.coulomb + self.stiction_extra * math.exp(-r * r)
         return self.coulomb
 
+    def pack(self) -> tuple[int, tuple[float, ...]]:
+        """The compiled stage's kind ``REGULARIZED`` (2) and its numbers: the Coulomb level,
+        the stiction excess, the fall-off and Stribeck velocities, the viscous coefficient and
+        the normal load (``core.stage._smooth_law`` reads them)."""
+        return 2, (self.coulomb, self.stiction_extra, self.falloff_vel, self.stribeck_vel,
+                   self.viscous, float(self.normal_load))
+
     def coefficients(self, v_T, z=()):
         d = math.copysign(self.dry(abs(v_T)), v_T)
         if self.normal_load:
