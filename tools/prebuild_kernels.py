@@ -4,12 +4,12 @@
 
 Run it after a change to a kernel source (``nonsmooth.prebuilt.kernel_sources()``: the files
 with numba functions, ``nonsmooth/core/``, ``models/_crank_rocker_terms.py``) or an upgrade of
-numba, and commit ``nonsmooth/_prebuilt/``: ``tests/test_prebuilt.py`` fails while the shipped cache is
-stale. It compiles every kernel a new user's first runs need (the README's main job, every
-bundled model under DOP853 and RK4, a comparison of the laws: ``nonsmooth.prebuilt.WORKLOAD``)
-in a fresh numba cache folder, for numba's generic CPU, and copies numba's files with a
-manifest (numba and Python version, platform, CPU, the SHA-256 of each source). About two
-minutes.
+numba, and commit ``nonsmooth/_prebuilt/``: ``tests/test_prebuilt.py`` fails while the shipped
+cache is stale. It compiles every kernel a new user's first runs need (the README's main job,
+every bundled model under DOP853 and RK4, a comparison of the laws:
+``nonsmooth.prebuilt.WORKLOAD``) in a fresh numba cache folder, for numba's generic CPU, and
+copies numba's files with a manifest (numba and Python version, platform, CPU, the SHA-256 of
+each source). About four minutes.
 """
 
 from __future__ import annotations
