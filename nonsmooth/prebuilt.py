@@ -165,7 +165,7 @@ def sources_digest() -> str:
 STAMP = "nonsmooth-kernel-sources.sha256"
 
 
-def invalidate() -> int:
+def invalidate(digest: str | None = None) -> int:
     """Remove numba's cached indexes of the package's kernel sources when they were compiled
     from other sources than the installed ones (a developer's edit of one kernel file leaves
     the functions of the files that inline it stale: numba cannot tell, and would load their
@@ -178,7 +178,7 @@ def invalidate() -> int:
     _SEEDED.add("invalidate")
     try:
         sources = kernel_sources()
-        digest = sources_digest()
+        digest = sources_digest() if digest is None else digest
         folders = {}
         for path in sources:
             folder = cache_folder(path)
@@ -218,9 +218,10 @@ def prepare() -> None:
     _SEEDED.add("prepare")
     from . import compile_notice
 
-    invalidate()
+    digest = sources_digest()  # once: read by both
+    invalidate(digest)
     for key in FOLDERS:
-        seed(key)
+        seed(key, digest=digest)
     compile_notice.install()
 
 
@@ -265,11 +266,11 @@ def _copy(src: Path, dst: Path) -> None:
         raise
 
 
-def seed(key: str, source: Path | None = None) -> int:
+def seed(key: str, source: Path | None = None, digest: str | None = None) -> int:
     """Seed numba's cache for the shipped source folder ``key`` (``"nonsmooth"``,
     ``"nonsmooth/models"``) or, with ``key="generated"``, for the generated module ``source``.
     Returns the number of functions seeded (0 where nothing was to do or could be done); once
-    per key and process."""
+    per key and process. ``digest``: :func:`sources_digest`, when the caller has it."""
     tag = key if source is None else f"{key}:{source.name}"
     if tag in _SEEDED:
         return 0
@@ -277,7 +278,7 @@ def seed(key: str, source: Path | None = None) -> int:
     manifest = _manifest()
     if not usable(manifest):
         return 0
-    if source is None and manifest.get("sources") != sources_digest():
+    if source is None and manifest.get("sources") != (digest or sources_digest()):
         return 0  # built from other kernel sources: an inlined function may differ
     folder = ROOT / key
     seeded = 0

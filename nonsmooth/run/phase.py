@@ -124,12 +124,12 @@ def _kinetic(run: _Run, V, out) -> np.ndarray:
     return 0.5 * np.einsum("ij,jk,ik->i", V, M, V)
 
 
-def _potentials(run: _Run, times, Y) -> np.ndarray:
-    """The potential energy (J) at the rows ``(times, Y)``: in one call of the family's
-    compiled code where it has one (``CompiledFamily.potentials``), else the system's
+def _potentials(run: _Run, times, Q) -> np.ndarray:
+    """The potential energy (J) at the rows ``(times (k,), Q (k, n_q))``: in one call of the
+    family's compiled code where it has one (``CompiledFamily.potentials``), else the system's
     ``potential`` row by row."""
-    sl, family = run.layout, run.family
-    Q = np.ascontiguousarray(Y[:, sl.q])
+    family = run.family
+    Q = np.ascontiguousarray(Q)
     V = None if family is None else family.potentials(np.asarray(times, dtype=float), Q)
     if V is not None:
         return V
@@ -140,7 +140,7 @@ def _record_rows(run: _Run, times, Y, out, modes):
     """Record step ends computed in a compiled phase (their states ``Y`` (k, n_y) and
     evaluations ``out`` (k, size)) with their energies (:meth:`_Run.record_block`)."""
     run.record_block(times, Y, out, modes, _kinetic(run, Y[:, run.layout.v], out),
-                     _potentials(run, times, Y))
+                     _potentials(run, times, Y[:, run.layout.q]))
 
 
 #: Evaluations per compiled call before the run's clock, budget and progress are looked at.

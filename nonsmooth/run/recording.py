@@ -99,7 +99,7 @@ class Recording:
         if energies is not None:
             return out, energies[0], energies[1], good
         return (out, _kinetic(self, V[:good], out[:good]),
-                _potentials(self, te[:good], np.concatenate((Q[:good], V[:good]), axis=1)), good)
+                _potentials(self, te[:good], Q[:good]), good)
 
     def record_block(self, times, Y, out, modes, T, V):
         """Record rows evaluated together (states ``Y`` (k, n_y), evaluations ``out`` (k,
