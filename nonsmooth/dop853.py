@@ -7,7 +7,7 @@ functions; the model's own user functions are called back, :mod:`nonsmooth.core.
 :func:`planar_dop853_phase` takes the steps of a phase (fixed modes and faces), watches the
 engine's event functions (:mod:`nonsmooth.core.events`) at every step end, locates the first
 crossing on the step's dense output, and writes the states at the output times, all without
-returning to Python; the event loop (``simulate._integrate_phases``) then records the outputs
+returning to Python; the event loop (``run.loop._integrate_phases``) then records the outputs
 (one batch evaluation), checks them against the phase's modes and hands the event to the
 transition problem. The planar family adds what only it can do cheaply: a slipping pair's
 sliding velocity on the dense output from the pair's row of ``W`` alone (:func:`_grazing`),
@@ -47,16 +47,7 @@ from .kernels import _pair_row, _planar_dy
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
            "FULL", "DECLINED", "TOO_SMALL", "BUDGET", "RESERVE", "N_STAGES", "register_user",
-           "unregister_user", "user_error", "extended_plan", "planar_context"]
-
-def planar_context(tables, plan, Wt):
-    """The planar right-hand side's ``ctx``: ``(ints, floats, mass, plan, Wt, ws, iw,
-    pair_rows)`` with the evaluation's workspace (``kernels.workspace``) made once per
-    phase; ``plan`` the extended plan (:func:`extended_plan`)."""
-    from .kernels import workspace
-
-    return (tables.ints, tables.floats, tables.mass, plan, Wt, *workspace(tables.ints, plan),
-            tables.pair_rows)
+           "unregister_user", "user_error", "extended_plan"]
 
 
 @njit(cache=True)
@@ -91,7 +82,8 @@ def planar_dop853_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, 
                         grid, k0, state, y, f, g, fired, Y_out, limits, tableau, out):
     """One smooth phase of a planar model by DOP853 (``core.phases.dop853.dop853_phase_with``,
     whose docstring gives the arguments and the result) over the planar right-hand side with
-    the grazing search; ``ctx`` from :func:`planar_context`."""
+    the grazing search; ``ctx = (ints, floats, mass, plan, Wt, ws, iw, pair_rows)``
+    (``planar_family.PlanarFamily.dop853``)."""
     return dop853_phase_with(_rhs, _g_at, _graze, True, ctx, plan, modes, faces, kinds, index,
                              direction, mu_s, control, atol, grid, k0, state, y, f, g, fired,
                              Y_out, limits, tableau, out)

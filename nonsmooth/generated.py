@@ -174,15 +174,8 @@ def evaluate_batch(par, plan, Wt, ts, Q, V, Z, modes, faces, out):
 
 @njit(cache=True)
 def dop853_rhs(ctx, t, y, modes, faces, out, dy):
-    par, plan, Wt, sw, iw = ctx
-    n, n_z = int(plan[H_N]), int(plan[H_NZ])
-    zo = 2 * n + 5
-    tt = min(t, plan[plan.size - 1])
-    status = _evaluate_with(_terms, par, plan, Wt, tt, y[:n], y[n:2 * n], y[zo:zo + n_z], modes,
-                            faces, out, sw, iw)
-    if status == 0:
-        _derivative(y, out, dy, n, int(plan[H_M]), int(plan[H_P]), int(plan[H_K]), n_z)
-    return status
+    plan = ctx[1]  # the extended plan: the time clamp at its end
+    return rhs(ctx, min(t, plan[plan.size - 1]), y, modes, faces, out, dy)
 
 
 @njit(cache=True)

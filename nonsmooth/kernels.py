@@ -488,7 +488,7 @@ def _warm_calls():
 
 def _warm_fixed_phase(it, ft, plan1, y7):
     """:func:`nonsmooth.fixed_step.planar_fixed_phase` with the argument types
-    ``simulate._compiled_fixed_phase`` passes (a call that pauses at once)."""
+    ``run.phase._compiled_fixed_phase`` passes (a call that pauses at once)."""
     from .fixed_step import planar_fixed_phase
 
     e0, i0 = np.zeros(0), np.zeros(0, dtype=np.int64)
@@ -502,7 +502,7 @@ def _warm_fixed_phase(it, ft, plan1, y7):
 
 def _warm_dop853(it, ft, plan1, y7):
     """:func:`nonsmooth.dop853.planar_dop853_phase` with the argument types
-    ``simulate._compiled_phase`` passes (a phase that is already at its end)."""
+    ``run.phase._compiled_phase`` passes (a phase that is already at its end)."""
     from .dop853 import coefficients, extended_plan, planar_dop853_phase
 
     e0, i0 = np.zeros(0), np.zeros(0, dtype=np.int64)
@@ -851,7 +851,7 @@ def planar_fixed_step(it, ft, M0, plan, Wt, t, y, f0, h, t_next, modes, faces, r
     """One classical Runge-Kutta (``rk4``) or explicit Euler step of a planar model without user
     functions, in one call: the stages by :func:`_planar_rhs`, then ``dy/dt`` at the step end
     ``t_next`` into ``f_new`` (its whole evaluation kept in ``out``). The same arithmetic as
-    ``simulate._rk4_step`` / ``_euler_step``. Returns the status of the first evaluation that is
+    ``run.steppers._rk4_step`` / ``_euler_step``. Returns the status of the first evaluation that is
     not ``OK`` (the caller then takes the Python step, which names the problem)."""
     U = np.zeros((it.shape[0], 3))
     ws, iw = workspace(it, plan)

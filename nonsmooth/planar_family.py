@@ -28,11 +28,11 @@ class PlanarFamily(CompiledFamily):
 
     def dop853(self, plan, Wt):
         from . import dop853
+        from .kernels import workspace
 
         it, ft, M0 = self.data
-        return dop853.planar_dop853_phase, dop853.planar_context(_Tables(it, ft, M0,
-                                                                         self.pair_rows),
-                                                                 plan, Wt)
+        return dop853.planar_dop853_phase, (it, ft, M0, plan, Wt, *workspace(it, plan),
+                                            self.pair_rows)
 
     def fixed(self, plan, Wt):
         from . import fixed_step
@@ -81,13 +81,6 @@ def planar_family(system, size: int) -> PlanarFamily:
     return PlanarFamily(module=_kernels(), data=(tab.ints, tab.floats, tab.mass),
                         pair_velocity=True, calls_back=system.has_user_functions,
                         pair_rows=tab.pair_rows, size=size)
-
-
-class _Tables:
-    """The tables' arrays as ``dop853.planar_context`` reads them."""
-
-    def __init__(self, ints, floats, mass, pair_rows):
-        self.ints, self.floats, self.mass, self.pair_rows = ints, floats, mass, pair_rows
 
 
 def _kernels():

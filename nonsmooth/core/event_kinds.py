@@ -1,12 +1,12 @@
 """The engine's event kinds and their values: one definition, in plain Python (no numba), for
-the Python event loop (``simulate._Run.g_value``) and, compiled, for the compiled phases
+the Python event loop (``run.modes.Modes.g_value``) and, compiled, for the compiled phases
 (:mod:`nonsmooth.core.events`)."""
 
 from __future__ import annotations
 
 __all__ = ["EVENT_KINDS", "engine_value"]
 
-#: Codes of the engine's event functions (``simulate._Run.event_specs``).
+#: Codes of the engine's event functions (``run.modes.Modes.event_specs``).
 EVENT_KINDS = {"velocity": 0, "normal": 1, "detach": 2, "reserve+": 3, "reserve-": 4,
                "given": 5}
 VELOCITY, NORMAL, DETACH, RESERVE_PLUS, RESERVE_MINUS, GIVEN = 0, 1, 2, 3, 4, 5
@@ -18,7 +18,7 @@ def engine_value(kind, mu_s, threshold, F_T, v_T, N, lam_abs):
     ``v_T`` (m/s or rad/s), normal load ``N`` (N) and static coefficient ``mu_s``, or a load
     row's multiplier ``lam_abs`` (N) and the detach threshold (N). The one definition of the
     engine's event values: the compiled phases call it (:func:`event_value`), and the Python
-    event loop calls its Python function (``simulate._Run.g_value``)."""
+    event loop calls its Python function (``run.modes.Modes.g_value``)."""
     if kind == VELOCITY:
         return v_T
     if kind == NORMAL:

@@ -5,7 +5,7 @@ An engine event function is read from an evaluation's output buffer (``out``, th
 load row's multiplier ``lambda_abs`` (``normal``, ``detach``: its magnitude above a
 threshold), a sticking pair's friction reserves ``mu_s N -+ F_T`` (``reserve+``,
 ``reserve-``), or a pair's given normal force ``N(t)`` from the user's function (``given``,
-called back: :mod:`nonsmooth.core.callbacks`). ``simulate._Run.g_value`` computes the same
+called back: :mod:`nonsmooth.core.callbacks`). ``run.modes.Modes.g_value`` computes the same
 values in Python from an :class:`~nonsmooth.dynamics.Evaluation`.
 
 The roots are located by Brent's method (Brent, *Algorithms for Minimization without

@@ -1,6 +1,6 @@
 """A fixed-step (RK4 / explicit Euler) smooth phase in one compiled call: the template.
 
-The same arithmetic and outcomes as ``simulate._phase`` with its ``_FixedStepper``: steps on the
+The same arithmetic and outcomes as ``run.steppers._phase`` with its ``_FixedStepper``: steps on the
 step grid, the right-hand side at times clamped to the phase's time stop, the engine's event
 functions read from each step end's evaluation (:mod:`nonsmooth.core.events`), their roots by
 Brent's method (scipy's ``brentq``, ``xtol`` 1e-13, ``rtol`` 4 eps, as ``events.locate``) on the
@@ -36,7 +36,7 @@ _XTOL = 1e-13  # s: the event times' tolerance (``_FixedStepper.xtol``)
 
 @njit(cache=True, inline="always")
 def _tol(t):
-    """Times closer than this to ``t`` are the same instant (``simulate._tol``)."""
+    """Times closer than this to ``t`` are the same instant (``run.schedule._tol``)."""
     return 1e-13 * max(1.0, abs(t))
 
 
@@ -54,7 +54,7 @@ def _hermite_into(t0, y0, f0, t1, y1, f1, t, y):
 
 @njit(cache=True, inline="always")
 def _step_into(rhs, ctx, modes, faces, out, t, y, f0, h, rk4, t_clamp, ys, k2, k3, k4, y_new):
-    """One RK4 (``rk4``) or Euler step into ``y_new`` (``simulate._rk4_step`` /
+    """One RK4 (``rk4``) or Euler step into ``y_new`` (``run.steppers._rk4_step`` /
     ``_euler_step``). Returns the status of the first evaluation that is not ``OK``."""
     n_y = y.size
     if not rk4:
@@ -115,7 +115,7 @@ def _event_values(plan, kinds, index, mu_s, threshold, out, t, g):
 def _roots(g_at, ctx, plan, modes, faces, out_e, yh, dyh, t, y, f, t_next, y_new, f_new, kinds,
            index, direction, mu_s, threshold, t_clamp, g, g_new, roots):
     """The roots of the event functions that crossed zero on the step (``roots``, inf for the
-    others; one that starts at zero does not count, ``simulate._step_events``), on its Hermite
+    others; one that starts at zero does not count, ``run.steppers._step_events``), on its Hermite
     interpolant. Returns ``(status, first root or inf, evaluations)``."""
     t_stop = np.inf
     evals = 0
