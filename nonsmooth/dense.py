@@ -4,7 +4,8 @@
 the knots of the run, which are its output rows (state and accelerations ``dv``) plus the
 states at the run's start and end and at every event and time stop with the accelerations on
 both sides of it. Between two knots the coordinates ``q`` are interpolated with their
-derivatives ``v`` and the velocities ``v`` with theirs ``dv`` (one-sided at events, where the
+derivatives ``dq/dt = qdot(q, v)`` (``v`` itself unless the family has a kinematic map) and the
+velocities ``v`` with theirs ``dv`` (one-sided at events, where the
 acceleration jumps), so the interpolant is continuous, follows every kink of ``v`` at a mode
 switch, and is accurate to the output spacing: the error of a cubic Hermite interpolant,
 ``h^4 max|y''''| / 384`` for knots ``h`` apart (with ``dt`` = 1e-3 s about 1e-12 of the motion's
@@ -33,8 +34,7 @@ class DenseOutput:
     q : ndarray, shape (N, n_q)
         Coordinates at the outputs.
     v, dv : ndarray, shape (N, n_v)
-        Velocities and accelerations at the outputs (``dq/dt = v``: the families so far have
-        ``n_v = n_q`` and the identity kinematic map).
+        Velocities and accelerations at the outputs.
     z : ndarray, shape (N, n_z)
         Internal states of smooth friction laws.
     knots : sequence of (t, y, dv_before, dv_after)
@@ -43,24 +43,38 @@ class DenseOutput:
     layout : StateLayout, optional
         The integrated state's layout (:class:`nonsmooth.core.layout.StateLayout`); default
         the one of the shapes of ``q``, ``v`` and ``z``.
+    qdot : callable (q (n_q,), v (n_v,)) -> ndarray (n_q,), optional
+        The kinematic map ``dq/dt = H(q) v`` (``System.qdot``) giving the slopes of ``q`` at
+        every knot; default ``dq/dt = v`` (which needs ``n_q = n_v``).
     """
 
-    def __init__(self, t, q, v, dv, z, knots=(), layout: StateLayout | None = None):
+    def __init__(self, t, q, v, dv, z, knots=(), layout: StateLayout | None = None,
+                 qdot=None):
         if layout is None:
             layout = StateLayout(q.shape[1], v.shape[1], z.shape[1])
         self.layout = L = layout
         self.n_q, self.n_z = L.n_q, L.n_z
+
+        def slope(qs, vs):  # dq/dt of rows (k, n_q), (k, n_v)
+            if qdot is None:
+                return vs
+            out = np.empty(qs.shape)
+            for i in range(qs.shape[0]):
+                out[i] = qdot(qs[i], vs[i])
+            return out
+
         times = [np.asarray(t, dtype=float)]
         states = [np.hstack([q, v, z])]
-        before = [np.hstack([v, dv])]
+        before = [np.hstack([slope(q, v), dv])]
         after = [before[0]]
         for tk, y, d0, d1 in knots:
             y = np.asarray(y, dtype=float)
             qk, vk, zk = y[L.q], y[L.v], y[L.z]
+            dq = slope(qk[None, :], vk[None, :])[0]
             times.append(np.array([tk], dtype=float))
             states.append(np.concatenate((qk, vk, zk))[None, :])
-            before.append(np.concatenate((vk, d0))[None, :])
-            after.append(np.concatenate((vk, d1))[None, :])
+            before.append(np.concatenate((dq, d0))[None, :])
+            after.append(np.concatenate((dq, d1))[None, :])
         T = np.concatenate(times)
         is_knot = np.concatenate([np.zeros(times[0].size, bool)]
                                  + [np.ones(1, bool)] * (len(times) - 1))
@@ -119,7 +133,7 @@ class DenseOutput:
         h = t1 - t0
         s = (t_arr - t0) / h
         y0, y1 = self.y[i], self.y[i + 1]
-        m = self.layout.n_q + self.layout.n_v  # [q, v]: Hermite with [v, dv]; z: linear
+        m = self.layout.n_q + self.layout.n_v  # [q, v]: Hermite with [qdot, dv]; z: linear
         h10 = (s * (1 - s) ** 2)[:, None]
         h01 = (s * s * (3 - 2 * s))[:, None]
         h11 = (s * s * (s - 1))[:, None]

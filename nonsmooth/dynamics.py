@@ -97,7 +97,7 @@ class Evaluation:
 
     Attributes
     ----------
-    dv : ndarray, shape (n_q,)      accelerations dv/dt
+    dv : ndarray, shape (n_v,)      accelerations dv/dt
     lam : ndarray, shape (m,)       all constraint multipliers (N, N m), in the system's row order
     lambda_N : ndarray, shape (p,)  per pair: its normal row's multiplier (signed normal force,
                                     N), or its load ``N`` for a pair without a normal row (a
@@ -117,7 +117,7 @@ class Evaluation:
                                     over the load rows, shapes (k, k) and (k,) (k may be 0); set
                                     on both paths, with the radial loads of the last iteration in
                                     ``c`` (any state: :meth:`Dynamics.normal_equation`)
-    M : ndarray, shape (n_q, n_q)   mass matrix at the state (not copied: on the compiled path
+    M : ndarray, shape (n_v, n_v)   mass matrix at the state (not copied: on the compiled path
                                     a constant one is the tables' own array)
     phi, dphi : ndarray, shape (m,) constraint values and ``G v + phi_t`` (the drift)
     dz : ndarray, shape (n_z,)      time derivatives of the smooth laws' internal states
@@ -233,7 +233,7 @@ class Dynamics:
         self.system = system
         self.alpha, self.beta = float(alpha), float(beta)
         self._2a, self._b2 = 2.0 * self.alpha, self.beta ** 2
-        n, m, p = system.n_q, system.n_constraints, system.n_pairs
+        n, m, p = system.n_v, system.n_constraints, system.n_pairs
         self.n, self.m, self.p = n, m, p
         self._power_rows = np.zeros((m, 2))  # columns: all constraint rows, driver rows
         self._power_rows[:, 0] = 1.0

@@ -14,10 +14,19 @@ numbers its own; ``docs/seam.md`` section 1):
    ``n_z`` states. The integrated state is ``y = [q (n_q) | v (n_v) | work (5) | z (n_z)]``
    (``core.layout``, the only place that knows the order). Default (``System``): ``n_v =
    n_q``.
-2. Kinematic map. ``qdot(q, v) -> dq/dt`` (``dq = H(q) v``) and ``project(q) -> q`` (e.g.
-   unit quaternions), applied at phase starts and after events. Default: the identity
-   (``dq/dt = v``), no projection. The compiled ``qdot_into(q, v, dq)`` comes with the
-   kernels' templates (``docs/seam.md`` 1.3).
+2. Kinematic map. ``qdot(q, v) -> dq/dt`` (``dq = H(q) v``, linear in ``v``): what the run
+   integrates for ``q`` (every right-hand side, the dense output's Hermite slopes, the
+   constraints' assembly steps ``q - H(q) dx``); and ``project(q) -> q`` (e.g. unit
+   quaternions), applied to the initial ``q`` and at the end of every smooth phase (events,
+   time stops: every phase starts projected), not between steps (scipy's DOP853 reuses its
+   last stage, FSAL; a family may stabilize the drift inside ``qdot`` instead).
+   ``has_kinematic_map`` / ``has_projection`` say whether they are not the identity (the
+   run skips the calls otherwise). Default: the identity (``dq/dt = v``), no projection.
+   Compiled: a family's compiled ``rhs`` writes all of ``dy``, ``H(q) v`` included (the
+   phase templates, ``core.phases``, know no kinematic map and do not project; a family that
+   needs a projection inside a compiled phase brings it in its ``rhs``); the generated module
+   of a ``GeneralizedSystem`` integrates ``dq/dt = v`` only, so compiled terms with a
+   kinematic map are refused (``ModelError``).
 3. Terms. ``terms(t, q, v) -> system.Terms``, ``tangential_bias(t, q, v) -> (dW/dt) v``
    (shape (p,)) and ``potential(t, q) -> V`` (J): the Python reference path.
 4. Compiled terms. The family's compiled entry points and their constant data, as a
@@ -140,6 +149,7 @@ class Family(Protocol):
     docstring; ``System`` implements the defaults)."""
 
     n_q: int
+    n_v: int
     coordinate_names: list[str]
     constraint_names: list[str]
     constraint_kinds: list[str]
@@ -153,6 +163,12 @@ class Family(Protocol):
     def qdot(self, q: np.ndarray, v: np.ndarray) -> np.ndarray: ...
 
     def project(self, q: np.ndarray) -> np.ndarray: ...
+
+    @property
+    def has_kinematic_map(self) -> bool: ...
+
+    @property
+    def has_projection(self) -> bool: ...
 
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms: ...
 

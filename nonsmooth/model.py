@@ -146,7 +146,7 @@ class Model:
     Attributes
     ----------
     system : System
-    q0, v0 : ndarray, shape (n_q,)   initial state (projected onto the constraints at start)
+    q0, v0 : ndarray, (n_q,), (n_v,) initial state (projected onto the constraints at start)
     name : str
     outputs : dict of str to Output   named output columns, in order
     parameters : dict                 the parameter values the model was built with
@@ -179,13 +179,15 @@ class Model:
     span_note: str = ""
 
     def __post_init__(self):
-        n = self.system.n_q
+        sysm = self.system
         self.q0 = np.asarray(self.q0, dtype=float).reshape(-1)
         self.v0 = np.asarray(self.v0, dtype=float).reshape(-1)
-        for nm, arr in (("q0", self.q0), ("v0", self.v0)):
+        for nm, arr, n, what, names in (
+                ("q0", self.q0, sysm.n_q, "coordinates", sysm.coordinate_names),
+                ("v0", self.v0, sysm.n_v, "velocities", sysm.velocity_names)):
             if arr.shape != (n,):
                 raise ModelError(f"model {self.name}: {nm} has {arr.size} entries; the system "
-                                 f"has {n} coordinates {self.system.coordinate_names}")
+                                 f"has {n} {what} {names}")
 
 
 def as_model(obj, *, q0=None, v0=None) -> Model:
@@ -204,6 +206,6 @@ def as_model(obj, *, q0=None, v0=None) -> Model:
     if isinstance(obj, System):
         if q0 is None:
             raise ModelError("simulating a bare System needs q0 (and v0; default zeros)")
-        return Model(obj, q0, np.zeros(obj.n_q) if v0 is None else v0)
+        return Model(obj, q0, np.zeros(obj.n_v) if v0 is None else v0)
     raise ModelError(f"cannot simulate {type(obj).__name__}: expected a nonsmooth.Model, a "
                      "PlanarModel or a System")

@@ -30,7 +30,9 @@ name                        unit     meaning
 A pair is rotational when its tangential Jacobian row acts on body angles only (so clutches,
 brakes and any rotational friction element are named ``.tau`` without further declaration);
 likewise a driver is a torque when its constraint row acts on angles only. Any system also
-answers its coordinate names (``"rocker.theta"``), constraint rows (multipliers) and
+answers its coordinate names (``"rocker.theta"``: the column of ``q``), its velocity names
+where they differ from the coordinates' (a family with a kinematic map, ``n_v != n_q``: the
+column of ``v``; ``velocity_names``), constraint rows (multipliers) and
 ``lambda_N``, ``N``, ``F_T``, ``v_T`` (the single pair's column; with several pairs the
 ``(N, p)`` array, or one pair's by ``"F_T:pair"``).
 """
@@ -140,9 +142,13 @@ class Result:
     Attributes
     ----------
     t : ndarray, shape (N,)                   output times (s)
-    q, v, dv : ndarray, shape (N, n_q)        coordinates, velocities, accelerations
+    q : ndarray, shape (N, n_q)               coordinates (names: ``coordinate_names``)
+    v, dv : ndarray, shape (N, n_v)           velocities, accelerations (names:
+                                              ``velocity_names``; n_v = n_q unless the family
+                                              has a kinematic map)
     y : ndarray, shape (n_states, N)          the state ``[q, v, z]`` with time on the second
-                                              axis, as ``solve_ivp``'s (n_states = 2 n_q + n_z)
+                                              axis, as ``solve_ivp``'s (n_states = n_q + n_v +
+                                              n_z)
     sol : DenseOutput                         ``sol(t)``: the state at any time of the run's
                                               span (:mod:`nonsmooth.dense`: cubic Hermite on
                                               the outputs, events and stops)
@@ -190,11 +196,11 @@ class Result:
         ``knot_acceleration(side, y)``: a knot side's ``dv`` when it is not stored (evaluated
         when ``sol`` is first used); ``event_names``: the user event functions' names (the
         keys of ``t_events``); ``layout``: the integrated state's layout
-        (:class:`~nonsmooth.core.layout.StateLayout`; default ``n_q = n_v`` of the system and
-        ``n_z`` of the recorded width)."""
+        (:class:`~nonsmooth.core.layout.StateLayout`; default ``n_q``, ``n_v`` of the system
+        and ``n_z`` of the recorded width)."""
         r = cls()
         system = model.system
-        n, m, p = system.n_q, system.n_constraints, system.n_pairs
+        n_q, n, m, p = system.n_q, system.n_v, system.n_constraints, system.n_pairs
         N = rec["t"].size
         r.model, r.system, r.method, r.dt, r.alpha, r.beta = model, system, method, dt, alpha, beta
         r.status, r.message = status, message
@@ -203,7 +209,7 @@ class Result:
         y = np.array(rec["y"], dtype=float).reshape(N, -1) if N else np.zeros(
             (0, rec["y"].shape[1]))
         if layout is None:
-            layout = StateLayout(n, n, y.shape[1] - 2 * n - N_WORK)
+            layout = StateLayout(n_q, n, y.shape[1] - n_q - n - N_WORK)
         r.layout = layout
         r.q, r.v, r.work, r.z = layout.rows(y)
         r.laws = [law.name for law in laws]
@@ -219,6 +225,7 @@ class Result:
         r.phi, r.dphi = phi, dphi
         r.events = events
         r.coordinate_names = list(system.coordinate_names)
+        r.velocity_names = list(system.velocity_names)
         r.constraint_names = list(system.constraint_names)
         r.pair_names = [pr.name for pr in system.pairs]
         r.t_span = tuple(t_span) if t_span is not None else (
@@ -289,7 +296,7 @@ class Result:
     # ------------------------------------------------------------------ scipy-like views
     @property
     def y(self) -> np.ndarray:
-        """The state ``[q, v, z]`` with time on the second axis, shape (2 n_q + n_z, N)."""
+        """The state ``[q, v, z]`` with time on the second axis, shape (n_q + n_v + n_z, N)."""
         return np.hstack([self.q, self.v, self.z]).T
 
     @property
@@ -306,13 +313,17 @@ class Result:
                 d0, d1 = (side if isinstance(side, np.ndarray)
                           else self._knot_acceleration(side, y) for side in (before, after))
                 knots.append((t, y, d0, d1))
-            self._sol = DenseOutput(self.t, self.q, self.v, self.dv, self.z, knots, self.layout)
+            system = getattr(self, "system", None)
+            qdot = system.qdot if getattr(system, "has_kinematic_map", False) else None
+            self._sol = DenseOutput(self.t, self.q, self.v, self.dv, self.z, knots, self.layout,
+                                    qdot)
         return self._sol
 
     # ------------------------------------------------------------------ access
     def __getitem__(self, name: str) -> np.ndarray:
         """A named output (declared by the model, or an element's: module docstring), a
-        coordinate (``"rocker.theta"``), a constraint multiplier by row name, or ``lambda_N``
+        coordinate (``"rocker.theta"``), a velocity named apart from the coordinates
+        (``velocity_names``), a constraint multiplier by row name, or ``lambda_N``
         / ``N`` / ``F_T`` / ``v_T``: the single pair's column, with several pairs the (N, p)
         array (one pair's by ``"lambda_N:pair"``)."""
         if not isinstance(name, str):
@@ -328,6 +339,8 @@ class Result:
             return np.asarray(self.named[name][0](self), dtype=float)
         if name in self.coordinate_names:
             return self.q[:, self.coordinate_names.index(name)]
+        if name in self._velocity_columns():
+            return self.v[:, self.velocity_names.index(name)]
         if name in self.constraint_names:
             return self.lam[:, self.constraint_names.index(name)]
         base, _, pair = name.partition(":")
@@ -352,10 +365,16 @@ class Result:
             col = int(self.system.w_row[col])
         return col
 
+    def _velocity_columns(self) -> list[str]:
+        """The velocity names that name a column of ``v`` (those not also a coordinate's: with
+        ``n_v = n_q`` and the default names, none)."""
+        coords = set(self.coordinate_names)
+        return [nm for nm in getattr(self, "velocity_names", ()) if nm not in coords]
+
     def available(self) -> list[str]:
         """Every name ``result[name]`` answers (one column each)."""
         names = ["t", *self.outputs, *self.named, *self.coordinate_names,
-                 *self.constraint_names]
+                 *self._velocity_columns(), *self.constraint_names]
         for base in _PAIR_ARRAYS:
             names += [f"{base}:{pr}" for pr in self.pair_names]
         return list(dict.fromkeys(names))
@@ -367,7 +386,7 @@ class Result:
             return ["t", *self.outputs]
         if self.named:
             return ["t", *self.named]
-        cols = ["t", *self.coordinate_names, *self.constraint_names]
+        cols = ["t", *self.coordinate_names, *self._velocity_columns(), *self.constraint_names]
         for base in ("lambda_N", "F_T", "v_T"):
             cols += [f"{base}:{pr}" for pr in self.pair_names]
         return cols
@@ -395,7 +414,7 @@ class Result:
                                       if self.t_events else ""),
             f"  cost     {self.nfev} evaluations, {d['n_steps']} steps, {d['n_phases']} phases, "
             f"{d['wall_time']:.3g} s",
-            "  access   result[name], .t, .y (n_states, N), .q/.v (N, n_q), .sol(t), "
+            "  access   result[name], .t, .y (n_states, N), .q (N, n_q), .v (N, n_v), .sol(t), "
             ".t_events, .events, .available()",
         ]
         return "\n".join(lines)

@@ -94,9 +94,16 @@ def project(system: System, t: float, q: np.ndarray, v: np.ndarray, *, tol: floa
 
     Returns ``(q, v)`` with ``|Phi(q, t)| <= tol`` and ``G v + Phi_t = 0``; raises
     :class:`ConstraintError` when the position constraints cannot be satisfied from ``q``.
+    ``q`` (n_q,) is first projected onto its own manifold (``system.project``, e.g. a unit
+    quaternion); with a kinematic map each correction ``dx`` (n_v,: ``G`` is the
+    velocity-level Jacobian, ``dPhi = G dx``) moves ``q`` by ``H(q) dx = qdot(q, dx)`` and
+    is projected again.
     """
     q = np.array(q, dtype=float)
     v = np.array(v, dtype=float)
+    mapped, projects = system.has_kinematic_map, system.has_projection
+    if projects:
+        q = np.array(system.project(q), dtype=float)
     if system.n_constraints == 0:
         return q, v
     for _ in range(max_iter):
@@ -104,7 +111,10 @@ def project(system: System, t: float, q: np.ndarray, v: np.ndarray, *, tol: floa
         err = float(np.max(np.abs(T.phi)))
         if err <= tol:
             break
-        q = q - np.linalg.lstsq(T.G, T.phi, rcond=None)[0]
+        dx = np.linalg.lstsq(T.G, T.phi, rcond=None)[0]
+        q = q - (system.qdot(q, dx) if mapped else dx)
+        if projects:
+            q = np.array(system.project(q), dtype=float)
     else:
         raise ConstraintError(
             f"the initial configuration does not satisfy the constraints (max |Phi| = {err:.3g} "
@@ -167,7 +177,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         Relative tolerance of the adaptive methods; default :data:`DEFAULT_TOLERANCES` (1e-11
         for the explicit methods: the belt's stick-slip period to ~3e-10; 1e-8 for the
         implicit ones, whose cost grows fast with the accuracy on stiff laws).
-    atol : float or array_like, shape (2 n_q + n_z,), optional
+    atol : float or array_like, shape (n_q + n_v + n_z,), optional
         Absolute tolerance: one number, or one per state component of ``y = [q, v, z]``
         (``Result.y``'s rows; ``z`` the smooth laws' internal states); the work integrals of
         the energy balance take the smallest given value. Default 1e-13 (explicit methods),
@@ -180,8 +190,9 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         take their parameters from the pair's friction description (``FrictionPair.params``).
     events : sequence of callable
         User events ``g(t, q, v)`` with optional ``terminal`` and ``direction`` attributes.
-    q0, v0 : array_like, optional
-        Initial coordinates / velocities (default the model's); projected onto the constraints.
+    q0, v0 : array_like, shapes (n_q,), (n_v,), optional
+        Initial coordinates / velocities (default the model's); projected onto the constraints
+        (and ``q0`` by the family's ``project``, e.g. normalized as a unit quaternion).
     max_step : float
         Largest step of the adaptive methods (s).
     progress : callable(t), optional
@@ -325,18 +336,19 @@ def _initial_energy(system, t0: float, mdl) -> float:
 
 def _state_atol(atol, system, n_z: int, rtol: float = 0.0,
                 energy: float = 0.0) -> np.ndarray:
-    """``atol`` for the integrated state ``[q, v, work, z]`` (shape ``(2 n_q + N_WORK + n_z,)``)
+    """``atol`` for the integrated state ``[q, v, work, z]`` (shape ``(n_q + n_v + N_WORK + n_z,)``)
     from a number or a vector given for ``y = [q, v, z]``: :meth:`StateLayout.atol
     <nonsmooth.core.layout.StateLayout.atol>` of the system's layout (the work accumulators
     take the smallest value, the constraint forces' work at least ``rtol`` times the energy
     ``energy`` (J) at the start)."""
-    return StateLayout(system.n_q, system.n_q, n_z).atol(atol, system.coordinate_names, rtol,
+    return StateLayout(system.n_q, system.n_v, n_z).atol(atol, system.coordinate_names, rtol,
                                                           energy)
 
 
 def _check_initial_state(mdl) -> None:
-    for name, arr in (("q0", mdl.q0), ("v0", mdl.v0)):
-        bad = [mdl.system.coordinate_names[i] for i in np.flatnonzero(~np.isfinite(arr))]
+    for name, arr, names in (("q0", mdl.q0, mdl.system.coordinate_names),
+                             ("v0", mdl.v0, mdl.system.velocity_names)):
+        bad = [names[i] for i in np.flatnonzero(~np.isfinite(arr))]
         if bad:
             raise ModelError(f"the initial state {name} is not finite at coordinate(s) "
                              f"{', '.join(bad)}: give finite initial positions and velocities")
@@ -386,7 +398,7 @@ def _blas_threads(system):
     """One BLAS thread for a small system (the KKT solves are tiny), else leave BLAS alone."""
     import contextlib
 
-    size = system.n_q + system.n_constraints + system.n_pairs
+    size = system.n_v + system.n_constraints + system.n_pairs
     if size > SMALL_SYSTEM:
         return contextlib.nullcontext()
     return _threadpools().limit(limits=1, user_api="blas")

@@ -10,14 +10,19 @@ Notation (Wang, Wang & Zhuang; ``docs/method.md`` section 1):
 ========  ==================  ==========================================================
 symbol    shape               meaning
 ========  ==================  ==========================================================
-q, v      (n_q,)              generalized coordinates and velocities, v = dq/dt
-M         (n_q, n_q)          mass matrix
-f         (n_q,)              applied generalized forces (gravity, springs, dampers, ...)
+q         (n_q,)              generalized coordinates
+v         (n_v,)              generalized velocities, dq/dt = H(q) v (:meth:`System.qdot`;
+                              the identity, v = dq/dt and n_v = n_q, unless a family
+                              defines its kinematic map: unit quaternions and body-axes
+                              angular velocities give n_q = 4, n_v = 3 per rotation)
+M         (n_v, n_v)          mass matrix
+f         (n_v,)              applied generalized forces (gravity, springs, dampers, ...)
 phi       (m,)                bilateral constraints Phi(q, t) = 0
-G         (m, n_q)            constraint Jacobian dPhi/dq
+G         (m, n_v)            velocity-level constraint Jacobian: dPhi/dt = G v + phi_t
+                              (= dPhi/dq H(q); dPhi/dq with the identity map)
 phi_t     (m,)                partial time derivative dPhi/dt at fixed q
-gamma     (m,)                -(G v)_q v - 2 Phi_qt v - Phi_tt, so d2Phi/dt2 = G dv/dt - gamma
-W         (p_rows, n_q)       tangential Jacobian of the p frictional pairs, v_T = W v
+gamma     (m,)                -(dG/dt) v - 2 Phi_qt v - Phi_tt, so d2Phi/dt2 = G dv/dt - gamma
+W         (p_rows, n_v)       tangential Jacobian of the p frictional pairs, v_T = W v
                               (pair i: rows ``w_row[i]`` to ``w_row[i] + dim - 1``;
                               ``p_rows = sum(dim)``, = p when every pair is scalar)
 ========  ==================  ==========================================================
@@ -155,7 +160,9 @@ class System:
 
     1. Set ``n_q`` (number of coordinates), ``constraint_names`` and ``constraint_kinds`` (one
        entry per constraint row, kinds from ``CONSTRAINT_KINDS``), ``pairs`` (list of
-       :class:`FrictionPair`) and ``coordinate_names``.
+       :class:`FrictionPair`) and ``coordinate_names``; with a kinematic map (``n_v != n_q``
+       or ``dq/dt != v``) also ``n_v``, ``velocity_names`` and :meth:`qdot` (and
+       :meth:`project` where the coordinates have an invariant, e.g. ``|q| = 1``).
     2. Implement :meth:`terms` returning a :class:`Terms` at ``(t, q, v)``; it is the hot path,
        so it must do no constant work (precompute in ``__init__``).
     3. Implement :meth:`potential` (the potential energy V(t, q) of the conservative applied
@@ -164,9 +171,9 @@ class System:
        uses a central difference of ``W`` along ``v``.
 
     It implements the defaults of the model-family contract (:mod:`nonsmooth.family`): the
-    state layout with ``n_v = n_q`` (:attr:`layout`, :meth:`layout_with`), the identity
-    kinematic map (:meth:`qdot`, :meth:`project`), the rows' and pairs' names, no user values
-    (:attr:`has_user_functions`, :meth:`user_values`), the failures' words
+    state layout with ``n_v = n_q`` (:attr:`n_v`, :attr:`layout`, :meth:`layout_with`), the
+    identity kinematic map (:meth:`qdot`, :meth:`project`), the rows' and pairs' names, no user
+    values (:attr:`has_user_functions`, :meth:`user_values`), the failures' words
     (:meth:`name_failure`) and no compiled code (:meth:`kernel_key`).
     """
 
@@ -256,10 +263,21 @@ class System:
         return pre
 
     # ------------------------------------------------------------------ the family contract
+    @property
+    def n_v(self) -> int:
+        """Number of velocity coordinates (obligation 1): the size of ``v``, ``dv``, ``f``, the
+        mass matrix and the columns of ``G`` and ``W``. Default ``n_q`` (a subclass sets
+        ``self.n_v = ...`` or overrides the property)."""
+        return self.__dict__.get("_n_v", self.n_q)
+
+    @n_v.setter
+    def n_v(self, value: int) -> None:
+        self._n_v = int(value)
+
     def layout_with(self, n_z: int = 0) -> StateLayout:
         """The integrated state's layout with ``n_z`` smooth-law states (obligation 1):
-        ``StateLayout(n_q, n_q, n_z)``."""
-        return StateLayout(self.n_q, self.n_q, n_z)
+        ``StateLayout(n_q, n_v, n_z)``."""
+        return StateLayout(self.n_q, self.n_v, n_z)
 
     @property
     def layout(self) -> StateLayout:
@@ -267,23 +285,60 @@ class System:
         return self.layout_with(sum(pr.make_law().n_states for pr in self.pairs))
 
     def qdot(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """``dq/dt`` (n_q,) at ``(q, v)``: ``v`` (obligation 2; the identity map)."""
+        """``dq/dt = H(q) v`` (n_q,) at ``(q (n_q,), v (n_v,))`` (obligation 2): what the run
+        integrates for the coordinates. It must be linear in ``v`` (the constraints'
+        projection and the default :meth:`tangential_bias` step along ``qdot(q, dv)``).
+        Default: ``v`` (the identity map, ``n_v = n_q``).
+
+        A family whose coordinates have an invariant the map keeps only in exact arithmetic
+        (``|q| = 1`` of a unit quaternion under ``dq/dt = q (x) (0, omega) / 2``) may add a
+        drift stabilization here, e.g. ``+ k (1 - |q|^2) q`` with ``k`` about the inverse of the
+        motion's time scale: the run projects only at phase starts and events
+        (:meth:`project`)."""
         return v
 
     def project(self, q: np.ndarray) -> np.ndarray:
-        """``q`` made admissible (obligation 2): unchanged."""
+        """``q`` (n_q,) moved onto the coordinates' own manifold (obligation 2; e.g. ``q /
+        |q|`` for a unit quaternion): a new array, ``q`` itself left unchanged. The run applies
+        it to the initial coordinates, at the end of every smooth phase (an event, a time
+        stop, the restart of a phase: so every phase starts from a projected ``q``) and inside
+        the constraints' assembly (:func:`nonsmooth.simulate.project`); not after each step
+        (scipy's DOP853 reuses its last stage as the next step's first, FSAL: a state changed
+        between steps would make that stage wrong). Default: the identity (``q`` returned)."""
         return q
 
     @property
+    def has_kinematic_map(self) -> bool:
+        """Whether :meth:`qdot` is not the identity (a subclass overrides it): the run then
+        calls it in every right-hand side and the dense output uses it."""
+        return type(self).qdot is not System.qdot
+
+    @property
+    def has_projection(self) -> bool:
+        """Whether :meth:`project` is not the identity (a subclass overrides it)."""
+        return type(self).project is not System.project
+
+    @property
     def constant_mass(self) -> np.ndarray | None:
-        """The mass matrix (n_q, n_q) if it does not depend on ``q``, else None (obligation
+        """The mass matrix (n_v, n_v) if it does not depend on ``q``, else None (obligation
         4); the base class does not know: None."""
         return None
 
     @property
     def velocity_names(self) -> list[str]:
-        """Names of the velocity coordinates (n_v): the coordinates' (obligation 6)."""
-        return list(self.coordinate_names)
+        """Names of the velocity coordinates (n_v) (obligation 6): the ones set
+        (``self.velocity_names = [...]``), else the coordinates' when ``n_v = n_q``, else
+        ``v[0]``, ``v[1]``, ..."""
+        names = self.__dict__.get("_velocity_names")
+        if names is not None:
+            return list(names)
+        if self.n_v == self.n_q:
+            return list(self.coordinate_names)
+        return [f"v[{i}]" for i in range(self.n_v)]
+
+    @velocity_names.setter
+    def velocity_names(self, names) -> None:
+        self._velocity_names = list(names)
 
     @property
     def row_names(self) -> list[str]:
@@ -325,14 +380,17 @@ class System:
         raise NotImplementedError("a System subclass must implement potential()")
 
     def tangential_bias(self, t: float, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """``(dW/dt) v``, shape (p,): the part of the tangential acceleration not in ``W dv/dt``.
+        """``(dW/dt) v``, shape (p_rows,): the part of the tangential acceleration not in
+        ``W dv/dt``.
 
-        Default: central difference of ``W(q)`` along ``v`` (step scaled to the state).
+        Default: central difference of ``W(q)`` along the motion ``dq/dt = qdot(q, v)`` (step
+        scaled to the state).
         """
         h = 1e-6 * max(1.0, float(np.max(np.abs(q)))) / max(1e-12, float(np.max(np.abs(v))))
         h = min(h, 1e-4)
-        Wp = self.terms(t + h, q + h * v, v).W
-        Wm = self.terms(t - h, q - h * v, v).W
+        dq = self.qdot(q, v) if self.has_kinematic_map else v
+        Wp = self.terms(t + h, q + h * dq, v).W
+        Wm = self.terms(t - h, q - h * dq, v).W
         return (Wp - Wm) @ v / (2 * h)
 
 
@@ -349,10 +407,11 @@ class Constraint:
         rheonomic driving constraint (multiplier = driving force/torque).
     phi : callable (t, q) -> array_like, shape (k,)
         Constraint value.
-    jacobian : callable (t, q) -> array_like, shape (k, n_q)
-        ``dPhi/dq``.
+    jacobian : callable (t, q) -> array_like, shape (k, n_v)
+        ``dPhi/dq`` (with a kinematic map ``dq/dt = H(q) v``: the velocity-level Jacobian
+        ``dPhi/dq H(q)``, so that ``dPhi/dt = G v + phi_t``).
     gamma : callable (t, q, v) -> array_like, shape (k,)
-        ``-(G v)_q v - 2 Phi_qt v - Phi_tt``.
+        ``-(dG/dt) v - 2 Phi_qt v - Phi_tt`` (``-(G v)_q v ...`` with the identity map).
     phi_t : callable (t, q) -> array_like, shape (k,), optional
         ``dPhi/dt`` at fixed q (default zero: scleronomic).
     """
@@ -376,26 +435,27 @@ class GeneralizedSystem(System):
     ----------
     coordinates : sequence of str
         Names of the generalized coordinates (n_q of them).
-    mass : ndarray, shape (n_q, n_q), or callable q -> ndarray
+    mass : ndarray, shape (n_v, n_v), or callable q -> ndarray
         Mass matrix (constant or configuration dependent).
     constraints : sequence of Constraint
     potential : callable (t, q) -> float, optional
         Potential energy V (J) of the conservative forces.
-    potential_gradient : callable (t, q) -> array_like (n_q,), optional
-        ``dV/dq``; the force ``-dV/dq`` is applied. Required when ``potential`` is given.
-    forces : callable (t, q, v) -> array_like (n_q,), optional
+    potential_gradient : callable (t, q) -> array_like (n_v,), optional
+        ``dV/dq`` (with a kinematic map, the generalized force's ``H(q)^T dV/dq``); the force
+        ``-dV/dq`` is applied. Required when ``potential`` is given.
+    forces : callable (t, q, v) -> array_like (n_v,), optional
         Other applied generalized forces (counted as applied work in the energy balance).
-    inertial : callable (t, q, v) -> array_like (n_q,), optional
+    inertial : callable (t, q, v) -> array_like (n_v,), optional
         The velocity-dependent inertial forces of a configuration-dependent mass matrix
         (Coriolis and centrifugal: ``-(dM/dt) v + (1/2) d(v^T M v)/dq``), on the right-hand
         side with the applied forces. They do no work on the kinetic energy
         ``(1/2) v^T M(q) v`` (``v . f_inertial = -(1/2) v^T (dM/dt) v``, which the kinetic
         energy's own ``dM/dt`` term cancels), so they are counted in no work term; passed as
         ``forces`` they would be counted as applied work and the energy balance would be wrong.
-    damping : callable (t, q, v) -> array_like (n_q,), optional
+    damping : callable (t, q, v) -> array_like (n_v,), optional
         Dissipative generalized forces (counted as damping work).
     pairs : sequence of FrictionPair
-    tangential : callable (t, q) -> array_like, shape (p_rows, n_q)
+    tangential : callable (t, q) -> array_like, shape (p_rows, n_v)
         The tangential Jacobian ``W`` (row i: sliding velocity of pair i; a pair of ``dim``
         d has d consecutive rows).
     tangential_bias : callable (t, q, v) -> array_like (p_rows,), optional
@@ -404,7 +464,17 @@ class GeneralizedSystem(System):
         The same terms as one numba function (with a constant mass matrix): each evaluation is
         then one compiled call (:mod:`nonsmooth.generated`) instead of the callables from
         Python. The callables stay the definition: ``simulate`` checks the compiled terms
-        against them at the initial state (:meth:`check_compiled`).
+        against them at the initial state (:meth:`check_compiled`). Not with a kinematic
+        map (``velocities``, ``qdot``, ``project``): the generated module integrates
+        ``dq/dt = v``.
+    velocities : sequence of str, optional
+        Names of the velocity coordinates (n_v of them); default the coordinates' (n_v = n_q).
+    qdot : callable (q, v) -> array_like (n_q,), optional
+        The kinematic map ``dq/dt = H(q) v``, linear in ``v`` (:meth:`System.qdot`); required
+        when n_v != n_q; default ``dq/dt = v``.
+    project : callable q -> array_like (n_q,), optional
+        ``q`` moved onto its manifold (:meth:`System.project`: ``q / |q|`` for a unit
+        quaternion), applied at the run's start, phase ends and events; default none.
     """
 
     def __init__(
@@ -422,11 +492,16 @@ class GeneralizedSystem(System):
         tangential: Callable | None = None,
         tangential_bias: Callable | None = None,
         compiled=None,
+        velocities: Sequence[str] | None = None,
+        qdot: Callable | None = None,
+        project: Callable | None = None,
     ):
         self.coordinate_names = list(coordinates)
-        self.n_q = n = len(self.coordinate_names)
-        if n == 0:
+        self.n_q = len(self.coordinate_names)
+        if self.n_q == 0:
             raise ModelError("GeneralizedSystem needs at least one coordinate")
+        self._kinematic_map(velocities, qdot, project, compiled)
+        n = self.n_v  # the size of M, f and the columns of G and W
         if callable(mass):
             self._mass_fn = mass
             self._M = None
@@ -462,15 +537,39 @@ class GeneralizedSystem(System):
             k = len(c.names)
             self._blocks.append((c, slice(row, row + k)))
             row += k
-        self._zero_W = np.zeros((0, n))
+        self._zero_W = np.zeros((0, n))  # (0, n_v)
         if compiled is not None and self._M is None:
             raise ModelError("compiled terms need a constant mass matrix (give mass as an "
                              "array)")
         self.compiled = compiled
 
+    def _kinematic_map(self, velocities, qdot, project, compiled) -> None:
+        """Set ``n_v``, the velocity names and the kinematic map from the constructor's
+        arguments; ModelError for n_v != n_q without ``qdot`` and for compiled terms with a
+        kinematic map (the generated module integrates ``dq/dt = v``)."""
+        if velocities is not None:
+            self.velocity_names = velocities
+            self.n_v = len(self.velocity_names)
+            if self.n_v == 0:
+                raise ModelError("GeneralizedSystem: velocities names no velocity coordinate")
+        if self.n_v != self.n_q and qdot is None:
+            raise ModelError(
+                f"GeneralizedSystem: {self.n_q} coordinates and {self.n_v} velocities need the "
+                "kinematic map dq/dt = H(q) v: pass qdot=qdot(q, v) (returning n_q values)")
+        self._qdot, self._project = qdot, project
+        if compiled is not None and (self.n_v != self.n_q or qdot is not None
+                                     or project is not None):
+            raise ModelError(
+                "GeneralizedSystem: compiled terms (compiled=) support only the identity "
+                "kinematic map dq/dt = v (their generated module integrates it, "
+                f"nonsmooth.generated); this system has {self.n_q} coordinates, {self.n_v} "
+                "velocities" + (", a qdot" if qdot is not None else "")
+                + (", a project" if project is not None else "")
+                + ": leave out compiled= (the callables then run on the Python path)")
+
     def terms(self, t, q, v):
         M = self._M if self._M is not None else np.asarray(self._mass_fn(q), dtype=float)
-        f = np.zeros(self.n_q)
+        f = np.zeros(self.n_v)
         P_applied = P_damping = 0.0
         if self._dV is not None:
             f -= self._dV(t, q)
@@ -487,7 +586,7 @@ class GeneralizedSystem(System):
         m = self.n_constraints
         phi = np.empty(m)
         gamma = np.empty(m)
-        G = np.empty((m, self.n_q))
+        G = np.empty((m, self.n_v))
         phi_t = np.zeros(m)
         for c, sl in self._blocks:
             phi[sl] = c.phi(t, q)
@@ -498,16 +597,34 @@ class GeneralizedSystem(System):
         if self._W is None:
             W = self._zero_W
         else:
-            W = np.empty((self.p_rows, self.n_q))
+            W = np.empty((self.p_rows, self.n_v))
             W[:] = self._W(t, q)
         return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
 
     def potential(self, t, q):
         return 0.0 if self._V is None else float(self._V(t, q))
 
+    def qdot(self, q, v):
+        """``dq/dt`` (n_q,): the ``qdot`` given, else ``v``."""
+        return v if self._qdot is None else np.asarray(self._qdot(q, v), dtype=float)
+
+    def project(self, q):
+        """``q`` (n_q,) projected by the ``project`` given, else unchanged."""
+        return q if self._project is None else np.asarray(self._project(q), dtype=float)
+
+    @property
+    def has_kinematic_map(self) -> bool:
+        """Whether a ``qdot`` was given."""
+        return self._qdot is not None
+
+    @property
+    def has_projection(self) -> bool:
+        """Whether a ``project`` was given."""
+        return self._project is not None
+
     @property
     def constant_mass(self) -> np.ndarray | None:
-        """The mass matrix given as an array (n_q, n_q), or None for a function of ``q``."""
+        """The mass matrix given as an array (n_v, n_v), or None for a function of ``q``."""
         return self._M
 
     def kernel_key(self) -> str | None:

@@ -22,7 +22,9 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
                       max_step):
     """One event loop for every method: smooth phases (:func:`_phase`) between events and time
     stops, a fresh stepper after each (nothing is cached across it), the transition at each
-    event."""
+    event. The state at an engine event or a time stop has its ``q`` projected by the family
+    (:meth:`_Run.projected`, ``System.project``) before the event is handled and the next
+    phase starts from it (the initial state is projected by ``simulate``)."""
     grid, t_end = sched.grid, sched.t_end
     ev = run.ev_at(t0, y, modes)
     run.knots.append((t0, np.array(y), ev.dv, ev.dv))
@@ -50,6 +52,7 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
         if kind == "done":
             if t_bound >= t_end:
                 break
+            y = run.projected(y)
             modes = _restart_at_stop(run, specs, t, y, modes)
         else:
             fired = outcome[4]
@@ -62,6 +65,7 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
                     run.record(t, y, ev, modes)  # with t_eval: only its rows (solve_ivp's)
                 run.knots.append((t, np.array(y), ev.dv, ev.dv))
                 return "user", t
+            y = run.projected(y)
             modes = _handle_event(run, specs, fired, t, y, modes)
         if next_k < len(grid) and grid[next_k] - t <= _tol(t):
             run.record(t, y, run.ev_at(t, y, modes), modes)

@@ -81,7 +81,7 @@ class Modes:
         faces = np.where(np.abs(ev.lam_abs) <= 1e-10 * scale, 0.0, np.sign(ev.lam_abs))
         crossed = np.asarray(sorted(crossed), dtype=np.int64)
         if np.any(faces == 0) or crossed.size:
-            dy = np.concatenate((y[L.v], ev.dv, ev.powers, ev.dz))
+            dy = self.rate(y, ev)
             delta = 1e-6
             probe = y + delta * dy
             later = self.dyn.evaluate(t + delta, probe[L.q], probe[L.v], modes, None,
@@ -313,7 +313,7 @@ class Modes:
         return (t, np.array(modes, dtype=float), np.array(self.faces, dtype=float))
 
     def side_acceleration(self, side, y) -> np.ndarray:
-        """``dv`` (n_q,) at the state ``y`` on a knot's ``side`` (:meth:`side`)."""
+        """``dv`` (n_v,) at the state ``y`` on a knot's ``side`` (:meth:`side`)."""
         t, modes, faces = side[:3]
         if len(side) > 3:
             self.dyn.e_ref[:] = side[3]

@@ -47,7 +47,11 @@ class _Run(Recording, Modes):
         self.user_events = user_events
         self.progress = progress
         self.events: list[EventRecord] = []
-        n, m, p, pr = system.n_q, system.n_constraints, system.n_pairs, system.p_rows
+        n, m, p, pr = L.n_v, system.n_constraints, system.n_pairs, system.p_rows
+        # the family's kinematic map dq/dt = qdot(q, v) and projection of q (nonsmooth.family,
+        # obligation 2); None where they are the identity (dq/dt = v, no projection)
+        self.qdot = system.qdot if system.has_kinematic_map else None
+        self.project = system.project if system.has_projection else None
         self.recorder = Recorder({"y": L.size, "dv": n, "lam": m,
                                   "lambda_N": p, "N": p, "F_T": pr, "v_T": pr, "modes": p,
                                   "phi": m, "dphi": m})
@@ -124,11 +128,14 @@ class _Run(Recording, Modes):
         return ev
 
     def fun(self, modes, cached=True):
-        """The right-hand side for fixed modes; ``cached=False`` skips the cache lookup (the
-        fixed-step loop reads ``self.last_ev`` instead)."""
+        """The right-hand side ``dy/dt = [qdot(q, v), dv, powers, dz]`` for fixed modes
+        (``qdot``: the family's kinematic map, ``v`` where it is the identity);
+        ``cached=False`` skips the cache lookup (the fixed-step loop reads ``self.last_ev``
+        instead)."""
         sq, sv, sz = self.layout.q, self.layout.v, self.layout.z  # slices made once
         evaluate = self.dyn.evaluate
         faces = self.faces
+        qdot = self.qdot
 
         def f(t, y):
             if cached:
@@ -138,9 +145,27 @@ class _Run(Recording, Modes):
                 self.charge(t)
                 ev = evaluate(t, y[sq], y[sv], modes, faces, y[sz])
             self.last_ev = ev
-            return np.concatenate((y[sv], ev.dv, ev.powers, ev.dz))  # dq/dt = v
+            dq = y[sv] if qdot is None else qdot(y[sq], y[sv])  # dq/dt = H(q) v
+            return np.concatenate((dq, ev.dv, ev.powers, ev.dz))
 
         return f
+
+    def rate(self, y, ev) -> np.ndarray:
+        """``dy/dt`` (size,) at the state ``y`` with its evaluation ``ev`` (as :meth:`fun`)."""
+        L = self.layout
+        dq = y[L.v] if self.qdot is None else self.qdot(y[L.q], y[L.v])
+        return np.concatenate((dq, ev.dv, ev.powers, ev.dz))
+
+    def projected(self, y) -> np.ndarray:
+        """``y`` with ``q`` projected by the family (``System.project``): ``y`` itself where
+        there is no projection, else a new state (the evaluation cache is left: its key is the
+        state)."""
+        if self.project is None:
+            return y
+        L = self.layout
+        y = np.array(y, dtype=float)
+        y[L.q] = self.project(np.array(y[L.q]))
+        return y
 
 
     def nonfinite(self, t, y, h, method, dt) -> NonsmoothError:

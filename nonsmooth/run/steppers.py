@@ -50,7 +50,9 @@ class _FixedStepper:
     order); the state at an event is got by re-stepping exactly to it (``state_at``), not by
     interpolation. Without ``t_eval`` the outputs are the step ends themselves; with it, the
     outputs between step ends come from the step's Hermite interpolant. Outputs are not
-    checked against the phase's modes (the step cannot be shortened)."""
+    checked against the phase's modes (the step cannot be shortened). A family's projection
+    (``System.project``) is applied to each step's end before its derivative is evaluated
+    (no evaluation added)."""
 
     xtol = 1e-13
     fixed = True
@@ -70,7 +72,7 @@ class _FixedStepper:
         # each whole step in one compiled call
         family = run.family
         self.compiled = (family is not None and family.steps_compiled and not family.calls_back
-                         and not run.dyn.vector)
+                         and not run.dyn.vector and run.project is None)
         if self.compiled:
             family.warm("fixed")
 
@@ -90,6 +92,7 @@ class _FixedStepper:
             y_new = self.rule(self.rhs, self.t, self.y, self.f, t_next - self.t)
             if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
                 raise run.nonfinite(self.t, self.y, t_next - self.t, self.method, self.dt)
+            y_new = run.projected(y_new)  # the family's projection of q (none: y_new itself)
             self.f = self.rhs(t_next, y_new)
             self.t, self.y = t_next, y_new
         self._remember()
@@ -131,10 +134,23 @@ class _FixedStepper:
         return y
 
 
+#: scipy's explicit Runge-Kutta solvers: one-step methods whose state between steps is ``y``
+#: and the derivative ``f`` at it (the next step's first stage, FSAL), so a projected ``y``
+#: with its ``f`` evaluated again is a consistent restart (``_ScipyStepper.step``).
+_PROJECTABLE = ("RK23", "RK45", "DOP853")
+
+
 class _ScipyStepper:
     """The stepper protocol for scipy's adaptive ``OdeSolver`` classes (RK45, DOP853, RK23,
     Radau, BDF, LSODA): their own step control and dense output; the state at an event is the
-    dense output there, as in ``solve_ivp``."""
+    dense output there, as in ``solve_ivp``.
+
+    A family's projection (``System.project``) is applied after every accepted step of the
+    explicit Runge-Kutta solvers (:data:`_PROJECTABLE`): the solver's ``y`` is replaced by the
+    projected state and its ``f`` (the next step's first stage, and the slope at the end of
+    the step's dense output) evaluated there, one evaluation more per step. The implicit
+    solvers keep a history (BDF, LSODA) or a Newton state (Radau) that a changed ``y`` would
+    contradict: they are projected at the phase's ends only (events, time stops)."""
 
     xtol = _EPS4
     fixed = False
@@ -162,6 +178,9 @@ class _ScipyStepper:
             raise IntegrationError(
                 f"{self.method} failed after t = {self.t_old:.6g} s: {message}; try another "
                 "method, looser tolerances or a smaller max_step")
+        if self.run.project is not None and self.method in _PROJECTABLE:
+            solver.y = self.run.projected(solver.y)
+            solver.f = solver.fun(solver.t, solver.y)  # FSAL: the stage at the projected state
         self.t, self.y, self.status = solver.t, solver.y, solver.status
         self._dense = None
 
