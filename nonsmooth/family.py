@@ -17,9 +17,11 @@ numbers its own; ``docs/seam.md`` section 1):
 2. Kinematic map. ``qdot(q, v) -> dq/dt`` (``dq = H(q) v``, linear in ``v``): what the run
    integrates for ``q`` (every right-hand side, the dense output's Hermite slopes, the
    constraints' assembly steps ``q - H(q) dx``); and ``project(q) -> q`` (e.g. unit
-   quaternions), applied to the initial ``q`` and at the end of every smooth phase (events,
-   time stops: every phase starts projected), not between steps (scipy's DOP853 reuses its
-   last stage, FSAL; a family may stabilize the drift inside ``qdot`` instead).
+   quaternions), applied to the initial ``q``, at the end of every smooth phase (events,
+   time stops: every phase starts projected) and after each accepted step of the explicit
+   one-step steppers (RK4/Euler; scipy's RK23/RK45/DOP853 with the FSAL stage evaluated again);
+   the implicit solvers and compiled phases project at phase ends only (a family may
+   stabilize the drift inside ``qdot``; ``docs/method.md`` section 1.1).
    ``has_kinematic_map`` / ``has_projection`` say whether they are not the identity (the
    run skips the calls otherwise). Default: the identity (``dq/dt = v``), no projection.
    Compiled: a family's compiled ``rhs`` writes all of ``dy``, ``H(q) v`` included (the

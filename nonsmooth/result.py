@@ -414,7 +414,7 @@ class Result:
                                       if self.t_events else ""),
             f"  cost     {self.nfev} evaluations, {d['n_steps']} steps, {d['n_phases']} phases, "
             f"{d['wall_time']:.3g} s",
-            "  access   result[name], .t, .y (n_states, N), .q (N, n_q), .v (N, n_v), .sol(t), "
+            "  access   result[name], .t, .y (n_states, N), .q/.v (N, n_q/n_v), .sol(t), "
             ".t_events, .events, .available()",
         ]
         return "\n".join(lines)

@@ -293,18 +293,23 @@ class System:
         A family whose coordinates have an invariant the map keeps only in exact arithmetic
         (``|q| = 1`` of a unit quaternion under ``dq/dt = q (x) (0, omega) / 2``) may add a
         drift stabilization here, e.g. ``+ k (1 - |q|^2) q`` with ``k`` about the inverse of the
-        motion's time scale: the run projects only at phase starts and events
-        (:meth:`project`)."""
+        motion's time scale (larger makes the equations stiff), where the run does not project
+        between steps (the implicit solvers, compiled phases: :meth:`project`); such a term
+        vanishes on the manifold, so ``qdot`` stays linear in ``v`` there."""
         return v
 
     def project(self, q: np.ndarray) -> np.ndarray:
         """``q`` (n_q,) moved onto the coordinates' own manifold (obligation 2; e.g. ``q /
         |q|`` for a unit quaternion): a new array, ``q`` itself left unchanged. The run applies
-        it to the initial coordinates, at the end of every smooth phase (an event, a time
-        stop, the restart of a phase: so every phase starts from a projected ``q``) and inside
-        the constraints' assembly (:func:`nonsmooth.simulate.project`); not after each step
-        (scipy's DOP853 reuses its last stage as the next step's first, FSAL: a state changed
-        between steps would make that stage wrong). Default: the identity (``q`` returned)."""
+        it to the initial coordinates and inside the constraints' assembly
+        (:func:`nonsmooth.simulate.project`), at the end of every smooth phase (an event, a
+        time stop: every phase starts from a projected ``q``), and after every accepted step
+        of the explicit one-step steppers (RK4, Euler; scipy's RK23, RK45, DOP853, whose last
+        stage is the next step's first, FSAL: it is evaluated again at the projected state).
+        Not between the steps of the implicit solvers (Radau, BDF, LSODA: their Newton state
+        or history would contradict a changed state) nor inside a compiled phase (a compiled
+        family projects in its own right-hand side). Default: the identity (``q``
+        returned)."""
         return q
 
     @property
