@@ -1,36 +1,22 @@
-"""One evaluation of the equations of motion: KKT solve, normal-load HLCP, force recovery.
+"""The evaluator of one model: its friction laws and loads, and which stage evaluates.
 
-First-kind Lagrange equations with Baumgarte stabilization (``docs/method.md`` sections 1-3)::
+:class:`Dynamics` owns what a run evaluates for a system and its laws: the laws' states
+(``z_slices``), the state layout (``core.layout.StateLayout``), the stage constants of the
+compiled path (``plan``, ``_compile_plan``) and the family's compiled entry points
+(``compiled_family()``, ``nonsmooth.family``). :meth:`Dynamics.evaluate` dispatches:
 
-    M dv/dt - G^T lambda = f + W^T F_T
-    G dv/dt              = gamma - 2 alpha (G v + phi_t) - beta^2 phi
+* within a smooth phase (``faces`` given) with the built-in friction laws, one compiled call:
+  the family's kernel (``kernels.planar_evaluate`` for a planar model, a generated module's
+  ``evaluate`` for a ``GeneralizedSystem`` with compiled terms) or the compiled stage
+  ``core.stage.acceleration_stage`` after the system's own terms;
+* at events and initial times (``faces=None``), with user-defined laws, and wherever the
+  compiled stage declines (an uncertified load equation, a radial load that did not converge),
+  the Python stage :class:`nonsmooth.core.general.GeneralStage` over the system's terms (the
+  method: its docstring, ``docs/method.md`` sections 1-9).
 
-plus one row ``W_i dv/dt = -(dW_i/dt) v - 2 alpha v_T,i`` per sticking Coulomb pair (its
-multiplier is the friction force). Every friction law is linear in the pair's normal load,
-``F_T,i = -a_i N_i - b_i`` (Coulomb slipping in mode ``s_i = +-1``: ``a_i = mu_d,i s_i``,
-``b_i = 0``; LuGre and regularized: functions of ``v_T`` and the internal state;
-``docs/method.md`` section 4), and the load is ``N = Wt |lambda_abs| + radial + preload`` over
-the load rows (``docs/method.md`` sections 5 and 9). The KKT matrix
-``K = [[M, -G^T], [G, 0]]`` (with the stick rows) is factored once per evaluation and solved
-for ``1 + p_slip`` right-hand sides, which makes the load rows' multipliers affine in their
-absolute values::
-
-    lambda_abs = c + A |lambda_abs|          (absolute value equation = HLCP)
-
-At events and initial times it is solved outright by :class:`nonsmooth.loads.NormalLoads`
-(uniqueness certified by ``rho(|A|) < 1`` or ``||A||_2 < 1``; sign enumeration up to 3 load
-rows, Lemke's method beyond; no solution or several raise
-:class:`~nonsmooth.errors.InconsistentLCPError` / :class:`~nonsmooth.errors.IndeterminateLCPError`,
-``docs/method.md`` section 6). Within a smooth phase the faces (signs) are fixed and the loads
-are the continuation ``(I - A diag(faces)) lambda_abs = c``. A revolute pin's radial load
-``||lambda_radial||`` is found by fixed-point iteration around it.
-
-Two paths compute the same thing: within a smooth phase (``faces`` given) with the built-in
-friction laws, one compiled call (:mod:`nonsmooth.kernels`: ``planar_evaluate`` for a planar
-model, ``acceleration_stage`` after a ``GeneralizedSystem``'s own terms), falling back to the
-Python path when the kernel cannot certify the loads' uniqueness or converge a radial load; at
-events and initial times (``faces=None``) and with user-defined laws, the Python general path
-(``_evaluate_general``). ``tests/test_kernels.py`` checks that they agree.
+:meth:`Dynamics.transition` decides the modes at an event (:mod:`nonsmooth.transition`;
+pairs of dim > 1: :mod:`nonsmooth.vector_friction`). ``tests/test_kernels.py`` checks that the
+two stages agree.
 
 References: Wang X.J., Wang Q., Zhuang F.F.; Wang, Peng & Zhuang, DCDS-B 16 (2011) 589-605;
 Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16.
@@ -38,10 +24,9 @@ Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from .core.general import Evaluation, GeneralStage
 from .core.layout import (
     N_LAW,
     N_WORK,
@@ -49,12 +34,9 @@ from .core.layout import (
     PlanBuilder,
     evaluation_layout,
     evaluation_slices,
-    kkt_slices,
 )
 from .core.status import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
 from .errors import (
-    ConstraintError,
-    FrictionLoadError,
     ModelError,
 )
 from .family import CompiledFamily
@@ -65,81 +47,9 @@ from .system import System
 #: friction, constraint) and ``N_WORK`` are the state layout's (:mod:`nonsmooth.core.layout`).
 __all__ = ["Dynamics", "Evaluation", "DEFAULT_ALPHA", "DEFAULT_BETA", "N_WORK", "WORK_NAMES"]
 
-_EMPTY = np.zeros(0)
-
-
-def _solve(K, R):
-    """LU solve of the KKT system (LAPACK dgesv; far less call overhead than numpy's solve).
-    scipy.linalg is imported on first use (it costs 0.17 s of start-up)."""
-    global _dgesv
-    if _dgesv is None:
-        from scipy.linalg.lapack import dgesv as _dgesv
-    lu, piv, X, info = _dgesv(K, R)
-    return X, info
-
-
-_dgesv = None
-
 #: Default Baumgarte parameters (1/s): critically damped constraint error, e^{-10 t}.
 DEFAULT_ALPHA = 10.0
 DEFAULT_BETA = 10.0
-
-#: Largest number of fixed-point iterations for radial (revolute) loads.
-_LOAD_ITERATIONS = 100
-
-
-
-class Evaluation:
-    """What one evaluation found.
-
-    Every array is new to this evaluation (on the compiled path, views into one buffer made
-    for it), so it is safe to keep, except ``M``, which is the system's own.
-
-    Attributes
-    ----------
-    dv : ndarray, shape (n_v,)      accelerations dv/dt
-    lam : ndarray, shape (m,)       all constraint multipliers (N, N m), in the system's row order
-    lambda_N : ndarray, shape (p,)  per pair: its normal row's multiplier (signed normal force,
-                                    N), or its load ``N`` for a pair without a normal row (a
-                                    revolute joint)
-    F_T : ndarray, shape (p,)       friction force of each pair (N): on the slider along its
-                                    slot, or at the pin radius of a revolute joint (torque
-                                    ``pin_radius * F_T``); a sticking pair's stick-row multiplier
-    v_T : ndarray, shape (p,)       sliding velocity ``W v`` of each pair (m/s; a revolute
-                                    joint's ``pin_radius`` times its relative angular velocity)
-    residual : float                HLCP residual ``max|lam_abs - c - A|lam_abs|| /
-                                    max(1, max|c|, max|lam_abs|)`` (0 without load rows); within
-                                    a phase ``lam_abs`` is the face-fixed continuation, so a
-                                    nonzero residual means a face is wrong
-    powers : ndarray, shape (5,)    drive, applied, damping, friction, constraint power (W), in
-                                    the order of ``WORK_NAMES``
-    A, c : ndarray                  the absolute value equation ``lam_abs = c + A |lam_abs|``
-                                    over the load rows, shapes (k, k) and (k,) (k may be 0); set
-                                    on both paths, with the radial loads of the last iteration in
-                                    ``c`` (any state: :meth:`Dynamics.normal_equation`)
-    M : ndarray, shape (n_v, n_v)   mass matrix at the state (not copied: on the compiled path
-                                    a constant one is the tables' own array)
-    phi, dphi : ndarray, shape (m,) constraint values and ``G v + phi_t`` (the drift)
-    dz : ndarray, shape (n_z,)      time derivatives of the smooth laws' internal states
-    N : ndarray, shape (p,)         normal load of each pair (N), ``Wt |lam_abs| + radial +
-                                    preload``; within a phase with ``faces * lam_abs`` in place of
-                                    ``|lam_abs|`` (the continuation)
-    lam_abs : ndarray, shape (k,)   the signed multipliers of the load rows
-                                    (``system.abs_rows``), whose absolute values enter the loads:
-                                    the HLCP's unknowns (not their absolute values)
-
-    The constructor takes the first twelve; ``dz``, ``N`` and ``lam_abs`` start empty and are
-    set by the evaluation that makes the object.
-    """
-
-    __slots__ = ("dv", "lam", "lambda_N", "F_T", "v_T", "residual", "powers", "A", "c",
-                 "M", "phi", "dphi", "dz", "N", "lam_abs")
-
-    def __init__(self, dv, lam, lambda_N, F_T, v_T, residual, powers, A, c, M, phi, dphi):
-        self.dv, self.lam, self.lambda_N, self.F_T, self.v_T = dv, lam, lambda_N, F_T, v_T
-        self.residual, self.powers, self.A, self.c = residual, powers, A, c
-        self.M, self.phi, self.dphi = M, phi, dphi
-        self.dz = self.N = self.lam_abs = _EMPTY
 
 
 def _buffer_view(name: str) -> property:
@@ -213,6 +123,7 @@ class Dynamics:
     n_z : int                       number of internal states
     mu_s : ndarray, shape (p,)      static coefficient of each Coulomb pair (0 for smooth laws)
     loads : NormalLoads             the HLCP of the normal loads (``nonsmooth.loads``)
+    stage : GeneralStage            the Python acceleration stage (``nonsmooth.core.general``)
     dim, w_row : ndarray of int, (p,)  each pair's dimension and first row of ``W``
     p_rows : int                    rows of ``W`` (``v_T``, ``F_T``: ``sum(dim)``)
     vector : bool                   a pair of dim > 1 (:mod:`nonsmooth.vector_friction`): every
@@ -235,9 +146,6 @@ class Dynamics:
         self._2a, self._b2 = 2.0 * self.alpha, self.beta ** 2
         n, m, p = system.n_v, system.n_constraints, system.n_pairs
         self.n, self.m, self.p = n, m, p
-        self._power_rows = np.zeros((m, 2))  # columns: all constraint rows, driver rows
-        self._power_rows[:, 0] = 1.0
-        self._power_rows[system.driver_rows, 1] = 1.0
         self.n_evaluations = 0
         # friction laws: set-valued Coulomb (modes, events) or smooth (state functions)
         self.laws = [pr.make_law() for pr in system.pairs] if laws is None else list(laws)
@@ -277,8 +185,14 @@ class Dynamics:
         self._has_radial = np.array([bool(r) for r in system.pair_radial], dtype=bool)
         self._radial = bool(self._has_radial.any())
         self.loads = NormalLoads([pr.name for pr in system.pairs])
-        self._has_normal = system.normal_rows >= 0
-        self._normal_idx = np.where(self._has_normal, system.normal_rows, 0)
+        #: the Python acceleration stage (``core.general``): events, initial times, user laws
+        self.stage = GeneralStage(
+            n, m, p, two_alpha=self._2a, beta2=self._b2, mu=self._mu, laws=self.laws,
+            z_slices=self.z_slices, n_z=self.n_z, abs_rows=system.abs_rows,
+            normal_rows=system.normal_rows, driver_rows=system.driver_rows,
+            pair_radial=system.pair_radial, dim=self.dim, w_row=self.w_row, loads=self.loads,
+            pair_names=[pr.name for pr in system.pairs],
+            constraint_names=system.constraint_names)
         # the compiled path (every smooth phase with Coulomb pairs and no radial loads): one
         # kernel call for a planar model (terms and acceleration stage), the acceleration stage
         # alone after the system's own terms for any other system
@@ -562,175 +476,36 @@ class Dynamics:
 
     def _sticking_names(self, modes) -> list[str]:
         """The names of the sticking Coulomb pairs at ``modes``."""
-        return [self.system.pairs[i].name
-                for i in np.flatnonzero((np.asarray(modes) == 0.0) & ~self.smooth)]
+        return self.stage.sticking_names(modes)
 
     def _singular(self, t, sticking=()):
-        extra = f" with sticking pairs {list(sticking)}" if sticking else ""
-        raise ConstraintError(
-            f"at t = {t:.10g} s the KKT matrix [[M, -G^T], [G, 0]]{extra} is singular: the "
-            "constraints are redundant or the mechanism is at a singular position "
-            f"(constraints: {self.system.constraint_names}); remove redundant constraints or "
-            "start away from the singular configuration")
+        self.stage.singular(t, sticking)
 
-    def _evaluate_general(self, t, q, v, modes, faces, z=None):
-        """Any pairs: slipping (``modes = +-1``), sticking (``modes = 0``) or with a smooth law
-        (``F_T = -a(v_T, z) N - b(v_T, z)``, modes ignored), with any normal load
-        ``N = sum_r w_r |lambda_r| + ||lambda_radial|| + preload``.
-
-        A sticking pair adds the row ``W_i dv/dt = -(dW_i/dt) v - 2 alpha v_T,i`` (zero tangential
-        acceleration, velocity drift damped) to the KKT system; its multiplier is the friction
-        force ``F_T,i``, bounded by ``mu_s N_i`` (checked by the events). The rows whose ``|.|``
-        enters a load solve one absolute value equation (the HLCP); a radial (revolute) load is
-        not piecewise linear and is found by fixed-point iteration around it (the KKT system is
-        factored once; each iteration is a small AVE solve).
-        """
-        n, m, sysm = self.n, self.m, self.system
+    def _evaluate_general(self, t, q, v, modes, faces, z=None) -> Evaluation:
+        """The Python general path (:meth:`nonsmooth.core.general.GeneralStage.evaluate`) at
+        ``(t, q, v)``: the system's terms, the friction part (scalar pairs:
+        ``GeneralStage.scalar_friction``; pairs of dim > 1:
+        ``nonsmooth.vector_friction.stage_friction``), the loads' weights and preloads."""
+        sysm = self.system
         T = sysm.terms(t, q, v)
-        G, W = T.G, T.W
-        Gv = G @ v
-        v_T = W @ v
+        v_T = T.W @ v
         if self.vector:  # pairs of dim > 1: stick rows per pair, one column per slipping pair
+            from .core.general import Friction
             from .vector_friction import stage_friction
 
-            stick, slip, a_rows, b_all, cols, dz = stage_friction(self, W, v, v_T, modes, z)
+            stick, slip, a_rows, b_all, cols, dz = stage_friction(self, T.W, v, v_T, modes, z)
+            fr = Friction(stick, slip, a_rows, b_all, dz, cols)
         else:
-            stick, slip, a_all, b_all, dz = self._scalar_friction(v_T, modes, z)
-        k = stick.size  # the stick rows (rows of W; the pairs when every pair is scalar)
-        size = n + m + k
-        K = np.zeros((size, size))
-        K[:n, :n] = T.M
-        K[n:n + m, :n] = G
-        K[:n, n:n + m] = -G.T
-        R = np.zeros((size, 1 + slip.size))
-        R[:n, 0] = T.f - W.T @ b_all
-        dphi = Gv + T.phi_t
-        R[n:n + m, 0] = T.gamma - self._2a * dphi - self._b2 * T.phi
-        if k:
-            Ws = W[stick]
-            K[n + m:, :n] = Ws
-            K[:n, n + m:] = -Ws.T
-            bias = sysm.tangential_bias(t, q, v)
-            R[n + m:, 0] = -bias[stick] - self._2a * v_T[stick]
-        if self.vector:
-            R[:n, 1:] = cols
-            X = self._vector_solve(K, R, G, W[stick], t, modes)
-        else:
-            a = a_all[slip]
-            R[:n, 1:] = W[slip].T * (-a)
-            X, info = _solve(K, R)
-            if info:
-                self._singular(t, self._sticking_names(modes))
-        X0, X1 = X[:, 0], X[:, 1:]
-        s_dv, s_lam, s_stick = kkt_slices(n, m)  # x = [dv | lam | stick multipliers]
-        # loads: N = Wt |lambda_abs| + radial + preload
-        Wt = self._load_weights(q)
-        AR = n + sysm.abs_rows
-        A = X1[AR] @ Wt[slip]
-        preload = self.system.preload_at(t)
-        c_fixed = X0[AR] + X1[AR] @ preload[slip]
-        radial = self._radial
-        Rad = np.zeros(self.p)
-        if radial:
-            Rad = self._radial_norms(X0)  # start: the loads without friction
-        f_abs = None if faces is None else faces
-        for _iteration in range(_LOAD_ITERATIONS):
-            c = c_fixed + X1[AR] @ Rad[slip]
-            if AR.size:
-                mag = self._normal_magnitudes(t, A, c, f_abs)  # |lambda_abs| (or continuation)
-            else:
-                mag = _EMPTY
-            N_slip = Wt[slip] @ mag + Rad[slip] + preload[slip]
-            x = X0 + X1 @ N_slip
-            if not radial:
-                break
-            new = self._radial_norms(x)
-            done = np.all(np.abs(new - Rad) <= 1e-12 * np.maximum(1.0, np.abs(new)))
-            Rad = new
-            if done:
-                break
-        else:
-            names = [sysm.pairs[i].name for i in np.flatnonzero(self._has_radial)]
-            raise FrictionLoadError(
-                f"at t = {t:.10g} s the radial load of the revolute joint(s) {names} did not "
-                f"converge in {_LOAD_ITERATIONS} fixed-point iterations (friction feeds back "
-                "into the pin reaction too strongly); reduce mu or the pin radius")
-        lam_abs = x[AR]
-        signed = lam_abs if faces is None else faces * lam_abs
-        N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + preload
-        if self.vector:
-            F_T = self._vector_forces(slip, a_rows, b_all, N_slip)
-        else:
-            F_T = np.empty(self.p)
-            F_T[slip] = -a * N_slip - b_all[slip]
-        F_T[stick] = x[s_stick]
-        if AR.size:
-            res = float(np.max(np.abs(lam_abs - c - A @ np.abs(lam_abs))))
-            res /= max(1.0, float(np.max(np.abs(c))), float(np.max(np.abs(lam_abs))))
-        else:
-            res = 0.0
-        lam = x[s_lam]
-        # (no constraint rows at all: every pair's load is given, a sliding contact's)
-        lambda_N = np.where(self._has_normal, lam[self._normal_idx], N) if m else N.copy()
-        P_total, P_drive = (lam * Gv) @ self._power_rows
-        powers = np.array((P_drive, T.P_applied, T.P_damping, float(F_T @ v_T),
-                           P_total - P_drive))
-        ev = Evaluation(x[s_dv], lam, lambda_N, F_T, v_T, res, powers, A, c, T.M, T.phi, dphi)
-        ev.dz, ev.N, ev.lam_abs = dz, N, lam_abs
-        return ev
+            fr = self.stage.scalar_friction(v_T, modes, z)
+        return self.stage.evaluate(t, T, v, v_T, modes, fr,
+                                   lambda: sysm.tangential_bias(t, q, v),
+                                   self._load_weights(q), sysm.preload_at(t), faces,
+                                   self.vector)
 
     def _scalar_friction(self, v_T, modes, z):
-        """The friction part of :meth:`_evaluate_general` when every pair is scalar:
-        ``(stick, slip, a_all, b_all, dz)``, the sticking and the slipping (or smooth) pairs,
-        the coefficients ``F_T = -a N - b`` (p each) and the smooth laws' state rates."""
-        smooth = self.smooth
-        stick = np.flatnonzero((modes == 0.0) & ~smooth)
-        slip = np.flatnonzero((modes != 0.0) | smooth)
-        a_all = self._mu * modes
-        b_all = np.zeros(self.p)
-        dz = np.empty(self.n_z)
-        if self.any_smooth:
-            for i in np.flatnonzero(smooth):
-                law, sl = self.laws[i], self.z_slices[i]
-                zi = z[sl] if z is not None else law.initial_state(float(v_T[i]))
-                a_all[i], b_all[i] = law.coefficients(float(v_T[i]), zi)
-                if law.n_states:
-                    dz[sl] = law.state_derivative(float(v_T[i]), zi)
-        return stick, slip, a_all, b_all, dz
-
-    def _vector_solve(self, K, R, G, Ws, t, modes) -> np.ndarray:
-        """The KKT solve of a system with vector pairs. Stick rows that depend on each other
-        and the constraints (two sticking contacts on one rigid body: statically indeterminate
-        friction) take the least-squares solution of least norm, whose friction forces are the
-        smallest that hold (``numpy.linalg.lstsq``; the residual must vanish, else the rows
-        contradict each other: ``ConstraintError``); otherwise the LU solve."""
-        stacked = np.vstack((G, Ws))
-        redundant = False
-        if Ws.shape[0]:
-            s = np.linalg.svd(stacked, compute_uv=False)
-            full = min(stacked.shape)
-            redundant = stacked.shape[0] > self.n or s[full - 1] <= 1e-9 * max(1.0, s[0])
-            if redundant and G.shape[0]:  # the constraints alone redundant: the model's error
-                sg = np.linalg.svd(G, compute_uv=False)
-                redundant = sg[-1] > 1e-9 * max(1.0, sg[0])
-        if not redundant:
-            X, info = _solve(K, R)
-            if info:
-                self._singular(t, self._sticking_names(modes))
-            return X
-        X = np.linalg.lstsq(K, R, rcond=None)[0]
-        if not np.max(np.abs(K @ X - R)) <= 1e-8 * max(1.0, float(np.max(np.abs(R)))):
-            self._singular(t, self._sticking_names(modes))
-        return X
-
-    def _vector_forces(self, slip, a_rows, b_rows, N_slip) -> np.ndarray:
-        """``F_T = -a N - b`` by row (p_rows) of the slipping pairs of a system with vector
-        pairs (the sticking rows are set by the caller)."""
-        F_T = -b_rows
-        for c_, i in enumerate(slip):
-            r = slice(self.w_row[i], self.w_row[i] + self.dim[i])
-            F_T[r] -= a_rows[r] * N_slip[c_]
-        return F_T
+        """``GeneralStage.scalar_friction`` as a tuple ``(stick, slip, a, b, dz)``."""
+        fr = self.stage.scalar_friction(v_T, modes, z)
+        return fr.stick, fr.slip, fr.a, fr.b, fr.dz
 
     def load_weights(self, q) -> np.ndarray:
         """The load weights ``Wt`` (p, k) at ``q`` (constant unless a weight is callable)."""
@@ -744,30 +519,15 @@ class Dynamics:
     _load_weights = load_weights
 
     def _radial_norms(self, x) -> np.ndarray:
-        out = np.zeros(self.p)
-        for i, rows in enumerate(self.system.pair_radial):
-            if rows:
-                out[i] = math.sqrt(sum(float(x[self.n + r]) ** 2 for r in rows))
-        return out
+        return self.stage.radial_norms(x)
 
     def normal_equation(self, t, q, v, modes) -> tuple[np.ndarray, np.ndarray]:
         """The absolute value equation ``lambda_abs = c + A |lambda_abs|`` of the normal forces
         at a state (no smooth laws, no radial loads): ``(A, c)``, shapes (k, k) and (k,) over the
-        load rows (for simple translational pairs: their normal rows)."""
-        n = self.n
-        T = self.system.terms(t, q, v)
-        K = np.block([[T.M, -T.G.T], [T.G, np.zeros((self.m, self.m))]])
-        modes = np.asarray(modes, dtype=float)
-        slip = np.flatnonzero(modes != 0.0)
-        R = np.zeros((n + self.m, 1 + slip.size))
-        R[:n, 0] = T.f
-        R[n:, 0] = T.gamma - self._2a * (T.G @ v + T.phi_t) - self._b2 * T.phi
-        R[:n, 1:] = T.W[slip].T * (-(self._mu[slip] * modes[slip]))
-        X = np.linalg.solve(K, R)
-        AR = n + self.system.abs_rows
-        Wt = self._load_weights(q)
-        return (X[AR, 1:] @ Wt[slip],
-                X[AR, 0] + X[AR, 1:] @ self.system.preload_at(t)[slip])
+        load rows (for simple translational pairs: their normal rows;
+        :meth:`nonsmooth.core.general.GeneralStage.normal_equation`)."""
+        return self.stage.normal_equation(self.system.terms(t, q, v), v, modes,
+                                          self._load_weights(q), self.system.preload_at(t))
 
     @property
     def hlcp_enumeration_max_size(self) -> int:
@@ -898,64 +658,8 @@ class Dynamics:
         """
         from .transition import Linearization
 
-        n, m, p, sysm = self.n, self.m, self.p, self.system
-        T = sysm.terms(t, q, v)
-        free = np.asarray(free, dtype=int)
-        k = free.size
-        is_free = np.zeros(p, dtype=bool)
-        is_free[free] = True
-        smooth = self.smooth
-        stick = np.flatnonzero((modes == 0.0) & ~smooth & ~is_free)
-        slip = np.flatnonzero(((modes != 0.0) | smooth) & ~is_free)
-        G, W = T.G, T.W
-        v_T = W @ v
-        a_all = self._mu * modes
-        b_all = np.zeros(p)
-        if self.any_smooth:
-            for i in np.flatnonzero(smooth):
-                law, sl = self.laws[i], self.z_slices[i]
-                zi = z[sl] if z is not None else law.initial_state(float(v_T[i]))
-                a_all[i], b_all[i] = law.coefficients(float(v_T[i]), zi)
-        ks, ns = stick.size, slip.size
-        size = n + m + ks
-        K = np.zeros((size, size))
-        K[:n, :n] = T.M
-        K[n:n + m, :n] = G
-        K[:n, n:n + m] = -G.T
-        R = np.zeros((size, 1 + ns + k))
-        R[:n, 0] = T.f - W.T @ b_all
-        R[n:n + m, 0] = T.gamma - self._2a * (G @ v + T.phi_t) - self._b2 * T.phi
-        bias = sysm.tangential_bias(t, q, v)
-        if ks:
-            K[n + m:, :n] = W[stick]
-            K[:n, n + m:] = -W[stick].T
-            R[n + m:, 0] = -bias[stick] - self._2a * v_T[stick]
-        R[:n, 1:1 + ns] = W[slip].T * (-a_all[slip])
-        R[:n, 1 + ns:] = W[free].T
-        X, info = _solve(K, R)
-        if info:
-            self._singular(t, [sysm.pairs[i].name for i in stick])
-        X0, X1, XF = X[:, 0], X[:, 1:1 + ns], X[:, 1 + ns:]
-        AR = n + sysm.abs_rows
-        Wt = self._load_weights(q)
-        rest = rad + sysm.preload_at(t)
-        if AR.size:
-            A = X1[AR] @ Wt[slip]
-            c = X0[AR] + X1[AR] @ rest[slip]
-            sol = np.linalg.solve(np.eye(AR.size) - A * faces, np.column_stack((c, XF[AR])))
-            lam0, L = sol[:, 0], sol[:, 1:]
-            signed0, signed1 = faces * lam0, faces[:, None] * L
-            ns0 = Wt[slip] @ signed0 + rest[slip]
-            ns1 = Wt[slip] @ signed1
-            n0 = Wt[free] @ signed0 + rest[free]
-            Nf = Wt[free] @ signed1
-        else:
-            lam0, L = _EMPTY, np.zeros((0, k))
-            ns0, ns1 = rest[slip], np.zeros((ns, k))
-            n0, Nf = rest[free], np.zeros((k, k))
-        x0 = X0 + X1 @ ns0
-        x1 = XF + X1 @ ns1
-        s_dv = kkt_slices(n, m)[0]
-        a0 = W[free] @ x0[s_dv] + bias[free] + self._2a * v_T[free]
-        D = W[free] @ x1[s_dv]
-        return Linearization(a0, D, n0, Nf, lam0, L, np.asarray(faces, dtype=float))
+        sysm = self.system
+        lin = self.stage.linearize(t, sysm.terms(t, q, v), v, sysm.tangential_bias(t, q, v),
+                                   modes, free, z, faces, rad, self._load_weights(q),
+                                   sysm.preload_at(t))
+        return Linearization(*lin, np.asarray(faces, dtype=float))

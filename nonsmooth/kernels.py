@@ -89,7 +89,6 @@ prebuilt.prepare()
 
 __all__ = ["planar_terms", "planar_bias", "planar_potential", "planar_slot_displacement",
            "planar_evaluate", "planar_evaluate_batch", "acceleration_stage", "evaluation_layout",
-           "planar_fixed_step",
            "ERR_COINCIDENT", "warm"]
 
 #: Error codes (second return value of the kernels; the element row is the first).
@@ -478,12 +477,21 @@ def _warm_calls():
             it, ft, np.zeros((1, 0, 3)), np.eye(1), plan, np.zeros((0, 0)), np.zeros(1),
             np.zeros((1, 1)), np.zeros((1, 1)), np.zeros((1, 0)), e0, e0, np.zeros((1, 34))),
         "planar_dop853_phase": lambda: _warm_dop853(it, ft, plan1, y7),
-        "planar_fixed_step": lambda: planar_fixed_step(
-            it, ft, np.eye(1), plan1, np.zeros((0, 0)), 0.0, y7, y7, 0.0, 0.0, e0, e0, True,
-            y7.copy(), y7.copy(), np.zeros(40)),
+        "planar_fixed_step": lambda: _warm_fixed_step(it, ft, plan1, y7),
         "planar_fixed_phase": lambda: _warm_fixed_phase(it, ft, plan1, y7),
         "planar_potentials": lambda: planar_potentials(it, ft, np.zeros((1, 1))),
     }
+
+
+def _warm_fixed_step(it, ft, plan1, y7):
+    """:func:`nonsmooth.fixed_step.planar_fixed_step` with the argument types
+    ``planar_family.PlanarFamily.step`` passes."""
+    from .fixed_step import planar_fixed_step
+
+    e0 = np.zeros(0)
+    ctx = (it, ft, np.eye(1), plan1, np.zeros((0, 0)), *workspace(it, plan1))
+    planar_fixed_step(ctx, 0.0, y7, y7, 0.0, 0.0, e0, e0, True, y7.copy(), y7.copy(),
+                      np.zeros(40))
 
 
 def _warm_fixed_phase(it, ft, plan1, y7):
@@ -843,35 +851,3 @@ def _planar_rhs(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
     if status == GENERAL:
         status = _planar_rhs_general(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy)
     return status
-
-
-@njit(cache=True)
-def planar_fixed_step(it, ft, M0, plan, Wt, t, y, f0, h, t_next, modes, faces, rk4, y_new,
-                      f_new, out):
-    """One classical Runge-Kutta (``rk4``) or explicit Euler step of a planar model without user
-    functions, in one call: the stages by :func:`_planar_rhs`, then ``dy/dt`` at the step end
-    ``t_next`` into ``f_new`` (its whole evaluation kept in ``out``). The same arithmetic as
-    ``run.steppers._rk4_step`` / ``_euler_step``. Returns the status of the first evaluation that is
-    not ``OK`` (the caller then takes the Python step, which names the problem)."""
-    U = np.zeros((it.shape[0], 3))
-    ws, iw = workspace(it, plan)
-    if rk4:
-        k2 = np.empty_like(y)
-        k3 = np.empty_like(y)
-        k4 = np.empty_like(y)
-        status = _planar_rhs(it, ft, U, M0, plan, Wt, t + 0.5 * h, y + 0.5 * h * f0, modes,
-                             faces, out, k2, ws, iw)
-        if status != OK:
-            return status
-        status = _planar_rhs(it, ft, U, M0, plan, Wt, t + 0.5 * h, y + 0.5 * h * k2, modes,
-                             faces, out, k3, ws, iw)
-        if status != OK:
-            return status
-        status = _planar_rhs(it, ft, U, M0, plan, Wt, t + h, y + h * k3, modes, faces, out, k4, ws,
-                             iw)
-        if status != OK:
-            return status
-        y_new[:] = y + (h / 6.0) * (f0 + 2.0 * (k2 + k3) + k4)
-    else:
-        y_new[:] = y + h * f0
-    return _planar_rhs(it, ft, U, M0, plan, Wt, t_next, y_new, modes, faces, out, f_new, ws, iw)

@@ -25,6 +25,8 @@ class PlanarFamily(CompiledFamily):
 
     pair_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     size: int = 0
+    #: what is made once and reused (the fixed step's ``ctx`` for the last plan)
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     def dop853(self, plan, Wt):
         from . import dop853
@@ -56,11 +58,14 @@ class PlanarFamily(CompiledFamily):
     steps_compiled = True
 
     def step(self, plan, Wt, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out):
-        from .kernels import planar_fixed_step
+        from .fixed_step import planar_fixed_step
+        from .kernels import workspace
 
-        it, ft, M0 = self.data
-        return planar_fixed_step(it, ft, M0, plan, Wt, t, y, f, h, t_next, modes, faces, rk4,
-                                 y_new, f_new, out)
+        ctx = self.cache.get("step")
+        if ctx is None or ctx[3] is not plan or ctx[4] is not Wt:  # made once per plan
+            it, ft, M0 = self.data
+            ctx = self.cache["step"] = (it, ft, M0, plan, Wt, *workspace(it, plan))
+        return planar_fixed_step(ctx, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out)
 
     def potentials(self, times, Q):
         from .kernels import planar_potentials

@@ -34,7 +34,8 @@ answers its coordinate names (``"rocker.theta"``: the column of ``q``), its velo
 where they differ from the coordinates' (a family with a kinematic map, ``n_v != n_q``: the
 column of ``v``; ``velocity_names``), constraint rows (multipliers) and
 ``lambda_N``, ``N``, ``F_T``, ``v_T`` (the single pair's column; with several pairs the
-``(N, p)`` array, or one pair's by ``"F_T:pair"``).
+``(N, p)`` array, or one pair's by ``"F_T:pair"``: its rows of ``W``, (N, dim) for a pair of
+dimension > 1).
 """
 
 from __future__ import annotations
@@ -347,7 +348,7 @@ class Result:
         if base in _PAIR_ARRAYS:
             arr = getattr(self, base)
             if pair:
-                return arr[:, self._pair_column(arr, pair)]
+                return arr[:, self._pair_columns(base, pair)]
             if arr.shape[1] == 1:
                 return arr[:, 0]
             if arr.shape[1] > 1:
@@ -355,15 +356,18 @@ class Result:
             raise KeyError(f"no output {name!r}: the model has no frictional pairs")
         raise KeyError(f"no output {name!r}; available: {', '.join(self.available())}")
 
-    def _pair_column(self, arr: np.ndarray, pair: str) -> int:
-        """The column of ``pair`` in a per-pair array (``F_T``, ``v_T``: by row of ``W``, the
-        pair's first row)."""
+    def _pair_columns(self, base: str, pair: str) -> int | slice:
+        """The column of ``pair`` in a per-pair array (``lambda_N``, ``N``), or its rows of
+        ``W`` in a per-row one (``F_T``, ``v_T``): one column for a scalar pair, a slice of
+        ``dim`` columns for a pair of dimension > 1 (``result["F_T:puck"]`` is (N, 2))."""
         if pair not in self.pair_names:
             raise KeyError(f"no frictional pair {pair!r}; pairs: {self.pair_names}")
-        col = self.pair_names.index(pair)
-        if arr.shape[1] != len(self.pair_names):
-            col = int(self.system.w_row[col])
-        return col
+        i = self.pair_names.index(pair)
+        sysm = self.system
+        if base not in ("F_T", "v_T") or sysm is None or not hasattr(sysm, "w_row"):
+            return i
+        w, d = int(sysm.w_row[i]), int(sysm.pair_dim[i])
+        return w if d == 1 else slice(w, w + d)
 
     def _velocity_columns(self) -> list[str]:
         """The velocity names that name a column of ``v`` (those not also a coordinate's: with

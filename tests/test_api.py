@@ -594,3 +594,22 @@ def test_constant_forces_and_torques_are_the_constant_functions():
 def test_bad_constant_forces_and_torques_are_refused(make, match):
     with pytest.raises(ModelError, match=match):
         make(ns.Body("block", 1.0, 1.0))
+
+
+def test_a_vector_pairs_force_by_name_is_its_rows():
+    """``result["F_T:pair"]`` of a pair of dimension 2 is its two rows of ``W`` (N, 2), equal to
+    its named components; a scalar pair's stays one column."""
+    from nonsmooth.sliding_contact import SlidingContact
+
+    mdl = ns.PlanarModel("puck")
+    puck = mdl.add(ns.Body("puck", 2.0, 0.01, velocity=(2.0, -1.5)))
+    mdl.add(SlidingContact("contact", puck, 19.62, 0.3, 0.4))
+    r = ns.simulate(ns.Model(mdl.compile(), *mdl.initial_state(), name="puck"), 0.5)
+    F = r["F_T:contact"]
+    assert F.shape == (r.t.size, 2)
+    np.testing.assert_array_equal(F[:, 0], r["contact.F_x"])
+    np.testing.assert_array_equal(F[:, 1], r["contact.F_y"])
+    np.testing.assert_array_equal(r["v_T:contact"][:, 1], r["contact.v_y"])
+    assert r["N:contact"].shape == (r.t.size,)
+    # slipping: |F| = mu N before the stop (at |v0| / (mu g) = 0.8496 s)
+    np.testing.assert_allclose(np.hypot(F[1:, 0], F[1:, 1]), 0.3 * 19.62, rtol=1e-12)

@@ -315,6 +315,35 @@ def test_compiled_fixed_step_matches_the_python_step(method, monkeypatch):
     assert compiled.diagnostics["n_evaluations"] == python.diagnostics["n_evaluations"]
 
 
+@pytest.mark.parametrize("method", ["RK4", "Euler"])
+def test_the_per_step_kernel_matches_the_python_step(method, monkeypatch):
+    """With output times (``t_eval``) the fixed-step run takes one compiled call per step
+    (``PlanarFamily.step``: ``fixed_step.planar_fixed_step``, the template's RK4) instead of the
+    whole phase; its steps equal the Python steps (``run.steppers._rk4_step``)."""
+    import importlib
+
+    from nonsmooth import planar_family
+
+    sim = importlib.import_module("nonsmooth.simulate")
+    model = load("stick_slip_oscillator").build(v_belt=0.2, mu_s=0.5)
+    t_eval = np.linspace(0.0, 2.0, 41)
+    calls = []
+    step = planar_family.PlanarFamily.step
+    monkeypatch.setattr(planar_family.PlanarFamily, "step",
+                        lambda self, *a: calls.append(1) or step(self, *a))
+    compiled = nonsmooth.simulate(model, 2.0, method=method, dt=1e-3, t_eval=t_eval)
+    assert len(calls) > 1900  # the steps were taken by the kernel
+    monkeypatch.setattr(sim._FixedStepper, "_compiled_step", lambda self, t_next: False)
+    python = nonsmooth.simulate(model, 2.0, method=method, dt=1e-3, t_eval=t_eval)
+    assert len(compiled.events) >= 2
+    assert [(e.kind, e.after) for e in compiled.events] == [
+        (e.kind, e.after) for e in python.events]
+    np.testing.assert_allclose([e.t for e in compiled.events], [e.t for e in python.events],
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(compiled.q, python.q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(compiled.F_T, python.F_T, rtol=0, atol=1e-9)
+
+
 def test_the_norm_bound_certificate_never_contradicts_the_eigenvalues():
     """``_certify_bound`` (the runtime-free evaluation's certificate: norms, no eigenvalues)
     says ``OK`` only where ``_certify`` (spectral radius, 2-norm, eigenvalues of
