@@ -36,8 +36,17 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from ..events import OK, VELOCITY, brent_with, crossed, event_value
-from ..stage import event_offsets
+from ..events import (
+    OK,
+    VELOCITY,
+    apply_pending,
+    brent_with,
+    crossed,
+    event_value,
+    refresh_directions,
+)
+from ..layout import H_P
+from ..stage import event_offsets, plan_rows
 
 __all__ = ["dop853_phase_with", "dense_g", "coefficients", "DONE", "EVENT", "PAUSE", "FULL",
            "DECLINED", "TOO_SMALL", "BUDGET", "RESERVE", "N_STAGES"]
@@ -54,6 +63,9 @@ _XTOL = 4 * np.finfo(float).eps  # the event times, as simulate's scipy path loc
 _MAX_ROOT_ITERATIONS = 100
 #: Evaluations kept in reserve below the run's budget (one step, its dense output, one root)
 RESERVE = N_STAGES + 4 + _MAX_ROOT_ITERATIONS
+#: A slipping vector pair's ``sigma`` root is a stop below this fraction of its slip speed at
+#: the step's start (``vector_friction.STOP_FRACTION[False]``, an adaptive step's).
+STOP_FRACTION = 1e-6
 
 
 @cache
@@ -250,12 +262,23 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         not ``OK`` or the state not finite), ``TOO_SMALL`` (the step fell below round-off),
         ``BUDGET``; ``n_out`` states written to ``Y_out``. After anything but ``EVENT``,
         ``state, y, f, g`` are those of the last accepted step.
+
+    Vector pairs (a plan with the vector tail, ``core.layout.VECTOR_BLOCKS``): after each
+    accepted step but the phase's last, the slip directions' references ``e_ref`` in ``plan``
+    follow the slip (``core.events.refresh_directions``), as the Python loop's
+    ``step_accepted`` does. A step with outputs keeps its own ``e_ref`` until the run has
+    evaluated them: its refresh waits in ``e_next``, the call returns ``PAUSE`` at its end,
+    and the next call applies it first (``core.events.apply_pending``).
     """
     A, B, C, E3, E5, D = tableau
     t_end, rtol, max_step, threshold = control[0], control[1], control[2], control[3]
     max_evaluations, pause_after = limits[0], limits[1]
     n_y, n_e = y.size, kinds.size
     offsets = np.array(event_offsets(plan))
+    vector = plan_rows(plan) != int(plan[H_P])
+    if vector:
+        apply_pending(plan)
+    out_end = np.empty(out.size if vector else 0)  # a vector plan's step-end evaluation
     K = np.empty((16, n_y))
     F = np.empty((7, n_y))
     ys, dy, y_new = np.empty(n_y), np.empty(n_y), np.empty(n_y)
@@ -285,6 +308,8 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         for j in range(n_e):
             g_new[j] = event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0],
                                    offsets[1], offsets[2], offsets[3], t_new, plan)
+        if vector:
+            out_end[:] = out
         status, t_stop, have_dense, used = _roots(rhs, g_at, graze, grazing, ctx, plan, modes,
                                                   faces, out, A, C, D, K, F, t, y, h, y_new, ys,
                                                   dy, kinds, index, direction, mu_s, threshold,
@@ -313,8 +338,14 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         t = t_new
         y[:] = y_new
         f[:] = K[N_STAGES]
+        refreshed = False
+        if vector and t < t_end:  # not after the phase's last step (as the Python loop)
+            refreshed = refresh_directions(plan, kinds, index, out_end, offsets[1], g_new,
+                                           STOP_FRACTION, count > 0)
         g[:] = g_new
         state[0], state[1] = t, h_next
+        if refreshed and count > 0:  # the run evaluates the outputs with this step's e_ref
+            return PAUSE, n_out, evals, steps, 0
 
 
 @njit(cache=True, inline="always")
