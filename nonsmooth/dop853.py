@@ -28,7 +28,6 @@ from .core.callbacks import extended_plan, fill_user, register_user, unregister_
 from .core.events import EVENT_KINDS
 from .core.layout import H_N, H_P
 from .core.linalg import _dot
-from .core.stage import plan_rows
 from .core.phases.dop853 import (
     BUDGET,
     DECLINED,
@@ -44,6 +43,7 @@ from .core.phases.dop853 import (
     dense_g,
     dop853_phase_with,
 )
+from .core.stage import plan_rows
 from .kernels import _pair_row, _planar_dy
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",

@@ -67,11 +67,11 @@ from .core.stage import (  # noqa: F401 - the stage's names, re-exported for the
     _stage_size,
     _stick_counts,
     _terms_size,
-    plan_rows,
-    vector_offsets,
     acceleration_stage,
     evaluation_layout,
+    plan_rows,
     stage_workspace,
+    vector_offsets,
 )
 from .tables import (
     DAMPER,
@@ -702,10 +702,11 @@ def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, i
     certify (the caller then takes the general path).
 
     Workspace layout (float64): ``f (n), phi, phi_t, gamma (m), G (m, n), W (p_rows, n),
-    scratch (1, n), bias (p_rows)`` (zeroed), ``M (n, n), plan``, then the stage's (:func:`_stage_body`)."""
+    scratch (1, n), bias (p_rows)`` (zeroed), ``M (n, n), plan``, then the stage's
+    (:func:`_stage_body`)."""
     if not _all_finite(U):  # a user function's NaN/inf: the caller names the function
         return NONFINITE
-    n, m, p = int(plan[H_N]), int(plan[H_M]), int(plan[H_P])
+    n, m = int(plan[H_N]), int(plan[H_M])
     p_rows = plan_rows(plan)
     nk, ns = _stick_counts(plan, modes, p_rows)
     if n + m + nk > SMALL_LU:

@@ -9,13 +9,12 @@ import math
 
 import numpy as np
 import pytest
+from test_sliding_contact import ACCURATE, MU, MU_S, G, N, _mixed_system, _puck, _stops
 
 import nonsmooth
 from nonsmooth.dynamics import Dynamics
 from nonsmooth.run import phase
 from nonsmooth.simulate import resolve_laws
-
-from test_sliding_contact import ACCURATE, G, MU, MU_S, N, _mixed_system, _puck, _stops
 
 
 # ------------------------------------------------------------------------------ one evaluation

@@ -19,9 +19,10 @@ def engine_value(kind, mu_s, threshold, F_T, v_T, N, lam_abs):
     ``given``) from the numbers it reads: a pair's friction force ``F_T`` (N), sliding velocity
     ``v_T`` (m/s or rad/s), normal load ``N`` (N) and static coefficient ``mu_s``, or a load
     row's multiplier ``lam_abs`` (N) and the detach threshold (N); for a vector pair ``v_T``
-    is ``sigma = v_T . e_ref`` and ``F_T`` its magnitude ``|F_T|`` (``reserve``). The one definition of the
-    engine's event values: the compiled phases call it (:func:`event_value`), and the Python
-    event loop calls its Python function (``run.modes.Modes.g_value``)."""
+    is ``sigma = v_T . e_ref`` and ``F_T`` its magnitude ``|F_T|`` (``reserve``). The one
+    definition of the engine's event values: the compiled phases call it
+    (:func:`event_value`), and the Python event loop calls its Python function
+    (``run.modes.Modes.g_value``)."""
     if kind == VELOCITY:
         return v_T
     if kind == NORMAL:

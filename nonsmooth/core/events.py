@@ -32,9 +32,9 @@ from .event_kinds import (  # the kinds' one definition (numba-free)
     RESERVE_PLUS,
     VELOCITY,
 )
+from .event_kinds import engine_value as _engine_value
 from .layout import H_K, H_M, H_P
 from .stage import plan_rows, vector_offsets
-from .event_kinds import engine_value as _engine_value
 
 prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
 

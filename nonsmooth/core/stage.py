@@ -192,6 +192,27 @@ def _vector_law(kind, par, v_T, z, z_at, a, b, dz):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _slip_direction(mu, v_T, e_ref, scale, a):
+    """``a = mu e`` (d,) of a slipping vector Coulomb pair: ``e = v_T / |v_T| sgn(e . e_ref)``,
+    or ``e_ref`` at rest (``|v_T| <= REST scale``; ``vector_friction.slip_direction``)."""
+    d = v_T.shape[0]
+    acc = 0.0
+    for r in range(d):
+        acc += v_T[r] * v_T[r]
+    speed = math.sqrt(acc)
+    if speed <= REST * scale:
+        for r in range(d):
+            a[r] = mu * e_ref[r]
+        return
+    along = 0.0
+    for r in range(d):
+        along += (v_T[r] / speed) * e_ref[r]
+    for r in range(d):
+        e = v_T[r] / speed
+        a[r] = mu * (-e if along < 0.0 else e)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
                           slip, stick):
     """:func:`_friction_laws` of a plan with vector pairs (``docs/seam.md`` 5.2): the
@@ -218,20 +239,7 @@ def _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all,
             if d == 1:
                 a_all[w] = mu[i] * modes[i]
             else:
-                acc = 0.0
-                for r in range(d):
-                    acc += v_T[w + r] * v_T[w + r]
-                speed = math.sqrt(acc)
-                if speed <= REST * scale:
-                    for r in range(d):
-                        a_all[w + r] = mu[i] * e_ref[w + r]
-                else:
-                    along = 0.0
-                    for r in range(d):
-                        along += (v_T[w + r] / speed) * e_ref[w + r]
-                    for r in range(d):
-                        e = v_T[w + r] / speed
-                        a_all[w + r] = mu[i] * (-e if along < 0.0 else e)
+                _slip_direction(mu[i], v_T[w:w + d], e_ref[w:w + d], scale, a_all[w:w + d])
         else:
             par = law_par[i * N_LAW:(i + 1) * N_LAW]
             if d == 1:
@@ -812,8 +820,10 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     (:func:`_scratch_size`), ``K (size, size), R (size, 1 + ns), mats (3, k, k)`` (zeroed
     here), then ``rhs (k, 1)``; the KKT system by the in-kernel LU, the certificate by a norm
     bound (:func:`_certify_bound`); ``nk`` the stick rows, ``ns`` the slipping pairs and
-    ``p_rows`` the rows of ``W`` (:func:`_stick_counts`, :func:`plan_rows`). Returns the stage's statuses, or ``GENERAL`` for a system above
-    :data:`SMALL_LU` rows or a load equation the bound does not certify."""
+    ``p_rows`` the rows of ``W`` (:func:`_stick_counts`, :func:`plan_rows`). Returns the
+    stage's statuses, or ``GENERAL`` for a system above :data:`SMALL_LU` rows or a load
+    equation the bound does not certify (``SINGULAR`` for stick rows of vector pairs that
+    depend on each other: the Python path's least squares)."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     size = n + m + nk

@@ -276,9 +276,7 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
     n_y, n_e = y.size, kinds.size
     offsets = np.array(event_offsets(plan))
     vector = plan_rows(plan) != int(plan[H_P])
-    if vector:
-        apply_pending(plan)
-    out_end = np.empty(out.size if vector else 0)  # a vector plan's step-end evaluation
+    out_end = _vector_start(vector, plan, out)  # a vector plan's step-end evaluation
     K = np.empty((16, n_y))
     F = np.empty((7, n_y))
     ys, dy, y_new = np.empty(n_y), np.empty(n_y), np.empty(n_y)
@@ -293,8 +291,9 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         if status != OK:
             return DECLINED, 0, evals, 0, 0
     k = k0
+    pause = False  # a vector plan's refresh pending: the run evaluates the outputs first
     while True:
-        status = _limit(t, t_end, evals, pause_after, max_evaluations)
+        status = _limit(t, t_end, evals, pause_after, max_evaluations, pause)
         if status >= 0:
             return status, n_out, evals, steps, 0
         status, h, h_next, used = _step(rhs, ctx, modes, faces, out, A, B, C, E3, E5, K, t, y,
@@ -308,8 +307,7 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         for j in range(n_e):
             g_new[j] = event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0],
                                    offsets[1], offsets[2], offsets[3], t_new, plan)
-        if vector:
-            out_end[:] = out
+        _keep(vector, out, out_end)
         status, t_stop, have_dense, used = _roots(rhs, g_at, graze, grazing, ctx, plan, modes,
                                                   faces, out, A, C, D, K, F, t, y, h, y_new, ys,
                                                   dy, kinds, index, direction, mu_s, threshold,
@@ -338,14 +336,42 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         t = t_new
         y[:] = y_new
         f[:] = K[N_STAGES]
-        refreshed = False
-        if vector and t < t_end:  # not after the phase's last step (as the Python loop)
-            refreshed = refresh_directions(plan, kinds, index, out_end, offsets[1], g_new,
-                                           STOP_FRACTION, count > 0)
+        pause = _refresh(vector, plan, kinds, index, out_end, offsets[1], g_new, t, t_end,
+                         count)
         g[:] = g_new
         state[0], state[1] = t, h_next
-        if refreshed and count > 0:  # the run evaluates the outputs with this step's e_ref
-            return PAUSE, n_out, evals, steps, 0
+
+
+@njit(cache=True, inline="always")
+def _keep(vector, out, out_end):
+    """A vector plan's step-end evaluation kept in ``out_end`` (the roots' and outputs'
+    evaluations overwrite ``out``)."""
+    if vector:
+        out_end[:] = out
+
+
+@njit(cache=True, inline="always")
+def _refresh(vector, plan, kinds, index, out_end, o_v, g_new, t, t_end, count):
+    """After an accepted step but the phase's last (as the Python loop): the vector pairs'
+    ``e_ref`` follow the slip (``core.events.refresh_directions``; pending when the step had
+    ``count`` outputs). Returns whether the call pauses here: a direction refreshed after a
+    step with outputs (its refresh pending)."""
+    if not vector or not t < t_end:
+        return False
+    refreshed = refresh_directions(plan, kinds, index, out_end, o_v, g_new, STOP_FRACTION,
+                                   count > 0)
+    return refreshed and count > 0
+
+
+@njit(cache=True, inline="always")
+def _vector_start(vector, plan, out):
+    """A call's start with a vector plan: the pending refresh applied
+    (``core.events.apply_pending``); returns the scratch for the step-end evaluation (empty
+    without vector pairs)."""
+    if vector:
+        apply_pending(plan)
+        return np.empty(out.size)
+    return np.empty(0)
 
 
 @njit(cache=True, inline="always")
@@ -372,11 +398,12 @@ def _outputs(rhs, ctx, modes, faces, out, A, C, D, K, F, t, y, h, y_new, ys, hav
 
 
 @njit(cache=True)
-def _limit(t, t_end, evals, pause_after, max_evaluations):
-    """``DONE``, ``PAUSE`` or ``BUDGET`` when the phase stops before the next step, else -1."""
+def _limit(t, t_end, evals, pause_after, max_evaluations, pause):
+    """``DONE``, ``PAUSE`` or ``BUDGET`` when the phase stops before the next step, else -1
+    (``pause``: a step's refresh of the slip directions waits for its outputs' evaluation)."""
     if t >= t_end:
         return DONE
-    if evals >= pause_after:
+    if evals >= pause_after or pause:
         return PAUSE
     if evals + RESERVE > max_evaluations:
         return BUDGET
