@@ -8,12 +8,14 @@ name (``docs/seam.md`` section 2):
   (:class:`StateLayout`): positions, velocities, the five work integrals
   (:data:`WORK_NAMES`, J) and the smooth friction laws' internal states;
 * the **evaluation buffer** ``out`` of one evaluation (:data:`EVAL_FIELDS`,
-  :func:`eval_offsets`, :func:`evaluation_layout`): ``dv (n), lam (m), lambda_N (p), F_T (p),
-  v_T (p), N (p), lam_abs (k), powers (5), residual (1), phi (m), dphi (m), A (k*k), c (k),
-  dz (n_z), M (n*n with a q-dependent mass, else 0)``;
+  :func:`eval_offsets`, :func:`evaluation_layout`): ``dv (n), lam (m), lambda_N (p), F_T
+  (p_rows), v_T (p_rows), N (p), lam_abs (k), powers (5), residual (1), phi (m), dphi (m),
+  A (k*k), c (k), dz (n_z), M (n*n with a q-dependent mass, else 0)`` (``p_rows`` the rows
+  of ``W``: ``p`` when every pair is scalar);
 * the **plan**, the stage constants of the acceleration stage: a header of
   :data:`N_HEADER` numbers at the fixed positions ``H_*`` followed by the blocks of
-  :data:`PLAN_BLOCKS` (:func:`plan_offsets`), packed by :class:`PlanBuilder`;
+  :data:`PLAN_BLOCKS` (:func:`plan_offsets`) and, with pairs of ``dim > 1``, the vector tail
+  (:data:`VECTOR_BLOCKS`, :func:`vector_offsets`), packed by :class:`PlanBuilder`;
 
 and the **KKT solution** ``x = [dv (n) | lambda (m) | stick multipliers]``
 (:func:`kkt_slices`).
