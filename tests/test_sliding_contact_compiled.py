@@ -51,6 +51,36 @@ def test_the_compiled_stage_is_the_python_one_on_random_states(law):
     print(f"worst relative difference ({law}): {worst:.2e}")
 
 
+def test_a_given_normal_force_after_a_vector_pair_loads_its_own_pair():
+    """A brake with ``N(t)`` after the sliding contact (its first row 2, its pair 1): the
+    compiled kernel writes the given force into pair 1's preload, as the Python path does."""
+    from nonsmooth.clutch import Brake
+    from nonsmooth.joints import Revolute
+    from nonsmooth.planar import Body, PlanarModel, ground
+    from nonsmooth.sliding_contact import SlidingContact
+
+    mdl = PlanarModel("mixed, N(t)")
+    puck = mdl.add(Body("puck", 2.0, 0.05))
+    disc = mdl.add(Body("disc", 1.0, 0.5))
+    mdl.add(SlidingContact("contact", puck, lambda t: 5.0 + t, MU, MU_S, point=(0.2, -0.1)))
+    mdl.add(Revolute("bearing", ground, disc, (1.0, 0.0), (0.0, 0.0)))
+    mdl.add(Brake("brake", disc, lambda t: 10.0 + 2.0 * t, mu=0.2, radius=0.1))
+    system = mdl.compile()
+    dyn = Dynamics(system)
+    rng = np.random.default_rng(5)
+    for t in (0.0, 0.7, 2.5):
+        q, v = rng.normal(size=system.n_q), rng.normal(size=system.n_q)
+        v_T = system.terms(t, q, v).W @ v
+        dyn.e_ref[:2] = v_T[:2] / np.linalg.norm(v_T[:2])
+        modes, faces = np.array([2.0, 1.0]), np.ones(len(system.abs_rows))
+        compiled = dyn._evaluate_compiled(t, q, v, modes, faces)
+        python = dyn._evaluate_general(t, q, v, modes, faces)
+        np.testing.assert_allclose(compiled.N, [5.0 + t, 10.0 + 2.0 * t], rtol=1e-14)
+        np.testing.assert_allclose(compiled.N, python.N, rtol=1e-14)
+        np.testing.assert_allclose(compiled.F_T, python.F_T, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(compiled.dv, python.dv, rtol=1e-12, atol=1e-12)
+
+
 # ------------------------------------------------------------------------------ whole runs
 def _python_path(monkeypatch):
     """Runs with no compiled plan for the vector model (the Python stage, scipy's DOP853 and
