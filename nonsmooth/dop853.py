@@ -43,6 +43,7 @@ from .core.phases.dop853 import (
     dense_g,
     dop853_phase_with,
 )
+from .core.stage import plan_rows
 from .kernels import _pair_row, _planar_dy
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
@@ -73,7 +74,10 @@ def _graze(ctx, i, F, y, t, h, ys, direction):
     """:func:`_grazing` for pair ``i`` on the rows of ``W`` at the workspace's end."""
     it, ft, _M0, plan, _Wt, ws, _iw, pair_rows = ctx
     n, p, tail = int(plan[H_N]), int(plan[H_P]), 3 * it.shape[0]
-    Wp = ws[ws.size - tail - p * n:ws.size - tail].reshape(p, n)
+    p_rows = plan_rows(plan)
+    if p_rows != p and it[pair_rows[i], 2] == 3:  # a vector pair's sigma: not searched (as
+        return np.inf  # the Python loop; a stop and restart within one step: docs/method.md)
+    Wp = ws[ws.size - tail - p_rows * n:ws.size - tail].reshape(p_rows, n)
     return _grazing(it, ft, pair_rows[i], F, y, t, h, ys, Wp, direction)
 
 

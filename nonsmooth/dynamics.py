@@ -34,6 +34,7 @@ from .core.layout import (
     PlanBuilder,
     evaluation_layout,
     evaluation_slices,
+    vector_offsets,
 )
 from .core.status import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
 from .errors import (
@@ -126,11 +127,14 @@ class Dynamics:
     stage : GeneralStage            the Python acceleration stage (``nonsmooth.core.general``)
     dim, w_row : ndarray of int, (p,)  each pair's dimension and first row of ``W``
     p_rows : int                    rows of ``W`` (``v_T``, ``F_T``: ``sum(dim)``)
-    vector : bool                   a pair of dim > 1 (:mod:`nonsmooth.vector_friction`): every
-                                    evaluation by the Python general path (no compiled plan)
+    vector : bool                   a pair of dim > 1 (:mod:`nonsmooth.vector_friction`): its
+                                    plan has the vector tail (``core.layout.VECTOR_BLOCKS``)
     e_ref : ndarray, (p_rows,)      the slip directions' references of vector pairs (set by the
-                                    run: ``F_T = -mu N e``, ``e = v_T / |v_T| sgn(v_T . e_ref)``)
-    stop_speed : ndarray, (p,)      a vector pair's ``sigma`` root is a stop below it (m/s)
+                                    run: ``F_T = -mu N e``, ``e = v_T / |v_T| sgn(v_T . e_ref)``;
+                                    with a plan, a view into its ``e_ref`` block, which the
+                                    compiled stage reads and the compiled phases refresh)
+    stop_speed : ndarray, (p,)      a vector pair's ``sigma`` root is a stop below it (m/s; a
+                                    view into the plan's ``stop_speed`` block with a plan)
     n_evaluations : int             calls of :meth:`evaluate` so far
     hlcp_enumeration_max_size : int (property) largest HLCP solved or certified by enumeration
     """
@@ -206,12 +210,11 @@ class Dynamics:
             from .vector_friction import check_laws
 
             check_laws(self)
-        # a pair of dim > 1 declines the compiled stage: such a model takes the Python general
-        # path (_evaluate_general) in every evaluation, and simulate the Python steppers
         # each law's numbers for the compiled stage (FrictionLaw.pack), from a class that
-        # defines them itself (a subclass that inherits them may compute otherwise)
+        # defines them itself (a subclass that inherits them may compute otherwise); pairs of
+        # dim > 1 too (the plan's vector tail: e_ref and stop_speed become views into it)
         packed = [law.pack() if "pack" in type(law).__dict__ else None for law in self.laws]
-        if all(pk is not None for pk in packed) and not self.vector:
+        if all(pk is not None for pk in packed):
             self._compile_plan(getattr(system, "tables", None), packed)
 
     def _compile_plan(self, tables, packed) -> None:
@@ -237,21 +240,32 @@ class Dynamics:
             radial += [n + rows[0], n + rows[1]] if rows else [-1, -1]
         if any(len(rows) not in (0, 2) for rows in sysm.pair_radial):  # pragma: no cover
             return  # a radial load of other than two rows: the Python path
-        self._plan = (PlanBuilder(n, m, p, k)
-                      .header(state_mass=state_mass, two_alpha=self._2a, beta2=self._b2,
-                              jam=JAM_MARGIN, n_z=self.n_z, radial=self._radial)
-                      .block("mu", self._mu).block("preload", self._preload)
-                      .block("law", kinds)
-                      .block("law_par", np.concatenate(params) if params else [])
-                      .block("z_at", z_at).block("rad_rows", radial)
-                      .block("abs_rows", n + np.asarray(sysm.abs_rows, dtype=float))
-                      .block("normal_rows", np.asarray(sysm.normal_rows, dtype=float))
-                      .block("driver", drivers).build())
-        self._layout = L = evaluation_layout(n, m, p, k, state_mass, self.n_z)
+        builder = (PlanBuilder(n, m, p, k, self.p_rows)
+                   .header(state_mass=state_mass, two_alpha=self._2a, beta2=self._b2,
+                           jam=JAM_MARGIN, n_z=self.n_z, radial=self._radial)
+                   .block("mu", self._mu).block("preload", self._preload)
+                   .block("law", kinds)
+                   .block("law_par", np.concatenate(params) if params else [])
+                   .block("z_at", z_at).block("rad_rows", radial)
+                   .block("abs_rows", n + np.asarray(sysm.abs_rows, dtype=float))
+                   .block("normal_rows", np.asarray(sysm.normal_rows, dtype=float))
+                   .block("driver", drivers))
+        if self.vector:  # the vector tail (core.layout.VECTOR_BLOCKS)
+            builder.block("dim", self.dim).block("w_row", self.w_row)
+        self._plan = builder.build()
+        if self.vector:  # the run's e_ref and stop_speed are the plan's: the compiled stage
+            # and phases read and refresh them there (the Python path reads the same numbers)
+            _, _, _, o_eref, o_enext, o_stop, end = vector_offsets(p, k, m, self.p_rows)
+            self._plan[o_eref:o_enext] = self.e_ref
+            self._plan[o_stop:end] = self.stop_speed
+            self.e_ref = self._plan[o_eref:o_enext]
+            self.stop_speed = self._plan[o_stop:end]
+            self._run_blocks = (slice(o_eref, o_enext), slice(o_stop, end))
+        self._layout = L = evaluation_layout(n, m, p, k, state_mass, self.n_z, self.p_rows)
         self._vector = _vector
         self._views = evaluation_slices(L)
         self._res_at, self._size, self._k = L["residual"][0], L["size"], k
-        self._zero_bias = np.zeros(p)
+        self._zero_bias = np.zeros(self.p_rows)
         self._zero_z = np.zeros(self.n_z)
         self._face_guess = np.ones(k)  # the faces of the last face-free evaluation
         if tables is not None:
@@ -263,12 +277,16 @@ class Dynamics:
             if not self._callable_weights:  # whole phases and output blocks compiled
                 from .planar_family import planar_family
 
-                self._family = planar_family(sysm, self._size)
+                self._family = planar_family(sysm, self._size,
+                                             self._run_blocks if self.vector else None,
+                                             self._plan)
         else:
             kernels.warm("stage")
             self._kernel = kernels.acceleration_stage
             compiled = getattr(sysm, "compiled", None)
-            if compiled is not None and not self._callable_weights:
+            # (a generated module's terms know scalar pairs only: a model with vector pairs
+            # evaluates its terms in Python and the stage compiled)
+            if compiled is not None and not self._callable_weights and not self.vector:
                 from .generated import kernel_module
                 from .generated_family import GeneratedFamily
 
@@ -445,6 +463,8 @@ class Dynamics:
             k = self._k
             if status == NO_LOAD:  # the Python path raises the named FrictionLoadError
                 return None
+            if status == SINGULAR and self.vector:  # dependent stick rows (two contacts on
+                return None  # one body): the Python path's least squares, or its error
 
             if status == SINGULAR or status == NONFINITE:
                 self._nonfinite(t, q, v, U)

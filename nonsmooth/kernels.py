@@ -61,13 +61,17 @@ from .core.stage import (  # noqa: F401 - the stage's names, re-exported for the
     _certify_bound,
     _count_sticking,
     _derivative,
+    _largest_stage,
     _stage_body,
     _stage_into,
     _stage_size,
+    _stick_counts,
     _terms_size,
     acceleration_stage,
     evaluation_layout,
+    plan_rows,
     stage_workspace,
+    vector_offsets,
 )
 from .tables import (
     DAMPER,
@@ -575,18 +579,33 @@ def _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, 
             if not np.isfinite(U[e, j]):
                 return NONFINITE
     m, p = int(plan[H_M]), int(plan[H_P])
+    p_rows = plan_rows(plan)
     plan = _given_normal_forces(it, U, plan, p)
     M, f, phi, phi_t, G, gamma, W, P_applied, P_damping, err_row, err = planar_terms(
-        it, ft, U, M0, m, p, t, q, v)
+        it, ft, U, M0, m, p_rows, t, q, v)
     if err:
         out[0] = err_row
         return COINCIDENT
     stuck = False
     for i in range(p):
         stuck |= modes[i] == 0.0
-    bias = planar_bias(it, ft, p, q, v) if stuck else np.zeros(p)
+    bias = planar_bias(it, ft, p_rows, q, v) if stuck else np.zeros(p_rows)
     return acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
                               Wt, v, z, modes, faces, out)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _pair_of_row(plan, p, w):
+    """The pair whose first row of ``W`` is ``w`` (a PAIR row's ``it[e, 1]``): ``w`` itself
+    when every pair is scalar, else looked up in the plan's ``w_row`` block."""
+    p_rows = plan_rows(plan)
+    if p_rows == p:
+        return w
+    o_wrow = vector_offsets(p, int(plan[H_K]), int(plan[H_M]), p_rows)[2]
+    for i in range(p):
+        if int(plan[o_wrow + i]) == w:
+            return i
+    return -1  # pragma: no cover - every PAIR row is a pair's
 
 
 @njit(cache=True, inline="always")
@@ -599,7 +618,7 @@ def _given_normal_forces(it, U, plan, p):
             if not copied:
                 plan = plan.copy()
                 copied = True
-            plan[N_HEADER + p + it[e, 1]] = max(U[e, 0], 0.0)
+            plan[N_HEADER + p + _pair_of_row(plan, p, it[e, 1])] = max(U[e, 0], 0.0)
     return plan
 
 
@@ -616,13 +635,12 @@ def workspace(it, plan):
     slipping and sticking pairs."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                            int(plan[H_NZ]))
-    largest = 0
-    for nk in range(p + 1):
-        largest = max(largest, _stage_size(n, m, p, k, n_z, nk))
-    tail = p * n + 3 * it.shape[0]
-    ws = np.empty(_terms_size(n, m, p) + n * n + plan.size + largest + k + tail)
+    p_rows = plan_rows(plan)
+    largest = _largest_stage(n, m, p, k, n_z, p_rows)
+    tail = p_rows * n + 3 * it.shape[0]
+    ws = np.empty(_terms_size(n, m, p_rows) + n * n + plan.size + largest + k + tail)
     ws[ws.size - tail:] = 0.0
-    return ws, np.empty(p, dtype=np.int64)
+    return ws, np.empty(p_rows, dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -679,7 +697,7 @@ def _own_plan(it, U, plan, pw):
         pw[i] = plan[i]
     for e in range(it.shape[0]):
         if it[e, 0] == PAIR and it[e, 7] == 1:
-            pw[N_HEADER + p + it[e, 1]] = max(U[e, 0], 0.0)
+            pw[N_HEADER + p + _pair_of_row(plan, p, it[e, 1])] = max(U[e, 0], 0.0)
     return pw
 
 
@@ -691,15 +709,17 @@ def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, i
     ``GENERAL`` for a system above :data:`SMALL_LU` or a load equation the bound does not
     certify (the caller then takes the general path).
 
-    Workspace layout (float64): ``f (n), phi, phi_t, gamma (m), G (m, n), W (p, n), scratch
-    (1, n), bias (p)`` (zeroed), ``M (n, n), plan``, then the stage's (:func:`_stage_body`)."""
+    Workspace layout (float64): ``f (n), phi, phi_t, gamma (m), G (m, n), W (p_rows, n),
+    scratch (1, n), bias (p_rows)`` (zeroed), ``M (n, n), plan``, then the stage's
+    (:func:`_stage_body`)."""
     if not _all_finite(U):  # a user function's NaN/inf: the caller names the function
         return NONFINITE
-    n, m, p = int(plan[H_N]), int(plan[H_M]), int(plan[H_P])
-    nk = _count_sticking(plan, modes)
+    n, m = int(plan[H_N]), int(plan[H_M])
+    p_rows = plan_rows(plan)
+    nk, ns = _stick_counts(plan, modes, p_rows)
     if n + m + nk > SMALL_LU:
         return GENERAL
-    zeroed = _terms_size(n, m, p)
+    zeroed = _terms_size(n, m, p_rows)
     for i in range(zeroed):
         ws[i] = 0.0
     f = ws[:n]
@@ -707,10 +727,10 @@ def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, i
     o = n + 3 * m
     G = ws[o:o + m * n].reshape(m, n)
     o += m * n
-    W = ws[o:o + p * n].reshape(p, n)
-    o += p * n
+    W = ws[o:o + p_rows * n].reshape(p_rows, n)
+    o += p_rows * n
     scratch = ws[o:o + n].reshape(1, n)
-    bias = ws[o + n:o + n + p]
+    bias = ws[o + n:o + n + p_rows]
     M = _own_mass(it, M0, ws[zeroed:zeroed + n * n].reshape(n, n))
     o = zeroed + n * n
     plan_ = _own_plan(it, U, plan, ws[o:o + plan.size])
@@ -722,7 +742,7 @@ def _evaluate_into(it, ft, U, M0, plan, Wt, t, q, v, z, modes, faces, out, ws, i
     if nk:
         _bias_into(it, ft, q, v, bias, scratch)
     return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan_, Wt, v, z,
-                       modes, faces, out, ws[o + plan.size:], iw, nk)
+                       modes, faces, out, ws[o + plan.size:], iw, nk, ns, p_rows)
 
 
 @njit(cache=True, _nrt=False)
@@ -813,7 +833,7 @@ def _rhs_into(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
     status = _evaluate_into(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z],
                             modes, faces, out, ws, iw)
     if status == OK:
-        _derivative(y, out, dy, n, m, p, k, n_z)
+        _derivative(y, out, dy, n, m, p, k, n_z, plan_rows(plan))
     return status
 
 
@@ -826,7 +846,7 @@ def _planar_rhs_general(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy):
     status = _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n],
                                       y[zo:zo + n_z], modes, faces, out)
     if status == OK:
-        _derivative(y, out, dy, n, m, p, k, n_z)
+        _derivative(y, out, dy, n, m, p, k, n_z, plan_rows(plan))
     return status
 
 

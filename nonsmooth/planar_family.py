@@ -27,14 +27,34 @@ class PlanarFamily(CompiledFamily):
     size: int = 0
     #: what is made once and reused (the fixed step's ``ctx`` for the last plan)
     cache: dict = field(default_factory=dict, compare=False, repr=False)
+    #: With vector pairs: the plan's blocks the run reads back after a DOP853 call (``e_ref``,
+    #: ``stop_speed``: slices) and the run's own plan they go to (``Dynamics.plan``).
+    run_blocks: tuple | None = None
+    home: np.ndarray | None = None
 
     def dop853(self, plan, Wt):
         from . import dop853
         from .kernels import workspace
 
         it, ft, M0 = self.data
-        return dop853.planar_dop853_phase, (it, ft, M0, plan, Wt, *workspace(it, plan),
-                                            self.pair_rows)
+        ctx = (it, ft, M0, plan, Wt, *workspace(it, plan), self.pair_rows)
+        if self.run_blocks is None:
+            return dop853.planar_dop853_phase, ctx
+        return self._reading_back(dop853.planar_dop853_phase), ctx
+
+    def _reading_back(self, phase):
+        """``phase`` followed by the copy of the slip directions it refreshed (``e_ref``,
+        ``stop_speed``) from the phase's plan (a copy: ``core.callbacks.extended_plan``) into
+        the run's, which the run's evaluations of the outputs and its transition read."""
+        home, blocks = self.home, self.run_blocks
+
+        def call(ctx, plan, *args):
+            result = phase(ctx, plan, *args)
+            for block in blocks:
+                home[block] = plan[block]
+            return result
+
+        return call
 
     def fixed(self, plan, Wt):
         from . import fixed_step
@@ -79,13 +99,14 @@ class PlanarFamily(CompiledFamily):
         kernels.warm(what)
 
 
-def planar_family(system, size: int) -> PlanarFamily:
+def planar_family(system, size: int, run_blocks=None, home=None) -> PlanarFamily:
     """The compiled family of a :class:`~nonsmooth.planar.PlanarSystem` (its tables; ``size``
-    the evaluation buffer's length)."""
+    the evaluation buffer's length; with vector pairs ``run_blocks``, the slices of the plan's
+    ``e_ref`` and ``stop_speed``, and ``home``, the run's plan: :attr:`PlanarFamily.home`)."""
     tab = system.tables
     return PlanarFamily(module=_kernels(), data=(tab.ints, tab.floats, tab.mass),
                         pair_velocity=True, calls_back=system.has_user_functions,
-                        pair_rows=tab.pair_rows, size=size)
+                        pair_rows=tab.pair_rows, size=size, run_blocks=run_blocks, home=home)
 
 
 def _kernels():

@@ -37,9 +37,9 @@ ROTOR           11      joint element (translational), parent off,    J_eq or I_
 "joint element" is the row of the joint in these tables; "joint kind" 0 revolute, 1
 translational (a clamp: its translational joint), 2 the relative rotation of two bodies (a
 clutch or brake, ``nonsmooth.clutch``), 3 a body point sliding on the plane (two rows of ``W``,
-``nonsmooth.sliding_contact``). A pair's first W row is its index when every pair is scalar (the
-compiled stage reads it as the pair's index; a model with a pair of ``dim > 1`` takes the Python
-stage, ``Dynamics``). A pair's constant normal force is its preload (in the
+``nonsmooth.sliding_contact``). A pair's first W row is its index when every pair is scalar;
+with a pair of ``dim > 1`` the compiled stage finds a pair's rows in the plan's ``w_row`` block
+(``core.layout.VECTOR_BLOCKS``). A pair's constant normal force is its preload (in the
 evaluation's plan); a given ``N(t)`` is a user function whose value the kernels read from the
 pair's row. Rotor inertia on a revolute joint is constant and added to the mass matrix here.
 """

@@ -449,6 +449,25 @@ class VectorEvents:
                     g[j] = speed
         return g
 
+    def inconsistent_rows(self, N, F_T, v_T, modes, v_tol, f_tol) -> np.ndarray:
+        """:meth:`inconsistent` for a block of evaluated outputs (one per row: ``N`` (k, p),
+        ``F_T``, ``v_T`` (k, p_rows), ``v_tol``, ``f_tol`` (k,)): a bool per row."""
+        bad = np.zeros(N.shape[0], dtype=bool)
+        for i in self.run.friction_pairs:
+            r = self.rows[i]
+            reserve = self.dyn.mu_s[i] * N[:, i]
+            if self._vector(i):
+                if modes[i] == 0.0:
+                    bad |= reserve - np.linalg.norm(F_T[:, r], axis=1) < -f_tol
+                else:
+                    bad |= v_T[:, r] @ self.dyn.e_ref[r] < -v_tol
+            elif modes[i] == 0.0:
+                F = F_T[:, r.start]
+                bad |= (reserve + F < -f_tol) | (reserve - F < -f_tol)
+            else:
+                bad |= modes[i] * v_T[:, r.start] < -v_tol
+        return bad
+
     def inconsistent(self, ev, modes, v_tol, f_tol) -> bool:
         """An output that contradicts the modes: a scalar pair as ``simulate``'s check, a
         sticking vector pair beyond ``mu_s N``, a slipping one with ``sigma < 0``."""

@@ -267,15 +267,16 @@ def test_the_compiled_terms_equal_the_python_elements_on_random_states():
                                    rtol=1e-13, atol=1e-14)
 
 
-def test_the_python_stage_of_a_vector_pair_on_random_states():
-    """The stage of a model with a vector pair (the Python general path; the compiled stage
-    declines such models: ``Dynamics._plan`` is None) against the equations solved by hand:
+def test_the_stage_of_a_vector_pair_on_random_states():
+    """The stage of a model with a vector pair (the compiled stage: ``Dynamics._plan`` has the
+    vector tail; the Python path is compared with it in ``test_sliding_contact_compiled.py``)
+    against the equations solved by hand:
     slipping, ``F_T = -mu N e`` with ``e = v_T / |v_T|`` and ``M dv = f + W^T F_T``; sticking,
     ``W dv + (dW/dt) v + 2 alpha v_T = 0`` with ``F_T`` the multipliers; the scalar brake in
     its mode alongside."""
     system = _mixed_system()
     dyn = Dynamics(system)
-    assert dyn._plan is None and dyn.vector
+    assert dyn._plan is not None and dyn.vector
     rng = np.random.default_rng(11)
     M = system.tables.mass
     for _ in range(20):
@@ -300,14 +301,15 @@ def test_the_python_stage_of_a_vector_pair_on_random_states():
         np.testing.assert_allclose(stuck.powers[3], stuck.F_T @ v_T, rtol=1e-12)
 
 
-def test_a_vector_model_takes_the_python_steppers_and_scalar_models_the_compiled_ones():
-    """A model with a pair of dim 2 runs on scipy's DOP853 and the Python RK4 (their event
-    functions evaluated in Python); a model of scalar pairs keeps its compiled plan."""
+def test_a_vector_model_takes_the_compiled_phases_as_scalar_models_do():
+    """A model with a pair of dim 2 runs in the compiled DOP853 and RK4 phases (their event
+    functions, sigma and the reserve, in ``core.events``); a model of scalar pairs keeps its
+    compiled plan."""
     from nonsmooth.simulate import _Run
 
     vector = _puck((1.0, 0.0))
     run = _Run(vector.system, Dynamics(vector.system), [], None)
-    assert not run.compiled and run.family is None and run.vector is not None
+    assert run.compiled and run.family is not None and run.vector is not None
     mdl = PlanarModel("disc")
     disc = mdl.add(Body("disc", 1.0, 0.5, angular_velocity=1.0))
     mdl.add(Revolute("bearing", ground, disc, (0.0, 0.0), (0.0, 0.0)))

@@ -16,6 +16,8 @@ interpolant (:func:`brent_with`); crossings follow scipy's ``solve_ivp`` convent
 
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
 from .. import prebuilt
@@ -25,17 +27,20 @@ from .event_kinds import (  # the kinds' one definition (numba-free)
     EVENT_KINDS,
     GIVEN,
     NORMAL,
+    RESERVE,
     RESERVE_MINUS,
     RESERVE_PLUS,
     VELOCITY,
 )
 from .event_kinds import engine_value as _engine_value
+from .layout import H_K, H_M, H_P
+from .stage import plan_rows, vector_offsets
 
 prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
 
 __all__ = ["EVENT_KINDS", "engine_value", "event_value", "crossed", "brent_with",
-           "MAX_ROOT_ITERATIONS", "VELOCITY", "NORMAL", "DETACH", "RESERVE_PLUS",
-           "RESERVE_MINUS", "GIVEN"]
+           "refresh_directions", "MAX_ROOT_ITERATIONS", "VELOCITY", "NORMAL", "DETACH",
+           "RESERVE_PLUS", "RESERVE_MINUS", "GIVEN", "RESERVE"]
 
 #: :func:`nonsmooth.core.event_kinds.engine_value` compiled (inlined into the phases).
 engine_value = njit(inline="always")(_engine_value)
@@ -56,7 +61,77 @@ def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
         return given(int(plan[plan.size - 2]), i, t)
     if kind == NORMAL or kind == DETACH:  # a load row's
         return engine_value(kind, 0.0, threshold, 0.0, 0.0, 0.0, out[o_abs + i])
-    return engine_value(kind, mu_s[i], threshold, out[o_F + i], out[o_v + i], out[o_N + i], 0.0)
+    p = int(plan[H_P])
+    p_rows = plan_rows(plan)
+    if p_rows == p:  # every pair scalar: its row is its index
+        return engine_value(kind, mu_s[i], threshold, out[o_F + i], out[o_v + i], out[o_N + i],
+                            0.0)
+    o = vector_offsets(p, int(plan[H_K]), int(plan[H_M]), p_rows)
+    d, w = int(plan[o[1] + i]), int(plan[o[2] + i])
+    if d == 1:
+        return engine_value(kind, mu_s[i], threshold, out[o_F + w], out[o_v + w], out[o_N + i],
+                            0.0)
+    sigma, force = 0.0, 0.0  # sigma = v_T . e_ref, |F_T|
+    for r in range(d):
+        sigma += out[o_v + w + r] * plan[o[3] + w + r]
+        force += out[o_F + w + r] * out[o_F + w + r]
+    return engine_value(kind, mu_s[i], threshold, math.sqrt(force), sigma, out[o_N + i], 0.0)
+
+
+@njit(cache=True, inline="always")
+def refresh_directions(plan, kinds, index, out, o_v, g, fraction, pending):
+    """After an accepted step (its evaluation in ``out``, ``o_v`` the offset of ``v_T``): each
+    slipping vector pair's ``velocity`` event takes its slip direction at the step end as its
+    reference ``e_ref`` (into the plan's ``e_next`` block when ``pending``: a DOP853 step whose
+    outputs the run evaluates with the step's own ``e_ref``), its value ``sigma`` there becomes
+    the slip speed ``|v_T|`` in ``g``, and ``fraction`` of it the speed below which a root is
+    a stop (``stop_speed``; ``vector_friction.VectorEvents.refresh``, ``STOP_FRACTION``).
+    Nothing without vector pairs. Returns whether a direction was refreshed."""
+    p = int(plan[H_P])
+    p_rows = plan_rows(plan)
+    if p_rows == p:
+        return False
+    o = vector_offsets(p, int(plan[H_K]), int(plan[H_M]), p_rows)
+    done = False
+    for j in range(kinds.size):
+        if kinds[j] != VELOCITY:
+            continue
+        i = index[j]
+        d, w = int(plan[o[1] + i]), int(plan[o[2] + i])
+        if d == 1:
+            continue
+        acc = 0.0
+        for r in range(d):
+            acc += out[o_v + w + r] * out[o_v + w + r]
+        speed = math.sqrt(acc)
+        if speed > 0.0 and g[j] > 0.0:
+            target = o[4] if pending else o[3]
+            for r in range(d):
+                plan[target + w + r] = out[o_v + w + r] / speed
+            plan[o[5] + i] = fraction * speed
+            g[j] = speed
+            done = True
+    return done
+
+
+@njit(cache=True, inline="always")
+def apply_pending(plan):
+    """A DOP853 phase call's start: the pending ``e_next`` of each vector pair (nonzero:
+    :func:`refresh_directions`) becomes its ``e_ref``, and ``e_next`` is cleared."""
+    p = int(plan[H_P])
+    p_rows = plan_rows(plan)
+    if p_rows == p:
+        return
+    o = vector_offsets(p, int(plan[H_K]), int(plan[H_M]), p_rows)
+    for i in range(p):
+        d, w = int(plan[o[1] + i]), int(plan[o[2] + i])
+        pending = False
+        for r in range(d):
+            pending |= plan[o[4] + w + r] != 0.0
+        if pending:
+            for r in range(d):
+                plan[o[3] + w + r] = plan[o[4] + w + r]
+                plan[o[4] + w + r] = 0.0
 
 
 @njit(cache=True)

@@ -8,12 +8,14 @@ name (``docs/seam.md`` section 2):
   (:class:`StateLayout`): positions, velocities, the five work integrals
   (:data:`WORK_NAMES`, J) and the smooth friction laws' internal states;
 * the **evaluation buffer** ``out`` of one evaluation (:data:`EVAL_FIELDS`,
-  :func:`eval_offsets`, :func:`evaluation_layout`): ``dv (n), lam (m), lambda_N (p), F_T (p),
-  v_T (p), N (p), lam_abs (k), powers (5), residual (1), phi (m), dphi (m), A (k*k), c (k),
-  dz (n_z), M (n*n with a q-dependent mass, else 0)``;
+  :func:`eval_offsets`, :func:`evaluation_layout`): ``dv (n), lam (m), lambda_N (p), F_T
+  (p_rows), v_T (p_rows), N (p), lam_abs (k), powers (5), residual (1), phi (m), dphi (m),
+  A (k*k), c (k), dz (n_z), M (n*n with a q-dependent mass, else 0)`` (``p_rows`` the rows
+  of ``W``: ``p`` when every pair is scalar);
 * the **plan**, the stage constants of the acceleration stage: a header of
   :data:`N_HEADER` numbers at the fixed positions ``H_*`` followed by the blocks of
-  :data:`PLAN_BLOCKS` (:func:`plan_offsets`), packed by :class:`PlanBuilder`;
+  :data:`PLAN_BLOCKS` (:func:`plan_offsets`) and, with pairs of ``dim > 1``, the vector tail
+  (:data:`VECTOR_BLOCKS`, :func:`vector_offsets`), packed by :class:`PlanBuilder`;
 
 and the **KKT solution** ``x = [dv (n) | lambda (m) | stick multipliers]``
 (:func:`kkt_slices`).
@@ -39,6 +41,7 @@ __all__ = [
     "BATCH_ENERGIES",
     "H_N", "H_M", "H_P", "H_K", "H_STATE_MASS", "H_2ALPHA", "H_BETA2", "H_JAM", "H_NZ",
     "H_RADIAL", "N_HEADER", "HEADER_FIELDS", "N_LAW", "PLAN_BLOCKS", "plan_offsets",
+    "VECTOR_BLOCKS", "vector_offsets",
     "plan_slices", "PlanBuilder",
     "KKT_FIELDS", "kkt_slices",
 ]
@@ -180,20 +183,23 @@ EVAL_FIELDS = ("dv", "lam", "lambda_N", "F_T", "v_T", "N", "lam_abs", "powers", 
 BATCH_ENERGIES = 2
 
 
-def eval_offsets(n, m, p, k, n_z, state_mass):
+def eval_offsets(n, m, p, k, n_z, state_mass, p_rows=-1):
     """Where each field of the evaluation buffer starts, and its size.
 
     Returns ``(O_DV, O_LAM, O_LN, O_FT, O_VT, O_N, O_ABS, O_POW, O_RES, O_PHI, O_DPHI, O_A,
     O_C, O_DZ, O_M, SIZE)`` (ints; the order of :data:`EVAL_FIELDS`, then the buffer's
     size). ``state_mass`` true: the mass matrix depends on ``q`` and is written at ``O_M``
-    (n*n).
+    (n*n). ``p_rows`` the tangential rows (``F_T`` and ``v_T`` are ``p_rows`` long, the
+    pairs' ``lambda_N`` and ``N`` ``p``; ``docs/seam.md`` 5.1); -1: ``p`` (every pair scalar).
     """
+    if p_rows < 0:
+        p_rows = p
     o_dv = 0
     o_lam = o_dv + n
     o_ln = o_lam + m
     o_ft = o_ln + p
-    o_vt = o_ft + p
-    o_n = o_vt + p
+    o_vt = o_ft + p_rows
+    o_n = o_vt + p_rows
     o_abs = o_n + p
     o_pow = o_abs + k
     o_res = o_pow + N_POWERS
@@ -208,10 +214,13 @@ def eval_offsets(n, m, p, k, n_z, state_mass):
             o_dz, o_m, size)
 
 
-def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool, n_z: int = 0) -> dict:
+def evaluation_layout(n: int, m: int, p: int, k: int, state_mass: bool, n_z: int = 0,
+                      p_rows: int | None = None) -> dict:
     """``{field: (start, stop)}`` for every field of :data:`EVAL_FIELDS`, and ``"size"``: the
-    dict ``kernels.evaluation_layout`` returns (made from :func:`eval_offsets`)."""
-    offsets = eval_offsets(int(n), int(m), int(p), int(k), int(n_z), bool(state_mass))
+    dict ``kernels.evaluation_layout`` returns (made from :func:`eval_offsets`; ``p_rows`` the
+    tangential rows, default ``p``)."""
+    offsets = eval_offsets(int(n), int(m), int(p), int(k), int(n_z), bool(state_mass),
+                           int(p) if p_rows is None else int(p_rows))
     out = {name: (offsets[i], offsets[i + 1]) for i, name in enumerate(EVAL_FIELDS)}
     out["size"] = offsets[-1]
     return out
@@ -265,6 +274,32 @@ def plan_offsets(p, k, m):
     return p_mu, p_preload, p_law, p_lawpar, p_zat, p_rad, p_abs, p_normal, p_driver, size
 
 
+#: The vector tail of a plan whose pairs are not all scalar (``docs/seam.md`` 5.1), after the
+#: blocks of :data:`PLAN_BLOCKS`: ``p_rows`` (the rows of ``W``, one number), per pair its
+#: dimension ``dim`` and first row ``w_row`` of ``W``, per row the slip directions' reference
+#: ``e_ref`` (``F_T = -mu N e``, ``e = v_T / |v_T| sgn(v_T . e_ref)``; ``e_ref`` at rest) and a
+#: DOP853 phase's pending ``e_next`` (the refresh of a step whose outputs the run evaluates
+#: with the step's ``e_ref``; zero: none), per pair ``stop_speed`` (m/s: a ``sigma`` root is a
+#: stop below it). A plan without it (every ``d = 1`` model) is the scalar plan, bit for bit;
+#: the kernels tell the two apart by the plan's size (:func:`vector_offsets`).
+VECTOR_BLOCKS = (("p_rows", "1"), ("dim", "p"), ("w_row", "p"), ("e_ref", "p_rows"),
+                 ("e_next", "p_rows"), ("stop_speed", "p"))
+
+
+def vector_offsets(p, k, m, p_rows):
+    """Where each block of a plan's vector tail starts (:data:`VECTOR_BLOCKS`), and the plan's
+    size with it: ``(V_PROWS, V_DIM, V_WROW, V_EREF, V_ENEXT, V_STOP, SIZE)`` (ints). The tail
+    starts at the scalar plan's end (``plan_offsets(p, k, m)[-1]``); a plan of that size, or
+    of that size plus a phase's two fields (``core.callbacks.extended_plan``), has none."""
+    v_prows = N_HEADER + (7 + N_LAW) * p + k + m  # plan_offsets(p, k, m)[-1]
+    v_dim = v_prows + 1
+    v_wrow = v_dim + p
+    v_eref = v_wrow + p
+    v_enext = v_eref + p_rows
+    v_stop = v_enext + p_rows
+    return v_prows, v_dim, v_wrow, v_eref, v_enext, v_stop, v_stop + p
+
+
 def _block_sizes(p: int, k: int, m: int) -> dict:
     offsets = plan_offsets(p, k, m)
     return {name: offsets[i + 1] - offsets[i] for i, (name, _) in enumerate(PLAN_BLOCKS)}
@@ -289,13 +324,20 @@ class PlanBuilder:
     ----------
     n, m, p, k : int
         Velocity coordinates (KKT size), constraint rows, pairs, load rows.
+    p_rows : int, optional
+        Rows of ``W`` (default ``p``). When it differs from ``p`` (a pair of ``dim > 1``) the
+        plan gets the vector tail (:data:`VECTOR_BLOCKS`): set ``dim`` and ``w_row`` by
+        :meth:`block`; ``e_ref``, ``e_next`` and ``stop_speed`` start at zero.
     """
 
-    def __init__(self, n: int, m: int, p: int, k: int):
+    def __init__(self, n: int, m: int, p: int, k: int, p_rows: int | None = None):
         self.n, self.m, self.p, self.k = int(n), int(m), int(p), int(k)
+        self.p_rows = self.p if p_rows is None else int(p_rows)
         self._header = {"n": self.n, "m": self.m, "p": self.p, "k": self.k}
         self._blocks: dict[str, np.ndarray] = {}
         self._sizes = _block_sizes(self.p, self.k, self.m)
+        if self.p_rows != self.p:
+            self._sizes.update(dim=self.p, w_row=self.p)
 
     def header(self, **fields) -> PlanBuilder:
         """Set header fields by name (``state_mass``, ``two_alpha``, ``beta2``, ``jam``,
@@ -323,14 +365,23 @@ class PlanBuilder:
         """The plan, shape (PLAN_SIZE,)."""
         missing = [f for f in HEADER_FIELDS if f not in self._header]
         missing += [b for b, _ in PLAN_BLOCKS if b not in self._blocks]
+        if self.p_rows != self.p:
+            missing += [b for b in ("dim", "w_row") if b not in self._blocks]
         if missing:
             raise ValueError(f"PlanBuilder: {missing} not set")
         offsets = plan_offsets(self.p, self.k, self.m)
-        plan = np.empty(offsets[-1])
+        vector = self.p_rows != self.p
+        tail = vector_offsets(self.p, self.k, self.m, self.p_rows) if vector else offsets[-1:]
+        plan = np.empty(tail[-1])
         for i, name in enumerate(HEADER_FIELDS):
             plan[i] = self._header[name]
         for i, (name, _) in enumerate(PLAN_BLOCKS):
             plan[offsets[i]:offsets[i + 1]] = self._blocks[name]
+        if vector:
+            plan[tail[0]:] = 0.0
+            plan[tail[0]] = self.p_rows
+            plan[tail[1]:tail[2]] = self._blocks["dim"]
+            plan[tail[2]:tail[3]] = self._blocks["w_row"]
         return plan
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["_dot", "_pivot", "_lu_solve", "_is_diagonal", "_schur_solve",
+__all__ = ["_dot", "_pivot", "_lu_solve", "_independent_lu", "_is_diagonal", "_schur_solve",
            "_rows_touching", "_all_finite"]
 
 
@@ -47,6 +47,39 @@ def _pivot(K, R, col):
             K[col, j], K[piv, j] = K[piv, j], K[col, j]
         for j in range(R.shape[1]):
             R[col, j], R[piv, j] = R[piv, j], R[col, j]
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _independent_lu(K, R):
+    """:func:`_lu_solve` that also refuses a pivot at or below ``1e-9`` times the largest
+    entry of ``K`` (rows that depend on each other to round-off: two sticking contacts on one
+    rigid body), so that no such solve returns numbers. Returns False then (``K``, ``R``
+    overwritten: the caller solves again by another method)."""
+    size = K.shape[0]
+    scale = 0.0
+    for a in range(size):
+        for b in range(size):
+            scale = max(scale, abs(K[a, b]))
+    tol = 1e-9 * scale
+    for col in range(size):
+        if not _pivot(K, R, col) or not abs(K[col, col]) > tol:
+            return False
+        d = K[col, col]
+        for r in range(col + 1, size):
+            f = K[r, col] / d
+            if f != 0.0:
+                for j in range(col + 1, size):
+                    K[r, j] -= f * K[col, j]
+                for j in range(R.shape[1]):
+                    R[r, j] -= f * R[col, j]
+    for col in range(size - 1, -1, -1):
+        d = K[col, col]
+        for j in range(R.shape[1]):
+            acc = R[col, j]
+            for c in range(col + 1, size):
+                acc -= K[col, c] * R[c, j]
+            R[col, j] = acc / d
     return True
 
 

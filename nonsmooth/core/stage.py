@@ -46,7 +46,7 @@ from .layout import (
     N_WORK,
     evaluation_layout,  # noqa: F401 - the buffer's layout, re-exported for the kernels
 )
-from .linalg import _dot, _is_diagonal, _lu_solve, _schur_solve
+from .linalg import _dot, _independent_lu, _is_diagonal, _lu_solve, _schur_solve
 
 prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
 
@@ -70,15 +70,29 @@ LOAD_ITERATIONS = 100
 eval_offsets = njit(inline="always", _nrt=False)(layout.eval_offsets)
 
 
+plan_offsets = njit(inline="always", _nrt=False)(layout.plan_offsets)
+vector_offsets = njit(inline="always", _nrt=False)(layout.vector_offsets)
+
+
+@njit(inline="always", _nrt=False)
+def plan_rows(plan):
+    """The rows of ``W`` of a plan (``p_rows``): its vector tail's first entry, or ``p``
+    without a tail (every pair scalar: the plan ends at the scalar blocks, or two entries after
+    them in a phase's extended plan; ``core.layout.vector_offsets``)."""
+    p, k, m = int(plan[H_P]), int(plan[H_K]), int(plan[H_M])
+    end = plan_offsets(p, k, m)[-1]
+    if plan.size > end + 2:
+        return int(plan[end])
+    return p
+
+
 @njit(inline="always", _nrt=False)
 def event_offsets(plan):
     """Where an evaluation's ``F_T``, ``v_T``, ``N`` and ``lambda_abs`` start in its buffer
     (the engine's event functions read them: ``core.events.event_value``)."""
-    offsets = eval_offsets(int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), 0, 0, False)
+    offsets = eval_offsets(int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), 0, 0, False,
+                           plan_rows(plan))
     return offsets[O_FT], offsets[O_VT], offsets[O_N], offsets[O_ABS]
-
-
-plan_offsets = njit(inline="always", _nrt=False)(layout.plan_offsets)
 state_offsets = njit(inline="always", _nrt=False)(layout.state_offsets)
 #: Positions in the tuples of ``eval_offsets`` and ``plan_offsets`` (their fields' names).
 O_FT, O_VT, O_N, O_ABS, O_POW, O_A, O_DZ = (
@@ -114,6 +128,159 @@ def _smooth_law(kind, par, v_T, z):
     if normal_load != 0.0:
         return d, viscous * v_T, 0.0
     return 0.0, d + viscous * v_T, 0.0
+
+
+#: A vector pair's slip speed at or below ``REST * max(1, |v|)`` (m/s) is rest: its slip
+#: direction is ``e_ref`` (``vector_friction.REST``).
+REST = 1e-9
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _regularized_dry(par, speed):
+    """The regularized law's dry part at the slip speed ``speed`` >= 0 (N/N or N: the
+    ``dry`` of :func:`_smooth_law`)."""
+    coulomb, extra, falloff, stribeck = par[0], par[1], par[2], par[3]
+    if speed <= falloff:
+        return (coulomb + extra) * math.sin(0.5 * math.pi * speed / falloff)
+    if stribeck > 0:
+        r = (speed - falloff) / stribeck
+        return coulomb + extra * math.exp(-r * r)
+    return coulomb
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _vector_law(kind, par, v_T, z, z_at, a, b, dz):
+    """A smooth law on a pair's slip velocity vector ``v_T`` (d,): ``F_T = -a N - b`` into ``a,
+    b`` (d,) and the bristle vector's rate into ``dz[z_at:z_at + d]`` (``z_at`` -1: no states;
+    ``vector_friction.vector_coefficients``). LuGre in MotionSolve's N-dimensional form
+    ``dz/dt = v_T - sigma0 |v_T| z / g(|v_T|)``, ``a = sigma0 z + sigma1 dz/dt``, ``b =
+    sigma2 v_T``; regularized ``dry(|v_T|) e`` with ``e = v_T / |v_T|`` (0 at rest)."""
+    d = v_T.shape[0]
+    acc = 0.0
+    for r in range(d):
+        acc += v_T[r] * v_T[r]
+    speed = math.sqrt(acc)
+    if kind == LUGRE:
+        lo, gap, v_s, sigma0, sigma1, visc, effect, mu_d = (par[0], par[1], par[2], par[3],
+                                                            par[4], par[5], par[6], par[7])
+        if effect == 2.0:  # SLIDING: no bristles
+            mag = mu_d * math.tanh(speed / v_s)
+            for r in range(d):
+                a[r] = mag * (v_T[r] / speed if speed > 0.0 else 0.0)
+                b[r] = visc * v_T[r]
+                if z_at >= 0:
+                    dz[z_at + r] = 0.0
+            return
+        q = speed / v_s
+        g = lo + gap * math.exp(-q * q)
+        for r in range(d):
+            rate = v_T[r] - sigma0 * speed * z[z_at + r] / g
+            a[r] = sigma0 * z[z_at + r] + sigma1 * rate
+            b[r] = visc * v_T[r]
+            dz[z_at + r] = rate
+        return
+    dry = _regularized_dry(par, speed)
+    viscous, normal_load = par[4], par[5]
+    for r in range(d):
+        e = v_T[r] / speed if speed > 0.0 else 0.0
+        if normal_load != 0.0:
+            a[r] = dry * e
+            b[r] = viscous * v_T[r]
+        else:
+            a[r] = 0.0
+            b[r] = dry * e + viscous * v_T[r]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _slip_direction(mu, v_T, e_ref, scale, a):
+    """``a = mu e`` (d,) of a slipping vector Coulomb pair: ``e = v_T / |v_T| sgn(e . e_ref)``,
+    or ``e_ref`` at rest (``|v_T| <= REST scale``; ``vector_friction.slip_direction``)."""
+    d = v_T.shape[0]
+    acc = 0.0
+    for r in range(d):
+        acc += v_T[r] * v_T[r]
+    speed = math.sqrt(acc)
+    if speed <= REST * scale:
+        for r in range(d):
+            a[r] = mu * e_ref[r]
+        return
+    along = 0.0
+    for r in range(d):
+        along += (v_T[r] / speed) * e_ref[r]
+    for r in range(d):
+        e = v_T[r] / speed
+        a[r] = mu * (-e if along < 0.0 else e)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
+                          slip, stick):
+    """:func:`_friction_laws` of a plan with vector pairs (``docs/seam.md`` 5.2): the
+    coefficients by row of ``W`` (``a_all, b_all``, p_rows; zeroed by the caller), the
+    slipping (or smooth) pairs into ``slip`` and the sticking pairs' rows into ``stick``. A
+    slipping vector Coulomb pair's ``a = mu e``, ``e = v_T / |v_T| sgn(e . e_ref)`` (``e_ref``
+    at rest: ``|v_T| <= REST max(1, |v|)``; ``vector_friction.slip_direction``)."""
+    p, k, m = mu.shape[0], int(plan[H_K]), int(plan[H_M])
+    p_rows = v_T.shape[0]
+    o = vector_offsets(p, k, m, p_rows)
+    dim, w_row, e_ref = plan[o[1]:o[2]], plan[o[2]:o[3]], plan[o[3]:o[4]]
+    scale = 1.0
+    for b in range(v.shape[0]):
+        scale = max(scale, abs(v[b]))
+    a, s = 0, 0
+    for i in range(p):
+        d, w = int(dim[i]), int(w_row[i])
+        if law[i] == COULOMB:
+            if modes[i] == 0.0:
+                for r in range(d):
+                    stick[s] = w + r
+                    s += 1
+                continue
+            if d == 1:
+                a_all[w] = mu[i] * modes[i]
+            else:
+                _slip_direction(mu[i], v_T[w:w + d], e_ref[w:w + d], scale, a_all[w:w + d])
+        else:
+            par = law_par[i * N_LAW:(i + 1) * N_LAW]
+            if d == 1:
+                zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
+                a_all[w], b_all[w], rate = _smooth_law(int(law[i]), par, v_T[w], zi)
+                if z_at[i] >= 0:
+                    dz[int(z_at[i])] = rate
+            else:
+                _vector_law(int(law[i]), par, v_T[w:w + d], z, int(z_at[i]), a_all[w:w + d],
+                            b_all[w:w + d], dz)
+        slip[a] = i
+        a += 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _vector_columns(plan, W, a_all, slip, R):
+    """The slipping pairs' right-hand-side columns ``-W_i^T a_i`` over each pair's rows (a
+    plan with vector pairs: they replace :func:`_kkt`'s one-row columns)."""
+    p, k, m, n = int(plan[H_P]), int(plan[H_K]), int(plan[H_M]), W.shape[1]
+    o = vector_offsets(p, k, m, W.shape[0])
+    for c_ in range(slip.shape[0]):
+        i = slip[c_]
+        d, w = int(plan[o[1] + i]), int(plan[o[2] + i])
+        for b in range(n):
+            acc = 0.0
+            for r in range(d):
+                acc += W[w + r, b] * a_all[w + r]
+            R[b, 1 + c_] = -acc
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _vector_forces(plan, a_all, b_all, N_slip, slip, F_T):
+    """The slipping pairs' ``F_T = -a N - b`` over each pair's rows (a plan with vector
+    pairs: they replace :func:`_contact_forces`' one-row values)."""
+    p, k, m = int(plan[H_P]), int(plan[H_K]), int(plan[H_M])
+    o = vector_offsets(p, k, m, F_T.shape[0])
+    for s_ in range(slip.shape[0]):
+        i = slip[s_]
+        d, w = int(plan[o[1] + i]), int(plan[o[2] + i])
+        for r in range(d):
+            F_T[w + r] = -a_all[w + r] * N_slip[s_] - b_all[w + r]
 
 
 
@@ -180,6 +347,26 @@ def _count_sticking(plan, modes):
         if plan[o_law + i] == COULOMB and modes[i] == 0.0:
             nk += 1
     return nk
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _stick_counts(plan, modes, p_rows):
+    """``(nk, ns)``: the stick rows (each sticking Coulomb pair's ``dim`` rows) and the
+    slipping or smooth pairs (one KKT column each); ``p_rows == p``: :func:`_count_sticking`
+    and the rest."""
+    p = int(plan[H_P])
+    if p_rows == p:
+        nk = _count_sticking(plan, modes)
+        return nk, p - nk
+    o_law = plan_offsets(p, 0, 0)[P_LAW]
+    o_dim = vector_offsets(p, int(plan[H_K]), int(plan[H_M]), p_rows)[1]
+    nk, ns = 0, 0
+    for i in range(p):
+        if plan[o_law + i] == COULOMB and modes[i] == 0.0:
+            nk += int(plan[o_dim + i])
+        else:
+            ns += 1
+    return nk, ns
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -327,13 +514,15 @@ def _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, p
     for i in range(n + m):  # dv, lam
         out[i] = x[i]
     o = n + m
+    pr = F_T.shape[0]  # the tangential rows (p_rows)
     for i in range(p):
         nr = int(normal_rows[i])
         out[o + i] = x[n + nr] if nr >= 0 else N[i]
-        out[o + p + i] = F_T[i]
-        out[o + 2 * p + i] = v_T[i]
-        out[o + 3 * p + i] = N[i]
-    o += 4 * p
+        out[o + p + 2 * pr + i] = N[i]
+    for r in range(pr):
+        out[o + p + r] = F_T[r]
+        out[o + p + pr + r] = v_T[r]
+    o += 2 * p + 2 * pr
     for r in range(k):
         out[o + r] = lam_abs[r]
     o += k
@@ -410,19 +599,24 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     """
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
-    nk = _count_sticking(plan, modes)
-    ns = p - nk
+    p_rows = plan_rows(plan)
+    nk, ns = _stick_counts(plan, modes, p_rows)
     size = n + m + nk
     # every array of the stage allocated here, in six blocks; the stages below make their
     # views and fill them without numba's runtime (no reference counts)
-    vec = np.zeros(_scratch_size(m, p, k, n_z, ns, size))
-    idx = np.empty(p, dtype=np.int64)
+    vec = np.zeros(_scratch_size(m, p, k, n_z, ns, size, p_rows))
+    idx = np.empty(max(p_rows, 1), dtype=np.int64)
     K = np.zeros((size, size))
     R = np.zeros((size, 1 + ns))
     mats = np.zeros((3, k, k))
     rhs = np.empty((k, 1))
-    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk)
-    if size <= SMALL_LU:
+    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
+               p_rows)
+    if p_rows != p and nk:  # stick rows that may depend on each other (two contacts on one
+        if size > SMALL_LU or not _independent_lu(K, R):  # body): the Python path decides
+            return SINGULAR
+        X = R
+    elif size <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
         X = R
@@ -430,34 +624,37 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
         X = _schur_solve(M, K, R, n)
     else:
         X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
-    _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size)
+    _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size,
+                         p_rows)
     status = _certify_bound(mats[0], mats[1], plan[H_JAM])
     if status == GENERAL:
         status = _certify(mats[0], mats[1], plan[H_JAM])
     if status != OK:
         return status
     if not _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
-                        out, m, p, k, n_z, ns, size):
+                        out, m, p, k, n_z, ns, size, p_rows):
         return NO_LOAD
     return OK
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _scratch_size(m, p, k, n_z, ns, size):
-    """Length of the stage's float scratch: ``Gv, dphi (m); v_T, a_all, b_all, Rad, N, F_T,
-    (spare) (p); dz (n_z); N_slip (ns); c_fixed, c, mag, lam_abs, (spare) (k); x (size);
-    powers (5)``."""
-    return 2 * m + 7 * p + n_z + ns + 5 * k + size + 5
+def _scratch_size(m, p, k, n_z, ns, size, p_rows):
+    """Length of the stage's float scratch: ``Gv, dphi (m); v_T, a_all, b_all (p_rows); Rad, N
+    (p); F_T, (spare) (p_rows); dz (n_z); N_slip (ns); c_fixed, c, mag, lam_abs, (spare) (k); x
+    (size); powers (5)`` (``p_rows == p``: every pair scalar)."""
+    return 2 * m + 5 * p_rows + 2 * p + n_z + ns + 5 * k + size + 5
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _views(vec, m, p, k, n_z, ns, size):
-    """The stage's scratch vectors as views into ``vec`` (layout :func:`_scratch_size`)."""
+def _views(vec, m, p, k, n_z, ns, size, pr):
+    """The stage's scratch vectors as views into ``vec`` (layout :func:`_scratch_size`; ``pr``
+    the rows of ``W``)."""
     Gv, dphi = vec[:m], vec[m:2 * m]
     o = 2 * m
-    v_T, a_all, b_all = vec[o:o + p], vec[o + p:o + 2 * p], vec[o + 2 * p:o + 3 * p]
-    Rad, N, F_T = vec[o + 3 * p:o + 4 * p], vec[o + 4 * p:o + 5 * p], vec[o + 5 * p:o + 6 * p]
-    o += 7 * p
+    v_T, a_all, b_all = vec[o:o + pr], vec[o + pr:o + 2 * pr], vec[o + 2 * pr:o + 3 * pr]
+    o += 3 * pr
+    Rad, N, F_T = vec[o:o + p], vec[o + p:o + 2 * p], vec[o + 2 * p:o + 2 * p + pr]
+    o += 2 * p + 2 * pr
     dz, N_slip = vec[o:o + n_z], vec[o + n_z:o + n_z + ns]
     o += n_z + ns
     c_fixed, c = vec[o:o + k], vec[o + k:o + 2 * k]
@@ -468,34 +665,41 @@ def _views(vec, m, p, k, n_z, ns, size):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk):
-    """The stage up to the KKT system (``nk`` sticking pairs): kinematics, friction laws,
-    ``K`` and ``R``."""
+def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
+               p_rows):
+    """The stage up to the KKT system (``nk`` stick rows, ``ns`` slipping or smooth pairs,
+    ``p_rows`` rows of ``W``): kinematics, friction laws, ``K`` and ``R``."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     n_z = int(plan[H_NZ])
-    ns = p - nk
     (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
-     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk)
-    slip, stick = idx[:ns], idx[ns:]
+     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk, p_rows)
+    slip, stick = idx[:ns], idx[ns:ns + nk]
     _kinematics(G, v, phi_t, W, Gv, dphi, v_T)
-    _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
+    if p_rows == p:
+        _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
+    else:
+        _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
+                              slip, stick)
     _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
          slip, stick,
          K, R)
+    if p_rows != p:
+        _vector_columns(plan, W, a_all, slip, R)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size):
+def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size,
+                         p_rows):
     """The normal loads' equation ``A, c`` (written to ``out`` too, for a jam's report) and
     ``Kf = I - A diag(faces)`` into ``mats[0], mats[1]``."""
     (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
-     powers) = _views(vec, m, p, k, n_z, ns, size)
+     powers) = _views(vec, m, p, k, n_z, ns, size, p_rows)
     A, Kf = mats[0], mats[1]
     _load_equation(X, abs_rows, Wt, preload, idx[:ns], A, c_fixed, faces, Kf)
-    o_A = eval_offsets(n, m, p, k, n_z, False)[O_A]
+    o_A = eval_offsets(n, m, p, k, n_z, False, p_rows)[O_A]
     for r in range(k):
         for col in range(k):
             out[o_A + r * k + col] = A[r, col]
@@ -504,25 +708,27 @@ def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs, out, m,
-                 p, k, n_z, ns, size):
+                 p, k, n_z, ns, size, p_rows):
     """The stage from the certified loads' equation on: the loads (radial fixed point),
     contact forces, powers, and everything into ``out``. Returns False when the radial
     loads' iteration does not converge."""
     (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
-     powers) = _views(vec, m, p, k, n_z, ns, size)
-    slip, stick = idx[:ns], idx[ns:]
+     powers) = _views(vec, m, p, k, n_z, ns, size, p_rows)
+    slip, stick = idx[:ns], idx[ns:ns + size - n - m]
     A, Kf, Kw = mats[0], mats[1], mats[2]
     if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows,
                   plan[H_RADIAL] != 0.0,
                   x, N_slip, c, Rad, mag, Kw, rhs):
         return False
-    o_A = eval_offsets(n, m, p, k, n_z, False)[O_A]
+    o_A = eval_offsets(n, m, p, k, n_z, False, p_rows)[O_A]
     for r in range(k):  # the equation of the converged loads
         out[o_A + k * k + r] = c[r]
     res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
                           N_slip, n, m, lam_abs, N, F_T)
+    if p_rows != p:  # a vector pair's rows (the sticking rows were right; p_rows > p)
+        _vector_forces(plan, a_all, b_all, N_slip, slip, F_T)
     P_total, P_drive = 0.0, 0.0
     for r in range(m):
         term = x[n + r] * Gv[r]
@@ -543,24 +749,39 @@ def _terms_size(n, m, p):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _stage_size(n, m, p, k, n_z, nk):
-    """Length of the part of a stage workspace :func:`_stage_body` zeroes with ``nk`` sticking
-    pairs (layout there)."""
-    ns, size = p - nk, n + m + nk
-    return _scratch_size(m, p, k, n_z, ns, size) + size * size + size * (1 + ns) + 3 * k * k
+def _stage_size(n, m, p, k, n_z, nk, ns, p_rows):
+    """Length of the part of a stage workspace :func:`_stage_body` zeroes with ``nk`` stick
+    rows and ``ns`` slipping pairs (layout there)."""
+    size = n + m + nk
+    return (_scratch_size(m, p, k, n_z, ns, size, p_rows) + size * size + size * (1 + ns)
+            + 3 * k * k)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _largest_stage(n, m, p, k, n_z, p_rows):
+    """The largest :func:`_stage_size` over the stick/slip patterns: exact over the number of
+    sticking pairs when every pair is scalar, a bound (up to ``p_rows`` stick rows with ``p``
+    columns) with vector pairs."""
+    largest = 0
+    if p_rows == p:
+        for nk in range(p + 1):
+            largest = max(largest, _stage_size(n, m, p, k, n_z, nk, p - nk, p))
+        return largest
+    for nk in range(p_rows + 1):
+        largest = max(largest, _stage_size(n, m, p, k, n_z, nk, p, p_rows))
+    return largest
 
 
 @njit(cache=True)
 def stage_workspace(plan):
     """The arrays of :func:`_stage_into` for a system's plan, made once by its caller: float64
     of the largest layout over the number of sticking pairs plus the loads' right-hand side;
-    int64 (p,) the slipping and sticking pairs."""
+    int64 (p_rows,) the slipping pairs and the sticking rows."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
-    largest = 0
-    for nk in range(p + 1):
-        largest = max(largest, _stage_size(n, m, p, k, n_z, nk))
-    return np.empty(largest + k), np.empty(p, dtype=np.int64)
+    p_rows = plan_rows(plan)
+    largest = _largest_stage(n, m, p, k, n_z, p_rows)
+    return np.empty(largest + k), np.empty(p_rows, dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -593,23 +814,25 @@ def _certify_bound(A, Kf, jam):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
-                faces, out, sw, iw, nk):
+                faces, out, sw, iw, nk, ns, p_rows):
     """The acceleration stage (:func:`acceleration_stage`'s arithmetic) without numba's
     runtime, in the stage workspace ``sw, iw`` (:func:`stage_workspace`): the stage's vectors
     (:func:`_scratch_size`), ``K (size, size), R (size, 1 + ns), mats (3, k, k)`` (zeroed
     here), then ``rhs (k, 1)``; the KKT system by the in-kernel LU, the certificate by a norm
-    bound (:func:`_certify_bound`); ``nk`` the sticking pairs' number
-    (:func:`_count_sticking`). Returns the stage's statuses, or ``GENERAL`` for a system above
-    :data:`SMALL_LU` rows or a load equation the bound does not certify."""
+    bound (:func:`_certify_bound`); ``nk`` the stick rows, ``ns`` the slipping pairs and
+    ``p_rows`` the rows of ``W`` (:func:`_stick_counts`, :func:`plan_rows`). Returns the
+    stage's statuses, or ``GENERAL`` for a system above :data:`SMALL_LU` rows or a load
+    equation the bound does not certify (``SINGULAR`` for stick rows of vector pairs that
+    depend on each other: the Python path's least squares)."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
-    ns, size = p - nk, n + m + nk
+    size = n + m + nk
     if size > SMALL_LU:
         return GENERAL
-    zeroed = _stage_size(n, m, p, k, n_z, nk)
+    zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
     for i in range(zeroed):
         sw[i] = 0.0
-    n_vec = _scratch_size(m, p, k, n_z, ns, size)
+    n_vec = _scratch_size(m, p, k, n_z, ns, size, p_rows)
     vec = sw[:n_vec]
     o = n_vec
     K = sw[o:o + size * size].reshape(size, size)
@@ -618,15 +841,20 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     o += size * (1 + ns)
     mats = sw[o:o + 3 * k * k].reshape(3, k, k)
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
-    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk)
-    if not _lu_solve(K, R):
+    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
+               p_rows)
+    if p_rows != p and nk:  # stick rows that may depend on each other: the Python path
+        if not _independent_lu(K, R):  # decides (least squares, or the named error)
+            return SINGULAR
+    elif not _lu_solve(K, R):
         return SINGULAR
-    _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size)
+    _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
+                         p_rows)
     status = _certify_bound(mats[0], mats[1], plan[H_JAM])
     if status != OK:
         return status
     if not _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
-                        out, m, p, k, n_z, ns, size):
+                        out, m, p, k, n_z, ns, size, p_rows):
         return NO_LOAD
     return OK
 
@@ -635,15 +863,17 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
 def _stage_into(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
                 faces, out, sw, iw):
     """:func:`_stage_body` as a call (for a runtime caller: no reference counts inside)."""
+    p_rows = plan_rows(plan)
+    nk, ns = _stick_counts(plan, modes, p_rows)
     return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z,
-                       modes, faces, out, sw, iw, _count_sticking(plan, modes))
+                       modes, faces, out, sw, iw, nk, ns, p_rows)
 
 
 @njit(cache=True, _nrt=False)
-def _derivative(y, out, dy, n, m, p, k, n_z):
+def _derivative(y, out, dy, n, m, p, k, n_z, p_rows=-1):
     """``dy/dt = [v, dv/dt, powers, dz/dt]`` of the state ``y = [q, v, work (5), z]`` from an
-    evaluation's outputs ``out``."""
-    offsets = eval_offsets(n, m, p, k, n_z, False)
+    evaluation's outputs ``out`` (``p_rows`` the rows of ``W``; -1: ``p``)."""
+    offsets = eval_offsets(n, m, p, k, n_z, False, p_rows)
     o_pow, o_dz = offsets[O_POW], offsets[O_DZ]
     o_v, o_work, o_z = state_offsets(n, n)
     for i in range(n):

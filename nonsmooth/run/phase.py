@@ -54,7 +54,6 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
 
     family = run.family  # the compiled right-hand side calls no user function back
     compiled = family is not None and not family.calls_back
-    compiled = compiled and not run.dyn.vector  # pairs of dim > 1: the Python RK4 (g_value)
     return (compiled and not (sched is not None and sched.t_eval)
             and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
 

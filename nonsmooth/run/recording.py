@@ -61,7 +61,9 @@ class Recording:
         v_tol = 1e-9 * np.maximum(1.0, np.max(np.abs(V[:good]), axis=1, initial=0.0))
         f_tol = 1e-9 * np.maximum(1.0, np.max(np.abs(N), axis=1, initial=0.0))
         bad = np.any(self.faces * lam_abs < -f_tol[:, None], axis=1)
-        for i in self.friction_pairs:
+        if self.vector is not None:  # pairs of dim > 1: by their rows
+            bad |= self.vector.inconsistent_rows(N, F_T, v_T, modes, v_tol, f_tol)
+        for i in ([] if self.vector is not None else self.friction_pairs):
             if modes[i] == 0.0:
                 reserve = self.mu_s[i] * N[:, i]
                 bad |= (reserve + F_T[:, i] < -f_tol) | (reserve - F_T[:, i] < -f_tol)

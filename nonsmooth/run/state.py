@@ -67,10 +67,10 @@ class _Run(Recording, Modes):
         # the family's compiled entry points (None: the Python path only): the outputs of an
         # adaptive step evaluated together in one call, and, without user event functions,
         # whole phases in compiled calls (the model's user functions called back from them;
-        # a pair of dim > 1 takes the Python steppers, whose event functions are evaluated in
-        # Python: _Run.g_value; the compiled phases know scalar pairs only)
+        # pairs of dim > 1 too: the compiled phases' event values and e_ref refresh are
+        # core.events', the same as _Run.g_value's)
         self.family = dynamics.compiled_family()
-        self.compiled = self.family is not None and not user_events and not dynamics.vector
+        self.compiled = self.family is not None and not user_events
         # pairs with set-valued Coulomb friction: modes and stick/slip events
         self.friction_pairs = [i for i in range(system.n_pairs)
                                if not dynamics.smooth[i] and dynamics.mu_s[i] > 0]

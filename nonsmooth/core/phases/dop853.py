@@ -36,8 +36,17 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from ..events import OK, VELOCITY, brent_with, crossed, event_value
-from ..stage import event_offsets
+from ..events import (
+    OK,
+    VELOCITY,
+    apply_pending,
+    brent_with,
+    crossed,
+    event_value,
+    refresh_directions,
+)
+from ..layout import H_P
+from ..stage import event_offsets, plan_rows
 
 __all__ = ["dop853_phase_with", "dense_g", "coefficients", "DONE", "EVENT", "PAUSE", "FULL",
            "DECLINED", "TOO_SMALL", "BUDGET", "RESERVE", "N_STAGES"]
@@ -54,6 +63,9 @@ _XTOL = 4 * np.finfo(float).eps  # the event times, as simulate's scipy path loc
 _MAX_ROOT_ITERATIONS = 100
 #: Evaluations kept in reserve below the run's budget (one step, its dense output, one root)
 RESERVE = N_STAGES + 4 + _MAX_ROOT_ITERATIONS
+#: A slipping vector pair's ``sigma`` root is a stop below this fraction of its slip speed at
+#: the step's start (``vector_friction.STOP_FRACTION[False]``, an adaptive step's).
+STOP_FRACTION = 1e-6
 
 
 @cache
@@ -250,12 +262,21 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         not ``OK`` or the state not finite), ``TOO_SMALL`` (the step fell below round-off),
         ``BUDGET``; ``n_out`` states written to ``Y_out``. After anything but ``EVENT``,
         ``state, y, f, g`` are those of the last accepted step.
+
+    Vector pairs (a plan with the vector tail, ``core.layout.VECTOR_BLOCKS``): after each
+    accepted step but the phase's last, the slip directions' references ``e_ref`` in ``plan``
+    follow the slip (``core.events.refresh_directions``), as the Python loop's
+    ``step_accepted`` does. A step with outputs keeps its own ``e_ref`` until the run has
+    evaluated them: its refresh waits in ``e_next``, the call returns ``PAUSE`` at its end,
+    and the next call applies it first (``core.events.apply_pending``).
     """
     A, B, C, E3, E5, D = tableau
     t_end, rtol, max_step, threshold = control[0], control[1], control[2], control[3]
     max_evaluations, pause_after = limits[0], limits[1]
     n_y, n_e = y.size, kinds.size
     offsets = np.array(event_offsets(plan))
+    vector = plan_rows(plan) != int(plan[H_P])
+    out_end = _vector_start(vector, plan, out)  # a vector plan's step-end evaluation
     K = np.empty((16, n_y))
     F = np.empty((7, n_y))
     ys, dy, y_new = np.empty(n_y), np.empty(n_y), np.empty(n_y)
@@ -270,8 +291,9 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         if status != OK:
             return DECLINED, 0, evals, 0, 0
     k = k0
+    pause = False  # a vector plan's refresh pending: the run evaluates the outputs first
     while True:
-        status = _limit(t, t_end, evals, pause_after, max_evaluations)
+        status = _limit(t, t_end, evals, pause_after, max_evaluations, pause)
         if status >= 0:
             return status, n_out, evals, steps, 0
         status, h, h_next, used = _step(rhs, ctx, modes, faces, out, A, B, C, E3, E5, K, t, y,
@@ -285,6 +307,7 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         for j in range(n_e):
             g_new[j] = event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0],
                                    offsets[1], offsets[2], offsets[3], t_new, plan)
+        _keep(vector, out, out_end)
         status, t_stop, have_dense, used = _roots(rhs, g_at, graze, grazing, ctx, plan, modes,
                                                   faces, out, A, C, D, K, F, t, y, h, y_new, ys,
                                                   dy, kinds, index, direction, mu_s, threshold,
@@ -313,8 +336,42 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         t = t_new
         y[:] = y_new
         f[:] = K[N_STAGES]
+        pause = _refresh(vector, plan, kinds, index, out_end, offsets[1], g_new, t, t_end,
+                         count)
         g[:] = g_new
         state[0], state[1] = t, h_next
+
+
+@njit(cache=True, inline="always")
+def _keep(vector, out, out_end):
+    """A vector plan's step-end evaluation kept in ``out_end`` (the roots' and outputs'
+    evaluations overwrite ``out``)."""
+    if vector:
+        out_end[:] = out
+
+
+@njit(cache=True, inline="always")
+def _refresh(vector, plan, kinds, index, out_end, o_v, g_new, t, t_end, count):
+    """After an accepted step but the phase's last (as the Python loop): the vector pairs'
+    ``e_ref`` follow the slip (``core.events.refresh_directions``; pending when the step had
+    ``count`` outputs). Returns whether the call pauses here: a direction refreshed after a
+    step with outputs (its refresh pending)."""
+    if not vector or not t < t_end:
+        return False
+    refreshed = refresh_directions(plan, kinds, index, out_end, o_v, g_new, STOP_FRACTION,
+                                   count > 0)
+    return refreshed and count > 0
+
+
+@njit(cache=True, inline="always")
+def _vector_start(vector, plan, out):
+    """A call's start with a vector plan: the pending refresh applied
+    (``core.events.apply_pending``); returns the scratch for the step-end evaluation (empty
+    without vector pairs)."""
+    if vector:
+        apply_pending(plan)
+        return np.empty(out.size)
+    return np.empty(0)
 
 
 @njit(cache=True, inline="always")
@@ -341,11 +398,12 @@ def _outputs(rhs, ctx, modes, faces, out, A, C, D, K, F, t, y, h, y_new, ys, hav
 
 
 @njit(cache=True)
-def _limit(t, t_end, evals, pause_after, max_evaluations):
-    """``DONE``, ``PAUSE`` or ``BUDGET`` when the phase stops before the next step, else -1."""
+def _limit(t, t_end, evals, pause_after, max_evaluations, pause):
+    """``DONE``, ``PAUSE`` or ``BUDGET`` when the phase stops before the next step, else -1
+    (``pause``: a step's refresh of the slip directions waits for its outputs' evaluation)."""
     if t >= t_end:
         return DONE
-    if evals >= pause_after:
+    if evals >= pause_after or pause:
         return PAUSE
     if evals + RESERVE > max_evaluations:
         return BUDGET

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..events import OK, brent_with
+from ..events import OK, brent_with, refresh_directions
 from ..events import crossed as _crossed
 from ..events import event_value as _event_value
 from ..stage import event_offsets
@@ -30,6 +30,9 @@ __all__ = ["fixed_phase_with", "hermite_g", "DONE", "EVENT", "PAUSE", "DECLINED"
 
 #: Statuses of a phase call.
 DONE, EVENT, PAUSE, DECLINED, BUDGET = 0, 1, 2, 3, 4
+#: A slipping vector pair's ``sigma`` root is a stop below this fraction of its slip speed at
+#: the step's start (``vector_friction.STOP_FRACTION[True]``, a fixed-step method's).
+STOP_FRACTION = 0.5
 _EPS4 = 4.0 * np.finfo(float).eps
 _XTOL = 1e-13  # s: the event times' tolerance (``_FixedStepper.xtol``)
 
@@ -186,7 +189,9 @@ def fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction
     the phase's end, the time stop the right-hand side is clamped to, the detach threshold.
     ``T_out, Y_out, O_out``: the recorded step ends' times, states and evaluations.
     ``fired`` (int8): 1 for the event functions whose root is the event time. Returns the
-    status; after ``EVENT`` ``(fstate[0], y)`` is the state at the event."""
+    status; after ``EVENT`` ``(fstate[0], y)`` is the state at the event. With vector pairs
+    the slip directions' references ``e_ref`` in ``plan`` follow the slip after each step but
+    the phase's last (``core.events.refresh_directions``: the Python loop's ``step_accepted``)."""
     n_y, n_e = y.size, kinds.size
     size = O_out.shape[1]
     out, out_e = np.empty(size), np.empty(size)
@@ -197,6 +202,7 @@ def fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction
     rk4, budget, pause_after = istate[5] != 0, istate[6], istate[7]
     t, t_bound, t_clamp, threshold = fstate[0], fstate[1], fstate[2], fstate[3]
     cost = 4 if rk4 else 1
+    o_v = event_offsets(plan)[1]
     evals, taken = 0, 0
     status = DONE
     while True:
@@ -242,6 +248,8 @@ def fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction
         if t >= t_bound:
             status = DONE
             break
+        # vector pairs: e_ref follows the slip (in the plan, which is the run's own)
+        refresh_directions(plan, kinds, index, out, o_v, g, STOP_FRACTION, False)
     if status != EVENT:
         fstate[0] = t
     istate[0], istate[1], istate[3], istate[4], istate[8] = k, next_k, n_out, evals, taken
