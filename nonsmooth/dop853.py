@@ -43,7 +43,7 @@ from .core.phases.dop853 import (
     dense_g,
     dop853_phase_with,
 )
-from .core.stage import plan_rows
+from .core.stage import plan_rows, state_offsets
 from .kernels import _pair_row, _planar_dy
 
 __all__ = ["planar_dop853_phase", "coefficients", "EVENT_KINDS", "DONE", "EVENT", "PAUSE",
@@ -106,8 +106,9 @@ def _sliding_velocity(it, ft, e, F, y, t, h, tt, ys, Wp, n):
     dense(F, y, t, h, tt, ys)
     i = it[e, 1]
     Wp[i, :] = 0.0
-    _pair_row(it, ft, e, ys[:n], ys[n:2 * n], Wp)
-    return _dot(Wp[i], ys[n:2 * n])
+    o_v, o_work, _ = state_offsets(n, n)  # y = [q | v | work | z] (core.layout)
+    _pair_row(it, ft, e, ys[:o_v], ys[o_v:o_work], Wp)
+    return _dot(Wp[i], ys[o_v:o_work])
 
 
 @njit(cache=True, _nrt=False)
@@ -119,7 +120,8 @@ def _grazing(it, ft, e, F, y, t, h, ys, Wp, direction):
     ``1e-9 max(1, |v|)`` (the outputs' consistency tolerance)."""
     n = Wp.shape[1]
     scale = 1.0
-    for i in range(n, 2 * n):
+    o_v, o_work, _ = state_offsets(n, n)
+    for i in range(o_v, o_work):
         scale = max(scale, abs(y[i]))
     tol = 1e-9 * scale
     best_k, best = 0, np.inf

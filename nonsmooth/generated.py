@@ -126,7 +126,7 @@ from nonsmooth.core.layout import H_K, H_M, H_N, H_NZ, H_P
 from nonsmooth.core.phases.dop853 import dense_g, dop853_phase_with, no_grazing
 from nonsmooth.core.phases.fixed import fixed_phase_with, hermite_g
 from nonsmooth.generated import _evaluate_with
-from nonsmooth.core.stage import _derivative, stage_workspace
+from nonsmooth.core.stage import _derivative, stage_workspace, state_offsets
 
 _terms = getattr(sys.modules[{module!r}], {name!r})
 
@@ -141,9 +141,9 @@ def evaluate(par, plan, Wt, t, q, v, z, modes, faces, out):
 def rhs(ctx, t, y, modes, faces, out, dy):
     par, plan, Wt, sw, iw = ctx
     n, n_z = int(plan[H_N]), int(plan[H_NZ])
-    zo = 2 * n + 5
-    status = _evaluate_with(_terms, par, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z], modes,
-                            faces, out, sw, iw)
+    o_v, o_work, o_z = state_offsets(n, n)  # y = [q | v | work | z] (core.layout)
+    status = _evaluate_with(_terms, par, plan, Wt, t, y[:o_v], y[o_v:o_work], y[o_z:o_z + n_z],
+                            modes, faces, out, sw, iw)
     if status == 0:
         _derivative(y, out, dy, n, int(plan[H_M]), int(plan[H_P]), int(plan[H_K]), n_z)
     return status

@@ -71,6 +71,7 @@ from .core.stage import (  # noqa: F401 - the stage's names, re-exported for the
     evaluation_layout,
     plan_rows,
     stage_workspace,
+    state_offsets,
     vector_offsets,
 )
 from .tables import (
@@ -829,8 +830,8 @@ def _rhs_into(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
     """``dy/dt`` by :func:`_evaluate_into` (statuses as there, ``GENERAL`` included)."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                            int(plan[H_NZ]))
-    zo = 2 * n + 5
-    status = _evaluate_into(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n], y[zo:zo + n_z],
+    o_v, o_work, o_z = state_offsets(n, n)  # y = [q | v | work | z] (core.layout)
+    status = _evaluate_into(it, ft, U, M0, plan, Wt, t, y[:o_v], y[o_v:o_work], y[o_z:o_z + n_z],
                             modes, faces, out, ws, iw)
     if status == OK:
         _derivative(y, out, dy, n, m, p, k, n_z, plan_rows(plan))
@@ -842,9 +843,9 @@ def _planar_rhs_general(it, ft, U, M0, plan, Wt, t, y, modes, faces, out, dy):
     """``dy/dt`` by the general path (:func:`_planar_evaluate_general`)."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                            int(plan[H_NZ]))
-    zo = 2 * n + 5
-    status = _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, y[:n], y[n:2 * n],
-                                      y[zo:zo + n_z], modes, faces, out)
+    o_v, o_work, o_z = state_offsets(n, n)  # y = [q | v | work | z] (core.layout)
+    status = _planar_evaluate_general(it, ft, U, M0, plan, Wt, t, y[:o_v], y[o_v:o_work],
+                                      y[o_z:o_z + n_z], modes, faces, out)
     if status == OK:
         _derivative(y, out, dy, n, m, p, k, n_z, plan_rows(plan))
     return status
