@@ -227,3 +227,294 @@ def test_pendulums_conserve_energy(which, request):
     assert r.diagnostics["max_drift_position"] < 1e-9
     assert np.max(np.abs(np.linalg.norm(r.q.reshape(len(r.t), -1, 7)[:, :, 3:], axis=2)
                          - 1.0)) < 1e-11
+
+
+# ============================================================ 3. a planar mechanism, spatially
+#: The crank-rocker's parameters (``models/crank_rocker.py``'s defaults), frictionless.
+CR = dict(J1=16 / 3, m1=4.0, L1=1.0, J2=1 / 6, m2=2.0, L2=0.25, m3=0.5, L3=0.5, L4=1.0,
+          omega=3.0, g=9.81)
+
+
+def _crank_rocker_planar():
+    """``models/crank_rocker.py``'s planar form (``_build_planar``) without the slot's friction
+    and damping: rocker and crank rigid bodies, the slider a point mass."""
+    from nonsmooth.forces import Gravity as PlanarGravity
+    from nonsmooth.joints import Driver as PlanarDriver
+    from nonsmooth.joints import Revolute as PlanarRevolute
+    from nonsmooth.joints import Translational as PlanarTranslational
+    from nonsmooth.planar import Body as PlanarBody
+    from nonsmooth.planar import PlanarModel, PointMass
+    from nonsmooth.planar import ground as planar_ground
+
+    p = CR
+    w1 = p["omega"] * p["L3"] / (p["L3"] + p["L4"])
+    mdl = PlanarModel("crank-rocker, planar")
+    rocker = mdl.add(PlanarBody("rocker", p["m1"], p["J1"] - p["m1"] * p["L1"] ** 2,
+                                position=(0.0, p["L1"]), angle=math.pi / 2,
+                                angular_velocity=-w1))
+    crank = mdl.add(PlanarBody("crank", p["m2"], p["J2"] - p["m2"] * p["L2"] ** 2,
+                               position=(0.0, p["L4"] + p["L2"]), angle=math.pi / 2,
+                               angular_velocity=-p["omega"]))
+    slider = mdl.add(PointMass("slider", p["m3"], position=(0.0, p["L4"] + p["L3"])))
+    mdl.add(PlanarRevolute("O", planar_ground, rocker, (0.0, 0.0), (-p["L1"], 0.0)))
+    pin = mdl.add(PlanarRevolute("O1", planar_ground, crank, (0.0, p["L4"]), (-p["L2"], 0.0)))
+    mdl.add(PlanarRevolute("B", crank, slider, (p["L3"] - p["L2"], 0.0), (0.0, 0.0)))
+    mdl.add(PlanarTranslational("slot", rocker, slider, (-p["L1"], 0.0), (1.0, 0.0)))
+    mdl.add(PlanarDriver("drive", pin, speed=-p["omega"], initial=math.pi / 2))
+    mdl.add(PlanarGravity(g=p["g"]))
+    return mdl
+
+
+def _crank_rocker_spatial():
+    """The same mechanism in space: revolute axes along z, motion in the x-y plane, gravity
+    along -y. The slider is a body whose centre of mass is on a line of the rocker (the slot)
+    and on the crank's line through B parallel to z (two PointOnLine joints: 15 independent
+    rows, no planar loop over-constrained); every force on it acts at its centre of mass, so
+    it does not turn, as the planar point mass."""
+    p = CR
+    w1 = p["omega"] * p["L3"] / (p["L3"] + p["L4"])
+    om, L1, L2, L3, L4 = p["omega"], p["L1"], p["L2"], p["L3"], p["L4"]
+    Jr, Jc = p["J1"] - p["m1"] * L1 ** 2, p["J2"] - p["m2"] * L2 ** 2
+    mdl = SpatialModel("crank-rocker, spatial")
+    rocker = mdl.add(Body("rocker", p["m1"], (Jr, 0.1 * Jr, Jr), position=(0.0, L1, 0.0),
+                          velocity=(w1 * L1, 0.0, 0.0), angular_velocity=(0.0, 0.0, -w1)))
+    crank = mdl.add(Body("crank", p["m2"], (Jc, 0.1 * Jc, Jc), position=(0.0, L4 + L2, 0.0),
+                         velocity=(om * L2, 0.0, 0.0), angular_velocity=(0.0, 0.0, -om)))
+    slider = mdl.add(Body("slider", p["m3"], 1e-3, position=(0.0, L4 + L3, 0.0),
+                          velocity=(om * L3, 0.0, 0.0)))
+    z = (0.0, 0.0, 1.0)
+    mdl.add(Revolute("O", ground, rocker, (0.0, 0.0, 0.0), z))
+    pin = mdl.add(Revolute("O1", ground, crank, (0.0, L4, 0.0), z))
+    mdl.add(PointOnLine("B", crank, slider, (0.0, L4 + L3, 0.0), z))
+    mdl.add(PointOnLine("slot", rocker, slider, (0.0, L4 + L3, 0.0), (0.0, 1.0, 0.0)))
+    mdl.add(Driver("drive", pin, speed=-om))
+    mdl.add(Gravity(p["g"], direction=(0.0, -1.0, 0.0)))
+    return mdl
+
+
+def test_crank_rocker_built_spatially_is_the_planar_one():
+    """Angles, the driving torque and the reactions at O, B and in the slot over a whole crank
+    turn (2.5 s at 3 rad/s: the driver's angle wraps past -pi)."""
+    kw = dict(rtol=1e-12, atol=1e-13, dt=0.01)
+    rp = nonsmooth.simulate(_crank_rocker_planar(), 2.5, **kw)
+    rs = nonsmooth.simulate(_crank_rocker_spatial(), 2.5, **kw)
+    assert rp.success and rs.success and rs.q.shape[1] == 21
+    np.testing.assert_array_equal(rp.t, rs.t)
+    th_r = rp["rocker.angle"]
+    assert abs(rs["O1.angle"][-1] + 7.5) < 1e-9  # a whole turn and more, unwrapped
+    err_angle = max(float(np.max(np.abs(rs["O.angle"] + math.pi / 2 - th_r))),
+                    float(np.max(np.abs(rs["O1.angle"] + math.pi / 2 - rp["crank.angle"]))))
+    assert err_angle < 1e-9, err_angle  # measured 9e-13
+    torque = rp["drive.torque"]
+    assert _relative(rs["drive.torque"], torque) < 1e-9  # measured 3e-12
+    # the planar slot force: lambda_N along the slot normal (the axis turned clockwise)
+    slot = rp["slot.normal"][:, None] * np.column_stack([np.sin(th_r), -np.cos(th_r)])
+    want = {"O": (rp["O.x"], rp["O.y"]), "B": (rp["B.x"], rp["B.y"]),
+            "slot": (slot[:, 0], slot[:, 1])}
+    scale = max(float(np.max(np.abs(np.concatenate(w)))) for w in want.values())
+    for name, (fx, fy) in want.items():
+        err = max(float(np.max(np.abs(rs[f"{name}.Fx"] - fx))),
+                  float(np.max(np.abs(rs[f"{name}.Fy"] - fy)))) / scale
+        assert err < 1e-9, (name, err)  # measured 9e-12 (O 8e-12, B 9e-12, slot 9e-12)
+        assert np.max(np.abs(rs[f"{name}.Fz"])) < 1e-12 * scale  # nothing out of the plane
+    assert np.max(np.abs(rs["slider.wz"])) < 1e-12  # the slider does not turn
+
+
+# ============================================================ 4. inputs, drivers, forces
+def _box(name="b", **kw):
+    return Body(name, 1.0, (0.1, 0.2, 0.25), **kw)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: Body("b", -1.0, 1.0), r"mass of body 'b': -1.0 is invalid; it must be a finite "
+                                   r"number > 0"),
+    (lambda: Body("b", 1.0, (1.0, 1.0, 3.0)), r"violate the triangle inequality J1 \+ J2 >= J3"),
+    (lambda: Body("b", 1.0, (1.0, -1.0, 1.0)), r"must all be > 0 \(the tensor must be "
+                                               r"symmetric positive definite\)"),
+    (lambda: Body("b", 1.0, [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]), "is not symmetric"),
+    (lambda: Body("b", 1.0, (1, 2)), r"shape \(2,\) is invalid"),
+    (lambda: _box(orientation=(1.0, 0.0, 0.0, 0.1)), r"orientation of body 'b': .* is not a "
+                                                     r"unit quaternion \(\|p\| = 1.00498756"),
+    (lambda: _box(orientation=np.diag([1.0, 1.0, -1.0])), "the matrix is not a rotation"),
+    (lambda: _box(position=(0.0, np.nan, 0.0)), "position of body 'b' must be finite"),
+    (lambda: Body("", 1.0, 1.0), "body name '' is invalid"),
+    (lambda: Revolute("r", ground, _box(), axis=(0.0, 0.0, 0.0)),
+     r"revolute 'r': axis = \[0.0, 0.0, 0.0\] has no direction"),
+    (lambda: (lambda b: Spherical("s", b, b))(_box()), "spherical 's': body_a and body_b are "
+                                                       "the same body"),
+    (lambda: Spherical("s", ground, "b"), "body_b must be a nonsmooth.spatial.Body"),
+    (lambda: Universal("u", ground, _box(), axis_a=(1, 0, 0), axis_b=(1, 1, 0)),
+     "axis_a and axis_b must be perpendicular"),
+    (lambda: Driver("d", Spherical("s", ground, _box())), "driver 'd': joint must be a spatial "
+                                                          "Revolute, Translational"),
+    (lambda: Driver("d", Cylindrical("c", ground, _box()), speed=1.0), "give coordinate="),
+    (lambda: Driver("d", Revolute("r", ground, _box())), "give exactly one of position"),
+    (lambda: Force("f", _box(), (1.0, 2.0)), r"force 'f': force must be three numbers"),
+    (lambda: Torque("t", _box(), (1.0, 0, 0), frame="local"), "frame = 'local' is invalid"),
+    (lambda: Spring("k", ground, _box(), (0, 0, 0), (0, 0, 1), stiffness=-1.0),
+     r"spring 'k': stiffness = -1.0 is invalid"),
+])
+def test_bad_inputs_raise_named_errors(make, match):
+    with pytest.raises(ModelError, match=match):
+        make()
+
+
+def test_model_level_errors():
+    mdl = SpatialModel("m")
+    b, stray = mdl.add(_box()), _box("stray")
+    mdl.add(Spherical("s", b, stray))
+    with pytest.raises(ModelError, match="Spherical 's' uses body 'stray', which was not added"):
+        mdl.compile()
+    with pytest.raises(ModelError, match="a body named 'b' already exists"):
+        mdl.add(_box())
+    with pytest.raises(ModelError, match="cannot add str"):
+        mdl.add("b")
+    with pytest.raises(ModelError, match="the model has no bodies"):
+        SpatialModel("empty").compile()
+
+
+def test_redundant_constraints_are_refused_by_name():
+    """A planar four-bar with five-row revolutes everywhere: 20 rows, rank 17 (three loop
+    rows over-constrained), and a body held twice at one point."""
+    mdl = SpatialModel("four-bar")
+    z = (0.0, 0.0, 1.0)
+    crank = mdl.add(_box("crank", position=(0.0, 0.5, 0.0)))
+    coupler = mdl.add(_box("coupler", position=(1.0, 1.0, 0.0)))
+    rocker = mdl.add(_box("rocker", position=(2.0, 0.5, 0.0)))
+    for name, a, b, P in (("A", ground, crank, (0, 0, 0)), ("B", crank, coupler, (0, 1, 0)),
+                          ("C", coupler, rocker, (2, 1, 0)), ("D", rocker, ground, (2, 0, 0))):
+        mdl.add(Revolute(name, a, b, P, z))
+    with pytest.raises(ModelError, match=r"20 rows but rank 17 .* rows \[.*\] are combinations") \
+            as info:
+        mdl.compile()
+    rows = eval(str(info.value).split("rows ")[2].split(" are")[0])  # the list it names
+    assert len(rows) == 3 and all(r.split(".")[1] in ("z", "perp1", "perp2") for r in rows)
+    twice = SpatialModel("twice")
+    b = twice.add(_box())
+    twice.add(Spherical("s1", ground, b, (0, 0, 1)))
+    twice.add(Spherical("s2", ground, b, (0, 0, 1)))
+    with pytest.raises(ModelError, match=r"6 rows but rank 3"):
+        twice.compile()
+
+
+def test_revolute_driver_torque_is_inverse_dynamics():
+    """A bar turned at constant speed about a horizontal principal axis through the pivot:
+    the driving torque is the weight's moment, ``m g d sin(omega t)``."""
+    m, d, om = 2.0, 0.4, 1.7
+    mdl = SpatialModel("driven bar")
+    bar = mdl.add(Body("bar", m, (0.05, 0.06, 0.02), position=(0.0, 0.0, -d),
+                       velocity=(0.0, om * d, 0.0), angular_velocity=(om, 0.0, 0.0)))
+    pin = mdl.add(Revolute("pin", ground, bar, (0.0, 0.0, 0.0), (1.0, 0.0, 0.0)))
+    mdl.add(Driver("motor", pin, speed=om))
+    mdl.add(Gravity(G_ACC))
+    r = nonsmooth.simulate(mdl, 5.0, rtol=1e-11, atol=1e-13, dt=0.01)  # more than a turn
+    want = m * G_ACC * d * np.sin(om * r.t)
+    assert r.units["motor.torque"] == "N m"
+    err = float(np.max(np.abs(r["motor.torque"] - want))) / (m * G_ACC * d)
+    assert err < 1e-9, err  # measured 1e-13
+    np.testing.assert_allclose(r["pin.angle"], om * r.t, rtol=0, atol=1e-10)
+    assert r.diagnostics["work"]["W_drive"] == pytest.approx(r.V[-1] - r.V[0], abs=1e-8)
+
+
+def test_translational_driver_force_is_inverse_dynamics():
+    """A block driven up and down a vertical slide by ``f(t) = A sin(w t)``: the driving force
+    ``m (f'' + g)``; with the motion given alone (central differences) to 1e-6."""
+    m, A, w = 1.5, 0.1, 3.0
+    for position, tol in (((lambda t: A * np.sin(w * t), lambda t: A * w * np.cos(w * t),
+                            lambda t: -A * w * w * np.sin(w * t)), 1e-9),
+                          (lambda t: A * np.sin(w * t), 1e-6)):
+        mdl = SpatialModel("driven block")
+        block = mdl.add(Body("block", m, (0.1, 0.1, 0.1), position=(0.3, 0.0, 1.0),
+                             velocity=(0.0, 0.0, A * w)))
+        slide = mdl.add(Translational("slide", ground, block, (0.3, 0.0, 1.0), (0.0, 0.0, 1.0)))
+        mdl.add(Driver("lift", slide, position=position))
+        mdl.add(Gravity(G_ACC))
+        r = nonsmooth.simulate(mdl, 3.0, rtol=1e-11, atol=1e-13, dt=0.01)
+        want = m * (-A * w * w * np.sin(w * r.t) + G_ACC)
+        err = float(np.max(np.abs(r["lift.force"] - want))) / (m * G_ACC)
+        assert err < tol, err  # measured 2e-14 (derivatives given), 5e-8 (differences)
+        np.testing.assert_allclose(r["slide.displacement"], A * np.sin(w * r.t), atol=1e-9)
+        np.testing.assert_allclose(r["block.z"], 1.0 + A * np.sin(w * r.t), atol=1e-9)
+
+
+def test_forces_and_torques_closed_forms():
+    """A constant world force at the centre of mass (uniform acceleration), a world torque on
+    an isotropic body at rest (uniform angular acceleration about a fixed axis) and a
+    body-axes torque about a principal axis."""
+    mdl = SpatialModel("loads")
+    a = mdl.add(Body("a", 2.0, (0.1, 0.2, 0.25)))
+    b = mdl.add(Body("b", 1.0, 0.5, position=(5.0, 0.0, 0.0),
+                     orientation=rot.from_axis_angle((1, 1, 0), 0.7)))
+    c = mdl.add(Body("c", 1.0, (0.1, 0.2, 0.25), position=(-5.0, 0.0, 0.0),
+                     orientation=rot.from_axis_angle((0, 1, 1), 1.1)))
+    mdl.add(Force("push", a, (1.0, -2.0, 0.5)))
+    mdl.add(Torque("twist", b, lambda t: (0.0, 0.0, 0.3)))
+    mdl.add(Torque("spin", c, (0.0, 0.0, 0.25), frame="body"))
+    r = nonsmooth.simulate(mdl, 2.0, rtol=1e-11, atol=1e-13, dt=0.01)
+    t = r.t
+    np.testing.assert_allclose(np.column_stack([r["a.x"], r["a.y"], r["a.z"]]),
+                               np.outer(t ** 2 / 4.0, (1.0, -2.0, 0.5)), atol=1e-10)
+    np.testing.assert_allclose(r["b.wz_world"], 0.6 * t, atol=1e-10)
+    np.testing.assert_allclose(r["c.wz"], t, atol=1e-10)  # 0.25 N m / 0.25 kg m^2
+    W = r.diagnostics["work"]["W_applied"]
+    assert W == pytest.approx(float(r.T[-1]), rel=1e-9)  # all applied work became kinetic
+
+
+def test_spring_damper_energy_balance():
+    """A body on a damped spring from the ground, swinging in 3-D: the run's energy balance
+    (kinetic + potential = applied + damping work) closes."""
+    mdl = SpatialModel("spring")
+    b = mdl.add(Body("b", 1.0, (0.02, 0.03, 0.04), position=(0.3, 0.0, -1.0),
+                     velocity=(0.0, 0.5, 0.0), angular_velocity=(0.5, 0.2, 0.1)))
+    mdl.add(Spring("k", ground, b, (0.0, 0.0, 0.0), (0.3, 0.05, -0.9), stiffness=50.0,
+                   rest_length=0.8, damping=0.5))
+    mdl.add(Gravity(G_ACC))
+    r = nonsmooth.simulate(mdl, 3.0, rtol=1e-11, atol=1e-13, dt=0.01)
+    assert r.diagnostics["work"]["W_damping"] < -0.01  # it does dissipate (-0.047 J)
+    assert r.diagnostics["energy_balance_scaled"] < 1e-9  # measured 4e-12
+
+
+def test_primitives_against_finite_differences():
+    """Every joint's and driver's ``G v + phi_t`` and ``-gamma`` against the first and second
+    derivatives of ``phi`` along ``dq/dt = qdot(q, v)`` at a random state off the joints'
+    manifolds (fourth-order differences of an accurate integration)."""
+    rng = np.random.default_rng(1)
+
+    def quat():
+        return rot.normalized(rng.normal(size=4))
+
+    mdl = SpatialModel("every joint")
+    A = mdl.add(Body("A", 1.0, (1, 2, 2.5), position=(0.1, 0.2, 0.3), orientation=quat()))
+    B = mdl.add(Body("B", 2.0, (1, 1.5, 2), position=(0.5, -0.2, 0.1), orientation=quat()))
+    C = mdl.add(Body("C", 2.0, (1, 1.5, 2), position=(-0.5, 0.4, 0.1), orientation=quat()))
+    r = mdl.add(Revolute("r", B, C, (0, 0.1, 0), (1, 2, 3)))
+    c = mdl.add(Cylindrical("c", A, C, (0.2, 0.1, 0), (0, 1, 1)))
+    t = mdl.add(Translational("t", ground, A, (0, 0, 0), (1, 0, 1)))
+    for j in (Spherical("s", A, B, (0.3, 0, 0.2)), Universal("u", C, B, (0.1, 0.1, 0.1)),
+              Fixed("f", B, ground, (0, 0, 1)), PointOnLine("l", C, A, (1, 1, 0), (0, 0, 1))):
+        mdl.add(j)
+    mdl.add(Driver("dr", r, position=(lambda t: 0.3 * np.sin(2 * t),
+                                      lambda t: 0.6 * np.cos(2 * t),
+                                      lambda t: -1.2 * np.sin(2 * t))))
+    mdl.add(Driver("dt", t, speed=0.7, initial=0.1))
+    mdl.add(Driver("dc", c, speed=0.3, coordinate="angle"))
+    S = SpatialSystem(mdl)  # without the redundancy check: this one is over-constrained
+    q = mdl.initial_state()[0]
+    q[:3] += 0.05
+    for i in range(3):
+        q[7 * i + 3:7 * i + 7] = quat()
+    v = rng.normal(size=S.n_v)
+    t0, h = 0.4, 1e-3
+
+    def phi_at(k):
+        y = q if k == 0 else solve_ivp(lambda _, y: S.qdot(y, v), (0, k * h), q,
+                                       method="DOP853", rtol=1e-13, atol=1e-15).y[:, -1]
+        return S.terms(t0 + k * h, y, v).phi
+
+    ph = {k: phi_at(k) for k in (-2, -1, 0, 1, 2)}
+    d1 = (ph[-2] - 8 * ph[-1] + 8 * ph[1] - ph[2]) / (12 * h)
+    d2 = (-ph[-2] + 16 * ph[-1] - 30 * ph[0] + 16 * ph[1] - ph[2]) / (12 * h * h)
+    T0 = S.terms(t0, q, v)
+    assert len(T0.phi) == 32
+    assert np.max(np.abs(d1 - (T0.G @ v + T0.phi_t))) < 1e-10  # measured 3e-11
+    assert np.max(np.abs(d2 + T0.gamma)) < 1e-8  # measured 1.3e-9 (roundoff / h^2)

@@ -264,9 +264,14 @@ class SpatialJoint:
     kind = "joint"
     coordinates: tuple = ()
 
+    @property
+    def label(self) -> str:
+        """The joint's kind in messages (``"revolute"``, ``"point-on-line"``)."""
+        return "point-on-line" if self.kind == "PointOnLine" else self.kind.lower()
+
     def __init__(self, name, body_a, body_b, point=(0.0, 0.0, 0.0)):
-        self.name = check_name(name, self.kind.lower())
-        where = f"{self.kind} '{self.name}'"
+        self.name = check_name(name, self.label)
+        where = f"{self.label} '{self.name}'"
         self.body_a = _check_body(body_a, f"{where}: body_a")
         self.body_b = _check_body(body_b, f"{where}: body_b")
         if body_a is body_b:
@@ -300,7 +305,7 @@ class SpatialJoint:
 class _AxisJoint(SpatialJoint):
     def __init__(self, name, body_a, body_b, point=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0)):
         super().__init__(name, body_a, body_b, point)
-        self.axis = _direction(axis, f"{self.kind} '{self.name}': axis")
+        self.axis = _direction(axis, f"{self.label} '{self.name}': axis")
 
 
 class Spherical(SpatialJoint):
@@ -477,12 +482,12 @@ class Driver:
         self.joint = joint
         if coordinate is None:
             if len(joint.coordinates) > 1:
-                raise ModelError(f"{where}: the {joint.kind.lower()} joint '{joint.name}' has "
+                raise ModelError(f"{where}: the {joint.label} joint '{joint.name}' has "
                                  f"the coordinates {joint.coordinates}; give coordinate=")
             coordinate = joint.coordinates[0]
         if coordinate not in joint.coordinates:
             raise ModelError(f"{where}: coordinate {coordinate!r} is invalid; the "
-                             f"{joint.kind.lower()} joint '{joint.name}' has "
+                             f"{joint.label} joint '{joint.name}' has "
                              f"{joint.coordinates}")
         self.coordinate = coordinate
         if (position is None) == (speed is None):
