@@ -450,6 +450,8 @@ class Driver:
     """A driving constraint on a joint coordinate, ``s(q) - f(t) = 0`` (one ``"driver"`` row
     named ``name``); its multiplier is the driving torque (N m, about the axis, on ``body_b``)
     or force (N, along the axis, on ``body_b``): the output ``<name>.torque`` / ``.force``.
+    An angle is driven modulo 2 pi (the row is the wrapped difference ``theta - f(t)``), so a
+    crank turns on for ever.
 
     Parameters
     ----------
@@ -460,16 +462,13 @@ class Driver:
         ``coordinate=``.
     position : callable or (callable, callable, callable), optional
         ``f(t)``, or ``(f, df/dt, d2f/dt2)``. With ``f`` alone its derivatives are central
-        differences (step 1e-4 s: about 1e-8 relative; give them for more).
+        differences (steps 1e-5 and 1e-4 s: about 1e-9 relative; give them for more).
     speed : float, optional
         A constant speed (rad/s or m/s): ``f(t) = initial + speed t``.
     initial : float
         The coordinate at ``t = 0`` with ``speed`` (0: the initial configuration).
     coordinate : {"angle", "displacement"}, optional
         Which coordinate of a cylindrical joint.
-
-    An angle is driven modulo 2 pi (the row is the wrapped difference ``theta - f(t)``), so a
-    crank turns on for ever.
     """
 
     def __init__(self, name, joint, *, position=None, speed: float | None = None,
