@@ -42,7 +42,8 @@ _BUILDER = {
 }
 
 #: Lazily imported entry points besides the builder (name -> module).
-_LAZY = {**_BUILDER, "sweep": "study", "Study": "study", "CompiledTerms": "generated"}
+_LAZY = {**_BUILDER, "sweep": "study", "Study": "study", "CompiledTerms": "generated",
+         "SpatialModel": "spatial"}  # the spatial family's builder (nonsmooth.spatial)
 
 #: Internals that used to be exported at the top level: still reachable (with a
 #: DeprecationWarning) for old scripts; import them from ``nonsmooth.dynamics``.
@@ -62,6 +63,7 @@ __all__ = [
     "System",
     "GeneralizedSystem",
     "CompiledTerms",
+    "SpatialModel",
     "Constraint",
     "FrictionPair",
     "EventRecord",

@@ -191,7 +191,8 @@ class Model:
 
 
 def as_model(obj, *, q0=None, v0=None) -> Model:
-    """Accept a Model, a PlanarModel or a System (+ q0, v0) and return a Model."""
+    """Accept a Model, a model builder (a PlanarModel, a SpatialModel: anything with
+    ``compile()`` and ``initial_state()``) or a System (+ q0, v0) and return a Model."""
     from .planar import PlanarModel
 
     if isinstance(obj, Model):
@@ -199,8 +200,9 @@ def as_model(obj, *, q0=None, v0=None) -> Model:
             return obj
         return replace(obj, q0=obj.q0 if q0 is None else q0,  # every other field kept
                        v0=obj.v0 if v0 is None else v0)
-    if isinstance(obj, PlanarModel):
-        system = obj.compile()
+    if isinstance(obj, PlanarModel) or (callable(getattr(obj, "compile", None))
+                                        and callable(getattr(obj, "initial_state", None))):
+        system = obj.compile()  # a builder of any family (PlanarModel, SpatialModel)
         qi, vi = obj.initial_state()
         return Model(system, qi if q0 is None else q0, vi if v0 is None else v0, obj.name)
     if isinstance(obj, System):

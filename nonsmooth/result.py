@@ -69,8 +69,18 @@ def element_outputs(system, q0=None, v0=None, t0: float = 0.0) -> dict:
     from the system's pair list and constraint rows (``pairs``, ``constraint_kinds``), so every
     frictional element, clutches included, has its outputs. Rotational pairs and drivers are
     told by their Jacobian rows at ``(t0, q0, v0)``. A system in generalized coordinates
-    (``GeneralizedSystem``) has none: its coordinates carry no units to go by.
+    (``GeneralizedSystem``) has none: its coordinates carry no units to go by. A family that
+    defines ``system.element_outputs(q0, v0, t0)`` (the spatial family) supplies its own.
     """
+    own = getattr(system, "element_outputs", None)
+    if callable(own):  # a family that names its own elements' outputs (obligation 7)
+        return own(q0, v0, t0)
+    return _body_and_pair_outputs(system, q0, v0, t0)
+
+
+def _body_and_pair_outputs(system, q0, v0, t0: float) -> dict:
+    """:func:`element_outputs` of a system that has no ``element_outputs`` of its own: a
+    planar model's bodies, every system's pairs and drivers."""
     out: dict[str, tuple[Callable, str, str]] = {}
     names = list(system.coordinate_names)
     bodies = getattr(getattr(system, "model", None), "bodies", None)

@@ -1,0 +1,354 @@
+"""The spatial model builder and its compiled system (the Python path of ``docs/spatial.md``
+section 7, steps 1-2).
+
+:class:`SpatialModel` collects bodies (:class:`~nonsmooth.spatial.elements.Body`), joints,
+drivers and forces; :meth:`SpatialModel.compile` gives a :class:`SpatialSystem`, a
+:class:`nonsmooth.system.System` with the kinematic map of unit quaternions:
+
+========  ==================  ==========================================================
+symbol    shape               per body ``b`` (of ``N``)
+========  ==================  ==========================================================
+q         (7 N,)              ``[r_b (3, m, world), p_b (4, unit quaternion w, x, y, z)]``
+v         (6 N,)              ``[u_b (3, m/s, world), omega'_b (3, rad/s, body axes)]``
+M         (6 N, 6 N)          ``diag(m_1 I, J_1, ..., m_N I, J_N)``: constant
+f         (6 N,)              ``[F_b, tau'_b - omega'_b x J_b omega'_b]``
+========  ==================  ==========================================================
+
+``dr/dt = u``, ``dp/dt = 1/2 p (x) (0, omega')`` (:func:`~nonsmooth.spatial.rotation.quat_rate`);
+the run normalizes ``p`` at its start, at phase ends and after the explicit steppers' steps
+(:meth:`SpatialSystem.project`). Constraint rows from the joint primitives
+(:mod:`nonsmooth.spatial.primitives`); the velocity-level ``G`` (m, 6 N) and ``gamma`` in
+closed form. References: Nikravesh (1988), ch. 6 and 11; Haug (1989), ch. 9-11; Shabana,
+*Computational Dynamics* (2010), ch. 7.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ModelError
+from ..system import FrictionPair, System, Terms
+from . import elements as el
+from .primitives import Kinematics
+from .rotation import rotation_matrix
+
+__all__ = ["SpatialModel", "SpatialSystem"]
+
+#: Relative singular-value threshold of the redundancy check of ``G`` at the initial state.
+RANK_TOL = 1e-9
+
+
+class SpatialModel:
+    """A spatial multibody model under construction (declarative: no integrator state).
+
+    Examples
+    --------
+    >>> from nonsmooth.spatial import SpatialModel, Body, Spherical, Gravity, ground
+    >>> mdl = SpatialModel("pendulum")
+    >>> bob = mdl.add(Body("bob", mass=1.0, inertia=(0.01, 0.01, 0.01), position=(0, 0, -1)))
+    >>> pin = mdl.add(Spherical("pin", ground, bob, point=(0, 0, 0)))
+    >>> g = mdl.add(Gravity())
+    >>> system = mdl.compile()
+    >>> system.n_q, system.n_v, system.n_constraints
+    (7, 6, 3)
+    """
+
+    def __init__(self, name: str = "spatial model"):
+        self.name = name
+        self.bodies: list[el.Body] = []
+        self.joints: list[el.SpatialJoint] = []
+        self.drivers: list[el.Driver] = []
+        self.forces: list[el.ForceElement] = []
+
+    def add(self, element):
+        """Add a body, joint, driver or force element; returns it."""
+        if isinstance(element, el.Body):
+            if any(b.name == element.name for b in self.bodies):
+                raise ModelError(f"model '{self.name}': a body named '{element.name}' already "
+                                 "exists; give every body a unique name")
+            self.bodies.append(element)
+        elif isinstance(element, el.SpatialJoint):
+            self.joints.append(element)
+        elif isinstance(element, el.Driver):
+            self.drivers.append(element)
+        elif isinstance(element, el.ForceElement):
+            self.forces.append(element)
+        else:
+            raise ModelError(f"model '{self.name}': cannot add {type(element).__name__}: "
+                             "expected a nonsmooth.spatial Body, joint (Spherical, Revolute, "
+                             "...), Driver or force (Gravity, Spring, Force, Torque)")
+        return element
+
+    def validate(self) -> None:
+        """Collect every problem of the model into one :class:`ModelError`."""
+        problems = []
+        known = {id(b) for b in self.bodies}
+        for e in self.joints + self.drivers + self.forces:
+            for b in e.bodies():
+                if id(b) not in known and not isinstance(b, el.Ground):
+                    problems.append(f"{type(e).__name__} '{e.name}' uses body '{b.name}', which "
+                                    "was not added to the model (model.add(body) first)")
+        joint_ids = {id(j) for j in self.joints}
+        for d in self.drivers:
+            if id(d.joint) not in joint_ids:
+                problems.append(f"driver '{d.name}' drives joint '{d.joint.name}', which was "
+                                "not added to the model")
+        names = [e.name for e in self.joints + self.drivers]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            problems.append(f"duplicate joint/driver names {dup}")
+        if not self.bodies:
+            problems.append("the model has no bodies")
+        if problems:
+            raise ModelError(f"invalid spatial model '{self.name}': " + "; ".join(problems))
+
+    def compile(self) -> SpatialSystem:
+        """Compile into a :class:`SpatialSystem` (validates first; refuses redundant
+        constraints by name, :meth:`SpatialSystem.check_redundancy`)."""
+        self.validate()
+        system = SpatialSystem(self)
+        system.check_redundancy(*self.initial_state())
+        return system
+
+    def initial_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(q0 (7 N,), v0 (6 N,))`` from the bodies' initial poses and velocities (angular
+        velocities in body axes); ``simulate`` projects ``v0`` onto the joints."""
+        q = np.concatenate([np.concatenate((b.position, b.p0)) for b in self.bodies])
+        v = np.concatenate([np.concatenate((b.velocity, b.omega_body)) for b in self.bodies])
+        return q, v
+
+
+class SpatialSystem(System):
+    """A compiled :class:`SpatialModel` (numpy terms; the model's objects are only read).
+
+    Coordinates ``<body>.x/.y/.z/.qw/.qx/.qy/.qz``, velocities ``<body>.vx/.vy/.vz`` (world)
+    and ``<body>.wx/.wy/.wz`` (body axes); constraint rows ``<joint>.x`` ... (the joints'
+    docstrings), drivers' rows by their name (kind ``"driver"``). Element outputs
+    (:meth:`element_outputs`): world angular velocities, joint reactions, joint coordinates,
+    driving torques and forces.
+    """
+
+    def __init__(self, model: SpatialModel):
+        self.model = model
+        bodies = model.bodies
+        self.n_bodies = N = len(bodies)
+        index = {id(b): i for i, b in enumerate(bodies)}
+
+        def index_of(body) -> int:
+            return -1 if isinstance(body, el.Ground) else index[id(body)]
+
+        self.n_q, self.n_v = 7 * N, 6 * N
+        self.coordinate_names = [f"{b.name}.{c}" for b in bodies
+                                 for c in ("x", "y", "z", "qw", "qx", "qy", "qz")]
+        self.velocity_names = [f"{b.name}.{c}" for b in bodies
+                               for c in ("vx", "vy", "vz", "wx", "wy", "wz")]
+        M = np.zeros((6 * N, 6 * N))
+        self._J = np.array([b.J for b in bodies])
+        for i, b in enumerate(bodies):
+            M[6 * i:6 * i + 3, 6 * i:6 * i + 3] = b.mass * np.eye(3)
+            M[6 * i + 3:6 * i + 6, 6 * i + 3:6 * i + 6] = b.J
+        self._M = M
+        self.joint_rows: dict[str, el.JointRows] = {}
+        self._blocks = []  # (row, primitive) of the joints, (row, driver, primitive)
+        names, kinds = [], []
+        for j in model.joints:
+            rows = j.compile(index_of)
+            self.joint_rows[j.name] = rows
+            row = len(names)
+            for prim in rows.primitives:
+                self._blocks.append((row, prim))
+                row += prim.n_rows
+            names += rows.names
+            kinds += ["joint"] * len(rows.names)
+        self._drivers = []
+        for d in model.drivers:
+            prim = self.joint_rows[d.joint.name].coordinates[d.coordinate]
+            self._drivers.append((len(names), d, prim))
+            names.append(d.name)
+            kinds.append("driver")
+        self.constraint_names, self.constraint_kinds = names, kinds
+        self.pairs: list[FrictionPair] = []
+        self._finish()
+        self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
+        self._W = np.zeros((0, self.n_v))
+        self._none = np.zeros(0)
+
+    # ------------------------------------------------------------------ the kinematic map
+    def qdot(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """``dq/dt`` (7 N,): ``dr/dt = u``, ``dp/dt = 1/2 p (x) (0, omega')`` per body."""
+        N = self.n_bodies
+        P, V = q.reshape(N, 7), v.reshape(N, 6)
+        out = np.empty((N, 7))
+        out[:, :3] = V[:, :3]
+        w, x, y, z = P[:, 3:].T
+        a, b, c = V[:, 3:].T
+        out[:, 3] = -0.5 * (x * a + y * b + z * c)
+        out[:, 4] = 0.5 * (w * a + y * c - z * b)
+        out[:, 5] = 0.5 * (w * b - x * c + z * a)
+        out[:, 6] = 0.5 * (w * c + x * b - y * a)
+        return out.reshape(-1)
+
+    def project(self, q: np.ndarray) -> np.ndarray:
+        """``q`` with each body's quaternion normalized, ``p / |p|`` (a new array)."""
+        P = np.array(q, dtype=float).reshape(self.n_bodies, 7)
+        P[:, 3:] /= np.sqrt(np.einsum("ij,ij->i", P[:, 3:], P[:, 3:]))[:, None]
+        return P.reshape(-1)
+
+    @property
+    def constant_mass(self) -> np.ndarray:
+        """``diag(m_1 I, J_1, ...)`` (6 N, 6 N): constant in these coordinates."""
+        return self._M
+
+    # ------------------------------------------------------------------ terms
+    def kinematics(self, q: np.ndarray, v: np.ndarray) -> Kinematics:
+        """The bodies' rotations, positions and velocities at ``(q, v)``."""
+        return Kinematics(self.n_bodies, np.asarray(q, float), np.asarray(v, float))
+
+    def terms(self, t, q, v):
+        K = self.kinematics(q, v)
+        N = self.n_bodies
+        f = np.zeros(self.n_v)
+        wb = K.wb[:N]
+        Jw = np.einsum("bij,bj->bi", self._J, wb)
+        F = f.reshape(N, 6)  # - omega' x J omega' (no work)
+        F[:, 3] -= wb[:, 1] * Jw[:, 2] - wb[:, 2] * Jw[:, 1]
+        F[:, 4] -= wb[:, 2] * Jw[:, 0] - wb[:, 0] * Jw[:, 2]
+        F[:, 5] -= wb[:, 0] * Jw[:, 1] - wb[:, 1] * Jw[:, 0]
+        P_applied = P_damping = 0.0
+        for fe in self._forces:
+            pa, pd = fe.apply(K, t, f)
+            P_applied += pa
+            P_damping += pd
+        m = self.n_constraints
+        phi, phi_t, gamma = np.zeros(m), np.zeros(m), np.zeros(m)
+        G = np.zeros((m, self.n_v))
+        for row, prim in self._blocks:
+            prim.fill(K, row, phi, G, gamma)
+        for row, d, prim in self._drivers:
+            d.fill(prim, K, t, row, phi, phi_t, G, gamma)
+        return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_applied, P_damping)
+
+    def potential(self, t, q):
+        K = self.kinematics(q, np.zeros(self.n_v))
+        return float(sum(fe.potential(K) for fe in self._forces))
+
+    def tangential_bias(self, t, q, v):
+        return self._none
+
+    # ------------------------------------------------------------------ redundancy
+    def check_redundancy(self, q0: np.ndarray, v0: np.ndarray, t0: float = 0.0) -> None:
+        """Raise :class:`ModelError` when ``G`` (m, 6 N) at ``(t0, q0)`` is rank deficient,
+        naming the rows that are combinations of the others (a pivoted QR of ``G^T``,
+        ``scipy.linalg.qr(pivoting=True)``: the rows left after the first ``rank`` pivots).
+        The rank is the number of singular values above :data:`RANK_TOL` times the largest."""
+        m = self.n_constraints
+        if m == 0:
+            return
+        G = self.terms(t0, q0, np.zeros(self.n_v)).G
+        s = np.linalg.svd(G, compute_uv=False)
+        rank = int(np.sum(s > RANK_TOL * max(float(s[0]), 1e-300)))
+        if rank == m:
+            return
+        from scipy.linalg import qr
+
+        _, _, piv = qr(G.T, pivoting=True, mode="economic")
+        redundant = [self.constraint_names[k] for k in sorted(piv[rank:])]
+        raise ModelError(
+            f"spatial model '{self.model.name}': the constraints are redundant at the initial "
+            f"configuration: {m} rows but rank {rank} (singular values below "
+            f"{RANK_TOL:g} of the largest: {', '.join(f'{x:.3g}' for x in s[rank:])}); rows "
+            f"{redundant} are combinations of the others (a closed loop over-constrained, "
+            "e.g. a planar loop of five-row revolutes). Replace a joint by one with fewer rows "
+            "(Spherical, Universal, PointOnLine, Cylindrical) so the loop has exactly the "
+            "mobility it needs")
+
+    # ------------------------------------------------------------------ outputs
+    def reactions(self, t: np.ndarray, Q: np.ndarray, V: np.ndarray, lam: np.ndarray) -> dict:
+        """Each joint's reaction on its ``body_b`` at the joint point, world axes: ``{joint:
+        (F (k, 3) N, T (k, 3) N m)}`` at the rows ``(t (k,), Q (k, n_q), V, lam (k, m))``,
+        from the joint's rows ``G_j^T lambda_j`` (the force and the body-axes torque about the
+        centre of mass, moved to the point: ``T = R (tau' - s' x R^T F)``); with the ground as
+        ``body_b``, minus the reaction on ``body_a``."""
+        out = {name: (np.zeros((len(t), 3)), np.zeros((len(t), 3))) for name in self.joint_rows}
+        row0 = {}
+        r = 0
+        for j in self.model.joints:
+            row0[j.name] = r
+            r += len(self.joint_rows[j.name].names)
+        for k in range(len(t)):
+            G = self.terms(t[k], Q[k], V[k]).G
+            K = self.kinematics(Q[k], V[k])
+            for name, jr in self.joint_rows.items():
+                sl = slice(row0[name], row0[name] + len(jr.names))
+                body, s, sign = (jr.b, jr.s_b, 1.0) if jr.b >= 0 else (jr.a, jr.s_a, -1.0)
+                gen = G[sl, 6 * body:6 * body + 6].T @ lam[k, sl]
+                R = K.R[body]
+                F = gen[:3]
+                T = R @ (gen[3:] - np.cross(s, R.T @ F))
+                out[name][0][k] = sign * F
+                out[name][1][k] = sign * T
+        return out
+
+    def joint_coordinates(self, t: np.ndarray, Q: np.ndarray) -> dict:
+        """Each joint coordinate ``<joint>.angle`` (rad, unwrapped in time) and
+        ``<joint>.displacement`` (m) at the rows ``Q (k, n_q)``: ``{name: (k,)}``."""
+        out = {}
+        zero = np.zeros(self.n_v)
+        Gtmp = np.zeros((1, self.n_v))
+        for name, jr in self.joint_rows.items():
+            for coord, prim in jr.coordinates.items():
+                vals = np.empty(len(t))
+                for k in range(len(t)):
+                    K = self.kinematics(Q[k], zero)
+                    vals[k] = prim.evaluate(K, self.n_v)[0] if coord == "angle" else \
+                        prim.evaluate(K, Gtmp, 0)[0]
+                out[f"{name}.{coord}"] = np.unwrap(vals) if coord == "angle" else vals
+        return out
+
+    def element_outputs(self, q0=None, v0=None, t0: float = 0.0) -> dict:
+        """The family's named outputs (obligation 7): ``{name: (function(result) -> (N,),
+        unit, description)}``.
+
+        ``<body>.wx_world/.wy_world/.wz_world`` (rad/s, world axes), ``<joint>.Fx .Fy .Fz``
+        (N) and ``.Tx .Ty .Tz`` (N m): the reaction of ``body_a`` on ``body_b`` at the joint
+        point in world axes (:meth:`reactions`; the drivers' multipliers not included),
+        ``<joint>.angle`` (rad) / ``.displacement`` (m), ``<driver>.torque`` (N m) or
+        ``.force`` (N) on ``body_b`` about / along the joint axis.
+        """
+        out = {}
+        for i, b in enumerate(self.model.bodies):
+            for k, c in enumerate("xyz"):
+                out[f"{b.name}.w{c}_world"] = (
+                    lambda r, i=i, k=k: _world_omega(r, i)[:, k], "rad/s",
+                    f"angular velocity {c} (world axes)")
+        for name, jr in self.joint_rows.items():
+            for k, c in enumerate("xyz"):
+                out[f"{name}.F{c}"] = (lambda r, n=name, k=k: self._cached(r, "F")[n][0][:, k],
+                                       "N", f"reaction force {c} on body_b (world axes)")
+            for k, c in enumerate("xyz"):
+                out[f"{name}.T{c}"] = (lambda r, n=name, k=k: self._cached(r, "F")[n][1][:, k],
+                                       "N m", f"reaction torque {c} on body_b about the joint "
+                                       "point (world axes)")
+            for coord in jr.coordinates:
+                unit = "rad" if coord == "angle" else "m"
+                out[f"{name}.{coord}"] = (lambda r, key=f"{name}.{coord}":
+                                          self._cached(r, "C")[key], unit, f"joint {coord}")
+        for row, d, _ in self._drivers:
+            out[f"{d.name}.{d.label}"] = (lambda r, k=row: r.lam[:, k], d.unit,
+                                          f"driving {d.label} on body_b")
+        return out
+
+    def _cached(self, r, what: str):
+        """The reactions (``"F"``) or joint coordinates (``"C"``) of result ``r``, computed
+        once per result."""
+        cache = r.__dict__.setdefault("_spatial_outputs", {})
+        if what not in cache:
+            cache[what] = (self.reactions(r.t, r.q, r.v, r.lam) if what == "F"
+                           else self.joint_coordinates(r.t, r.q))
+        return cache[what]
+
+
+def _world_omega(r, i: int) -> np.ndarray:
+    """Body ``i``'s angular velocity in world axes at every row of result ``r``, (N, 3)."""
+    Q, V = r.q[:, 7 * i + 3:7 * i + 7], r.v[:, 6 * i + 3:6 * i + 6]
+    return np.array([rotation_matrix(p) @ w for p, w in zip(Q, V, strict=True)]).reshape(-1, 3)
