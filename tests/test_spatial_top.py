@@ -8,19 +8,14 @@ from the simulation)."""
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy.integrate import quad
 
 import nonsmooth
+from nonsmooth.models.spatial_gyroscope import build, nutation
 from nonsmooth.spatial.rotation import rotation_matrix
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "models"))
-from spatial_gyroscope import build, nutation  # noqa: E402
 
 CASES = {  # m kg, J1 J3 kg m^2, L m, theta0 rad, spin/precession rad/s, g m/s^2
     "precessing": dict(m=1.0, J1=0.01, J3=0.015, L=0.1, theta0=0.5, spin=50.0, precession=1.0,

@@ -1,0 +1,64 @@
+"""The bundled spatial models ``models/spatial_gyroscope.py`` and ``models/spatial_four_bar.py``:
+they build, run 1 s with the invariants they must keep (energy, constraint drift, the loop's
+lengths) and run from the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nonsmooth
+from nonsmooth.errors import ModelError
+from nonsmooth.models import spatial_four_bar, spatial_gyroscope
+from nonsmooth.spatial.rotation import rotation_matrix
+
+ROOT = Path(__file__).resolve().parents[1]
+
+KW = dict(rtol=1e-11, atol=1e-13)
+
+
+def test_gyroscope_runs_one_second():
+    r = nonsmooth.simulate(spatial_gyroscope.build(), 1.0, dt=0.005, **KW)
+    assert r.success
+    E = r["energy"]
+    assert np.max(np.abs(E - E[0])) / abs(E[0]) < 1e-10
+    assert r.diagnostics["max_drift_position"] < 1e-10
+    assert np.ptp(r["phi"]) > 0.5  # it precesses
+    ref = spatial_gyroscope.nutation(**{k: r.model.parameters[k] for k in (
+        "m", "J1", "J3", "L", "theta0", "spin", "precession", "g")})
+    assert np.max(r["theta"]) == pytest.approx(ref["theta_max"], abs=1e-4)  # sampled at 5 ms
+
+
+def test_four_bar_runs_one_second():
+    m = spatial_four_bar.build()
+    r = nonsmooth.simulate(m, 1.0, dt=0.01, **KW)
+    assert r.success and r.q.shape[1] == 21
+    d = r.diagnostics
+    assert d["energy_balance_scaled"] < 1e-9, d["energy_balance_scaled"]  # measured 7e-13
+    assert d["max_drift_position"] < 1e-10 and d["max_drift_velocity"] < 1e-9
+    assert r["crank_angle"][-1] == pytest.approx(2 * np.pi, abs=1e-9)  # one turn in 1 s
+    assert np.ptp(r["rocker_angle"]) > 0.5 and np.ptp(r["torque"]) > 0.05
+    # the coupler's length |B - A|: A on the crank, B on the rocker's arm
+    p = r.model.parameters
+    D = np.array([p["Dx"], p["Dy"], p["Dz"]])
+    A = np.array([rotation_matrix(q[3:7]) @ [p["a"], 0.0, 0.0] for q in r.q])
+    rocker = m.system.model.bodies[2]
+    sB = rocker.local_point(D + (2 * rocker.position - 2 * D))  # B = 2 c_rocker - D at t = 0
+    B = np.array([q[14:17] + rotation_matrix(q[17:21]) @ sB for q in r.q])
+    assert np.max(np.abs(np.linalg.norm(B - A, axis=1) - p["b"])) < 1e-10
+    assert np.max(np.abs(np.linalg.norm(B - D, axis=1) - p["c"])) < 1e-10
+
+
+def test_four_bar_refuses_an_open_loop():
+    with pytest.raises(ModelError, match="cannot close the loop at every crank angle"):
+        spatial_four_bar.build(b=0.3)
+
+
+@pytest.mark.parametrize("name", ["spatial_gyroscope", "spatial_four_bar"])
+def test_models_run_from_the_command_line(name, capsys):
+    from nonsmooth.cli import main
+
+    assert main(["run", str(ROOT / "models" / f"{name}.py"), "--t-end", "0.5"]) == 0
+    assert "status 0: the simulation reached the end time" in capsys.readouterr().out
