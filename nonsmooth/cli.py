@@ -103,6 +103,8 @@ def _output_path(path: str, option: str, what: str, example: str,
             raise _UserError(f"--plot {path}: unknown image format {p.suffix!r}; use one of "
                              f"{', '.join(PLOT_FORMATS)}")
         return path
+    if option == "--animate":  # its formats: nonsmooth.spatial.animation.check_path
+        return path
     if TABLE_FORMATS.get(p.suffix.lower()) not in tables:
         known = [s for s, f in TABLE_FORMATS.items() if s and f in tables]
         formats = " or ".join(_FORMAT_NAMES[f] for f in tables)
@@ -294,7 +296,9 @@ def _cmd_run(args):
     out = _given(args.out, "--out", "data", "out.csv", both)
     events = _given(args.events, "--events", "event log", "events.csv", both)
     plot = _given(args.plot, "--plot", "plot", "plot.png")
-    _distinct_outputs(("--out", out), ("--events", events), ("--plot", plot))
+    anim = _animation_path(args.animate, model)
+    _distinct_outputs(("--out", out), ("--events", events), ("--plot", plot),
+                      ("--animate", anim))
     progress = _Progress(0.0, t_end)
     interrupt = None
     try:
@@ -310,8 +314,8 @@ def _cmd_run(args):
     if interrupt is None and result.status < 0 and rows == 0:
         raise _UserError(result.message)  # nothing was computed: the input is at fault
     partial = interrupt is not None or result.status < 0
-    written, lost = _write_run_outputs(result, model, out, events, plot, quiet=partial) \
-        if rows else ([], "")
+    written, lost = _write_run_outputs(result, model, out, events, plot, quiet=partial,
+                                       animation=anim) if rows else ([], "")
     if not partial:
         if lost:
             print(f"nonsmooth: error: the run finished but {lost}".replace("\n", " "),
@@ -375,7 +379,21 @@ def _write_each(targets, quiet: bool) -> tuple[list[str], list[str]]:
     return written, failed
 
 
-def _write_run_outputs(result, model, out, events, plot, quiet: bool) -> tuple[list[str], str]:
+def _animation_path(path: str | None, model) -> str | None:
+    """``--animate``'s path, checked before the run: a spatial model, a ``.gif`` (``.mp4``
+    with ffmpeg) in an existing, writable folder (:mod:`nonsmooth.spatial.animation`)."""
+    if path is None:
+        return None
+    from .spatial.animation import check_path, spatial_system
+
+    spatial_system(model)
+    _output_path(path, "--animate", "animation", "run.gif")
+    check_path(path)
+    return path
+
+
+def _write_run_outputs(result, model, out, events, plot, quiet: bool,
+                       animation: str | None = None) -> tuple[list[str], str]:
     """Write a run's outputs after it; returns the paths written and a sentence on those that
     failed ("" if none did). The data and the event log of a failed write (the data too when
     only the plot failed and no --out was written) go to a rescue file named there: a failed
@@ -391,6 +409,7 @@ def _write_run_outputs(result, model, out, events, plot, quiet: bool) -> tuple[l
     if len(result.t) > 1:
         fmt = "png" if plot and not Path(plot).suffix else None
         targets.append((plot, lambda p: result.plot(path=p, format=fmt), "plot"))
+        targets.append((animation, lambda p: result.animate(p), "animation"))
     written, failed = _write_each(targets, quiet)
     if not failed:
         return written, ""
@@ -398,7 +417,8 @@ def _write_run_outputs(result, model, out, events, plot, quiet: bool) -> tuple[l
               ((out, None, "data", result.to_csv), (events, None, "event log",
                                                    result.events_to_csv))
               if path and path not in written}
-    if plot and plot not in written and not (out and out in written):
+    drawn = [p for p in (plot, animation) if p]
+    if any(p not in written for p in drawn) and not (out and out in written):
         rescue.setdefault("data", result.to_csv)  # the plot's data: it can be redrawn
     saved = [_rescue(getattr(model, "name", "model"), what, csv, written)
              for what, csv in rescue.items()]
@@ -618,6 +638,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--events", metavar="FILE.csv", help="write the event log as CSV")
     run.add_argument("--plot", metavar="FILE.png", help="plot the outputs to an image file "
                      "(format by suffix; none: .png)")
+    run.add_argument("--animate", metavar="FILE.gif", help="animate the motion of a spatial "
+                     "model (nonsmooth.spatial: bodies, joints, body axes; 30 frames per "
+                     "simulated second) to a GIF, or an MP4 if ffmpeg is installed")
     _tstops_option(run)
     _budget_options(run)
     run.set_defaults(func=_cmd_run)

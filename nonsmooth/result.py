@@ -544,3 +544,12 @@ class Result:
         if path is not None:
             fig.savefig(path, dpi=120, format=format)
         return fig
+
+    def animate(self, path, fps: float = 30.0, **options):
+        """Animate a spatial result's motion to ``path`` (``.gif``, or ``.mp4`` with ffmpeg)
+        at ``fps`` frames per second: :func:`nonsmooth.spatial.animation.animate` (its
+        ``options``: ``speed``, ``triads``, ``trace``, the view). A result of another family
+        raises :class:`~nonsmooth.errors.ModelError`. Returns the path written."""
+        from .spatial.animation import animate
+
+        return animate(self, path, fps, **options)
