@@ -73,3 +73,11 @@ def test_cli_animate(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.startswith("nonsmooth: error: ") and err.count("\n") == 1, err
         assert match in err, err
+
+
+def test_mp4_needs_ffmpeg(four_bar, tmp_path, monkeypatch):
+    import nonsmooth.spatial.animation as anim
+
+    monkeypatch.setattr(anim.shutil, "which", lambda name: None)
+    with pytest.raises(ModelError, match="MP4 needs the ffmpeg executable"):
+        four_bar.animate(tmp_path / "x.mp4")
