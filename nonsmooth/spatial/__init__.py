@@ -11,6 +11,8 @@ parameters (7 position and 6 velocity coordinates per body), on the Python path.
   (:class:`Gravity`, :class:`Spring`, :class:`Force`, :class:`Torque`);
 * :mod:`nonsmooth.spatial.model`: :class:`SpatialModel` (the builder) and
   :class:`SpatialSystem` (its compiled :class:`nonsmooth.System`).
+* :mod:`nonsmooth.spatial.animation`: :func:`~nonsmooth.spatial.animation.animate` (a result's
+  motion in matplotlib 3-D, to a GIF or MP4; also ``Result.animate``).
 
 Example::
 
