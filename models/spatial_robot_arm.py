@@ -1,7 +1,7 @@
 """A two-joint robot arm in space with geared motors: a turret on a base revolute about the
 vertical, an arm on a shoulder revolute about a horizontal axis, each joint driven through a
 reduction by a motor whose rotor inertia is modelled (``nonsmooth.spatial.RotorInertia``,
-``docs/method.md`` section 15.7).
+``docs/method.md`` section 15.1).
 
 Built with the spatial family (``nonsmooth.spatial``, ``docs/spatial.md``): the turret (a
 uniform cylinder of mass ``m0``, height ``H0``, radius ``r0``) turns about the world z axis on

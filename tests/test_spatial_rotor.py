@@ -1,5 +1,5 @@
 """Geared rotors on spatial revolute joints (``nonsmooth.spatial.RotorInertia``,
-``docs/method.md`` section 15.7), checked against closed forms written here: the angular
+``docs/method.md`` section 15.1), checked against closed forms written here: the angular
 acceleration of a geared hinge, the gyroscopic torque of a rotor on a turntable, the invariants
 (energy, angular momentum with the rotor's own) of a free tumbling carrier."""
 
@@ -60,7 +60,7 @@ def test_geared_hinge_accelerates_at_tau_over_the_reflected_inertia(mode):
     r, J_axis, h = _hinge(mode, I_r, G, tau)
     alpha = tau / (J_axis + G * G * I_r)  # the rotor adds 0.18 kg m^2 to J_axis = 0.21
     err = float(np.max(np.abs(r["pin.angle"] - 0.5 * alpha * r.t ** 2)))
-    assert err < 1e-10, err  # measured 2e-14 (both modes)
+    assert err < 1e-10, err  # measured 4e-15 (both modes)
     w = np.column_stack([r[f"b.w{c}_world"] for c in "xyz"])
     assert float(np.max(np.abs(w - np.outer(alpha * r.t, h)))) < 1e-10
     np.testing.assert_allclose(r["motor.spin"], G * alpha * r.t, rtol=0, atol=1e-9)
@@ -119,7 +119,7 @@ def test_turntable_modes_differ_by_the_gyroscopic_torque(turntables):
         want = size * np.column_stack([-np.sin(angle), np.cos(angle), np.zeros_like(angle)])
         diff = _torques(vir, "base") - _torques(arm, "base")
         err = float(np.max(np.abs(diff - want))) / size
-        assert err < 1e-9, (G, err)  # measured 2e-12 (G = 5) ... 3e-10 (G = 500)
+        assert err < 1e-9, (G, err)  # measured 2e-13 (G = 5), 1e-12 (50), 1.3e-11 (500)
         scale = float(np.max(np.abs(_torques(arm, "base"))))
         for out in ("pin.Tx", "pin.Ty", "pin.Tz", "pin.Fx", "base.Fz", "spin_table.torque",
                     "spin_wheel.torque"):
@@ -133,7 +133,7 @@ def test_virtual_tends_to_armature_as_one_over_the_gear_ratio(turntables):
     gaps = {G: float(np.max(np.linalg.norm(_torques(v, "base") - _torques(a, "base"), axis=1)))
             for G, (a, v) in turntables.items()}
     for G, gap in gaps.items():
-        assert abs(gap * G / (J_EQ * RATE * OMEGA_T) - 1.0) < 1e-9, (G, gap)
+        assert abs(gap * G / (J_EQ * RATE * OMEGA_T) - 1.0) < 1e-9, (G, gap)  # 1e-13 ... 8e-12
     assert gaps[50.0] / gaps[5.0] == pytest.approx(0.1, rel=1e-8)
     assert gaps[500.0] / gaps[50.0] == pytest.approx(0.1, rel=1e-8)
 
@@ -169,7 +169,7 @@ def test_free_tumbler_conserves_energy_and_angular_momentum(mode):
     assert r.success
     E = r.T
     err = float(np.max(np.abs(E - E[0]))) / float(E[0])
-    assert err < 1e-9, err  # measured 1e-12 (armature), 2e-12 (virtual)
+    assert err < 1e-9, err  # measured 1.2e-12 (armature), 6e-13 (virtual)
     frame, wheel = mdl.bodies
     L_bodies = np.zeros((len(r.t), 3))
     rotor_L = np.zeros((len(r.t), 3))
@@ -186,9 +186,9 @@ def test_free_tumbler_conserves_energy_and_angular_momentum(mode):
     L = L_bodies + (rotor_L if mode == "virtual" else 0.0)
     scale = float(np.max(np.linalg.norm(L, axis=1)))
     err_L = float(np.max(np.abs(L - L[0]))) / scale
-    assert err_L < 1e-9, err_L  # measured 3e-12 (armature), 5e-12 (virtual)
+    assert err_L < 1e-9, err_L  # measured 1.7e-12 (armature), 1.6e-12 (virtual)
     if mode == "virtual":  # the rotor's momentum matters here
-        assert float(np.max(np.abs(L_bodies - L_bodies[0]))) / scale > 1e-4
+        assert float(np.max(np.abs(L_bodies - L_bodies[0]))) / scale > 1e-2  # 0.053
     assert np.ptp(r["pin.angle"]) > 10.0  # it spins
 
 

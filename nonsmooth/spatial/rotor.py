@@ -1,5 +1,5 @@
 """Rotor inertia of a geared revolute joint in the spatial family (``docs/spatial.md`` section
-3, ``docs/method.md`` section 15.7).
+3, ``docs/method.md`` section 15.1).
 
 A motor of rotor inertia ``I_r`` (kg m^2, about its spin axis) drives a :class:`Revolute` joint
 through a reduction of ratio ``G`` (rotor turns per joint turn): the rotor turns about the
@@ -10,15 +10,17 @@ joint axis ``h`` at ``G theta_dot`` relative to the carrier ``body_a`` (or the g
 constant row ``g`` (6 N,). Two models:
 
 * ``mode="armature"``: kinetic energy ``1/2 G^2 I_r theta_dot^2``: the constant rank-one mass
-  term ``G^2 I_r g g^T`` and no velocity term (what Choreonoid's and MuJoCo's ``armature``
-  add, and Featherstone's reflected inertia, *Rigid Body Dynamics Algorithms* (2008), 9.5);
+  term ``G^2 I_r g g^T`` and no velocity term (MuJoCo's ``armature``, Choreonoid's
+  ``gearRatio^2 rotorInertia``: the reflected-inertia approximation);
 * ``mode="virtual"``: a rotor body carried by ``body_a`` spinning at ``s = h . omega_a + G
   theta_dot`` about ``h`` (absolute spin, ``s = k . v`` with the constant row ``k``:
   ``(1 - G) h'_a`` on ``omega'_a``, ``G h'_b`` on ``omega'_b``): the mass term ``I_r k k^T``
   and, on the carrier, the gyroscopic torque ``- omega'_a x (I_r s h'_a)`` (body axes) of
-  the rotor's angular momentum turning with the carrier (Choreonoid's virtual rotor; the
-  rotor's transverse inertia and its mass are part of the carrier's ``Body``, the user's to
-  include). It keeps the terms of order ``G^2 I_r / G`` the armature drops.
+  the rotor's angular momentum turning with the carrier (the rotor as a body geared to the
+  joint, Featherstone, *Rigid Body Dynamics Algorithms* (2008), section 9.6, without its own
+  coordinates; the rotor's transverse inertia and its mass are part of the carrier's
+  ``Body``, the user's to include). It keeps the terms of order ``G^2 I_r / G`` the armature
+  drops.
 
 Either mass term is constant, so :attr:`SpatialSystem.constant_mass` includes it (no longer
 block diagonal) and the run's kinetic energy ``v M v / 2`` counts the rotor's; the gyroscopic
@@ -56,9 +58,10 @@ class RotorInertia:
     gear_ratio : float
         ``G`` (> 0, dimensionless): rotor turns per joint turn. The joint sees ``G^2 I_r``.
     mode : {"armature", "virtual"}
-        ``"armature"``: ``G^2 I_r`` on the joint's relative rotation alone; ``"virtual"``
-        (default): the rotor's absolute spin and its gyroscopic reaction on the carrier
-        (module docstring; ``docs/method.md`` section 15.7).
+        ``"armature"`` (default, as the planar :class:`nonsmooth.inertia.RotorInertia`):
+        ``G^2 I_r`` on the joint's relative rotation alone; ``"virtual"``: the rotor's
+        absolute spin and its gyroscopic reaction on the carrier (module docstring;
+        ``docs/method.md`` section 15.1).
 
     Examples
     --------
@@ -71,8 +74,8 @@ class RotorInertia:
     0.11
     """
 
-    def __init__(self, name: str, joint: Revolute, rotor_inertia: float, gear_ratio: float,
-                 mode: str = "virtual"):
+    def __init__(self, name: str, joint: Revolute, *, rotor_inertia: float, gear_ratio: float,
+                 mode: str = "armature"):
         self.name = check_name(name, "rotor inertia")
         where = f"rotor inertia '{self.name}'"
         if not isinstance(joint, Revolute):
