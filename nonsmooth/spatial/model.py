@@ -63,7 +63,8 @@ class SpatialModel:
         self.rotors: list[rt.RotorInertia] = []
 
     def add(self, element):
-        """Add a body, joint, driver or force element; returns it."""
+        """Add a body, joint, driver, force element or geared rotor
+        (:class:`~nonsmooth.spatial.rotor.RotorInertia`); returns it."""
         if isinstance(element, el.Body):
             if any(b.name == element.name for b in self.bodies):
                 raise ModelError(f"model '{self.name}': a body named '{element.name}' already "
@@ -331,7 +332,8 @@ class SpatialSystem(System):
         (N) and ``.Tx .Ty .Tz`` (N m): the reaction of ``body_a`` on ``body_b`` at the joint
         point in world axes (:meth:`reactions`; the drivers' multipliers not included),
         ``<joint>.angle`` (rad) / ``.displacement`` (m), ``<driver>.torque`` (N m) or
-        ``.force`` (N) on ``body_b`` about / along the joint axis.
+        ``.force`` (N) on ``body_b`` about / along the joint axis, ``<rotor>.spin`` (rad/s) of
+        a :class:`~nonsmooth.spatial.rotor.RotorInertia`, ``G theta_dot``.
         """
         out = {}
         for i, b in enumerate(self.model.bodies):
