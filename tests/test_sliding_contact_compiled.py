@@ -201,3 +201,33 @@ def test_the_smooth_laws_on_the_vector_run_compiled(law, friction, options, monk
     np.testing.assert_allclose(a.y, b.y, rtol=0, atol=1e-9)
     speed = np.hypot(a["contact.v_x"], a["contact.v_y"])
     assert speed[0] > 2.0 and speed[-1] < 1e-2  # it slowed down to (near) rest
+
+
+@pytest.mark.parametrize("law", ["coulomb", "regularized"])
+def test_the_per_step_kernel_takes_vector_pairs(law, monkeypatch):
+    """With output times the fixed-step run takes one compiled call per step
+    (``PlanarFamily.step``) for a model with a vector pair too: an off-centre, spinning puck
+    that slips to a stop; the same steps, stop time and forces as the Python step."""
+    import importlib
+
+    from nonsmooth import planar_family
+
+    sim = importlib.import_module("nonsmooth.simulate")
+    model = _puck((2.0, -1.5), point=(0.1, -0.05), w0=3.0, law=law)
+    t_eval = np.linspace(0.0, 1.5, 31)
+    calls = []
+    step = planar_family.PlanarFamily.step
+    monkeypatch.setattr(planar_family.PlanarFamily, "step",
+                        lambda self, *a: calls.append(1) or step(self, *a))
+    compiled = nonsmooth.simulate(model, 1.5, method="RK4", dt=1e-3, t_eval=t_eval)
+    assert len(calls) >= 1490
+    monkeypatch.setattr(sim._FixedStepper, "_compiled_step", lambda self, t_next: False)
+    python = nonsmooth.simulate(model, 1.5, method="RK4", dt=1e-3, t_eval=t_eval)
+    assert [(e.kind, e.after) for e in compiled.events] == [
+        (e.kind, e.after) for e in python.events]
+    if law == "coulomb":
+        assert [e.after for e in _stops(compiled)] == ["stick"]
+    np.testing.assert_allclose([e.t for e in compiled.events], [e.t for e in python.events],
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(compiled.q, python.q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(compiled.F_T, python.F_T, rtol=0, atol=1e-9)

@@ -72,7 +72,7 @@ class _FixedStepper:
         # each whole step in one compiled call
         family = run.family
         self.compiled = (family is not None and family.steps_compiled and not family.calls_back
-                         and not run.dyn.vector and run.project is None)
+                         and run.project is None)
         if self.compiled:
             family.warm("fixed")
 

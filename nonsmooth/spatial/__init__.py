@@ -9,6 +9,8 @@ parameters (7 position and 6 velocity coordinates per body), on the Python path.
   (:class:`Spherical`, :class:`Revolute`, :class:`Cylindrical`, :class:`Translational`,
   :class:`Universal`, :class:`Fixed`, :class:`PointOnLine`), :class:`Driver` and the forces
   (:class:`Gravity`, :class:`Spring`, :class:`Force`, :class:`Torque`);
+* :mod:`nonsmooth.spatial.rotor`: :class:`RotorInertia` (geared rotors on revolute joints,
+  ``mode="armature" | "virtual"``);
 * :mod:`nonsmooth.spatial.model`: :class:`SpatialModel` (the builder) and
   :class:`SpatialSystem` (its compiled :class:`nonsmooth.System`).
 * :mod:`nonsmooth.spatial.animation`: :func:`~nonsmooth.spatial.animation.animate` (a result's
@@ -42,7 +44,8 @@ from .elements import (
     ground,
 )
 from .model import SpatialModel, SpatialSystem
+from .rotor import RotorInertia
 
 __all__ = ["SpatialModel", "SpatialSystem", "Body", "Ground", "ground", "Spherical", "Revolute",
            "Cylindrical", "Translational", "Universal", "Fixed", "PointOnLine", "Driver",
-           "Gravity", "Spring", "Force", "Torque"]
+           "Gravity", "Spring", "Force", "Torque", "RotorInertia"]

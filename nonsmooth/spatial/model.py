@@ -10,7 +10,7 @@ symbol    shape               per body ``b`` (of ``N``)
 ========  ==================  ==========================================================
 q         (7 N,)              ``[r_b (3, m, world), p_b (4, unit quaternion w, x, y, z)]``
 v         (6 N,)              ``[u_b (3, m/s, world), omega'_b (3, rad/s, body axes)]``
-M         (6 N, 6 N)          ``diag(m_1 I, J_1, ..., m_N I, J_N)``: constant
+M         (6 N, 6 N)          ``diag(m_1 I, J_1, ..., m_N I, J_N)`` + rotors: constant
 f         (6 N,)              ``[F_b, tau'_b - omega'_b x J_b omega'_b]``
 ========  ==================  ==========================================================
 
@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import ModelError
 from ..system import FrictionPair, System, Terms
 from . import elements as el
+from . import rotor as rt
 from .primitives import Kinematics
 from .rotation import rotation_matrix
 
@@ -59,9 +60,11 @@ class SpatialModel:
         self.joints: list[el.SpatialJoint] = []
         self.drivers: list[el.Driver] = []
         self.forces: list[el.ForceElement] = []
+        self.rotors: list[rt.RotorInertia] = []
 
     def add(self, element):
-        """Add a body, joint, driver or force element; returns it."""
+        """Add a body, joint, driver, force element or geared rotor
+        (:class:`~nonsmooth.spatial.rotor.RotorInertia`); returns it."""
         if isinstance(element, el.Body):
             if any(b.name == element.name for b in self.bodies):
                 raise ModelError(f"model '{self.name}': a body named '{element.name}' already "
@@ -73,17 +76,20 @@ class SpatialModel:
             self.drivers.append(element)
         elif isinstance(element, el.ForceElement):
             self.forces.append(element)
+        elif isinstance(element, rt.RotorInertia):
+            self.rotors.append(element)
         else:
             raise ModelError(f"model '{self.name}': cannot add {type(element).__name__}: "
                              "expected a nonsmooth.spatial Body, joint (Spherical, Revolute, "
-                             "...), Driver or force (Gravity, Spring, Force, Torque)")
+                             "...), Driver, force (Gravity, Spring, Force, Torque) or "
+                             "RotorInertia")
         return element
 
     def validate(self) -> None:
         """Collect every problem of the model into one :class:`ModelError`."""
         problems = []
         known = {id(b) for b in self.bodies}
-        for e in self.joints + self.drivers + self.forces:
+        for e in self.joints + self.drivers + self.forces + self.rotors:
             for b in e.bodies():
                 if id(b) not in known and not isinstance(b, el.Ground):
                     problems.append(f"{type(e).__name__} '{e.name}' uses body '{b.name}', which "
@@ -93,7 +99,11 @@ class SpatialModel:
             if id(d.joint) not in joint_ids:
                 problems.append(f"driver '{d.name}' drives joint '{d.joint.name}', which was "
                                 "not added to the model")
-        names = [e.name for e in self.joints + self.drivers]
+        for rotor in self.rotors:
+            if id(rotor.joint) not in joint_ids:
+                problems.append(f"rotor inertia '{rotor.name}' gears joint "
+                                f"'{rotor.joint.name}', which was not added to the model")
+        names = [e.name for e in self.joints + self.drivers + self.rotors]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             problems.append(f"duplicate joint/driver names {dup}")
@@ -147,6 +157,11 @@ class SpatialSystem(System):
         for i, b in enumerate(bodies):
             M[6 * i:6 * i + 3, 6 * i:6 * i + 3] = b.mass * np.eye(3)
             M[6 * i + 3:6 * i + 6, 6 * i + 3:6 * i + 6] = b.J
+        # geared rotors (nonsmooth.spatial.rotor): constant rank-one terms, M stays constant
+        self._rotors = [r.compile(index_of) for r in model.rotors]
+        self._rotor_rows = [cr.rows(6 * N)[1] for cr in self._rotors]
+        for cr in self._rotors:
+            M += cr.mass_matrix(6 * N)
         self._M = M
         self.joint_rows: dict[str, el.JointRows] = {}
         self._blocks = []  # (row, primitive) of the joints, (row, driver, primitive)
@@ -196,7 +211,9 @@ class SpatialSystem(System):
 
     @property
     def constant_mass(self) -> np.ndarray:
-        """``diag(m_1 I, J_1, ...)`` (6 N, 6 N): constant in these coordinates."""
+        """``diag(m_1 I, J_1, ...)`` (6 N, 6 N) plus the geared rotors' rank-one terms
+        (:mod:`nonsmooth.spatial.rotor`; then not block diagonal): constant in these
+        coordinates."""
         return self._M
 
     # ------------------------------------------------------------------ terms
@@ -214,6 +231,8 @@ class SpatialSystem(System):
         F[:, 3] -= wb[:, 1] * Jw[:, 2] - wb[:, 2] * Jw[:, 1]
         F[:, 4] -= wb[:, 2] * Jw[:, 0] - wb[:, 0] * Jw[:, 2]
         F[:, 5] -= wb[:, 0] * Jw[:, 1] - wb[:, 1] * Jw[:, 0]
+        for cr, k_row in zip(self._rotors, self._rotor_rows, strict=True):
+            cr.apply(K, v, f, k_row)  # a virtual rotor's gyroscopic torque (no work)
         P_applied = P_damping = 0.0
         for fe in self._forces:
             pa, pd = fe.apply(K, t, f)
@@ -313,7 +332,8 @@ class SpatialSystem(System):
         (N) and ``.Tx .Ty .Tz`` (N m): the reaction of ``body_a`` on ``body_b`` at the joint
         point in world axes (:meth:`reactions`; the drivers' multipliers not included),
         ``<joint>.angle`` (rad) / ``.displacement`` (m), ``<driver>.torque`` (N m) or
-        ``.force`` (N) on ``body_b`` about / along the joint axis.
+        ``.force`` (N) on ``body_b`` about / along the joint axis, ``<rotor>.spin`` (rad/s) of
+        a :class:`~nonsmooth.spatial.rotor.RotorInertia`, ``G theta_dot``.
         """
         out = {}
         for i, b in enumerate(self.model.bodies):
@@ -336,6 +356,9 @@ class SpatialSystem(System):
         for row, d, _ in self._drivers:
             out[f"{d.name}.{d.label}"] = (lambda r, k=row: r.lam[:, k], d.unit,
                                           f"driving {d.label} on body_b")
+        for cr in self._rotors:
+            out[f"{cr.rotor.name}.spin"] = (lambda r, cr=cr: rt.spin(cr, r.v), "rad/s",
+                                            "rotor spin relative to its carrier, G theta_dot")
         return out
 
     def _cached(self, r, what: str):
