@@ -28,9 +28,9 @@ interpolation between the bracketing runs); at MuJoCo's default step (0.002 s) n
 times more accurate (nonsmooth at its defaults, DOP853 rtol 1e-11, against MuJoCo's RK4 at
 0.002 s; the same step in nonsmooth's RK4 printed too).
 
-The spatial family runs on the Python path today (numpy terms, about 0.4 ms per evaluation;
+The spatial family runs on the Python path today (numpy terms, about 0.5 ms per evaluation;
 its compiled kernels are step 3 of ``docs/spatial.md``, not built), MuJoCo in C at about
-1 us per evaluation: the speed target is not met, and the script says so.
+2 us per evaluation (mj_forward-sized): the speed target is not met, and the script says so.
 
 A benchmark, not a test: 2 cores shared with other work, so the figures are noisy.
 """
@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'  (the same step in both, MuJoCo RK4 / nonsmooth RK4)':<58}"
           f"{err_mj / err_rk4:>22.2e}")
     print("The speed target is NOT met while the spatial family runs on the Python path "
-          "(numpy terms, ~0.4 ms per evaluation against MuJoCo's ~1 us in C); its compiled "
+          "(numpy terms, ~0.5 ms per evaluation against MuJoCo's ~2 us in C); its compiled "
           "kernels (docs/spatial.md step 3) are not built." if not speed <= 1.0 else
           "The speed target is met.")
     print("noisy: 2 shared cores; repeat before trusting a ratio to better than ~20 %")
