@@ -16,6 +16,11 @@ Outputs: ``theta1`` (rod 1's angle, rad), ``tip_x/y/z`` (the end of rod 2, m), `
 pin1 reaction on rod 1, N). Every element output as well: ``pin1.Fx`` ... ``pin2.Tz``
 (reactions on the second body at the joint point, world axes), ``pin1.angle``,
 ``rod2.wx_world`` ...
+
+``mjcf(**params)`` writes the same mechanism (revolute ``joint2`` only) as a MuJoCo MJCF
+string in minimal coordinates, its initial ``qpos`` and ``qvel`` alongside: the peer check
+(``docs/spatial.md`` section 6, check 5; ``tests/test_spatial_mujoco.py``,
+``benchmarks/spatial.py``). It needs no ``mujoco`` import.
 """
 
 from __future__ import annotations
@@ -120,3 +125,61 @@ def build(**params) -> Model:
                  dt=1e-2, description=DESCRIPTION,
                  plot_outputs=("theta1", "tip_x", "tip_y", "tip_z", "F_pin1", "energy"),
                  motion_outputs=("theta1", "tip_x", "tip_y", "tip_z"))
+
+
+def mjcf(timestep: float = 0.002, integrator: str = "RK4",
+         **params) -> tuple[str, np.ndarray, np.ndarray]:
+    """The same double pendulum as a MuJoCo model (MJCF XML), in joint coordinates.
+
+    Both rods are written hanging down (``qpos = 0``): body ``rod1``'s frame at O, its hinge
+    about x; body ``rod2``'s frame at P (``(0, 0, -L1)`` in rod 1's frame), its hinge about
+    ``(cos tilt, sin tilt, 0)`` in rod 1's frame, which turns with rod 1 as ``build``'s axis
+    does. Each rod's inertial frame is its body frame (the rod along z), its centre of mass
+    half-way down (``diaginertia``: ``_rod``'s moments), so MuJoCo's ``xipos`` / ``ximat`` are
+    ``build``'s ``<rod>.x/.y/.z`` and ``rotation_matrix(<rod>.q*)``. Nothing else acts:
+    contact and constraint solving disabled, no damping, armature or friction loss (MuJoCo's
+    defaults), gravity ``(0, 0, -g)``, ``energy`` enabled (``data.energy``).
+
+    Parameters
+    ----------
+    timestep : float
+        MuJoCo's step (s); its default is 0.002.
+    integrator : str
+        ``"RK4"`` (MuJoCo's classical Runge-Kutta), ``"Euler"``, ``"implicit"`` ...
+    **params
+        As ``build``'s (``joint2`` must be ``"revolute"``).
+
+    Returns
+    -------
+    xml : str
+    qpos0, qvel0 : ndarray, shape (2,)
+        ``[theta1, theta2]`` and ``[w1, w2]``: ``build``'s initial state.
+    """
+    p = check_parameters(NAME, PARAMETERS, params)
+    if p["joint2"] != "revolute":
+        raise ValueError(f"model {NAME}: mjcf writes joint2 = 'revolute' only, "
+                         f"not {p['joint2']!r}")
+    L1, L2 = p["L1"], p["L2"]
+    i1, i2 = _rod(p["m1"], L1, p["radius"]), _rod(p["m2"], L2, p["radius"])
+    ax = f"{math.cos(p['tilt']):.17g} {math.sin(p['tilt']):.17g} 0"
+
+    def diag(moments):
+        return " ".join(f"{x:.17g}" for x in moments)
+
+    xml = f"""<mujoco model="{NAME}">
+  <option timestep="{timestep:.17g}" integrator="{integrator}" gravity="0 0 {-p['g']:.17g}">
+    <flag contact="disable" constraint="disable" energy="enable"/>
+  </option>
+  <worldbody>
+    <body name="rod1" pos="0 0 0">
+      <joint name="pin1" type="hinge" pos="0 0 0" axis="1 0 0"/>
+      <inertial pos="0 0 {-0.5 * L1:.17g}" mass="{p['m1']:.17g}" diaginertia="{diag(i1)}"/>
+      <body name="rod2" pos="0 0 {-L1:.17g}">
+        <joint name="pin2" type="hinge" pos="0 0 0" axis="{ax}"/>
+        <inertial pos="0 0 {-0.5 * L2:.17g}" mass="{p['m2']:.17g}" diaginertia="{diag(i2)}"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+    return xml, np.array([p["theta1"], p["theta2"]]), np.array([p["w1"], p["w2"]])
