@@ -570,3 +570,49 @@ def test_bundled_model_runs_from_the_command_line(capsys, tmp_path):
     np.testing.assert_array_equal(r["rod1.qw"], r.q[:, 3])
     assert r.units["pin2.Fx"] == "N" and r.units["pin2.Tz"] == "N m"
     assert {"rod1.wx_world", "pin1.angle", "pin2.angle", "pin1.Fz"} <= set(r.available())
+
+
+# ============================================================ reactions in the joint frame
+def test_an_overhung_disc_loads_its_hinge_radially_and_in_bending():
+    """A disc hanging at rest on a horizontal hinge (axis x through the origin) with its centre
+    of mass on the axis at ``d``: in the joint frame ``(f, g, h) = (y, z, x)`` the force is the
+    radial load ``m g`` along ``g``, no axial load, and the moment is the bending ``m g d``
+    about ``f`` with no torque about the axis (the loads of joint friction, issue 22)."""
+    m, d = 3.0, 0.4
+    mdl = SpatialModel("overhung")
+    disc = mdl.add(Body("disc", m, (0.2, 0.1, 0.1), position=(d, 0.0, 0.0)))
+    mdl.add(Revolute("hinge", ground, disc, point=(0.0, 0.0, 0.0), axis=(1.0, 0.0, 0.0)))
+    mdl.add(Gravity(G_ACC))
+    r = nonsmooth.simulate(mdl, 0.5, rtol=1e-11, atol=1e-13)
+    F = np.column_stack([r[f"hinge.F{c}_joint"] for c in "xyz"])
+    T = np.column_stack([r[f"hinge.T{c}_joint"] for c in "xyz"])
+    np.testing.assert_allclose(F, np.tile([0.0, m * G_ACC, 0.0], (r.t.size, 1)),
+                               rtol=0, atol=1e-9 * m * G_ACC)
+    np.testing.assert_allclose(T, np.tile([-m * G_ACC * d, 0.0, 0.0], (r.t.size, 1)),
+                               rtol=0, atol=1e-9 * m * G_ACC)
+
+
+def test_the_joint_frame_turns_with_its_carrier():
+    """A load welded to a turntable that turns at a constant rate about the vertical: in the
+    weld's frame (fixed in the turntable) its reaction is constant, the centripetal
+    ``-m Omega^2 r`` along the radius and ``m g`` up, while its world components turn; no
+    moment (a principal axis, constant rate)."""
+    m, radius, rate = 2.0, 0.5, 3.0
+    mdl = SpatialModel("turntable")
+    table = mdl.add(Body("table", 5.0, (1.0, 1.0, 2.0), angular_velocity=(0.0, 0.0, rate)))
+    load = mdl.add(Body("load", m, (0.01, 0.01, 0.01), position=(radius, 0.0, 0.0),
+                        velocity=(0.0, rate * radius, 0.0), angular_velocity=(0.0, 0.0, rate)))
+    spin = mdl.add(Revolute("spin", ground, table, axis=(0.0, 0.0, 1.0)))
+    mdl.add(Driver("motor", spin, speed=rate))
+    mdl.add(Fixed("weld", table, load, point=(radius, 0.0, 0.0)))
+    mdl.add(Gravity(G_ACC))
+    r = nonsmooth.simulate(mdl, 2.0, rtol=1e-11, atol=1e-13)
+    F = np.column_stack([r[f"weld.F{c}_joint"] for c in "xyz"])
+    T = np.column_stack([r[f"weld.T{c}_joint"] for c in "xyz"])
+    scale = m * G_ACC
+    np.testing.assert_allclose(F, np.tile([-m * rate ** 2 * radius, 0.0, m * G_ACC],
+                                          (r.t.size, 1)), rtol=0, atol=1e-8 * scale)
+    np.testing.assert_allclose(T, 0.0, atol=1e-8 * scale)
+    Fw = np.column_stack([r[f"weld.F{c}"] for c in "xy"])  # the world components turn
+    np.testing.assert_allclose(Fw[:, 0], -m * rate ** 2 * radius * np.cos(rate * r.t),
+                               rtol=0, atol=1e-7 * scale)

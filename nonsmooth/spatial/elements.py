@@ -301,11 +301,29 @@ class SpatialJoint:
     def compile(self, index_of) -> JointRows:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def world_frame(self) -> np.ndarray:
+        """The joint frame at the initial configuration, world axes: columns ``(f, g, h)``
+        (3, 3), right-handed orthonormal; ``h`` the joint axis where the joint has one, the
+        world axes for a spherical or fixed joint."""
+        return np.eye(3)
+
+    def frame_in_a(self) -> np.ndarray:
+        """The joint frame's columns ``(f, g, h)`` in ``body_a``'s axes (3, 3): the frame is
+        fixed in ``body_a`` (the world for the ground), where the reactions' joint-frame
+        components are taken (``<joint>.Fx_joint`` ...)."""
+        frame = self.world_frame()
+        return np.column_stack([self.body_a.local_vector(frame[:, k]) for k in range(3)])
+
 
 class _AxisJoint(SpatialJoint):
     def __init__(self, name, body_a, body_b, point=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0)):
         super().__init__(name, body_a, body_b, point)
         self.axis = _direction(axis, f"{self.label} '{self.name}': axis")
+
+    def world_frame(self) -> np.ndarray:
+        """``(f, g, h)`` with ``h`` the joint axis (``_frame``)."""
+        f, g = _frame(self.axis)
+        return np.column_stack((f, g, self.axis))
 
 
 class Spherical(SpatialJoint):
@@ -415,6 +433,11 @@ class Universal(SpatialJoint):
             raise ModelError(f"{where}: axis_a and axis_b must be perpendicular (cos = "
                              f"{cos:.3g}, allowed |cos| <= 1e-9); give the two cross axes at "
                              "the initial configuration")
+
+    def world_frame(self) -> np.ndarray:
+        """``(f, g, h) = (axis_b, axis_a x axis_b, axis_a)``: ``h`` the cross axis of
+        ``body_a``."""
+        return np.column_stack((self.axis_b, _cross(self.axis_a, self.axis_b), self.axis_a))
 
     def compile(self, index_of) -> JointRows:
         a, b, s_a, s_b = self._local(index_of)

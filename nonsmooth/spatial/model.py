@@ -289,6 +289,8 @@ class SpatialSystem(System):
         centre of mass, moved to the point: ``T = R (tau' - s' x R^T F)``); with the ground as
         ``body_b``, minus the reaction on ``body_a``."""
         out = {name: (np.zeros((len(t), 3)), np.zeros((len(t), 3))) for name in self.joint_rows}
+        frames = {j.name: j.frame_in_a() for j in self.model.joints}
+        local = {name: (np.zeros((len(t), 3)), np.zeros((len(t), 3))) for name in self.joint_rows}
         row0 = {}
         r = 0
         for j in self.model.joints:
@@ -306,7 +308,22 @@ class SpatialSystem(System):
                 T = R @ (gen[3:] - np.cross(s, R.T @ F))
                 out[name][0][k] = sign * F
                 out[name][1][k] = sign * T
+                C = K.R[jr.a] @ frames[name]  # the joint frame now (fixed in body_a), world
+                local[name][0][k] = C.T @ out[name][0][k]
+                local[name][1][k] = C.T @ out[name][1][k]
+        self._local_reactions = local
         return out
+
+    def joint_frame_reactions(self, t, Q, V, lam) -> dict:
+        """:meth:`reactions` in each joint's frame: ``{joint: (F (k, 3), T (k, 3))}``, the
+        components along the frame's ``(f, g, h)`` (``SpatialJoint.world_frame``: ``h`` the
+        joint axis), a frame fixed in ``body_a`` that coincides with the joint's own at the
+        initial configuration. For a revolute joint ``F_h`` is the axial load and ``T_h`` the
+        torque about the axis (zero unless a driver or a rotor acts: the hinge transmits
+        none), ``(F_f, F_g)`` the radial load and ``(T_f, T_g)`` the bending moment (the loads
+        of MotionSolve's joint friction, ``docs/method.md``)."""
+        self.reactions(t, Q, V, lam)
+        return self._local_reactions
 
     def joint_coordinates(self, t: np.ndarray, Q: np.ndarray) -> dict:
         """Each joint coordinate ``<joint>.angle`` (rad, unwrapped in time) and
@@ -330,7 +347,9 @@ class SpatialSystem(System):
 
         ``<body>.wx_world/.wy_world/.wz_world`` (rad/s, world axes), ``<joint>.Fx .Fy .Fz``
         (N) and ``.Tx .Ty .Tz`` (N m): the reaction of ``body_a`` on ``body_b`` at the joint
-        point in world axes (:meth:`reactions`; the drivers' multipliers not included),
+        point in world axes (:meth:`reactions`; the drivers' multipliers not included), and
+        ``.Fx_joint`` ... ``.Tz_joint`` the same along the joint frame's ``(f, g, h)`` (``h``
+        the joint axis, the frame fixed in ``body_a``: :meth:`joint_frame_reactions`),
         ``<joint>.angle`` (rad) / ``.displacement`` (m), ``<driver>.torque`` (N m) or
         ``.force`` (N) on ``body_b`` about / along the joint axis, ``<rotor>.spin`` (rad/s) of
         a :class:`~nonsmooth.spatial.rotor.RotorInertia`, ``G theta_dot``.
@@ -349,6 +368,16 @@ class SpatialSystem(System):
                 out[f"{name}.T{c}"] = (lambda r, n=name, k=k: self._cached(r, "F")[n][1][:, k],
                                        "N m", f"reaction torque {c} on body_b about the joint "
                                        "point (world axes)")
+            for k, c in enumerate("xyz"):
+                out[f"{name}.F{c}_joint"] = (
+                    lambda r, n=name, k=k: self._cached(r, "J")[n][0][:, k], "N",
+                    f"reaction force on body_b along the joint frame's {'fgh'[k]} axis "
+                    "(h the joint axis; the frame fixed in body_a)")
+            for k, c in enumerate("xyz"):
+                out[f"{name}.T{c}_joint"] = (
+                    lambda r, n=name, k=k: self._cached(r, "J")[n][1][:, k], "N m",
+                    f"reaction torque on body_b about the joint point along the joint frame's "
+                    f"{'fgh'[k]} axis")
             for coord in jr.coordinates:
                 unit = "rad" if coord == "angle" else "m"
                 out[f"{name}.{coord}"] = (lambda r, key=f"{name}.{coord}":
@@ -362,12 +391,15 @@ class SpatialSystem(System):
         return out
 
     def _cached(self, r, what: str):
-        """The reactions (``"F"``) or joint coordinates (``"C"``) of result ``r``, computed
-        once per result."""
+        """The reactions (``"F"``: world axes, ``"J"``: joint frames) or joint coordinates
+        (``"C"``) of result ``r``, computed once per result."""
         cache = r.__dict__.setdefault("_spatial_outputs", {})
         if what not in cache:
-            cache[what] = (self.reactions(r.t, r.q, r.v, r.lam) if what == "F"
-                           else self.joint_coordinates(r.t, r.q))
+            if what in ("F", "J"):
+                cache["F"] = self.reactions(r.t, r.q, r.v, r.lam)
+                cache["J"] = self._local_reactions
+            else:
+                cache[what] = self.joint_coordinates(r.t, r.q)
         return cache[what]
 
 
