@@ -288,6 +288,11 @@ class SpatialSystem(System):
         from the joint's rows ``G_j^T lambda_j`` (the force and the body-axes torque about the
         centre of mass, moved to the point: ``T = R (tau' - s' x R^T F)``); with the ground as
         ``body_b``, minus the reaction on ``body_a``."""
+        return self._reactions(t, Q, V, lam)[0]
+
+    def _reactions(self, t, Q, V, lam) -> tuple[dict, dict]:
+        """:meth:`reactions` in world axes and in the joint frames (:meth:`joint_frame_reactions`),
+        computed together."""
         out = {name: (np.zeros((len(t), 3)), np.zeros((len(t), 3))) for name in self.joint_rows}
         frames = {j.name: j.frame_in_a() for j in self.model.joints}
         local = {name: (np.zeros((len(t), 3)), np.zeros((len(t), 3))) for name in self.joint_rows}
@@ -311,8 +316,7 @@ class SpatialSystem(System):
                 C = K.R[jr.a] @ frames[name]  # the joint frame now (fixed in body_a), world
                 local[name][0][k] = C.T @ out[name][0][k]
                 local[name][1][k] = C.T @ out[name][1][k]
-        self._local_reactions = local
-        return out
+        return out, local
 
     def joint_frame_reactions(self, t, Q, V, lam) -> dict:
         """:meth:`reactions` in each joint's frame: ``{joint: (F (k, 3), T (k, 3))}``, the
@@ -322,8 +326,7 @@ class SpatialSystem(System):
         torque about the axis (zero unless a driver or a rotor acts: the hinge transmits
         none), ``(F_f, F_g)`` the radial load and ``(T_f, T_g)`` the bending moment (the loads
         of MotionSolve's joint friction, ``docs/method.md``)."""
-        self.reactions(t, Q, V, lam)
-        return self._local_reactions
+        return self._reactions(t, Q, V, lam)[1]
 
     def joint_coordinates(self, t: np.ndarray, Q: np.ndarray) -> dict:
         """Each joint coordinate ``<joint>.angle`` (rad, unwrapped in time) and
@@ -396,8 +399,7 @@ class SpatialSystem(System):
         cache = r.__dict__.setdefault("_spatial_outputs", {})
         if what not in cache:
             if what in ("F", "J"):
-                cache["F"] = self.reactions(r.t, r.q, r.v, r.lam)
-                cache["J"] = self._local_reactions
+                cache["F"], cache["J"] = self._reactions(r.t, r.q, r.v, r.lam)
             else:
                 cache[what] = self.joint_coordinates(r.t, r.q)
         return cache[what]
