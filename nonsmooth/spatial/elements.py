@@ -674,20 +674,26 @@ class _CompiledSpring:
         return 0.5 * self.spring.k * (length - self.spring.l0) ** 2
 
 
+def _load_target(name, kind: str, body, frame: str):
+    """A force's or torque's checked ``(name, body, frame, where)``: a body (not the ground)
+    and ``frame`` "world" or "body"."""
+    name = check_name(name, kind)
+    where = f"{kind} '{name}'"
+    body = _check_body(body, f"{where}: body")
+    if isinstance(body, Ground):
+        raise ModelError(f"{where}: a {kind} on the ground does nothing; give a body")
+    if frame not in ("world", "body"):
+        raise ModelError(f"{where}: frame = {frame!r} is invalid; allowed: 'world', 'body'")
+    return name, body, frame, where
+
+
 class Force(ForceElement):
     """A force on ``body`` (N): constant ``(Fx, Fy, Fz)`` or a function ``t -> (3,)``, in
     ``frame="world"`` or ``"body"`` axes, at ``point`` (world, at the initial configuration;
     default the centre of mass). Counted as applied work."""
 
     def __init__(self, name, body, force, *, point=None, frame: str = "world"):
-        self.name = check_name(name, "force")
-        where = f"force '{self.name}'"
-        self.body = _check_body(body, f"{where}: body")
-        if isinstance(body, Ground):
-            raise ModelError(f"{where}: a force on the ground does nothing; give a body")
-        if frame not in ("world", "body"):
-            raise ModelError(f"{where}: frame = {frame!r} is invalid; allowed: 'world', 'body'")
-        self.frame = frame
+        self.name, self.body, self.frame, where = _load_target(name, "force", body, frame)
         self.function = _function3(force, f"{where}: force")
         self.point = None if point is None else _vector3(point, f"{where}: point")
 
@@ -719,14 +725,7 @@ class Torque(ForceElement):
     or ``"body"`` axes. Counted as applied work."""
 
     def __init__(self, name, body, torque, *, frame: str = "world"):
-        self.name = check_name(name, "torque")
-        where = f"torque '{self.name}'"
-        self.body = _check_body(body, f"{where}: body")
-        if isinstance(body, Ground):
-            raise ModelError(f"{where}: a torque on the ground does nothing; give a body")
-        if frame not in ("world", "body"):
-            raise ModelError(f"{where}: frame = {frame!r} is invalid; allowed: 'world', 'body'")
-        self.frame = frame
+        self.name, self.body, self.frame, where = _load_target(name, "torque", body, frame)
         self.function = _function3(torque, f"{where}: torque")
 
     def bodies(self) -> list:
