@@ -50,48 +50,15 @@ def _pivot(K, R, col):
     return True
 
 
-@njit(cache=True, _nrt=False)
-def _independent_lu(K, R):
-    """:func:`_lu_solve` that also refuses a pivot at or below ``1e-9`` times the largest
-    entry of ``K`` (rows that depend on each other to round-off: two sticking contacts on one
-    rigid body), so that no such solve returns numbers. Returns False then (``K``, ``R``
-    overwritten: the caller solves again by another method)."""
-    size = K.shape[0]
-    scale = 0.0
-    for a in range(size):
-        for b in range(size):
-            scale = max(scale, abs(K[a, b]))
-    tol = 1e-9 * scale
-    for col in range(size):
-        if not _pivot(K, R, col) or not abs(K[col, col]) > tol:
-            return False
-        d = K[col, col]
-        for r in range(col + 1, size):
-            f = K[r, col] / d
-            if f != 0.0:
-                for j in range(col + 1, size):
-                    K[r, j] -= f * K[col, j]
-                for j in range(R.shape[1]):
-                    R[r, j] -= f * R[col, j]
-    for col in range(size - 1, -1, -1):
-        d = K[col, col]
-        for j in range(R.shape[1]):
-            acc = R[col, j]
-            for c in range(col + 1, size):
-                acc -= K[col, c] * R[c, j]
-            R[col, j] = acc / d
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def _lu_solve(K, R):
-    """Solve ``K X = R`` in place (``R`` becomes ``X``; ``K`` is overwritten) by Gaussian
-    elimination with partial pivoting, as LAPACK's dgesv does. Returns False for an exactly
-    zero pivot (a singular matrix) or a non-finite one (NaN input), True otherwise."""
+@njit(cache=True, _nrt=False, inline="always")
+def _lu_with(K, R, tol):
+    """Gaussian elimination with partial pivoting of ``K X = R`` in place (``R`` becomes
+    ``X``), refusing a pivot whose magnitude is not above ``tol`` (0: only an exactly zero or
+    non-finite one). Returns False for a refused pivot."""
     size = K.shape[0]
     nr = R.shape[1]
     for col in range(size):
-        if not _pivot(K, R, col):
+        if not _pivot(K, R, col) or not abs(K[col, col]) > tol:
             return False
         d = K[col, col]
         for r in range(col + 1, size):
@@ -109,6 +76,28 @@ def _lu_solve(K, R):
                 acc -= K[col, c] * R[c, j]
             R[col, j] = acc / d
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _independent_lu(K, R):
+    """:func:`_lu_solve` that also refuses a pivot at or below ``1e-9`` times the largest
+    entry of ``K`` (rows that depend on each other to round-off: two sticking contacts on one
+    rigid body), so that no such solve returns numbers. Returns False then (``K``, ``R``
+    overwritten: the caller solves again by another method)."""
+    size = K.shape[0]
+    scale = 0.0
+    for a in range(size):
+        for b in range(size):
+            scale = max(scale, abs(K[a, b]))
+    return _lu_with(K, R, 1e-9 * scale)
+
+
+@njit(cache=True, _nrt=False)
+def _lu_solve(K, R):
+    """Solve ``K X = R`` in place (``R`` becomes ``X``; ``K`` is overwritten) by Gaussian
+    elimination with partial pivoting, as LAPACK's dgesv does. Returns False for an exactly
+    zero pivot (a singular matrix) or a non-finite one (NaN input), True otherwise."""
+    return _lu_with(K, R, 0.0)
 
 
 @njit(cache=True)
