@@ -295,6 +295,9 @@ class Dynamics:
                 self._generated = (module.evaluate, compiled.parameters, sysm._M)
                 self._generated_module = module  # its fixed-step phase: simulate
                 self._family = GeneratedFamily(module, (compiled.parameters,), size=self._size)
+            elif not self._callable_weights and not self.vector:
+                # a family with its own compiled module (the spatial one), or None
+                self._family = sysm.compiled_family(self._size)
 
     # ------------------------------------------------------------------ what the run reads
     @property

@@ -355,6 +355,13 @@ class System:
         """Names of the frictional pairs (p) (obligation 6)."""
         return [pr.name for pr in self.pairs]
 
+    def compiled_family(self, size: int):
+        """The family's compiled entry points (obligation 4: a
+        :class:`~nonsmooth.family.CompiledFamily`) for a run whose evaluation buffer has
+        ``size`` floats, or None (the Python path; the default). The planar and generated
+        families are made by ``Dynamics`` from their tables and modules."""
+        return None
+
     @property
     def has_user_functions(self) -> bool:
         """Whether a compiled phase must call back for user values (obligation 9): no."""

@@ -8,7 +8,11 @@ runtime (``_nrt=False``: no reference counts) where they allocate nothing.
 * :func:`_schur_solve`: the KKT system of a large model with a diagonal mass matrix through
   its Delassus matrix ``D = C M^-1 C^T`` (the Schur complement), formed over the rows that touch
   each coordinate;
-* :func:`_dot`, :func:`_all_finite`, :func:`_is_diagonal`.
+* :func:`_block_schur`: the same Schur complement without numba's runtime, for a mass matrix
+  that is block diagonal in 3 x 3 blocks (a spatial body's ``m I`` and ``J``; a planar
+  body's ``(m, m, J)``): the blocks inverted by their adjugates, ``D`` and its solve by the
+  in-kernel LU, in a caller's scratch (:func:`_schur_size`).
+* :func:`_dot`, :func:`_all_finite`, :func:`_is_diagonal`, :func:`_is_block3`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["_dot", "_pivot", "_lu_solve", "_independent_lu", "_is_diagonal", "_schur_solve",
+           "_is_block3", "_block_schur", "_schur_size",
            "_rows_touching", "_all_finite"]
 
 
@@ -151,6 +156,112 @@ def _schur_solve(M, K, R, n):
         for j in range(ncol):
             X[b, j] *= mb
     return X
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _is_block3(M):
+    """Whether ``M`` (n, n) is block diagonal in 3 x 3 blocks (``n`` a multiple of 3; every
+    entry outside the blocks exactly zero)."""
+    n = M.shape[0]
+    if n % 3 != 0:
+        return False
+    for a in range(n):
+        block = a // 3
+        for b in range(n):
+            if b // 3 != block and M[a, b] != 0.0:
+                return False
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _schur_size(n, size, ncol):
+    """Floats of :func:`_block_schur`'s scratch for ``K`` (size, size) with ``n`` velocity
+    rows and ``R`` (size, ncol): the inverted blocks ``3 n``, ``Y = M^-1 C^T`` (n, size - n),
+    ``D`` (size - n, size - n) and ``Z = M^-1 r1`` (n, ncol)."""
+    mr = size - n
+    return 3 * n + n * mr + mr * mr + n * ncol
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _invert_blocks(K, n, Bi):
+    """The inverses of the 3 x 3 diagonal blocks of ``K[:n, :n]`` by their adjugates, row
+    ``a`` of ``Bi`` (n, 3) the row ``a % 3`` of its block's. False for a block that is not
+    positive definite (or NaN)."""
+    for b0 in range(0, n, 3):  # each block's inverse by its adjugate
+        a00, a01, a02 = K[b0, b0], K[b0, b0 + 1], K[b0, b0 + 2]
+        a10, a11, a12 = K[b0 + 1, b0], K[b0 + 1, b0 + 1], K[b0 + 1, b0 + 2]
+        a20, a21, a22 = K[b0 + 2, b0], K[b0 + 2, b0 + 1], K[b0 + 2, b0 + 2]
+        c00, c01, c02 = a11 * a22 - a12 * a21, a02 * a21 - a01 * a22, a01 * a12 - a02 * a11
+        det = a00 * c00 + a10 * c01 + a20 * c02
+        if not det > 0.0:  # not positive definite, or NaN
+            return False
+        inv = 1.0 / det
+        Bi[b0, 0], Bi[b0, 1], Bi[b0, 2] = c00 * inv, c01 * inv, c02 * inv
+        Bi[b0 + 1, 0] = (a12 * a20 - a10 * a22) * inv
+        Bi[b0 + 1, 1] = (a00 * a22 - a02 * a20) * inv
+        Bi[b0 + 1, 2] = (a02 * a10 - a00 * a12) * inv
+        Bi[b0 + 2, 0] = (a10 * a21 - a11 * a20) * inv
+        Bi[b0 + 2, 1] = (a01 * a20 - a00 * a21) * inv
+        Bi[b0 + 2, 2] = (a00 * a11 - a01 * a10) * inv
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _apply_inverse(K, R, n, Bi, Y, Z):
+    """``Y = M^-1 C^T`` (n, m) and ``Z = M^-1 r1`` (n, ncol) by the inverted blocks ``Bi``
+    (:func:`_invert_blocks`), ``C = K[n:, :n]``, ``r1 = R[:n]``."""
+    mr = K.shape[0] - n
+    for a in range(n):
+        b0 = a - a % 3
+        i0, i1, i2 = Bi[a, 0], Bi[a, 1], Bi[a, 2]
+        for r in range(mr):
+            Y[a, r] = i0 * K[n + r, b0] + i1 * K[n + r, b0 + 1] + i2 * K[n + r, b0 + 2]
+        for j in range(R.shape[1]):
+            Z[a, j] = i0 * R[b0, j] + i1 * R[b0 + 1, j] + i2 * R[b0 + 2, j]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _block_schur(K, R, n, scratch):
+    """Solve ``K X = R`` in place (``R`` becomes ``X``) for ``K = [[M, -C^T], [C, 0]]`` with
+    ``M = K[:n, :n]`` block diagonal in 3 x 3 symmetric positive definite blocks
+    (:func:`_is_block3`), through the Delassus matrix ``D = C M^-1 C^T``: ``D lambda = r2 -
+    C M^-1 r1``, ``dv = M^-1 (r1 + C^T lambda)`` (as :func:`_schur_solve`), without numba's
+    runtime in ``scratch`` (:func:`_schur_size` floats). Work ``O(3 n m + m^2 n + m^3 / 3)``
+    against ``(n + m)^3 / 3`` of the LU of ``K``. Returns False for a block that is not
+    positive definite or a singular ``D`` (redundant constraints; an exactly zero or
+    non-finite pivot, as :func:`_lu_solve`)."""
+    size = K.shape[0]
+    mr = size - n
+    ncol = R.shape[1]
+    Bi = scratch[:3 * n].reshape(n, 3)  # row a: the inverse block's row a % 3
+    o = 3 * n
+    Y = scratch[o:o + n * mr].reshape(n, mr)
+    o += n * mr
+    D = scratch[o:o + mr * mr].reshape(mr, mr)
+    o += mr * mr
+    Z = scratch[o:o + n * ncol].reshape(n, ncol)
+    if not _invert_blocks(K, n, Bi):
+        return False
+    _apply_inverse(K, R, n, Bi, Y, Z)
+    for r in range(mr):  # D = C Y, r2 - C Z (a row of C touches few coordinates)
+        for s in range(mr):
+            D[r, s] = 0.0
+        for c in range(n):
+            crc = K[n + r, c]
+            if crc != 0.0:
+                for s in range(mr):
+                    D[r, s] += crc * Y[c, s]
+                for j in range(ncol):
+                    R[n + r, j] -= crc * Z[c, j]
+    if not _lu_with(D, R[n:], 0.0):
+        return False
+    for a in range(n):  # dv = Z + Y lambda
+        for j in range(ncol):
+            acc = Z[a, j]
+            for r in range(mr):
+                acc += Y[a, r] * R[n + r, j]
+            R[a, j] = acc
+    return True
 
 
 @njit(cache=True, _nrt=False)

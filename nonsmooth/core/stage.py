@@ -46,7 +46,16 @@ from .layout import (
     N_WORK,
     evaluation_layout,  # noqa: F401 - the buffer's layout, re-exported for the kernels
 )
-from .linalg import _dot, _independent_lu, _is_diagonal, _lu_solve, _schur_solve
+from .linalg import (
+    _block_schur,
+    _dot,
+    _independent_lu,
+    _is_block3,
+    _is_diagonal,
+    _lu_solve,
+    _schur_size,
+    _schur_solve,
+)
 
 prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
 
@@ -765,11 +774,21 @@ def _largest_stage(n, m, p, k, n_z, p_rows):
     largest = 0
     if p_rows == p:
         for nk in range(p + 1):
-            largest = max(largest, _stage_size(n, m, p, k, n_z, nk, p - nk, p))
+            largest = max(largest, _stage_size(n, m, p, k, n_z, nk, p - nk, p)
+                          + _schur_scratch(n, n + m + nk, 1 + p - nk))
         return largest
     for nk in range(p_rows + 1):
-        largest = max(largest, _stage_size(n, m, p, k, n_z, nk, p, p_rows))
+        largest = max(largest, _stage_size(n, m, p, k, n_z, nk, p, p_rows)
+                      + _schur_scratch(n, n + m + nk, 1 + p))
     return largest
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _schur_scratch(n, size, ncol):
+    """The stage workspace's floats after the loads' right-hand side for a KKT system of
+    ``size`` rows: none up to :data:`SMALL_LU` (the LU of ``K``), else
+    ``linalg._schur_size`` (the Delassus solve of a 3 x 3 block-diagonal mass)."""
+    return 0 if size <= SMALL_LU else _schur_size(n, size, ncol)
 
 
 @njit(cache=True)
@@ -818,16 +837,21 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     """The acceleration stage (:func:`acceleration_stage`'s arithmetic) without numba's
     runtime, in the stage workspace ``sw, iw`` (:func:`stage_workspace`): the stage's vectors
     (:func:`_scratch_size`), ``K (size, size), R (size, 1 + ns), mats (3, k, k)`` (zeroed
-    here), then ``rhs (k, 1)``; the KKT system by the in-kernel LU, the certificate by a norm
+    here), then ``rhs (k, 1)`` and, above :data:`SMALL_LU` rows, the Delassus solve's scratch
+    (:func:`_schur_scratch`); the KKT system by the in-kernel LU (above :data:`SMALL_LU` rows
+    with a mass matrix block diagonal in 3 x 3 blocks, a spatial model's: the Delassus matrix,
+    ``linalg._block_schur``), the certificate by a norm
     bound (:func:`_certify_bound`); ``nk`` the stick rows, ``ns`` the slipping pairs and
     ``p_rows`` the rows of ``W`` (:func:`_stick_counts`, :func:`plan_rows`). Returns the
-    stage's statuses, or ``GENERAL`` for a system above :data:`SMALL_LU` rows or a load
+    stage's statuses, or ``GENERAL`` for a system above :data:`SMALL_LU` rows whose mass is
+    not 3 x 3 block diagonal (or with sticking vector pairs), or a load
     equation the bound does not certify (``SINGULAR`` for stick rows of vector pairs that
     depend on each other: the Python path's least squares)."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     size = n + m + nk
-    if size > SMALL_LU:
+    delassus = size > SMALL_LU  # above it: the Delassus solve of a block-diagonal mass only
+    if delassus and ((p_rows != p and nk) or not _is_block3(M)):
         return GENERAL
     zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
     for i in range(zeroed):
@@ -843,7 +867,10 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
                p_rows)
-    if p_rows != p and nk:  # stick rows that may depend on each other: the Python path
+    if delassus:
+        if not _block_schur(K, R, n, sw[zeroed + k:]):
+            return SINGULAR
+    elif p_rows != p and nk:  # stick rows that may depend on each other: the Python path
         if not _independent_lu(K, R):  # decides (least squares, or the named error)
             return SINGULAR
     elif not _lu_solve(K, R):

@@ -515,9 +515,13 @@ class Driver:
         if (position is None) == (speed is None):
             raise ModelError(f"{where}: give exactly one of position=f(t) (or (f, df, ddf)) "
                              "and speed=")
+        #: ``(initial, speed)`` of a constant-speed motion (the compiled kernels write it
+        #: themselves), else None (a user function: :meth:`motion`)
+        self.constant_speed = None
         if speed is not None:
             speed = check_number(speed, f"{where}: speed = ")
             initial = check_number(initial, f"{where}: initial = ")
+            self.constant_speed = (initial, speed)
             self._f = lambda t: initial + speed * t
             self._df = lambda t: speed
             self._ddf = lambda t: 0.0
@@ -535,6 +539,10 @@ class Driver:
                 raise ModelError(f"{where}: position must be a function f(t) or three "
                                  f"functions (f, df/dt, d2f/dt2), got {position!r}")
             self._f, self._df, self._ddf = f, df, ddf
+
+    def motion(self, t: float) -> tuple[float, float, float]:
+        """``(f(t), df/dt, d2f/dt2)`` (rad or m, per s, per s^2)."""
+        return float(self._f(t)), float(self._df(t)), float(self._ddf(t))
 
     @property
     def unit(self) -> str:
@@ -695,6 +703,8 @@ class Force(ForceElement):
     def __init__(self, name, body, force, *, point=None, frame: str = "world"):
         self.name, self.body, self.frame, where = _load_target(name, "force", body, frame)
         self.function = _function3(force, f"{where}: force")
+        #: the constant force (3,), or None for a function of time
+        self.constant = None if callable(force) else self.function(0.0)
         self.point = None if point is None else _vector3(point, f"{where}: point")
 
     def bodies(self) -> list:
@@ -727,6 +737,8 @@ class Torque(ForceElement):
     def __init__(self, name, body, torque, *, frame: str = "world"):
         self.name, self.body, self.frame, where = _load_target(name, "torque", body, frame)
         self.function = _function3(torque, f"{where}: torque")
+        #: the constant torque (3,), or None for a function of time
+        self.constant = None if callable(torque) else self.function(0.0)
 
     def bodies(self) -> list:
         return [self.body]

@@ -31,7 +31,6 @@ from ..system import FrictionPair, System, Terms
 from . import elements as el
 from . import rotor as rt
 from .primitives import Kinematics
-from .rotation import rotation_matrix
 
 __all__ = ["SpatialModel", "SpatialSystem"]
 
@@ -185,8 +184,59 @@ class SpatialSystem(System):
         self.pairs: list[FrictionPair] = []
         self._finish()
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
+        self._tables = None  # the compiled kernels' tables (made on first use)
         self._W = np.zeros((0, self.n_v))
         self._none = np.zeros(0)
+
+    # ------------------------------------------------------------------ compiled
+    @property
+    def kernel_tables(self):
+        """The model as the compiled kernels' tables
+        (:func:`nonsmooth.spatial.tables.spatial_tables`), made once."""
+        if self._tables is None:
+            from .tables import spatial_tables
+
+            self._tables = spatial_tables(self)
+        return self._tables
+
+    def compiled_family(self, size: int):
+        """The compiled kernels and phases (:class:`~nonsmooth.spatial.family.SpatialFamily`;
+        obligation 4) for a run whose evaluation buffer has ``size`` floats."""
+        from .family import spatial_family
+
+        return spatial_family(self, size)
+
+    @property
+    def has_user_functions(self) -> bool:
+        """Whether a driver's motion or a force or torque is a user function (obligation 9):
+        the compiled DOP853 phase then calls back for :meth:`user_values`."""
+        return bool(self.kernel_tables.user)
+
+    def user_values(self, t, q, v):
+        """The user functions' values at time ``t``, (n_el, 3): a driver's ``(f, df/dt,
+        d2f/dt2)``, a force's or torque's three components, in its table row; None without
+        user functions."""
+        tab = self.kernel_tables
+        if not tab.user:
+            return None
+        U = np.zeros((tab.ints.shape[0], 3))
+        for e, fn in tab.user:
+            U[e] = fn(t)
+        return U
+
+    def name_failure(self, status: int, row: int, t, q, v) -> str:
+        """A kernel's failure in words: ``COINCIDENT`` names the spring of table row ``row``;
+        the others as :meth:`System.name_failure`."""
+        from ..core.status import COINCIDENT
+
+        if status == COINCIDENT and 0 <= row < len(self.kernel_tables.names):
+            return (f"spring '{self.kernel_tables.names[row]}': its two points coincide at "
+                    f"t = {t:.10g} s; its direction is undefined")
+        return super().name_failure(status, row, t, q, v)
+
+    def kernel_key(self) -> str:
+        """The shipped kernels of the family (``nonsmooth.spatial.kernels``; obligation 10)."""
+        return "nonsmooth.spatial.kernels"
 
     # ------------------------------------------------------------------ the kinematic map
     def qdot(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -292,30 +342,34 @@ class SpatialSystem(System):
 
     def _reactions(self, t, Q, V, lam) -> tuple[dict, dict]:
         """:meth:`reactions` in world axes and in the joint frames (:meth:`joint_frame_reactions`),
-        computed together."""
-        out = {name: (np.zeros((len(t), 3)), np.zeros((len(t), 3))) for name in self.joint_rows}
-        frames = {j.name: j.frame_in_a() for j in self.model.joints}
-        local = {name: (np.zeros((len(t), 3)), np.zeros((len(t), 3))) for name in self.joint_rows}
-        row0 = {}
+        computed together: each joint's ``G_j^T lambda_j`` at every row in one compiled call
+        (``kernels.spatial_joint_forces``), the rest vectorized over the rows."""
+        from .kernels import spatial_joint_forces
+
+        Q, V = np.ascontiguousarray(Q, dtype=float), np.ascontiguousarray(V, dtype=float)
+        lam = np.ascontiguousarray(lam, dtype=float).reshape(len(t), self.n_constraints)
+        owner = np.full(self.n_constraints, -1, dtype=np.int64)
         r = 0
-        for j in self.model.joints:
-            row0[j.name] = r
-            r += len(self.joint_rows[j.name].names)
-        for k in range(len(t)):
-            G = self.terms(t[k], Q[k], V[k]).G
-            K = self.kinematics(Q[k], V[k])
-            for name, jr in self.joint_rows.items():
-                sl = slice(row0[name], row0[name] + len(jr.names))
-                body, s, sign = (jr.b, jr.s_b, 1.0) if jr.b >= 0 else (jr.a, jr.s_a, -1.0)
-                gen = G[sl, 6 * body:6 * body + 6].T @ lam[k, sl]
-                R = K.R[body]
-                F = gen[:3]
-                T = R @ (gen[3:] - np.cross(s, R.T @ F))
-                out[name][0][k] = sign * F
-                out[name][1][k] = sign * T
-                C = K.R[jr.a] @ frames[name]  # the joint frame now (fixed in body_a), world
-                local[name][0][k] = C.T @ out[name][0][k]
-                local[name][1][k] = C.T @ out[name][1][k]
+        for j, jr in enumerate(self.joint_rows.values()):
+            owner[r:r + len(jr.names)] = j
+            r += len(jr.names)
+        tab = self.kernel_tables
+        gen_all = spatial_joint_forces(tab.ints, tab.floats, tab.bodies, Q, V, lam, owner,
+                                       len(self.joint_rows))
+        R_all = _rotations(Q, self.n_bodies)  # (k, N + 1, 3, 3), the ground last
+        out, local = {}, {}
+        for j, (joint, (name, jr)) in enumerate(zip(self.model.joints, self.joint_rows.items(),
+                                                    strict=True)):
+            body, s, sign = (jr.b, jr.s_b, 1.0) if jr.b >= 0 else (jr.a, jr.s_a, -1.0)
+            gen = gen_all[:, j, 6 * body:6 * body + 6]
+            R = R_all[:, body]
+            F = gen[:, :3]
+            RtF = np.einsum("kji,kj->ki", R, F)
+            T = np.einsum("kij,kj->ki", R, gen[:, 3:] - np.cross(s, RtF))
+            out[name] = (sign * F, sign * T)
+            C = R_all[:, jr.a] @ joint.frame_in_a()  # the joint frame now (fixed in body_a)
+            local[name] = (np.einsum("kji,kj->ki", C, out[name][0]),
+                           np.einsum("kji,kj->ki", C, out[name][1]))
         return out, local
 
     def joint_frame_reactions(self, t, Q, V, lam) -> dict:
@@ -330,19 +384,15 @@ class SpatialSystem(System):
 
     def joint_coordinates(self, t: np.ndarray, Q: np.ndarray) -> dict:
         """Each joint coordinate ``<joint>.angle`` (rad, unwrapped in time) and
-        ``<joint>.displacement`` (m) at the rows ``Q (k, n_q)``: ``{name: (k,)}``."""
-        out = {}
-        zero = np.zeros(self.n_v)
-        Gtmp = np.zeros((1, self.n_v))
-        for name, jr in self.joint_rows.items():
-            for coord, prim in jr.coordinates.items():
-                vals = np.empty(len(t))
-                for k in range(len(t)):
-                    K = self.kinematics(Q[k], zero)
-                    vals[k] = prim.evaluate(K, self.n_v)[0] if coord == "angle" else \
-                        prim.evaluate(K, Gtmp, 0)[0]
-                out[f"{name}.{coord}"] = np.unwrap(vals) if coord == "angle" else vals
-        return out
+        ``<joint>.displacement`` (m) at the rows ``Q (k, n_q)``: ``{name: (k,)}`` (one
+        compiled call, ``kernels.spatial_coordinate_values``)."""
+        from .kernels import spatial_coordinate_values
+
+        ci, cf, names = self.kernel_tables.coordinates
+        values = spatial_coordinate_values(ci, cf, np.ascontiguousarray(Q, dtype=float),
+                                           self.n_v)
+        return {name: np.unwrap(values[:, k]) if name.endswith(".angle") else values[:, k]
+                for k, name in enumerate(names)}
 
     def element_outputs(self, q0=None, v0=None, t0: float = 0.0) -> dict:
         """The family's named outputs (obligation 7): ``{name: (function(result) -> (N,),
@@ -405,7 +455,27 @@ class SpatialSystem(System):
         return cache[what]
 
 
+def _rotations(Q: np.ndarray, N: int) -> np.ndarray:
+    """The bodies' rotations (of ``p / |p|``) at the rows ``Q (k, 7 N)``, (k, N + 1, 3, 3),
+    the ground (identity) last (index -1)."""
+    P = Q.reshape(len(Q), N, 7)[:, :, 3:]
+    P = P / np.linalg.norm(P, axis=2, keepdims=True)
+    w, x, y, z = np.moveaxis(P, 2, 0)
+    R = np.empty((len(Q), N + 1, 3, 3))
+    R[:, :N, 0, 0] = 1.0 - 2.0 * (y * y + z * z)
+    R[:, :N, 0, 1] = 2.0 * (x * y - w * z)
+    R[:, :N, 0, 2] = 2.0 * (x * z + w * y)
+    R[:, :N, 1, 0] = 2.0 * (x * y + w * z)
+    R[:, :N, 1, 1] = 1.0 - 2.0 * (x * x + z * z)
+    R[:, :N, 1, 2] = 2.0 * (y * z - w * x)
+    R[:, :N, 2, 0] = 2.0 * (x * z - w * y)
+    R[:, :N, 2, 1] = 2.0 * (y * z + w * x)
+    R[:, :N, 2, 2] = 1.0 - 2.0 * (x * x + y * y)
+    R[:, N] = np.eye(3)
+    return R
+
+
 def _world_omega(r, i: int) -> np.ndarray:
     """Body ``i``'s angular velocity in world axes at every row of result ``r``, (N, 3)."""
-    Q, V = r.q[:, 7 * i + 3:7 * i + 7], r.v[:, 6 * i + 3:6 * i + 6]
-    return np.array([rotation_matrix(p) @ w for p, w in zip(Q, V, strict=True)]).reshape(-1, 3)
+    R = _rotations(np.ascontiguousarray(r.q[:, 7 * i:7 * i + 7]), 1)[:, 0]
+    return np.einsum("kij,kj->ki", R, r.v[:, 6 * i + 3:6 * i + 6])

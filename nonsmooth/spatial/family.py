@@ -1,0 +1,85 @@
+"""The spatial family's compiled entry points as the run calls them (``nonsmooth.family``,
+obligation 4): the kernels over the tables (:mod:`nonsmooth.spatial.kernels`,
+:mod:`nonsmooth.spatial.tables`) and the phases instantiated over them
+(:mod:`nonsmooth.spatial.phases`). The tables stay here: the run sees only
+:class:`~nonsmooth.family.CompiledFamily`'s methods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..family import CompiledFamily
+
+__all__ = ["SpatialFamily", "spatial_family"]
+
+
+@dataclass(frozen=True)
+class SpatialFamily(CompiledFamily):
+    """:class:`~nonsmooth.family.CompiledFamily` of a spatial model: ``data = (ints, floats,
+    bodies, M)`` (:class:`~nonsmooth.spatial.tables.SpatialTables` and the constant mass
+    matrix), ``size`` the evaluation buffer's length."""
+
+    size: int = 0
+    #: what is made once and reused (the step's ``ctx`` for the last plan)
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def _ctx(self, plan, Wt):
+        from .kernels import workspace
+
+        it = self.data[0]
+        return (*self.data, plan, Wt, *workspace(it, plan))
+
+    def dop853(self, plan, Wt):
+        from .phases import spatial_dop853_phase
+
+        return spatial_dop853_phase, self._ctx(plan, Wt)
+
+    def fixed(self, plan, Wt):
+        from .phases import spatial_fixed_phase
+
+        return spatial_fixed_phase, self._ctx(plan, Wt)
+
+    def evaluate_block(self, plan, Wt, ts, Q, V, Z, modes, faces, U=None):
+        from .kernels import spatial_evaluate_batch
+
+        it = self.data[0]
+        k = ts.size
+        if U is None:
+            U = np.zeros((k, it.shape[0], 3))
+        out = np.empty((k, self.size + 2))
+        row, status = spatial_evaluate_batch(*self.data[:3], U, self.data[3], plan, Wt, ts,
+                                             np.ascontiguousarray(Q), np.ascontiguousarray(V),
+                                             np.ascontiguousarray(Z), modes, faces, out)
+        return out[:, :-2], (out[:, -2], out[:, -1]), row, status
+
+    steps_compiled = True
+
+    def step(self, plan, Wt, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out):
+        from .phases import spatial_fixed_step
+
+        ctx = self.cache.get("step")
+        if ctx is None or ctx[4] is not plan or ctx[5] is not Wt:  # made once per plan
+            ctx = self.cache["step"] = self._ctx(plan, Wt)
+        return spatial_fixed_step(ctx, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out)
+
+    def potentials(self, times, Q):
+        from .kernels import spatial_potentials
+
+        return spatial_potentials(*self.data[:3], np.ascontiguousarray(Q))
+
+    def warm(self, what):
+        from . import phases  # noqa: F401 - loads (or compiles, announced) the entry points
+
+
+def spatial_family(system, size: int) -> SpatialFamily:
+    """The compiled family of a :class:`~nonsmooth.spatial.model.SpatialSystem` (``size`` the
+    evaluation buffer's length)."""
+    from . import kernels
+
+    tab = system.kernel_tables
+    return SpatialFamily(module=kernels, data=(tab.ints, tab.floats, tab.bodies,
+                                               np.ascontiguousarray(system.constant_mass)),
+                         calls_back=system.has_user_functions, size=size)

@@ -1,0 +1,694 @@
+"""Compiled kernels of the spatial family over its tables (:mod:`nonsmooth.spatial.tables`).
+
+The same arithmetic as the Python path (:class:`~nonsmooth.spatial.model.SpatialSystem`'s
+``terms``: :mod:`~nonsmooth.spatial.primitives`, :mod:`~nonsmooth.spatial.elements`,
+:mod:`~nonsmooth.spatial.rotor`), element by element, without numba's runtime
+(``_nrt=False``: every array a view into a workspace made once per phase or output block,
+:func:`workspace`), followed by the core's acceleration stage (``core.stage._stage_body``,
+whose Delassus solve takes the block-diagonal mass of a model above ``SMALL_LU`` rows). The
+vectors of the primitives are scalar triples (no allocation). ``tests/test_spatial_compiled.py``
+compares every term and whole runs with the Python path.
+
+State ``y = [q (7 N) | v (6 N) | work (5) | z]`` (``core.layout``); the kinematic map
+``dr/dt = u``, ``dp/dt = 1/2 p (x) (0, omega')`` is written by :func:`_spatial_dy`, the rotation
+taken of ``p / |p|`` (a drift of ``|p|`` inside a phase changes no force; the run projects
+``p`` at every phase end: ``nonsmooth.family``, obligation 2).
+
+References: Nikravesh, *Computer-Aided Analysis of Mechanical Systems* (1988), ch. 6 and 11;
+Haug, *Computer Aided Kinematics and Dynamics of Mechanical Systems* (1989), ch. 9-11.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .. import prebuilt
+from ..core.layout import H_K, H_M, H_N, H_NZ, H_P, N_WORK
+from ..core.linalg import _all_finite
+from ..core.stage import (
+    COINCIDENT,
+    GENERAL,
+    NONFINITE,
+    O_DZ,
+    O_POW,
+    OK,
+    _stage_body,
+    _stick_counts,
+    acceleration_stage,
+    eval_offsets,
+    plan_rows,
+    stage_workspace,
+)
+from .tables import (
+    DOT1,
+    DOT2,
+    DRIVE_ANGLE,
+    DRIVE_DISP,
+    FORCE,
+    GRAVITY,
+    SPH,
+    SPRING,
+    TORQUE,
+    VROTOR,
+)
+
+prebuilt.prepare()
+
+__all__ = ["spatial_evaluate", "spatial_evaluate_batch", "spatial_potentials", "workspace",
+           "spatial_terms"]
+
+#: Floats per body in the kinematics scratch: ``R`` (9), ``r, u, omega (world), omega'``
+_KIN = 21
+
+
+# --------------------------------------------------------------------------- small algebra
+@njit(cache=True, _nrt=False, inline="always")
+def _cross(a0, a1, a2, b0, b1, b2):
+    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _rot(kin, i, x, y, z):
+    """``R_i (x, y, z)``: body ``i``'s axes to world axes (``kin[i, :9]`` row-major)."""
+    k = kin[i]
+    return (k[0] * x + k[1] * y + k[2] * z, k[3] * x + k[4] * y + k[5] * z,
+            k[6] * x + k[7] * y + k[8] * z)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _rot_t(kin, i, x, y, z):
+    """``R_i^T (x, y, z)``: world axes to body ``i``'s axes."""
+    k = kin[i]
+    return (k[0] * x + k[3] * y + k[6] * z, k[1] * x + k[4] * y + k[7] * z,
+            k[2] * x + k[5] * y + k[8] * z)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _vector(kin, i, hx, hy, hz):
+    """A body-fixed vector ``h'`` of body ``i`` (``i = -1``: the ground): ``h, dh/dt`` and
+    ``d2h/dt2`` without the angular acceleration, world axes (9 floats)."""
+    b = i if i >= 0 else kin.shape[0] - 1
+    h0, h1, h2 = _rot(kin, b, hx, hy, hz)
+    w0, w1, w2 = kin[b, 15], kin[b, 16], kin[b, 17]
+    d0, d1, d2 = _cross(w0, w1, w2, h0, h1, h2)
+    e0, e1, e2 = _cross(w0, w1, w2, d0, d1, d2)
+    return h0, h1, h2, d0, d1, d2, e0, e1, e2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _point(kin, i, sx, sy, sz):
+    """A body point ``s'`` of body ``i`` (the ground: the world point): ``R s'``, ``x``,
+    ``dx/dt`` and ``d2x/dt2`` without the accelerations, world axes (12 floats)."""
+    b = i if i >= 0 else kin.shape[0] - 1
+    s0, s1, s2 = _rot(kin, b, sx, sy, sz)
+    w0, w1, w2 = kin[b, 15], kin[b, 16], kin[b, 17]
+    d0, d1, d2 = _cross(w0, w1, w2, s0, s1, s2)
+    e0, e1, e2 = _cross(w0, w1, w2, d0, d1, d2)
+    return (s0, s1, s2, kin[b, 9] + s0, kin[b, 10] + s1, kin[b, 11] + s2,
+            kin[b, 12] + d0, kin[b, 13] + d1, kin[b, 14] + d2, e0, e1, e2)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add_angular(G, row, kin, i, c0, c1, c2, sign):
+    """``G[row, omega'_i] += sign R_i^T c`` (nothing for the ground)."""
+    if i >= 0:
+        x, y, z = _rot_t(kin, i, c0, c1, c2)
+        G[row, 6 * i + 3] += sign * x
+        G[row, 6 * i + 4] += sign * y
+        G[row, 6 * i + 5] += sign * z
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add_linear(G, row, i, c0, c1, c2, sign):
+    if i >= 0:
+        G[row, 6 * i] += sign * c0
+        G[row, 6 * i + 1] += sign * c1
+        G[row, 6 * i + 2] += sign * c2
+
+
+# --------------------------------------------------------------------------- kinematics
+@njit(cache=True, _nrt=False)
+def _kinematics(N, q, v, kin):
+    """Each body's rotation (of ``p / |p|``), position, velocity and angular velocities into
+    ``kin`` (N + 1, :data:`_KIN`); row ``N`` the ground (identity, at rest)."""
+    for i in range(N):
+        k = kin[i]
+        w, x, y, z = q[7 * i + 3], q[7 * i + 4], q[7 * i + 5], q[7 * i + 6]
+        norm = math.sqrt(w * w + x * x + y * y + z * z)
+        w, x, y, z = w / norm, x / norm, y / norm, z / norm
+        k[0] = 1.0 - 2.0 * (y * y + z * z)
+        k[1] = 2.0 * (x * y - w * z)
+        k[2] = 2.0 * (x * z + w * y)
+        k[3] = 2.0 * (x * y + w * z)
+        k[4] = 1.0 - 2.0 * (x * x + z * z)
+        k[5] = 2.0 * (y * z - w * x)
+        k[6] = 2.0 * (x * z - w * y)
+        k[7] = 2.0 * (y * z + w * x)
+        k[8] = 1.0 - 2.0 * (x * x + y * y)
+        for j in range(3):
+            k[9 + j] = q[7 * i + j]
+            k[12 + j] = v[6 * i + j]
+            k[18 + j] = v[6 * i + 3 + j]
+        k[15], k[16], k[17] = _rot(kin, i, k[18], k[19], k[20])
+    g = kin[N]
+    for j in range(_KIN):
+        g[j] = 0.0
+    g[0] = g[4] = g[8] = 1.0
+
+
+# --------------------------------------------------------------------------- joint rows
+@njit(cache=True, _nrt=False, inline="always")
+def _dot1(kin, a, b, fe, o_a, o_b, G, row, sign):
+    """A :class:`~nonsmooth.spatial.primitives.Dot1Primitive` of ``h'_a = fe[o_a:o_a + 3]``
+    and ``h'_b = fe[o_b:o_b + 3]``: its row added into ``G[row]`` times ``sign``; returns
+    ``(value, rate, second derivative without the accelerations)``."""
+    a0, a1, a2, ad0, ad1, ad2, add0, add1, add2 = _vector(kin, a, fe[o_a], fe[o_a + 1],
+                                                          fe[o_a + 2])
+    b0, b1, b2, bd0, bd1, bd2, bdd0, bdd1, bdd2 = _vector(kin, b, fe[o_b], fe[o_b + 1],
+                                                          fe[o_b + 2])
+    c0, c1, c2 = _cross(a0, a1, a2, b0, b1, b2)
+    _add_angular(G, row, kin, a, c0, c1, c2, sign)
+    _add_angular(G, row, kin, b, c0, c1, c2, -sign)
+    value = a0 * b0 + a1 * b1 + a2 * b2
+    rate = ad0 * b0 + ad1 * b1 + ad2 * b2 + a0 * bd0 + a1 * bd1 + a2 * bd2
+    second = (add0 * b0 + add1 * b1 + add2 * b2 + 2.0 * (ad0 * bd0 + ad1 * bd1 + ad2 * bd2)
+              + a0 * bdd0 + a1 * bdd1 + a2 * bdd2)
+    return value, rate, second
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _dot2(kin, a, b, fe, G, row):
+    """A :class:`~nonsmooth.spatial.primitives.Dot2Primitive` (``fe``: ``h'_a, s'_a, s'_b``):
+    its row into ``G[row]``; returns ``(value, second derivative without the accelerations)``."""
+    h0, h1, h2, hd0, hd1, hd2, hdd0, hdd1, hdd2 = _vector(kin, a, fe[0], fe[1], fe[2])
+    (sa0, sa1, sa2, xa0, xa1, xa2, va0, va1, va2, aa0, aa1, aa2) = _point(kin, a, fe[3], fe[4],
+                                                                          fe[5])
+    (sb0, sb1, sb2, xb0, xb1, xb2, vb0, vb1, vb2, ab0, ab1, ab2) = _point(kin, b, fe[6], fe[7],
+                                                                          fe[8])
+    d0, d1, d2 = xb0 - xa0, xb1 - xa1, xb2 - xa2
+    _add_linear(G, row, a, h0, h1, h2, -1.0)
+    _add_linear(G, row, b, h0, h1, h2, 1.0)
+    c0, c1, c2 = _cross(h0, h1, h2, d0 + sa0, d1 + sa1, d2 + sa2)
+    _add_angular(G, row, kin, a, c0, c1, c2, 1.0)
+    c0, c1, c2 = _cross(sb0, sb1, sb2, h0, h1, h2)
+    _add_angular(G, row, kin, b, c0, c1, c2, 1.0)
+    value = h0 * d0 + h1 * d1 + h2 * d2
+    second = (hdd0 * d0 + hdd1 * d1 + hdd2 * d2
+              + 2.0 * (hd0 * (vb0 - va0) + hd1 * (vb1 - va1) + hd2 * (vb2 - va2))
+              + h0 * (ab0 - aa0) + h1 * (ab1 - aa1) + h2 * (ab2 - aa2))
+    return value, second
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _sph(kin, a, b, fe, G, row, phi, gamma):
+    """A :class:`~nonsmooth.spatial.primitives.SphPrimitive` (``fe``: ``s'_a, s'_b``): rows
+    ``row .. row + 2``."""
+    (sa0, sa1, sa2, xa0, xa1, xa2, _, _, _, aa0, aa1, aa2) = _point(kin, a, fe[0], fe[1], fe[2])
+    (sb0, sb1, sb2, xb0, xb1, xb2, _, _, _, ab0, ab1, ab2) = _point(kin, b, fe[3], fe[4], fe[5])
+    phi[row], phi[row + 1], phi[row + 2] = xb0 - xa0, xb1 - xa1, xb2 - xa2
+    gamma[row], gamma[row + 1], gamma[row + 2] = -(ab0 - aa0), -(ab1 - aa1), -(ab2 - aa2)
+    for j in range(3):  # column j of s~ R: s x R[:, j]
+        if a >= 0:
+            G[row + j, 6 * a + j] -= 1.0
+            k = kin[a]
+            c0, c1, c2 = _cross(sa0, sa1, sa2, k[j], k[3 + j], k[6 + j])
+            G[row, 6 * a + 3 + j] += c0
+            G[row + 1, 6 * a + 3 + j] += c1
+            G[row + 2, 6 * a + 3 + j] += c2
+        if b >= 0:
+            G[row + j, 6 * b + j] += 1.0
+            k = kin[b]
+            c0, c1, c2 = _cross(sb0, sb1, sb2, k[j], k[3 + j], k[6 + j])
+            G[row, 6 * b + 3 + j] -= c0
+            G[row + 1, 6 * b + 3 + j] -= c1
+            G[row + 2, 6 * b + 3 + j] -= c2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _angle(kin, a, b, fe, G, row):
+    """An :class:`~nonsmooth.spatial.primitives.AnglePrimitive` (``fe``: ``f'_a, g'_a,
+    f'_b``): its row into ``G[row]``; returns ``(theta, second derivative without the
+    accelerations)``."""
+    f0, f1, f2, fd0, fd1, fd2, fdd0, fdd1, fdd2 = _vector(kin, a, fe[0], fe[1], fe[2])
+    g0, g1, g2, gd0, gd1, gd2, gdd0, gdd1, gdd2 = _vector(kin, a, fe[3], fe[4], fe[5])
+    b0, b1, b2, bd0, bd1, bd2, bdd0, bdd1, bdd2 = _vector(kin, b, fe[6], fe[7], fe[8])
+    s = g0 * b0 + g1 * b1 + g2 * b2
+    c = f0 * b0 + f1 * b1 + f2 * b2
+    sd = gd0 * b0 + gd1 * b1 + gd2 * b2 + g0 * bd0 + g1 * bd1 + g2 * bd2
+    cd = fd0 * b0 + fd1 * b1 + fd2 * b2 + f0 * bd0 + f1 * bd1 + f2 * bd2
+    sdd = (gdd0 * b0 + gdd1 * b1 + gdd2 * b2 + 2.0 * (gd0 * bd0 + gd1 * bd1 + gd2 * bd2)
+           + g0 * bdd0 + g1 * bdd1 + g2 * bdd2)
+    cdd = (fdd0 * b0 + fdd1 * b1 + fdd2 * b2 + 2.0 * (fd0 * bd0 + fd1 * bd1 + fd2 * bd2)
+           + f0 * bdd0 + f1 * bdd1 + f2 * bdd2)
+    n2 = c * c + s * s
+    gs0, gs1, gs2 = _cross(g0, g1, g2, b0, b1, b2)
+    gc0, gc1, gc2 = _cross(f0, f1, f2, b0, b1, b2)
+    c0, c1, c2 = (c * gs0 - s * gc0) / n2, (c * gs1 - s * gc1) / n2, (c * gs2 - s * gc2) / n2
+    _add_angular(G, row, kin, a, c0, c1, c2, 1.0)
+    _add_angular(G, row, kin, b, c0, c1, c2, -1.0)
+    second = (c * sdd - s * cdd) / n2 - 2.0 * (c * sd - s * cd) * (c * cd + s * sd) / (n2 * n2)
+    return math.atan2(s, c), second
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _motion(it, ft, U, e, t):
+    """A driver's ``(f, df/dt, d2f/dt2)`` at ``t``: its user values (``U[e]``) or
+    ``initial + speed t``."""
+    if it[e, 4] != 0:
+        return U[e, 0], U[e, 1], U[e, 2]
+    return ft[e, 9] + ft[e, 10] * t, ft[e, 10], 0.0
+
+
+# --------------------------------------------------------------------------- forces
+@njit(cache=True, _nrt=False, inline="always")
+def _point_force(f, kin, i, sx, sy, sz, F0, F1, F2):
+    """A world force ``F`` at body point ``s'`` of body ``i``: ``F`` on ``u_i``, ``s' x (R^T
+    F)`` on ``omega'_i``; returns the point's velocity (world; zero for the ground)."""
+    if i < 0:
+        return 0.0, 0.0, 0.0
+    b0, b1, b2 = _rot_t(kin, i, F0, F1, F2)
+    t0, t1, t2 = _cross(sx, sy, sz, b0, b1, b2)
+    f[6 * i] += F0
+    f[6 * i + 1] += F1
+    f[6 * i + 2] += F2
+    f[6 * i + 3] += t0
+    f[6 * i + 4] += t1
+    f[6 * i + 5] += t2
+    k = kin[i]
+    c0, c1, c2 = _cross(k[18], k[19], k[20], sx, sy, sz)
+    w0, w1, w2 = _rot(kin, i, c0, c1, c2)
+    return k[12] + w0, k[13] + w1, k[14] + w2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _spring_geometry(kin, it, ft, e):
+    """A spring's ``(length, e (3), length rate)``; length 0: its points coincide."""
+    a, b = it[e, 1], it[e, 2]
+    fe = ft[e]
+    (_, _, _, xa0, xa1, xa2, va0, va1, va2, _, _, _) = _point(kin, a, fe[0], fe[1], fe[2])
+    (_, _, _, xb0, xb1, xb2, vb0, vb1, vb2, _, _, _) = _point(kin, b, fe[3], fe[4], fe[5])
+    d0, d1, d2 = xb0 - xa0, xb1 - xa1, xb2 - xa2
+    length = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+    if length == 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0
+    e0, e1, e2 = d0 / length, d1 / length, d2 / length
+    return length, e0, e1, e2, e0 * (vb0 - va0) + e1 * (vb1 - va1) + e2 * (vb2 - va2)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _gyroscopic(bt, N, kin, f):
+    """``- omega' x J omega'`` (body axes; no work) into ``f``."""
+    for i in range(N):
+        k = kin[i]
+        w0, w1, w2 = k[18], k[19], k[20]
+        J = bt[i]
+        j0 = J[1] * w0 + J[2] * w1 + J[3] * w2
+        j1 = J[4] * w0 + J[5] * w1 + J[6] * w2
+        j2 = J[7] * w0 + J[8] * w1 + J[9] * w2
+        c0, c1, c2 = _cross(w0, w1, w2, j0, j1, j2)
+        f[6 * i + 3] -= c0
+        f[6 * i + 4] -= c1
+        f[6 * i + 5] -= c2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _constraint_rows(it, ft, U, e, t, kin, phi, phi_t, G, gamma):
+    """The rows of a joint primitive or driver (table row ``e``)."""
+    kind, a, b, row = it[e, 0], it[e, 1], it[e, 2], it[e, 3]
+    fe = ft[e]
+    if kind == SPH:
+        _sph(kin, a, b, fe, G, row, phi, gamma)
+        return
+    if kind == DOT1:
+        value, _, second = _dot1(kin, a, b, fe, 0, 3, G, row, 1.0)
+    elif kind == DOT2:
+        value, second = _dot2(kin, a, b, fe, G, row)
+    else:  # a driver: its coordinate minus the motion
+        if kind == DRIVE_ANGLE:
+            value, second = _angle(kin, a, b, fe, G, row)
+        else:
+            value, second = _dot2(kin, a, b, fe, G, row)
+        x, dx, ddx = _motion(it, ft, U, e, t)
+        d = value - x
+        if kind == DRIVE_ANGLE:  # modulo 2 pi: a crank turns on for ever
+            d = math.atan2(math.sin(d), math.cos(d))
+        phi[row] = d
+        phi_t[row] = -dx
+        gamma[row] = ddx - second
+        return
+    phi[row] = value
+    gamma[row] = -second
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _given(it, ft, U, e, o):
+    """A force's or torque's three numbers: its user values or the constant at ``ft[e, o:]``."""
+    if it[e, 4] != 0:
+        return U[e, 0], U[e, 1], U[e, 2]
+    return ft[e, o], ft[e, o + 1], ft[e, o + 2]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _applied(it, ft, bt, U, e, N, kin, v, f):
+    """An applied force element's contribution to ``f`` (table row ``e``). Returns
+    ``(P_applied, P_damping, error)``: its powers (W), error 1 for a spring whose points
+    coincide."""
+    kind, a, b = it[e, 0], it[e, 1], it[e, 2]
+    fe = ft[e]
+    if kind == GRAVITY:
+        for i in range(N):
+            m = bt[i, 0]
+            f[6 * i] += m * fe[0]
+            f[6 * i + 1] += m * fe[1]
+            f[6 * i + 2] += m * fe[2]
+    elif kind == SPRING:
+        length, e0, e1, e2, rate = _spring_geometry(kin, it, ft, e)
+        if length == 0.0:
+            return 0.0, 0.0, 1
+        tension_c = fe[7] * rate
+        T = fe[6] * (length - fe[8]) + tension_c
+        _point_force(f, kin, a, fe[0], fe[1], fe[2], T * e0, T * e1, T * e2)
+        _point_force(f, kin, b, fe[3], fe[4], fe[5], -T * e0, -T * e1, -T * e2)
+        return 0.0, -tension_c * rate, 0
+    elif kind == FORCE:
+        F0, F1, F2 = _given(it, ft, U, e, 3)
+        if it[e, 5] != 0:  # body axes
+            F0, F1, F2 = _rot(kin, a, F0, F1, F2)
+        v0, v1, v2 = _point_force(f, kin, a, fe[0], fe[1], fe[2], F0, F1, F2)
+        return F0 * v0 + F1 * v1 + F2 * v2, 0.0, 0
+    elif kind == TORQUE:
+        T0, T1, T2 = _given(it, ft, U, e, 0)
+        if it[e, 5] == 0:  # world axes
+            T0, T1, T2 = _rot_t(kin, a, T0, T1, T2)
+        f[6 * a + 3] += T0
+        f[6 * a + 4] += T1
+        f[6 * a + 5] += T2
+        k = kin[a]
+        return T0 * k[18] + T1 * k[19] + T2 * k[20], 0.0, 0
+    elif kind == VROTOR:  # - omega'_a x (I_r s h'_a), s = k . v (rotor.py)
+        G_r = fe[6]
+        s = G_r * (fe[3] * v[6 * b + 3] + fe[4] * v[6 * b + 4] + fe[5] * v[6 * b + 5])
+        s += (1.0 - G_r) * (fe[0] * v[6 * a + 3] + fe[1] * v[6 * a + 4] + fe[2] * v[6 * a + 5])
+        k = kin[a]
+        c0, c1, c2 = _cross(k[18], k[19], k[20], fe[0], fe[1], fe[2])
+        scale = fe[7] * s
+        f[6 * a + 3] -= scale * c0
+        f[6 * a + 4] -= scale * c1
+        f[6 * a + 5] -= scale * c2
+    return 0.0, 0.0, 0
+
+
+@njit(cache=True, _nrt=False)
+def _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G, gamma):
+    """The terms at the kinematics ``kin`` (:func:`_kinematics`): ``f`` (6 N,) and the rows
+    ``phi, phi_t, gamma`` (m,), ``G`` (m, 6 N), all zeroed by the caller. Returns
+    ``(P_applied, P_damping, row, error)``: the powers (W), and a spring whose points coincide
+    (its table row, error 1)."""
+    _gyroscopic(bt, N, kin, f)
+    P_applied, P_damping = 0.0, 0.0
+    for e in range(it.shape[0]):
+        if it[e, 0] <= DRIVE_DISP:
+            _constraint_rows(it, ft, U, e, t, kin, phi, phi_t, G, gamma)
+        else:
+            pa, pd, err = _applied(it, ft, bt, U, e, N, kin, v, f)
+            if err:
+                return P_applied, P_damping, e, err
+            P_applied += pa
+            P_damping += pd
+    return P_applied, P_damping, -1, 0
+
+
+@njit(cache=True, _nrt=False)
+def _potential(it, ft, bt, N, kin):
+    """Gravity's and the springs' potential energy (J) at the kinematics ``kin``."""
+    V = 0.0
+    for e in range(it.shape[0]):
+        kind = it[e, 0]
+        if kind == GRAVITY:
+            for i in range(N):
+                k = kin[i]
+                V -= bt[i, 0] * (ft[e, 0] * k[9] + ft[e, 1] * k[10] + ft[e, 2] * k[11])
+        elif kind == SPRING:
+            length = _spring_geometry(kin, it, ft, e)[0]
+            V += 0.5 * ft[e, 6] * (length - ft[e, 8]) ** 2
+    return V
+
+
+# --------------------------------------------------------------------------- evaluations
+@njit(cache=True)
+def workspace(it, plan):
+    """The arrays of every evaluation of a spatial model, made once by a phase or an output
+    block: float64 ``f (n), phi, phi_t, gamma (m), G (m, n)`` (zeroed per evaluation), the
+    kinematics ``(N + 1) * 21``, the stage's workspace (``core.stage.stage_workspace``), and
+    at its end the user values ``U`` (n_el, 3; where ``core.callbacks.fill_user`` writes
+    them); int64 the stage's index workspace."""
+    n, m = int(plan[H_N]), int(plan[H_M])
+    N = n // 6
+    sw, iw = stage_workspace(plan)
+    ws = np.zeros(_terms_size(n, m) + (N + 1) * _KIN + sw.size + 3 * it.shape[0])
+    return ws, iw
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _terms_size(n, m):
+    return n + 3 * m + m * n
+
+
+@njit(cache=True, _nrt=False)
+def _evaluate_into(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+    """One evaluation in the workspace ``ws, iw`` (:func:`workspace`): the kinematics, the
+    terms, then ``core.stage._stage_body``. Returns its status, ``COINCIDENT`` (a spring's
+    points; its table row in ``out[0]``), ``NONFINITE`` (a user value or a term not finite) or
+    ``GENERAL`` (the stage needs the allocating path)."""
+    if not _all_finite(U):
+        return NONFINITE
+    n, m = int(plan[H_N]), int(plan[H_M])
+    N = n // 6
+    zeroed = _terms_size(n, m)
+    for i in range(zeroed):
+        ws[i] = 0.0
+    f = ws[:n]
+    phi, phi_t, gamma = ws[n:n + m], ws[n + m:n + 2 * m], ws[n + 2 * m:n + 3 * m]
+    G = ws[n + 3 * m:zeroed].reshape(m, n)
+    kin = ws[zeroed:zeroed + (N + 1) * _KIN].reshape(N + 1, _KIN)
+    _kinematics(N, q, v, kin)
+    P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t,
+                                                 G, gamma)
+    if err:
+        out[0] = row
+        return COINCIDENT
+    for i in range(n):
+        if not np.isfinite(f[i]):
+            return NONFINITE
+    p_rows = plan_rows(plan)
+    W = ws[:0].reshape(0, n)  # no friction pairs yet: W (0, n), its bias (0,)
+    bias = ws[:0]
+    nk, ns = _stick_counts(plan, modes, p_rows)
+    sw = ws[zeroed + (N + 1) * _KIN:]
+    return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v,
+                       z, modes, faces, out, sw, iw, nk, ns, p_rows)
+
+
+@njit(cache=True)
+def _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws):
+    """The allocating path of an evaluation the runtime-free stage declines (``GENERAL``):
+    the same terms, then ``core.stage.acceleration_stage``."""
+    n, m = int(plan[H_N]), int(plan[H_M])
+    N = n // 6
+    f, phi, phi_t, gamma = np.zeros(n), np.zeros(m), np.zeros(m), np.zeros(m)
+    G = np.zeros((m, n))
+    kin = ws[_terms_size(n, m):_terms_size(n, m) + (N + 1) * _KIN].reshape(N + 1, _KIN)
+    _kinematics(N, q, v, kin)
+    P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t,
+                                                 G, gamma)
+    if err:
+        out[0] = row
+        return COINCIDENT
+    p_rows = plan_rows(plan)
+    return acceleration_stage(M, f, phi, phi_t, G, gamma, np.zeros((p_rows, n)),
+                              np.zeros(p_rows), P_applied, P_damping, plan, Wt, v, z, modes,
+                              faces, out)
+
+
+@njit(cache=True, inline="always")
+def _evaluate(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+    status = _evaluate_into(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
+    if status == GENERAL:
+        status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
+                                   ws)
+    return status
+
+
+@njit(cache=True)
+def spatial_evaluate(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out):
+    """One whole evaluation (terms and acceleration stage) in a workspace made here."""
+    ws, iw = workspace(it, plan)
+    return _evaluate(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
+
+
+@njit(cache=True)
+def spatial_terms(it, ft, bt, U, t, q, v, m):
+    """The terms ``(f (6 N,), phi, phi_t, gamma (m,), G (m, 6 N), P_applied, P_damping,
+    error)`` at ``(t, q, v)`` (for the tests' comparison with the Python path)."""
+    n = v.size
+    N = n // 6
+    f, phi, phi_t, gamma = np.zeros(n), np.zeros(m), np.zeros(m), np.zeros(m)
+    G = np.zeros((m, n))
+    kin = np.empty((N + 1, _KIN))
+    _kinematics(N, q, v, kin)
+    P_applied, P_damping, _, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G,
+                                               gamma)
+    return f, phi, phi_t, gamma, G, P_applied, P_damping, err
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _derivative(y, out, dy, N, m, p, k, n_z, p_rows):
+    """``dy/dt = [H(q) v, dv/dt, powers, dz/dt]``: ``dr/dt = u``, ``dp/dt = 1/2 p (x) (0,
+    omega')`` per body (``rotation.quat_rate``)."""
+    n_q, n = 7 * N, 6 * N
+    offsets = eval_offsets(n, m, p, k, n_z, False, p_rows)
+    for i in range(N):
+        qi, vi = 7 * i, n_q + 6 * i
+        dy[qi], dy[qi + 1], dy[qi + 2] = y[vi], y[vi + 1], y[vi + 2]
+        w, x, yy, z = y[qi + 3], y[qi + 4], y[qi + 5], y[qi + 6]
+        a, b, c = y[vi + 3], y[vi + 4], y[vi + 5]
+        dy[qi + 3] = -0.5 * (x * a + yy * b + z * c)
+        dy[qi + 4] = 0.5 * (w * a + yy * c - z * b)
+        dy[qi + 5] = 0.5 * (w * b - x * c + z * a)
+        dy[qi + 6] = 0.5 * (w * c + x * b - yy * a)
+    for i in range(n):
+        dy[n_q + i] = out[i]
+    o_work = n_q + n
+    for i in range(N_WORK):
+        dy[o_work + i] = out[offsets[O_POW] + i]
+    for i in range(n_z):
+        dy[o_work + N_WORK + i] = out[offsets[O_DZ] + i]
+
+
+@njit(cache=True, _nrt=False)
+def _spatial_dy_into(it, ft, bt, U, M, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                       int(plan[H_NZ]))
+    N = n // 6
+    n_q = 7 * N
+    status = _evaluate_into(it, ft, bt, U, M, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
+                            y[n_q + n + N_WORK:n_q + n + N_WORK + n_z], modes, faces, out, ws,
+                            iw)
+    if status == OK:
+        _derivative(y, out, dy, N, m, p, k, n_z, plan_rows(plan))
+    return status
+
+
+@njit(cache=True)
+def _spatial_dy(it, ft, bt, M, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+    """``dy/dt`` at ``(t, y)`` with the user values at the workspace's end (filled by the
+    caller); the allocating path where the runtime-free stage declines. Returns the
+    evaluation's status."""
+    n_el = it.shape[0]
+    U = ws[ws.size - 3 * n_el:].reshape(n_el, 3)
+    status = _spatial_dy_into(it, ft, bt, U, M, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
+    if status == GENERAL:
+        n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                           int(plan[H_NZ]))
+        N = n // 6
+        n_q = 7 * N
+        status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
+                                   y[n_q + n + N_WORK:n_q + n + N_WORK + n_z], modes, faces,
+                                   out, ws)
+        if status == OK:
+            _derivative(y, out, dy, N, m, p, k, n_z, plan_rows(plan))
+    return status
+
+
+@njit(cache=True)
+def spatial_evaluate_batch(it, ft, bt, U, M, plan, Wt, ts, Q, V, Z, modes, faces, out):
+    """The evaluations at the rows ``(ts (k,), Q (k, 7 N), V (k, 6 N), Z, U (k, n_el, 3))``
+    into ``out`` (k, size + 2): each row's evaluation, then its kinetic ``v M v / 2`` and
+    potential energy (J). Returns ``(row, status)`` of the first row that is not ``OK``
+    (``(-1, OK)`` if none)."""
+    ws, iw = workspace(it, plan)
+    n = Q.shape[1] // 7 * 6
+    N = n // 6
+    size = out.shape[1] - 2
+    kin = np.empty((N + 1, _KIN))
+    for r in range(ts.size):
+        row = out[r]
+        status = _evaluate(it, ft, bt, U[r], M, plan, Wt, ts[r], Q[r], V[r], Z[r], modes, faces,
+                           row[:size], ws, iw)
+        if status != OK:
+            return r, status
+        kinetic = 0.0
+        for a in range(n):
+            acc = 0.0
+            for b in range(n):
+                acc += M[a, b] * V[r, b]
+            kinetic += V[r, a] * acc
+        row[size] = 0.5 * kinetic
+        _kinematics(N, Q[r], V[r], kin)
+        row[size + 1] = _potential(it, ft, bt, N, kin)
+    return -1, OK
+
+
+@njit(cache=True)
+def spatial_potentials(it, ft, bt, Q):
+    """The potential energy (J) at the rows ``Q (k, 7 N)``."""
+    N = Q.shape[1] // 7
+    kin = np.empty((N + 1, _KIN))
+    zero = np.zeros(6 * N)
+    V = np.empty(Q.shape[0])
+    for r in range(Q.shape[0]):
+        _kinematics(N, Q[r], zero, kin)
+        V[r] = _potential(it, ft, bt, N, kin)
+    return V
+
+
+# --------------------------------------------------------------------------- outputs
+@njit(cache=True)
+def spatial_joint_forces(it, ft, bt, Q, V, lam, owner, n_owner):
+    """``G_j^T lambda_j`` (k, n_owner, 6 N) at the rows ``(Q (k, 7 N), V (k, 6 N), lam (k,
+    m))``: each constraint row's force on the bodies' velocities summed over the rows of its
+    owner (``owner`` (m,), -1: none), for the joints' reactions."""
+    k, n, m = Q.shape[0], V.shape[1], lam.shape[1]
+    N = n // 6
+    out = np.zeros((k, n_owner, n))
+    f, phi, phi_t, gamma = np.empty(n), np.empty(m), np.empty(m), np.empty(m)
+    G = np.empty((m, n))
+    kin = np.empty((N + 1, _KIN))
+    U = np.zeros((it.shape[0], 3))
+    for r in range(k):
+        f[:] = 0.0
+        phi[:] = 0.0
+        phi_t[:] = 0.0
+        gamma[:] = 0.0
+        G[:] = 0.0
+        _kinematics(N, Q[r], V[r], kin)
+        _terms_into(it, ft, bt, U, N, 0.0, kin, V[r], f, phi, phi_t, G, gamma)
+        for row in range(m):
+            j = owner[row]
+            if j >= 0:
+                for c in range(n):
+                    out[r, j, c] += G[row, c] * lam[r, row]
+    return out
+
+
+@njit(cache=True)
+def spatial_coordinate_values(ci, cf, Q, n):
+    """The joint coordinates (rad or m) at the rows ``Q (k, 7 N)``, (k, n_c): each row of the
+    coordinate table ``ci, cf`` (``DRIVE_ANGLE`` or ``DRIVE_DISP`` primitives,
+    ``tables.SpatialTables.coordinates``); angles in (-pi, pi]."""
+    N = n // 6
+    out = np.empty((Q.shape[0], ci.shape[0]))
+    kin = np.empty((N + 1, _KIN))
+    G = np.zeros((1, n))
+    zero = np.zeros(n)
+    for r in range(Q.shape[0]):
+        _kinematics(N, Q[r], zero, kin)
+        for e in range(ci.shape[0]):
+            if ci[e, 0] == DRIVE_ANGLE:
+                out[r, e] = _angle(kin, ci[e, 1], ci[e, 2], cf[e], G, 0)[0]
+            else:
+                out[r, e] = _dot2(kin, ci[e, 1], ci[e, 2], cf[e], G, 0)[0]
+    return out

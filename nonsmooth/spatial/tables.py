@@ -1,0 +1,166 @@
+"""A compiled spatial model as flat tables for the kernels (:mod:`nonsmooth.spatial.kernels`).
+
+:func:`spatial_tables` reads a :class:`~nonsmooth.spatial.model.SpatialSystem` (its joints'
+primitives, drivers, forces and virtual rotors) into three arrays, one row per element:
+
+* ``ints`` (n_el, 6): ``[kind, a, b, row, user, frame]``: the element kind (the constants
+  below), its bodies (``-1`` the ground), its first constraint row, whether its numbers come
+  from a user function (the run's user values ``U[e]``), and for a force or torque whether it
+  is given in body axes;
+* ``floats`` (n_el, 12): the element's vectors in body axes and numbers (SI):
+
+  =============  ==============================================================
+  kind           floats
+  =============  ==============================================================
+  SPH            ``s'_a (3), s'_b (3)``
+  DOT1           ``h'_a (3), h'_b (3)``
+  DOT2           ``h'_a (3), s'_a (3), s'_b (3)``
+  DRIVE_ANGLE    ``f'_a, g'_a, f'_b (3 each), initial, speed``
+  DRIVE_DISP     ``h'_a, s'_a, s'_b (3 each), initial, speed``
+  GRAVITY        ``g d (3)`` (m/s^2, world)
+  SPRING         ``s'_a, s'_b (3 each), k, c, l0``
+  FORCE          ``s' (3), F (3)`` (constant, N)
+  TORQUE         ``T (3)`` (constant, N m)
+  VROTOR         ``h'_a (3), h'_b (3), G, I_r`` (a virtual rotor: rotor.py)
+  =============  ==============================================================
+
+* ``bodies`` (N, 10): ``[m, J (9, row-major)]`` (kg, kg m^2 about the centre of mass, body
+  axes).
+
+An armature rotor is in the constant mass matrix only (no row).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import elements as el
+from .primitives import AnglePrimitive, Dot1Primitive, Dot2Primitive, SphPrimitive
+
+__all__ = ["SpatialTables", "spatial_tables", "SPH", "DOT1", "DOT2", "DRIVE_ANGLE",
+           "DRIVE_DISP", "GRAVITY", "SPRING", "FORCE", "TORQUE", "VROTOR"]
+
+SPH, DOT1, DOT2, DRIVE_ANGLE, DRIVE_DISP, GRAVITY, SPRING, FORCE, TORQUE, VROTOR = range(1, 11)
+N_INTS, N_FLOATS = 6, 12
+
+
+@dataclass(frozen=True)
+class SpatialTables:
+    """The tables of :func:`spatial_tables`; ``names`` (n_el,) each row's element name and
+    ``user`` the rows whose values a user function gives (``(row, function)`` with
+    ``function(t) -> 3 numbers``); ``coordinates`` the joints' coordinates as a table of
+    their own ``(ints, floats, names)`` (``DRIVE_ANGLE`` / ``DRIVE_DISP`` rows with no
+    constraint row: ``<joint>.angle``, ``<joint>.displacement``)."""
+
+    ints: np.ndarray
+    floats: np.ndarray
+    bodies: np.ndarray
+    names: list
+    user: list
+    coordinates: tuple
+
+
+def _row(kind, a, b, r, numbers, *, user_flag=0, frame=0):
+    """One element's ``(ints (N_INTS,), floats (N_FLOATS,))``."""
+    it = np.array((kind, a, b, r, user_flag, frame), dtype=np.int64)
+    ft = np.zeros(N_FLOATS)
+    numbers = np.concatenate([np.atleast_1d(np.asarray(x, float)) for x in numbers])
+    ft[:numbers.size] = numbers
+    return it, ft
+
+
+def _coordinate_row(prim, r: int):
+    """A joint coordinate's primitive as a ``DRIVE_ANGLE`` or ``DRIVE_DISP`` row (``r`` its
+    constraint row, -1: none)."""
+    if isinstance(prim, AnglePrimitive):
+        c, s = prim._c, prim._s
+        return DRIVE_ANGLE, c.a, c.b, r, (c.h_a, s.h_a, c.h_b)
+    return DRIVE_DISP, prim.a, prim.b, r, (prim.h_a, prim.s_a, prim.s_b)
+
+
+def _stack(rows):
+    ints = np.array([it for it, _ in rows], dtype=np.int64).reshape(-1, N_INTS)
+    floats = np.array([ft for _, ft in rows], dtype=float).reshape(-1, N_FLOATS)
+    return ints, floats
+
+
+class _Rows:
+    """The table's rows as they are added."""
+
+    def __init__(self):
+        self.rows, self.names, self.user = [], [], []
+
+    def add(self, name, *args, function=None, **kwargs) -> int:
+        """Add a row (``_row``'s arguments); ``function`` its user function, if any."""
+        self.rows.append(_row(*args, **kwargs))
+        self.names.append(name)
+        if function is not None:
+            self.user.append((len(self.rows) - 1, function))
+        return len(self.rows) - 1
+
+
+def _joint_rows(system, rows: _Rows) -> None:
+    owner = {}
+    for j in system.model.joints:
+        for prim in system.joint_rows[j.name].primitives:
+            owner[id(prim)] = j.name
+    for r, prim in system._blocks:
+        name = owner[id(prim)]
+        if isinstance(prim, SphPrimitive):
+            rows.add(name, SPH, prim.a, prim.b, r, (prim.s_a, prim.s_b))
+        elif isinstance(prim, Dot1Primitive):
+            rows.add(name, DOT1, prim.a, prim.b, r, (prim.h_a, prim.h_b))
+        elif isinstance(prim, Dot2Primitive):
+            rows.add(name, DOT2, prim.a, prim.b, r, (prim.h_a, prim.s_a, prim.s_b))
+        else:  # pragma: no cover - every joint is written with the three primitives
+            raise TypeError(f"no compiled primitive for {type(prim).__name__}")
+    for r, d, prim in system._drivers:
+        kind, a, b, r, vectors = _coordinate_row(prim, r)
+        initial, speed = d.constant_speed if d.constant_speed is not None else (0.0, 0.0)
+        given = d.constant_speed is None
+        rows.add(d.name, kind, a, b, r, (*vectors, initial, speed), user_flag=int(given),
+                 function=d.motion if given else None)
+
+
+def _force_rows(system, rows: _Rows) -> None:
+    for fe, force in zip(system._forces, system.model.forces, strict=True):
+        if isinstance(force, el.Gravity):
+            rows.add(force.name, GRAVITY, -1, -1, -1, (fe.gvec,))
+        elif isinstance(force, el.Spring):
+            rows.add(force.name, SPRING, fe.a, fe.b, -1,
+                     (fe.s_a, fe.s_b, force.k, force.c, force.l0))
+        elif isinstance(force, (el.Force, el.Torque)):
+            given = force.constant is None
+            const = np.zeros(3) if given else force.constant
+            kind, numbers = (FORCE, (fe.s, const)) if isinstance(force, el.Force) else (
+                TORQUE, (const,))
+            rows.add(force.name, kind, fe.i, -1, -1, numbers, user_flag=int(given),
+                     frame=int(force.frame == "body"),
+                     function=force.function if given else None)
+        else:  # pragma: no cover - the force elements above are all there are
+            raise TypeError(f"no compiled force for {type(force).__name__}")
+    for cr in system._rotors:
+        if cr.virtual:  # (a driven ground: no term of b)
+            b_ok = cr.b >= 0
+            rows.add(cr.rotor.name, VROTOR, cr.a, cr.b if b_ok else 0, -1,
+                     (cr.h_a, cr.h_b if b_ok else np.zeros(3), cr.rotor.gear_ratio,
+                      cr.rotor.rotor_inertia))
+
+
+def spatial_tables(system) -> SpatialTables:
+    """The tables of a :class:`~nonsmooth.spatial.model.SpatialSystem`."""
+    rows = _Rows()
+    _joint_rows(system, rows)
+    _force_rows(system, rows)
+    coords, c_names = [], []
+    for name, jr in system.joint_rows.items():
+        for coord, prim in jr.coordinates.items():
+            kind, a, b, r, vectors = _coordinate_row(prim, -1)
+            coords.append(_row(kind, a, b, r, vectors))
+            c_names.append(f"{name}.{coord}")
+    bodies = np.array([np.concatenate(([b.mass], b.J.reshape(-1)))
+                       for b in system.model.bodies]).reshape(-1, 10)
+    return SpatialTables(*_stack(rows.rows), bodies, rows.names, rows.user,
+                         (*_stack(coords), c_names))
