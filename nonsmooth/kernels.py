@@ -70,6 +70,7 @@ from .core.stage import (  # noqa: F401 - the stage's names, re-exported for the
     acceleration_stage,
     evaluation_layout,
     plan_rows,
+    stage_ints,
     stage_workspace,
     state_offsets,
     vector_offsets,
@@ -641,7 +642,7 @@ def workspace(it, plan):
     tail = p_rows * n + 3 * it.shape[0]
     ws = np.empty(_terms_size(n, m, p_rows) + n * n + plan.size + largest + k + tail)
     ws[ws.size - tail:] = 0.0
-    return ws, np.empty(p_rows, dtype=np.int64)
+    return ws, np.empty(stage_ints(n, m, p_rows), dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)

@@ -55,6 +55,7 @@ from .linalg import (
     _lu_solve,
     _schur_size,
     _schur_solve,
+    _touching_size,
 )
 
 prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
@@ -379,10 +380,21 @@ def _stick_counts(plan, modes, p_rows):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick, K, R):
+def _constraint_transpose(K, n, rows):
+    """``K[:n, n:n + rows] = -C^T`` from ``C = K[n:n + rows, :n]``."""
+    for r in range(rows):
+        for b in range(n):
+            K[b, n + r] = -K[n + r, b]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick, K, R,
+         full=True):
     """The KKT matrix with a stick row per sticking pair and its right-hand sides
     ``[f - W^T b, gamma - 2 alpha dphi - beta^2 phi, -(dW/dt) v - 2 alpha v_T]`` and
-    ``-a_i W_i^T`` per slipping pair into ``K, R`` (zeroed by the caller)."""
+    ``-a_i W_i^T`` per slipping pair into ``K, R`` (zeroed by the caller). ``full`` false:
+    ``K``'s first ``n`` columns only (``[M; C]``, what the Delassus solve reads; the caller
+    need not zero ``K``)."""
     n, m, ns, nk = M.shape[0], phi.shape[0], slip.shape[0], stick.shape[0]
     p = W.shape[0]
     for a in range(n):
@@ -395,18 +407,18 @@ def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip,
     for r in range(m):
         for b in range(n):
             K[n + r, b] = G[r, b]
-            K[b, n + r] = -G[r, b]
         R[n + r, 0] = gamma[r] - two_a * dphi[r] - b2 * phi[r]
     for r in range(nk):
         i = stick[r]
         for b in range(n):
             K[n + m + r, b] = W[i, b]
-            K[b, n + m + r] = -W[i, b]
         R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
     for c_ in range(ns):
         i = slip[c_]
         for b in range(n):
             R[b, 1 + c_] = -a_all[i] * W[i, b]
+    if full:
+        _constraint_transpose(K, n, m + nk)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -675,7 +687,7 @@ def _views(vec, m, p, k, n_z, ns, size, pr):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
-               p_rows):
+               p_rows, full=True):
     """The stage up to the KKT system (``nk`` stick rows, ``ns`` slipping or smooth pairs,
     ``p_rows`` rows of ``W``): kinematics, friction laws, ``K`` and ``R``."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
@@ -691,8 +703,7 @@ def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx,
         _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
                               slip, stick)
     _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
-         slip, stick,
-         K, R)
+         slip, stick, K, R, full)
     if p_rows != p:
         _vector_columns(plan, W, a_all, slip, R)
 
@@ -786,21 +797,29 @@ def _largest_stage(n, m, p, k, n_z, p_rows):
 @njit(cache=True, _nrt=False, inline="always")
 def _schur_scratch(n, size, ncol):
     """The stage workspace's floats after the loads' right-hand side for a KKT system of
-    ``size`` rows: none up to :data:`SMALL_LU` (the LU of ``K``), else
-    ``linalg._schur_size`` (the Delassus solve of a 3 x 3 block-diagonal mass)."""
-    return 0 if size <= SMALL_LU else _schur_size(n, size, ncol)
+    ``size`` rows: the Delassus solve's scratch (``linalg._schur_size``)."""
+    return _schur_size(n, size, ncol)
 
 
 @njit(cache=True)
 def stage_workspace(plan):
     """The arrays of :func:`_stage_into` for a system's plan, made once by its caller: float64
     of the largest layout over the number of sticking pairs plus the loads' right-hand side;
-    int64 (p_rows,) the slipping pairs and the sticking rows."""
+    int64 (:func:`stage_ints`) the slipping pairs and the sticking rows, then the Delassus
+    solve's indices."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     p_rows = plan_rows(plan)
     largest = _largest_stage(n, m, p, k, n_z, p_rows)
-    return np.empty(largest + k), np.empty(p_rows, dtype=np.int64)
+    return np.empty(largest + k), np.empty(stage_ints(n, m, p_rows), dtype=np.int64)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def stage_ints(n, m, p_rows):
+    """Length of the stage's int64 workspace: the slipping pairs and sticking rows (p_rows),
+    then the Delassus solve's rows touching each block (``linalg._touching_size`` at the
+    largest KKT system)."""
+    return p_rows + _touching_size(n, n + m + p_rows)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -833,7 +852,7 @@ def _certify_bound(A, Kf, jam):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
-                faces, out, sw, iw, nk, ns, p_rows):
+                faces, out, sw, iw, nk, ns, p_rows, delassus=False):
     """The acceleration stage (:func:`acceleration_stage`'s arithmetic) without numba's
     runtime, in the stage workspace ``sw, iw`` (:func:`stage_workspace`): the stage's vectors
     (:func:`_scratch_size`), ``K (size, size), R (size, 1 + ns), mats (3, k, k)`` (zeroed
@@ -842,7 +861,9 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     with a mass matrix block diagonal in 3 x 3 blocks, a spatial model's: the Delassus matrix,
     ``linalg._block_schur``), the certificate by a norm
     bound (:func:`_certify_bound`); ``nk`` the stick rows, ``ns`` the slipping pairs and
-    ``p_rows`` the rows of ``W`` (:func:`_stick_counts`, :func:`plan_rows`). Returns the
+    ``p_rows`` the rows of ``W`` (:func:`_stick_counts`, :func:`plan_rows`); ``delassus``
+    true: the caller guarantees a 3 x 3 block-diagonal mass, and the Delassus solve is taken
+    at any size (the spatial family's). Returns the
     stage's statuses, or ``GENERAL`` for a system above :data:`SMALL_LU` rows whose mass is
     not 3 x 3 block diagonal (or with sticking vector pairs), or a load
     equation the bound does not certify (``SINGULAR`` for stick rows of vector pairs that
@@ -850,13 +871,19 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     size = n + m + nk
-    delassus = size > SMALL_LU  # above it: the Delassus solve of a block-diagonal mass only
-    if delassus and ((p_rows != p and nk) or not _is_block3(M)):
-        return GENERAL
+    if p_rows != p and nk:  # stick rows that may depend on each other: the LU that refuses
+        delassus = False  # small pivots (or the general path)
+    if not delassus and size > SMALL_LU:  # above it: the Delassus solve of a block-diagonal
+        if (p_rows != p and nk) or not _is_block3(M):  # mass, else the general path
+            return GENERAL
+        delassus = True
     zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
-    for i in range(zeroed):
-        sw[i] = 0.0
     n_vec = _scratch_size(m, p, k, n_z, ns, size, p_rows)
+    skip = n_vec + size * size if delassus else n_vec  # (K is not zeroed for the Delassus
+    for i in range(n_vec):  # solve: _kkt writes what it reads)
+        sw[i] = 0.0
+    for i in range(skip, zeroed):
+        sw[i] = 0.0
     vec = sw[:n_vec]
     o = n_vec
     K = sw[o:o + size * size].reshape(size, size)
@@ -866,14 +893,8 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     mats = sw[o:o + 3 * k * k].reshape(3, k, k)
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
-               p_rows)
-    if delassus:
-        if not _block_schur(K, R, n, sw[zeroed + k:]):
-            return SINGULAR
-    elif p_rows != p and nk:  # stick rows that may depend on each other: the Python path
-        if not _independent_lu(K, R):  # decides (least squares, or the named error)
-            return SINGULAR
-    elif not _lu_solve(K, R):
+               p_rows, not delassus)
+    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, p_rows != p and nk):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
@@ -884,6 +905,18 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
                         out, m, p, k, n_z, ns, size, p_rows):
         return NO_LOAD
     return OK
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _solve_kkt(K, R, n, scratch, T, delassus, dependent):
+    """``K X = R`` in place: the Delassus solve (``delassus``), the LU that refuses small
+    pivots (``dependent``: stick rows that may depend on each other; where it refuses, the
+    Python path decides: least squares, or the named error), else the LU. False: singular."""
+    if delassus:
+        return _block_schur(K, R, n, scratch, T)
+    if dependent:
+        return _independent_lu(K, R)
+    return _lu_solve(K, R)
 
 
 @njit(cache=True, _nrt=False)

@@ -19,8 +19,10 @@ __all__ = ["SpatialFamily", "spatial_family"]
 @dataclass(frozen=True)
 class SpatialFamily(CompiledFamily):
     """:class:`~nonsmooth.family.CompiledFamily` of a spatial model: ``data = (ints, floats,
-    bodies, M)`` (:class:`~nonsmooth.spatial.tables.SpatialTables` and the constant mass
-    matrix), ``size`` the evaluation buffer's length."""
+    bodies, M, block3)`` (:class:`~nonsmooth.spatial.tables.SpatialTables`, the constant mass
+    matrix and whether it is block diagonal in 3 x 3 blocks: then every evaluation takes the
+    Delassus solve, ``core.linalg._block_schur``; an armature rotor couples two bodies' blocks),
+    ``size`` the evaluation buffer's length."""
 
     size: int = 0
     #: what is made once and reused (the step's ``ctx`` for the last plan)
@@ -50,7 +52,7 @@ class SpatialFamily(CompiledFamily):
         if U is None:
             U = np.zeros((k, it.shape[0], 3))
         out = np.empty((k, self.size + 2))
-        row, status = spatial_evaluate_batch(*self.data[:3], U, self.data[3], plan, Wt, ts,
+        row, status = spatial_evaluate_batch(*self.data[:3], U, *self.data[3:], plan, Wt, ts,
                                              np.ascontiguousarray(Q), np.ascontiguousarray(V),
                                              np.ascontiguousarray(Z), modes, faces, out)
         return out[:, :-2], (out[:, -2], out[:, -1]), row, status
@@ -61,7 +63,7 @@ class SpatialFamily(CompiledFamily):
         from .phases import spatial_fixed_step
 
         ctx = self.cache.get("step")
-        if ctx is None or ctx[4] is not plan or ctx[5] is not Wt:  # made once per plan
+        if ctx is None or ctx[5] is not plan or ctx[6] is not Wt:  # made once per plan
             ctx = self.cache["step"] = self._ctx(plan, Wt)
         return spatial_fixed_step(ctx, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out)
 
@@ -80,6 +82,16 @@ def spatial_family(system, size: int) -> SpatialFamily:
     from . import kernels
 
     tab = system.kernel_tables
-    return SpatialFamily(module=kernels, data=(tab.ints, tab.floats, tab.bodies,
-                                               np.ascontiguousarray(system.constant_mass)),
+    M = np.ascontiguousarray(system.constant_mass)
+    return SpatialFamily(module=kernels, data=(tab.ints, tab.floats, tab.bodies, M,
+                                               _block3(M)),
                          calls_back=system.has_user_functions, size=size)
+
+
+def _block3(M: np.ndarray) -> bool:
+    """Whether ``M`` is block diagonal in 3 x 3 blocks (exact zeros elsewhere)."""
+    n = M.shape[0]
+    if n % 3:
+        return False
+    blocks = np.kron(np.eye(n // 3, dtype=bool), np.ones((3, 3), dtype=bool))
+    return bool(np.all(M[~blocks] == 0.0))

@@ -458,7 +458,7 @@ def _terms_size(n, m):
 
 
 @njit(cache=True, _nrt=False)
-def _evaluate_into(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
     """One evaluation in the workspace ``ws, iw`` (:func:`workspace`): the kinematics, the
     terms, then ``core.stage._stage_body``. Returns its status, ``COINCIDENT`` (a spring's
     points; its table row in ``out[0]``), ``NONFINITE`` (a user value or a term not finite) or
@@ -514,8 +514,9 @@ def _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
 
 
 @njit(cache=True, inline="always")
-def _evaluate(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
-    status = _evaluate_into(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
+def _evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+    status = _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws,
+                            iw)
     if status == GENERAL:
         status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
                                    ws)
@@ -523,10 +524,10 @@ def _evaluate(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
 
 
 @njit(cache=True)
-def spatial_evaluate(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out):
+def spatial_evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out):
     """One whole evaluation (terms and acceleration stage) in a workspace made here."""
     ws, iw = workspace(it, plan)
-    return _evaluate(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
+    return _evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
 
 
 @njit(cache=True)
@@ -569,12 +570,12 @@ def _derivative(y, out, dy, N, m, p, k, n_z, p_rows):
 
 
 @njit(cache=True, _nrt=False)
-def _spatial_dy_into(it, ft, bt, U, M, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+def _spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     N = n // 6
     n_q = 7 * N
-    status = _evaluate_into(it, ft, bt, U, M, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
+    status = _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
                             y[n_q + n + N_WORK:n_q + n + N_WORK + n_z], modes, faces, out, ws,
                             iw)
     if status == OK:
@@ -583,13 +584,14 @@ def _spatial_dy_into(it, ft, bt, U, M, plan, Wt, t, y, modes, faces, out, dy, ws
 
 
 @njit(cache=True)
-def _spatial_dy(it, ft, bt, M, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
     """``dy/dt`` at ``(t, y)`` with the user values at the workspace's end (filled by the
     caller); the allocating path where the runtime-free stage declines. Returns the
     evaluation's status."""
     n_el = it.shape[0]
     U = ws[ws.size - 3 * n_el:].reshape(n_el, 3)
-    status = _spatial_dy_into(it, ft, bt, U, M, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
+    status = _spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws,
+                              iw)
     if status == GENERAL:
         n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                            int(plan[H_NZ]))
@@ -604,7 +606,7 @@ def _spatial_dy(it, ft, bt, M, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
 
 
 @njit(cache=True)
-def spatial_evaluate_batch(it, ft, bt, U, M, plan, Wt, ts, Q, V, Z, modes, faces, out):
+def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, modes, faces, out):
     """The evaluations at the rows ``(ts (k,), Q (k, 7 N), V (k, 6 N), Z, U (k, n_el, 3))``
     into ``out`` (k, size + 2): each row's evaluation, then its kinetic ``v M v / 2`` and
     potential energy (J). Returns ``(row, status)`` of the first row that is not ``OK``
@@ -616,8 +618,8 @@ def spatial_evaluate_batch(it, ft, bt, U, M, plan, Wt, ts, Q, V, Z, modes, faces
     kin = np.empty((N + 1, _KIN))
     for r in range(ts.size):
         row = out[r]
-        status = _evaluate(it, ft, bt, U[r], M, plan, Wt, ts[r], Q[r], V[r], Z[r], modes, faces,
-                           row[:size], ws, iw)
+        status = _evaluate(it, ft, bt, U[r], M, block3, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
+                           faces, row[:size], ws, iw)
         if status != OK:
             return r, status
         kinetic = 0.0
