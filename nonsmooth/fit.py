@@ -409,9 +409,9 @@ class Fit:
         return {n: (x - q * e, x + q * e) for n, x, e in
                 zip(self.parameters, self.x.tolist(), self.standard_errors.tolist(), strict=True)}
 
-    def summary(self) -> str:
+    def summary(self, notes: bool = True) -> str:
         """The table of estimates, standard errors and correlations, the residual and the cost
-        (a few lines)."""
+        (a few lines); with ``notes`` the identifiability warnings too (one line each)."""
         n = self.data["t"].size
         head = (f"fit of {self.model} to {n} samples of {', '.join(self.outputs)}: "
                 f"{len(self.parameters)} parameters, {self.n_iterations} iterations, "
@@ -438,7 +438,7 @@ class Fit:
                 lines.append(f"{name:<{width}}  {cells.rstrip()}")
         if not self.success:
             lines.append(f"least_squares did not converge: {self.message}")
-        lines += [f"warning: {w}" for w in self.warnings]
+        lines += [f"warning: {w}" for w in self.warnings] if notes else []
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -475,7 +475,7 @@ class Fit:
             res.set_ylabel(f"fit - data [{unit}]" if unit else "fit - data", fontsize=8)
             res.grid(alpha=0.3)
         axes[-1].set_xlabel("t [s]")
-        text = ", ".join(f"{p} = {x:.5g} +- {e:.2g}" for p, x, e in
+        text = ", ".join(f"{p} = {x:.5g} \u00b1 {e:.2g}" for p, x, e in
                          zip(self.parameters, self.x, self.standard_errors, strict=True))
         fig.suptitle(title or f"{self.model}: {text}", fontsize=10)
         fig.tight_layout()
