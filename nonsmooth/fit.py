@@ -296,6 +296,16 @@ class _Runs:
                                f": {exc}): a build function must be picklable (defined at module "
                                "level); or use scheduler='serial'") from None
 
+    def use(self, runner: _Runner) -> None:
+        """Run ``runner`` from now on (a fit over a shorter span of the data)."""
+        if runner is self.runner:
+            return
+        self.runner = runner
+        if self._scheduler is not None:
+            import cloudpickle
+
+            self._payload = cloudpickle.dumps(runner)
+
     def __enter__(self):
         if self._scheduler is not None:
             self._scheduler.__enter__()
@@ -490,7 +500,7 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
         fixed: Mapping | None = None, t_span=None, absolute_weights: bool = False,
         diff_step: float | None = None, rcond: float | None = None,
         options: Mapping | None = None, scheduler: str = "serial", workers: int | None = None,
-        ftol: float = 1e-8, xtol: float = 1e-8, gtol: float = 1e-8,
+        horizons=None, ftol: float = 1e-8, xtol: float = 1e-8, gtol: float = 1e-8,
         max_nfev: int | None = None, verbose: int = 0) -> Fit:
     """Fit model parameters to measured time series by bounded nonlinear least squares.
 
@@ -543,6 +553,13 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
         or ``"dask"`` (:func:`nonsmooth.sweep`'s schedulers).
     workers : int, optional
         Worker processes (default every core).
+    horizons : int or sequence of float, optional
+        Fit growing spans of the data first, each from the last one's estimates: ``n`` stages
+        ending at equal steps to the last sample (``n = 1``, the default: the whole record at
+        once), or the stages' end times (s). A long record of a stick-slip cycle from a start a
+        few percent off has local minima (a wrong period slips the phase by whole cycles by the
+        end); its first cycles do not, and their estimates start the next stage close enough.
+        The standard errors are those of the last stage (all the data).
     ftol, xtol, gtol, max_nfev, verbose
         ``scipy.optimize.least_squares``' (``max_nfev`` default ``100 k``).
 
@@ -617,16 +634,24 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
     rcond = RCOND * step if rcond is None else float(rcond)
     data_values = np.array([columns[name] for name in out])
     scale = np.where(start_values != 0, np.abs(start_values), 1.0)
-    problem = _Problem(names, scale, data_values, w, lower, upper, step)
+    z = start_values / scale
+    lsq = {"bounds": (lower / scale, upper / scale), "method": "trf", "x_scale": 1.0,
+           "ftol": ftol, "xtol": xtol, "gtol": gtol, "max_nfev": max_nfev or 100 * len(names),
+           "verbose": verbose}
+    ends = _horizons(horizons, t, span)
     with _Runs(runner, names, scheduler, workers) as runs:
-        problem.runs = runs
-        problem.remember(start_values / scale, runner.values(first))
+        for end in ends[:-1]:  # the growing spans first: each from the last one's estimates
+            keep = t <= end
+            runs.use(_Runner(source, fixed, (span[0], end), t[keep], tuple(out), run_options))
+            part = _Problem(names, scale, data_values[:, keep], w[:, keep], lower, upper, step,
+                            runs)
+            z = least_squares(part.residual, z, jac=part.jacobian, **lsq).x
+        runs.use(runner)
+        problem = _Problem(names, scale, data_values, w, lower, upper, step, runs)
+        if len(ends) == 1:
+            problem.remember(z, runner.values(first))
         runs.count += 1
-        z0 = start_values / scale
-        solution = least_squares(problem.residual, z0, jac=problem.jacobian,
-                                 bounds=(lower / scale, upper / scale), method="trf",
-                                 x_scale=1.0, ftol=ftol, xtol=xtol, gtol=gtol,
-                                 max_nfev=max_nfev or 100 * len(names), verbose=verbose)
+        solution = least_squares(problem.residual, z, jac=problem.jacobian, **lsq)
         z = solution.x
         jac_z = problem.jacobian(z)
         residual = problem.residual(z)
@@ -649,7 +674,7 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
                       for i, name in enumerate(out)},
         s=stats["s"], dof=stats["dof"], condition_number=stats["cond"],
         identifiable=stats["identifiable"], jacobian=jac_z / scale, result=best,
-        n_runs=problem.runs.count + 1, n_iterations=int(solution.njev or 0),
+        n_runs=runs.count + 1, n_iterations=int(solution.njev or 0),
         wall_time=time.perf_counter() - start, success=bool(solution.success),
         status=int(solution.status), message=str(solution.message),
         warnings=[text for text, _ in notes])
@@ -662,12 +687,12 @@ class _Problem:
     """The residual and its Jacobian in scaled parameters ``z = p / scale`` (the runs
     cached by ``z``)."""
 
-    def __init__(self, names, scale, data_values, w, lower, upper, step):
+    def __init__(self, names, scale, data_values, w, lower, upper, step, runs: _Runs):
         self.names, self.scale = names, scale
         self.data_values, self.w = data_values, w
         self.lower, self.upper = lower / scale, upper / scale
         self.step = step
-        self.runs: _Runs | None = None
+        self.runs = runs
         self._cache: dict[bytes, np.ndarray] = {}
         self.last_error = ""
 
@@ -1010,6 +1035,28 @@ def _span(t_span, t: np.ndarray) -> tuple[float, float]:
                         f"{t1:g} s (the first, t = {t[i]:g} s, in row {i}); the runs start at "
                         f"{t0:g} s: shift the times or give t_span")
     return t0, t1
+
+
+def _horizons(horizons, t: np.ndarray, span: tuple) -> list[float]:
+    """The end times of the fit's stages: ``horizons`` growing spans (an int: equal steps to
+    the data's last time) or the given times, then the whole span."""
+    if horizons is None or (np.ndim(horizons) == 0 and int(horizons) <= 1):
+        return [span[1]]
+    if np.ndim(horizons) == 0:
+        if int(horizons) != horizons or horizons < 1:
+            raise ValueError(f"horizons = {horizons!r}: give a whole number of stages >= 1 or "
+                             "the stages' end times (s)")
+        n = int(horizons)
+        ends = [span[0] + (t[-1] - span[0]) * j / n for j in range(1, n)]
+    else:
+        ends = [float(e) for e in horizons]
+        if any(not (span[0] < e < span[1]) for e in ends) or ends != sorted(set(ends)):
+            raise ValueError(f"horizons = {horizons!r}: give increasing end times inside the "
+                             f"runs' span {span[0]:g} .. {span[1]:g} s")
+    short = [e for e in ends if np.count_nonzero(t <= e) < 2]
+    if short:
+        raise DataError(f"horizons: the stage ending at {short[0]:g} s has fewer than 2 samples")
+    return [*ends, span[1]]
 
 
 def _run_options(options, law) -> dict:
