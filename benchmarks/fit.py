@@ -55,10 +55,10 @@ def start(rng) -> dict:
             return x0
 
 
-def one(data: dict, x0: dict, **kw):
+def one(data: dict, x0: dict, horizons: int, **kw):
     t0 = time.perf_counter()
     result = nonsmooth.fit("stick_slip_oscillator", data, list(TRUTH), x0=x0,
-                           horizons=HORIZONS, **kw)
+                           horizons=horizons, **kw)
     return result, time.perf_counter() - t0
 
 
@@ -74,19 +74,17 @@ def main(argv=None) -> None:
     parser.add_argument("--no-processes", action="store_true",
                         help="skip the fit on worker processes")
     args = parser.parse_args(argv)
-    global HORIZONS
-    HORIZONS = args.horizons
     rng = np.random.default_rng(args.seed)
     nonsmooth.simulate(build("stick_slip_oscillator"), 1.0)  # load the kernels
     print(__doc__.splitlines()[0])
     print(f"truth {TRUTH}, {args.samples} samples over 0..{args.t_end:g} s, noise "
-          f"{args.noise:g} m on x, horizons={HORIZONS}")
+          f"{args.noise:g} m on x, horizons={args.horizons}")
     data, x0 = synthetic(args.samples, args.t_end, args.noise, rng), start(rng)
-    serial, wall = one(data, x0)
+    serial, wall = one(data, x0, args.horizons)
     print(serial)
     rows = [("serial (this process)", wall, serial)]
     if not args.no_processes:
-        par, wall_p = one(data, x0, scheduler="processes", workers=2)
+        par, wall_p = one(data, x0, args.horizons, scheduler="processes", workers=2)
         rows.append(("processes (2 workers)", wall_p, par))
     print(f"\n{'one fit':<24}{'wall [s]':>10}{'runs':>7}{'target':>10}")
     for name, w, f in rows:
@@ -97,7 +95,7 @@ def main(argv=None) -> None:
     for _ in range(args.repetitions):
         data, x0 = synthetic(args.samples, args.t_end, args.noise, rng), start(rng)
         try:
-            f, w = one(data, x0)
+            f, w = one(data, x0, args.horizons)
         except nonsmooth.NonsmoothError as exc:  # counted as misses
             failed += 1
             z.append(np.full(len(TRUTH), np.inf))

@@ -17,8 +17,8 @@ values, with the relative step ``diff_step = sqrt(rtol)`` of the runs' tolerance
 runs' DOP853 at rtol 1e-11: steps of 3.2e-6): the truncation error of a central difference is
 of order ``h^2`` times the output's curvature in ``p`` (large: an event that moves shifts
 everything after it), the run's own error of order ``rtol / h``; on the belt oscillator the
-derivative of the position changes by 2 % between ``h = 1e-3`` and ``1e-4``, by 2e-6 between
-1e-5 and 1e-6, and agrees to 1e-7 at ``h = 3e-6`` (``docs/method.md``, "Identification").
+derivative of the position changes by 5e-4 between ``h = 1e-3`` and ``1e-4``, by 1.5e-6 between
+1e-4 and 1e-5 and by 1e-7 between 1e-5 and 1e-6 (``docs/method.md``, section 16.1).
 A step that would leave the bounds becomes one-sided.
 
 Uncertainty. At the optimum ``p*`` with Jacobian ``J`` (n, k) of the weighted residual, the

@@ -267,3 +267,16 @@ def test_missing_data_file_and_unknown_model_exit_2(tmp_path, capsys, monkeypatc
     assert "data file none.csv does not exist" in capsys.readouterr().err
     assert main(["fit", "four_bar", "none.csv", "--param", "k"]) == 2
     assert "unknown model 'four_bar'" in capsys.readouterr().err
+
+
+def test_the_readme_example_runs(tmp_path, monkeypatch, capsys):
+    from readme_blocks import readme_block
+
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    exec(compile(readme_block("fit-example"), "README fit-example", "exec"), scope)
+    fit = scope["fit"]
+    assert abs(fit["mu_d"] - 0.3) <= 2 * fit.errors["mu_d"]
+    assert fit.errors["mu_d"] == pytest.approx(6e-4, rel=0.5)  # as the comment says
+    assert (tmp_path / "fit.png").is_file()
+    assert "fit of stick_slip_oscillator to 300 samples of x" in capsys.readouterr().out
