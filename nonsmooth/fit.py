@@ -424,8 +424,9 @@ class Fit:
         (a few lines); with ``notes`` the identifiability warnings too (one line each)."""
         n = self.data["t"].size
         head = (f"fit of {self.model} to {n} samples of {', '.join(self.outputs)}: "
-                f"{len(self.parameters)} parameters, {self.n_iterations} iterations, "
-                f"{self.n_runs} runs, {self.wall_time:.1f} s")
+                f"{_count(len(self.parameters), 'parameter')}, "
+                f"{_count(self.n_iterations, 'iteration')}, {self.n_runs} runs, "
+                f"{self.wall_time:.1f} s")
         width = max(9, *(len(p) for p in self.parameters))
         lines = [head, f"{'parameter':<{width}}  {'estimate':>13}  {'std error':>10}  "
                        f"{'rel. error':>10}  {'initial':>11}  unit"]
@@ -1078,6 +1079,10 @@ def _default_rtol(options: dict, method: str) -> float:
     if options.get("rtol") is not None:
         return float(options["rtol"])
     return DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"][0]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _values_text(names, values) -> str:

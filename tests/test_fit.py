@@ -234,7 +234,7 @@ def test_the_command_line_prints_the_table(belt, tmp_path, capsys, monkeypatch):
                  "--set", "mu_s=0.4", "--output", "x", "--plot", "fit.png"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "fit of stick_slip_oscillator to 300 samples of x: 1 parameters" in out
+    assert "fit of stick_slip_oscillator to 300 samples of x: 1 parameter," in out
     assert "mu_d" in out and "std error" in out and "wrote plot to fit.png" in out
     assert (tmp_path / "fit.png").is_file()
 
