@@ -114,6 +114,21 @@ def test_clutch_drivetrain_within_two_standard_errors():
     assert f.s == pytest.approx(1.0, rel=0.1)  # weights 1/sigma: the residual's scale is 1
 
 
+def test_a_fit_under_the_lugre_law():
+    """``law="lugre"``: the runs use LuGre friction (LSODA, rtol 1e-8: difference step 1e-4)."""
+    t = np.linspace(0.0, 0.6, 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # LuGre's dissipativity note
+        clean = ns.simulate(build("stick_slip_oscillator", sigma0=1e4), (0.0, 0.6), t_eval=t,
+                            friction="lugre", method="LSODA")
+    rng = np.random.default_rng(5)
+    data = {"t": t, "x": clean["x"] + 1e-4 * rng.standard_normal(t.size)}
+    f = ns.fit("stick_slip_oscillator", data, ["mu_d"], law="lugre", fixed={"sigma0": 1e4},
+               x0=[0.31], options={"method": "LSODA"})
+    assert f.result.laws == ["lugre"] and f.result.method == "LSODA"
+    assert abs(f["mu_d"] - 0.3) <= 2 * f.errors["mu_d"]
+
+
 # ============================================================================ identifiability
 def test_a_product_pair_is_not_identifiable(belt):
     """The belt's motion depends on k / m only: m and k are named, their errors inf."""
