@@ -357,7 +357,8 @@ class Fit:
     result : Result                 the run at the estimates (``result[name]`` at the data's
                                     times)
     n_runs : int                    runs made (residuals and Jacobian columns)
-    n_iterations : int              Jacobians evaluated by ``least_squares`` (``njev``)
+    n_iterations : int              Jacobians ``least_squares`` evaluated (``njev``; the last
+                                    stage's with ``horizons``)
     wall_time : float               s
     success : bool, status : int, message : str   ``least_squares``' own
     """

@@ -295,3 +295,15 @@ def test_the_readme_example_runs(tmp_path, monkeypatch, capsys):
     assert fit.errors["mu_d"] == pytest.approx(6e-4, rel=0.5)  # as the comment says
     assert (tmp_path / "fit.png").is_file()
     assert "fit of stick_slip_oscillator to 300 samples of x" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_runs_on_worker_processes_give_the_same_fit(belt):
+    """``scheduler="processes"`` (the sweep machinery's pool): the same runs, the same fit."""
+    kw = {"outputs": ["x"], "x0": {"mu_s": 0.42, "mu_d": 0.29}}
+    serial = ns.fit("stick_slip_oscillator", belt, ["mu_s", "mu_d"], **kw)
+    pooled = ns.fit("stick_slip_oscillator", belt, ["mu_s", "mu_d"], scheduler="processes",
+                    workers=2, **kw)
+    np.testing.assert_allclose(pooled.x, serial.x, rtol=1e-12)
+    np.testing.assert_allclose(pooled.standard_errors, serial.standard_errors, rtol=1e-9)
+    assert pooled.n_runs == serial.n_runs
