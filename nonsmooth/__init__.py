@@ -14,6 +14,8 @@ from .compare import Comparison, compare
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA
 from .errors import (
     ConstraintError,
+    DataError,
+    FitError,
     FrictionLoadError,
     InconsistentLCPError,
     IndeterminateLCPError,
@@ -23,6 +25,7 @@ from .errors import (
     NonsmoothError,
 )
 from .events import EventRecord
+from .fit import Fit, IdentifiabilityWarning, fit  # eager: the function shadows the module
 from .model import Model, Output, Parameter
 from .result import Result
 from .simulate import METHODS, simulate
@@ -55,6 +58,9 @@ __all__ = [
     "Study",
     "compare",
     "Comparison",
+    "fit",
+    "Fit",
+    "IdentifiabilityWarning",
     "Result",
     "Model",
     "Output",
@@ -78,6 +84,8 @@ __all__ = [
     "ModeError",
     "FrictionLoadError",
     "IntegrationError",
+    "DataError",
+    "FitError",
     "__version__",
 ]
 

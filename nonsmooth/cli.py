@@ -1,4 +1,4 @@
-"""The command line: ``nonsmooth run | compare | sweep | models | reproduce``.
+"""The command line: ``nonsmooth run | compare | sweep | fit | models | reproduce``.
 
 User errors print one line (``nonsmooth: error: ...``) and exit with code 2, never a traceback.
 A run that fails or is interrupted writes what it computed to its output files and says so in
@@ -17,6 +17,10 @@ one line. Exit codes:
 ``nonsmooth sweep`` exits with 0 when every case has a row (failed cases are rows: the summary
 counts them), 2 on bad input (nothing run), 130 / 143 when interrupted (the finished cases are
 kept in the store; ``--resume`` continues).
+
+``nonsmooth fit`` prints the table of estimates and exits with 0 (an identifiability warning is
+one ``nonsmooth: warning:`` line on stderr), 2 on bad input or bad data (``DataError``), 1 when
+the runs the fit needs fail (``FitError``).
 """
 
 from __future__ import annotations
@@ -578,6 +582,88 @@ def _cmd_sweep(args):
     return 0
 
 
+def _parse_fit_params(items) -> tuple[list[str], dict[str, float]]:
+    """``--param NAME`` or ``--param NAME=X0`` (repeatable): the names and the initial values
+    given."""
+    names, x0 = [], {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not name:
+            raise _UserError(f"--param expects NAME or NAME=INITIAL, got {item!r}")
+        if name in names:
+            raise _UserError(f"--param {name} is given twice; give each parameter once")
+        names.append(name)
+        if sep:
+            x0[name] = _number(value, f"--param {name}")
+    return names, x0
+
+
+def _number(text: str, option: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise _UserError(f"{option}: {text.strip()!r} is not a number") from None
+    if not math.isfinite(value):
+        raise _UserError(f"{option}: {text.strip()!r} must be a finite number")
+    return value
+
+
+def _parse_bounds(items, names) -> dict[str, tuple]:
+    """``--bounds NAME=LOWER:UPPER`` (either side may be empty: the model's range)."""
+    bounds: dict[str, tuple] = {}
+    for item in items or ():
+        name, sep, spec = item.partition("=")
+        name = name.strip()
+        lo, colon, hi = spec.partition(":")
+        if not sep or not colon or not name:
+            raise _UserError(f"--bounds expects NAME=LOWER:UPPER (a side may be empty), got "
+                             f"{item!r}")
+        if name not in names:
+            raise _UserError(f"--bounds {name}: not a fitted parameter (--param: "
+                             f"{', '.join(names) or 'none'})")
+        bounds[name] = tuple(None if not v.strip() else _number(v, f"--bounds {name}")
+                             for v in (lo, hi))
+    return bounds
+
+
+def _cmd_fit(args):
+    from .errors import FitError
+    from .fit import fit
+
+    names, x0 = _parse_fit_params(args.param)
+    if not names:
+        raise _UserError("give at least one --param NAME (a model parameter to fit)")
+    bounds = _parse_bounds(args.bounds, names)
+    _check_method(args.method)
+    if args.law:
+        _check_laws([args.law])
+    for option, value in (("--t-end", args.t_end), ("--rtol", args.rtol)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise _UserError(f"{option} {value:g} is invalid: it must be > 0 and finite")
+    plot = _given(args.plot, "--plot", "plot", "fit.png")
+    options = {k: v for k, v in (("method", args.method), ("rtol", args.rtol)) if v is not None}
+    from .models import load
+
+    load(args.model)  # an unknown model is named before the data are read
+    if not Path(args.data).is_file():
+        raise _UserError(f"data file {args.data} does not exist (give a CSV file with a header "
+                         "row: t and the measured outputs)")
+    try:
+        result = fit(args.model, args.data, names, law=args.law, outputs=args.output or None,
+                     x0=x0 or None, bounds=bounds or None, fixed=_parse_set(args.set),
+                     t_span=args.t_end, options=options, scheduler=args.scheduler,
+                     workers=args.workers)
+    except FitError as exc:
+        print(f"nonsmooth: error: the fit failed: {exc}".replace("\n", " "), file=sys.stderr)
+        return EXIT_FAILED
+    print(result.summary(notes=False))  # the identifiability warnings went to stderr
+    if plot:
+        fmt = "png" if not Path(plot).suffix else None
+        _write(lambda: result.plot(plot, format=fmt), plot, "plot")
+    return 0
+
+
 def _tstops_option(parser):
     parser.add_argument("--tstops", type=_tstops, default=None, metavar="T1,T2,...",
                         help="time stops [s]: the integration restarts exactly at each (put one "
@@ -700,6 +786,45 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also write each case's outputs to STORE/series/case_<id>.parquet")
     _budget_options(swp)
     swp.set_defaults(func=_cmd_sweep)
+    fit = sub.add_parser("fit", help="fit model parameters to measured time series",
+                         description=(
+                             "Fit parameters of MODEL (a name, a .py or .xml model file) to the "
+                             "measured series in DATA (CSV: a header row naming t [s] and "
+                             "outputs, one row per sample) by bounded least squares, and print "
+                             "the estimates, their standard errors and correlations. Bounds "
+                             "default to the model's physical ranges; an output is any name a "
+                             "run's result answers (x, block.vx, contact.F_f ...)."))
+    fit.add_argument("model")
+    fit.add_argument("data", metavar="DATA.csv")
+    fit.add_argument("--param", action="append", metavar="NAME[=INITIAL]",
+                     help="a parameter to fit, optionally with its initial value (repeatable; "
+                          "default initial value: the model's)")
+    fit.add_argument("--output", action="append", metavar="NAME",
+                     help="a fitted output, a column of DATA (repeatable; default: every "
+                          "column but t)")
+    fit.add_argument("--law", default=None,
+                     help="friction law of the runs: coulomb, lugre or regularized (default: "
+                          "the model's)")
+    fit.add_argument("--set", action="append", metavar="NAME=VALUE",
+                     help="a model parameter held fixed (repeatable)")
+    fit.add_argument("--bounds", action="append", metavar="NAME=LOWER:UPPER",
+                     help="bounds of a fitted parameter (a side may be empty; default: the "
+                          "model's range)")
+    fit.add_argument("--t-end", type=float, help="end time of the runs [s] (default: the last "
+                                                 "sample's time)")
+    fit.add_argument("--method", default=None, help="integrator of the runs (default as for "
+                                                    "run)")
+    fit.add_argument("--rtol", type=float, default=None,
+                     help="relative tolerance of the runs (default: the method's; the "
+                          "derivatives' step is its square root)")
+    fit.add_argument("--plot", metavar="FILE.png",
+                     help="plot the data against the fitted run (format by suffix)")
+    fit.add_argument("--scheduler", default="serial",
+                     help="where the runs of a derivative go: serial (default), processes or "
+                          "dask")
+    fit.add_argument("--workers", type=int, default=None, metavar="N",
+                     help="worker processes (with --scheduler processes; default: every core)")
+    fit.set_defaults(func=_cmd_fit)
     models = sub.add_parser("models", help="list the models with their parameters")
     models.set_defaults(func=_cmd_models)
     rep = sub.add_parser("reproduce", help="reproduce a published benchmark")

@@ -16,6 +16,8 @@ Hierarchy::
     +-- IntegrationError                     the integrator failed (step size, Zeno, ...)
     |   +-- BudgetError                      the run used up max_evaluations or its timeout
     +-- UserFunctionError                    a user-supplied function raised or returned NaN/inf
+    +-- DataError (also ValueError)          measured data given to fit() are unusable
+    +-- FitError                             a fit's runs failed where it needed them
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ __all__ = [
     "FrictionLoadError",
     "BudgetError",
     "UserFunctionError",
+    "DataError",
+    "FitError",
 ]
 
 
@@ -106,3 +110,16 @@ class UserFunctionError(NonsmoothError):
     """A user-supplied function (given force, driver motion, GeneralizedSystem callable, event or
     output function) raised an exception or returned a non-finite value; the message names it and
     the time."""
+
+
+class DataError(NonsmoothError, ValueError):
+    """Measured data given to :func:`nonsmooth.fit` are unusable: NaN or inf values, unsorted or
+    repeated times, a missing time column, unknown output names (the model's are listed), fewer
+    values than fitted parameters, sample times outside the runs' span, malformed weights. The
+    message names the column and the row."""
+
+
+class FitError(NonsmoothError):
+    """A fit could not go on: the run at the initial parameter values failed, or the runs a
+    Jacobian column needs failed on both sides of the point (the model refuses the values, or
+    the run fails there); the message names the parameter values and the run's error."""

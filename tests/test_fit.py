@@ -1,0 +1,309 @@
+"""Identification (``nonsmooth.fit``): synthetic data of the belt oscillator and of the clutch
+drivetrain with seeded Gaussian noise give back the truth within two standard errors; parameters
+that enter only as a product, or have no effect, are named by an IdentifiabilityWarning with
+standard errors inf; bad data get a DataError naming the problem; the command line prints the
+table (exit 0) and refuses a bad call in one line."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import nonsmooth as ns
+from nonsmooth import DataError, FitError, IdentifiabilityWarning, ModelError
+from nonsmooth.cli import main
+from nonsmooth.fit import load_data
+from nonsmooth.models import build
+
+BELT_TRUTH = {"mu_s": 0.4, "mu_d": 0.3, "k": 100.0}
+
+
+def belt_data(n=300, t_end=3.0, noise=3e-4, seed=0, **truth):
+    t = np.linspace(0.0, t_end, n)
+    clean = ns.simulate(build("stick_slip_oscillator", **(truth or BELT_TRUTH)), (0.0, t_end),
+                        t_eval=t)
+    rng = np.random.default_rng(seed)
+    return {"t": t, "x": clean["x"] + noise * rng.standard_normal(n),
+            "v": clean["v"] + 10 * noise * rng.standard_normal(n)}
+
+
+@pytest.fixture(scope="module")
+def belt():
+    return belt_data()
+
+
+@pytest.fixture(scope="module")
+def belt_fit(belt):
+    return ns.fit("stick_slip_oscillator", belt, ["mu_s", "mu_d", "k"], outputs=["x"],
+                  x0={"mu_s": 0.42, "mu_d": 0.29, "k": 104.0})
+
+
+# ============================================================================ the truth back
+def test_belt_oscillator_three_parameters_within_two_standard_errors(belt_fit):
+    f = belt_fit
+    truth = np.array(list(BELT_TRUTH.values()))
+    assert f.success and f.parameters == ("mu_s", "mu_d", "k")
+    assert np.all(np.abs(f.x - truth) <= 2 * f.standard_errors), (f.x, f.standard_errors)
+    assert np.all(f.standard_errors < 0.01 * truth)  # informative data: small errors
+    assert np.all(f.identifiable) and math.isfinite(f.condition_number)
+    # the noise comes back as the residual, and s^2 (J^T J)^-1 is symmetric with unit diagonal
+    assert f.residual_rms["x"] == pytest.approx(3e-4, rel=0.15)
+    assert f.dof == 300 - 3
+    np.testing.assert_allclose(f.correlation, f.correlation.T)
+    np.testing.assert_allclose(np.diag(f.correlation), 1.0)
+    np.testing.assert_allclose(np.sqrt(np.diag(f.covariance)), f.standard_errors)
+    assert f["k"] == f.estimates["k"] == f.x[2] and f.errors["k"] == f.standard_errors[2]
+    assert f.units["k"] == "N/m" and f.units["x"] == "m"
+    assert f.n_runs >= 1 + 2 * 3 and f.n_iterations >= 1
+    np.testing.assert_allclose(f.fitted[0], f.result["x"])  # the fitted run at the data times
+    lo, hi = f.confidence_intervals(0.95)["k"]
+    assert lo < f["k"] < hi and hi - lo == pytest.approx(2 * 1.968 * f.errors["k"], rel=1e-3)
+
+
+def test_the_summary_is_a_table_of_estimates_errors_and_correlations(belt_fit):
+    text = repr(belt_fit)
+    assert text == belt_fit.summary()
+    assert "fit of stick_slip_oscillator to 300 samples of x: 3 parameters" in text
+    for name in ("mu_s", "mu_d", "k", "std error", "correlation:", "residual RMS: x",
+                 "N/m", "297 degrees of freedom"):
+        assert name in text
+    row = next(line for line in text.splitlines() if line.startswith("k "))
+    assert f"{belt_fit['k']:.7g}" in row
+
+
+def test_the_plot_shows_data_against_the_fitted_run_with_units(belt_fit, tmp_path):
+    fig = belt_fit.plot(tmp_path / "fit.png")
+    assert (tmp_path / "fit.png").stat().st_size > 1000
+    labels = [ax.get_ylabel() for ax in fig.axes]
+    assert labels[0] == "x [m]" and "fit - data [m]" in labels[1]
+    assert fig.axes[-1].get_xlabel() == "t [s]"
+
+
+def test_the_jacobian_matches_a_finite_difference_of_the_residual(belt, belt_fit):
+    """The reported Jacobian (parameters' units) against a coarser central difference."""
+    f = belt_fit
+    j = 2  # k
+    h = 1e-4 * f.x[j]
+    runs = []
+    for sign in (1, -1):
+        p = dict(f.estimates)
+        p["k"] += sign * h
+        r = ns.simulate(build("stick_slip_oscillator", **p), (0.0, 3.0), t_eval=belt["t"])
+        runs.append(f.weights[0] * r["x"])
+    column = (runs[0] - runs[1]) / (2 * h)
+    np.testing.assert_allclose(f.jacobian[:, j], column, atol=2e-3 * np.abs(column).max())
+
+
+def test_clutch_drivetrain_within_two_standard_errors():
+    """The coupled clutches (Modelica's CoupledClutches): the sliding coefficient and an
+    inertia from the four speeds, weighted per output."""
+    t = np.linspace(0.0, 1.5, 151)
+    clean = ns.simulate(build("coupled_clutches"), t_eval=t)
+    rng = np.random.default_rng(3)
+    data = {"t": t, **{w: clean[w] + 0.02 * rng.standard_normal(t.size)
+                       for w in ("w1", "w2", "w3", "w4")}}
+    f = ns.fit("coupled_clutches", data, ["mu", "J4"], x0={"mu": 0.45, "J4": 1.15},
+               weights={w: 1 / 0.02 for w in ("w1", "w2", "w3", "w4")},
+               absolute_weights=True)
+    truth = np.array([0.5, 1.0])
+    assert np.all(np.abs(f.x - truth) <= 2 * f.standard_errors), (f.x, f.standard_errors)
+    assert f.outputs == ("w1", "w2", "w3", "w4") and f.units["w1"] == "rad/s"
+    assert f.s == pytest.approx(1.0, rel=0.1)  # weights 1/sigma: the residual's scale is 1
+
+
+def test_a_fit_under_the_lugre_law():
+    """``law="lugre"``: the runs use LuGre friction (LSODA, rtol 1e-8: difference step 1e-4)."""
+    t = np.linspace(0.0, 0.6, 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # LuGre's dissipativity note
+        clean = ns.simulate(build("stick_slip_oscillator", sigma0=1e4), (0.0, 0.6), t_eval=t,
+                            friction="lugre", method="LSODA")
+    rng = np.random.default_rng(5)
+    data = {"t": t, "x": clean["x"] + 1e-4 * rng.standard_normal(t.size)}
+    f = ns.fit("stick_slip_oscillator", data, ["mu_d"], law="lugre", fixed={"sigma0": 1e4},
+               x0=[0.31], options={"method": "LSODA"})
+    assert f.result.laws == ["lugre"] and f.result.method == "LSODA"
+    assert abs(f["mu_d"] - 0.3) <= 2 * f.errors["mu_d"]
+
+
+# ============================================================================ identifiability
+def test_a_product_pair_is_not_identifiable(belt):
+    """The belt's motion depends on k / m only: m and k are named, their errors inf."""
+    with pytest.warns(IdentifiabilityWarning, match=r"m, k are not identifiable") as rec:
+        f = ns.fit("stick_slip_oscillator", belt, ["m", "k"], outputs=["x"],
+                   x0={"m": 1.05, "k": 103.0})
+    assert rec[0].message.parameters == ("m", "k")
+    assert "0.707 dm/m + 0.707 dk/k" in str(rec[0].message)
+    assert np.all(np.isinf(f.standard_errors)) and not np.any(f.identifiable)
+    assert np.all(np.isnan(f.correlation)) and f.condition_number > 1e5
+    assert f["k"] / f["m"] == pytest.approx(100.0, rel=1e-3)  # the ratio is determined
+    assert "not ident." in f.summary()
+
+
+def test_a_parameter_without_effect_is_named_and_the_others_keep_their_errors(belt):
+    """sigma0 (LuGre's bristles) does nothing under Coulomb friction."""
+    with pytest.warns(IdentifiabilityWarning, match="sigma0 has no effect on the fitted"):
+        f = ns.fit("stick_slip_oscillator", belt, ["mu_d", "sigma0"], outputs=["x"],
+                   x0={"mu_d": 0.31}, fixed={"mu_s": 0.4})
+    assert math.isinf(f.errors["sigma0"]) and math.isfinite(f.errors["mu_d"])
+    assert abs(f["mu_d"] - 0.3) <= 2 * f.errors["mu_d"]
+    assert list(f.identifiable) == [True, False]
+
+
+def test_well_determined_parameters_do_not_warn(belt_fit, belt):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IdentifiabilityWarning)
+        ns.fit("stick_slip_oscillator", belt, ["mu_d"], outputs=["x"], x0=[0.31],
+               fixed={"mu_s": 0.4})
+    assert not belt_fit.warnings
+
+
+# ============================================================================ bad data
+def test_bad_data_get_named_errors(belt):
+    t, x = belt["t"], belt["x"]
+    fit = ns.fit
+    model = "stick_slip_oscillator"
+    with pytest.raises(DataError, match=r"column 'x' has 1 non-finite value\(s\) \(the first, "
+                                        r"NaN, in row 5\)"):
+        fit(model, {"t": t, "x": np.where(np.arange(t.size) == 5, np.nan, x)}, ["mu_d"])
+    swapped = t.copy()
+    swapped[[7, 8]] = swapped[[8, 7]]
+    with pytest.raises(DataError, match="the times are not sorted .* in row 7"):
+        fit(model, {"t": swapped, "x": x}, ["mu_d"])
+    repeated = t.copy()
+    repeated[9] = repeated[8]
+    with pytest.raises(DataError, match="appears twice .rows 8 and 9"):
+        fit(model, {"t": repeated, "x": x}, ["mu_d"])
+    with pytest.raises(DataError, match="too few samples: 2 sample.s. of 1 output.s. for 2 "
+                                        "parameter"):
+        fit(model, {"t": t[:2], "x": x[:2]}, ["mu_d", "k"])
+    with pytest.raises(DataError, match=r"sample time\(s\) outside the runs' span 0 \.\. 1 s"):
+        fit(model, {"t": t, "x": x}, ["mu_d"], t_span=1.0)
+    with pytest.raises(DataError, match="outside the runs' span .*the first, t = -0.5 s"):
+        fit(model, {"t": t - 0.5, "x": x}, ["mu_d"])
+    with pytest.raises(DataError, match="no time column 't' .columns: time, x"):
+        fit(model, {"time": t, "x": x}, ["mu_d"])
+    with pytest.raises(DataError, match=r"output\(s\) y not in the data \(data columns: x"):
+        fit(model, {"t": t, "x": x}, ["mu_d"], outputs=["y"])
+    with pytest.raises(DataError, match="column 'x' has 3 values, t has"):
+        fit(model, {"t": t, "x": x[:3]}, ["mu_d"])
+    with pytest.raises(DataError, match="weights must be finite and >= 0"):
+        fit(model, {"t": t, "x": x}, ["mu_d"], weights=-1.0)
+
+
+def test_unknown_outputs_list_the_models_outputs(belt):
+    with pytest.raises(DataError, match=r"unknown output\(s\) y for model "
+                                        r"stick_slip_oscillator; its outputs: x, v, v_r"):
+        ns.fit("stick_slip_oscillator", {"t": belt["t"][:20], "y": belt["x"][:20]}, ["mu_d"])
+
+
+def test_unknown_or_unfittable_parameters_list_the_models(belt):
+    with pytest.raises(ModelError, match=r"unknown parameter\(s\) mass to fit; the model's "
+                                         r"parameters: m, k, c"):
+        ns.fit("stick_slip_oscillator", belt, ["mass"])
+    with pytest.raises(ModelError, match="parameter friction is not a number"):
+        ns.fit("stick_slip_oscillator", belt, ["friction"])
+    with pytest.raises(ModelError, match="x0 of k = -5.0 is outside its bounds"):
+        ns.fit("stick_slip_oscillator", belt, ["k"], x0={"k": -5.0})
+    with pytest.raises(ModelError, match="k both fitted and fixed"):
+        ns.fit("stick_slip_oscillator", belt, ["k"], fixed={"k": 3.0})
+
+
+def test_the_bounds_default_to_the_models_physical_ranges(belt):
+    f = ns.fit("stick_slip_oscillator", belt, ["mu_d"], outputs=["x"], fixed={"mu_s": 0.4},
+               x0=[0.31], bounds={"mu_d": (0.25, None)})
+    assert f.bounds[0][0] == 0.25 and f.bounds[1][0] == 10.0  # the schema's [0, 10]
+    g = ns.fit("stick_slip_oscillator", belt, ["k"], outputs=["x"], x0=[101.0])
+    assert 0 < g.bounds[0][0] < 1e-300 and g.bounds[1][0] == 1e10  # (0, 1e10] N/m
+
+
+def test_a_refused_start_is_a_fit_error(belt):
+    with pytest.raises((FitError, ModelError), match="mu_s"):
+        ns.fit("stick_slip_oscillator", belt, ["mu_d"], x0=[0.45])  # mu_s 0.4 < mu_d
+
+
+def test_csv_data_and_a_mapping_are_the_same(belt, tmp_path):
+    path = tmp_path / "belt.csv"
+    np.savetxt(path, np.column_stack([belt["t"], belt["x"]]), delimiter=",", header="t,x",
+               comments="")
+    loaded = load_data(path)
+    np.testing.assert_allclose(loaded["x"], belt["x"])
+    bad = tmp_path / "bad.csv"
+    bad.write_text("t,x\n0,0.1\n0.1,abc\n")
+    with pytest.raises(DataError, match="line 3: x = 'abc' is not a number"):
+        load_data(bad)
+    bad.write_text("t,x\n0,0.1\n0.1,\n")
+    with pytest.raises(DataError, match="NaN, in row 1"):
+        load_data(bad)
+
+
+# ============================================================================ command line
+def test_the_command_line_prints_the_table(belt, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    np.savetxt("belt.csv", np.column_stack([belt["t"], belt["x"]]), delimiter=",",
+               header="t,x", comments="")
+    code = main(["fit", "stick_slip_oscillator", "belt.csv", "--param", "mu_d=0.31",
+                 "--set", "mu_s=0.4", "--output", "x", "--plot", "fit.png"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "fit of stick_slip_oscillator to 300 samples of x: 1 parameter," in out
+    assert "mu_d" in out and "std error" in out and "wrote plot to fit.png" in out
+    assert (tmp_path / "fit.png").is_file()
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["--param", "mass"], r"unknown parameter\(s\) mass to fit"),
+    (["--param", "mu_d", "--output", "y"], r"output\(s\) y not in the data"),
+    ([], "give at least one --param NAME"),
+    (["--param", "mu_d", "--param", "mu_d"], "--param mu_d is given twice"),
+    (["--param", "mu_d=abc"], "--param mu_d: 'abc' is not a number"),
+    (["--param", "mu_d", "--bounds", "k=1:2"], "--bounds k: not a fitted parameter"),
+    (["--param", "mu_d", "--law", "magic"], "unknown friction law 'magic'"),
+])
+def test_a_bad_fit_call_is_one_line_exit_2(belt, tmp_path, capsys, monkeypatch, argv, match):
+    monkeypatch.chdir(tmp_path)
+    np.savetxt("belt.csv", np.column_stack([belt["t"], belt["x"]]), delimiter=",",
+               header="t,x", comments="")
+    code = main(["fit", "stick_slip_oscillator", "belt.csv", *argv])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("nonsmooth: error: ") and err.count("\n") == 1
+    import re
+
+    assert re.search(match, err), err
+
+
+def test_missing_data_file_and_unknown_model_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["fit", "stick_slip_oscillator", "none.csv", "--param", "k"]) == 2
+    assert "data file none.csv does not exist" in capsys.readouterr().err
+    assert main(["fit", "four_bar", "none.csv", "--param", "k"]) == 2
+    assert "unknown model 'four_bar'" in capsys.readouterr().err
+
+
+def test_the_readme_example_runs(tmp_path, monkeypatch, capsys):
+    from readme_blocks import readme_block
+
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    exec(compile(readme_block("fit-example"), "README fit-example", "exec"), scope)
+    fit = scope["fit"]
+    assert abs(fit["mu_d"] - 0.3) <= 2 * fit.errors["mu_d"]
+    assert fit.errors["mu_d"] == pytest.approx(6e-4, rel=0.5)  # as the comment says
+    assert (tmp_path / "fit.png").is_file()
+    assert "fit of stick_slip_oscillator to 300 samples of x" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_runs_on_worker_processes_give_the_same_fit(belt):
+    """``scheduler="processes"`` (the sweep machinery's pool): the same runs, the same fit."""
+    kw = {"outputs": ["x"], "x0": {"mu_s": 0.42, "mu_d": 0.29}}
+    serial = ns.fit("stick_slip_oscillator", belt, ["mu_s", "mu_d"], **kw)
+    pooled = ns.fit("stick_slip_oscillator", belt, ["mu_s", "mu_d"], scheduler="processes",
+                    workers=2, **kw)
+    np.testing.assert_allclose(pooled.x, serial.x, rtol=1e-12)
+    np.testing.assert_allclose(pooled.standard_errors, serial.standard_errors, rtol=1e-9)
+    assert pooled.n_runs == serial.n_runs
