@@ -19,7 +19,7 @@ forcing frequency ``omega`` moves the motion between period-1 stick-slip, period
 default parameters, ``omega`` from 1 to 3 rad/s: ``notebooks/event_driven_studies.ipynb``).
 
 ``period = 2 pi / omega`` (s) is the model's forcing period (``Model.period``: the default
-stroboscopic Poincare section, :mod:`nonsmooth.poincare`); the default run is ``periods`` of
+stroboscopic Poincare section, :mod:`nonsmooth.sections`); the default run is ``periods`` of
 them.
 
 Outputs: ``x`` (m, along the belt, from the spring's mean unstretched position), ``v`` (m/s),

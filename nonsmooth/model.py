@@ -159,7 +159,7 @@ class Model:
                                       engaging): ``simulate``'s default ``tstops`` (s)
     period : float or None            the period of the model's forcing (s), if it is forced
                                       periodically: the default period of a stroboscopic
-                                      Poincare section (:mod:`nonsmooth.poincare`)
+                                      Poincare section (:mod:`nonsmooth.sections`)
     span_note : str                   why ``t_end`` is a default the model file did not give
                                       (a MotionSolve file without ``<Simulate>``): a run on
                                       that span warns with it; "" when the span is the model's
