@@ -1,0 +1,98 @@
+"""A bifurcation diagram in one sweep: 200 forcing frequencies, 50 stroboscopic points each.
+
+    python benchmarks/bifurcation.py [--cases 200] [--points 50] [--periods 60] [--workers 2]
+                                     [--rtol 1e-8] [--plot bifurcation.png] [--profile]
+
+The forced belt oscillator (``models/forced_stick_slip.py``) over ``omega`` from 1.5 to 2.6
+rad/s (period-1, period-n and chaotic stick-slip), each case run for ``periods`` forcing
+periods (DOP853 in compiled phases, ``rtol`` 1e-8, ``atol`` 1e-10) with the
+``poincare:x:last=50`` metric: the block's position at the last 50 stroboscopic times (the
+section's times are among the run's outputs, so each point is the integrator's state at exactly
+that time). The same as
+
+    nonsmooth sweep forced_stick_slip --grid omega=1.5:2.6:200 --set periods=60 \\
+        --metric poincare:x:last=50 --rtol 1e-8 --atol 1e-10 --store DIR --plot diagram.png
+
+The wall time includes starting the worker processes (spawned, each importing nonsmooth and
+loading the compiled kernels). Target (issue 23): <= 60 s on 2 cores. ``--profile`` runs a
+few cases serially under cProfile instead and prints where their time goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+TARGET = 60.0  # s
+
+
+def options(rtol: float) -> dict:
+    return {"rtol": rtol, "atol": rtol * 1e-2}
+
+
+def diagram(cases: int, points: int, periods: int, workers: int, rtol: float,
+            folder: Path, plot: str | None):
+    import nonsmooth
+
+    metric = f"poincare:x:last={points}"
+    start = time.perf_counter()
+    study = nonsmooth.sweep("forced_stick_slip", {"omega": np.linspace(1.5, 2.6, cases)},
+                            store=folder, metrics=[metric], workers=workers,
+                            options=options(rtol), progress=False, periods=periods)
+    wall = time.perf_counter() - start
+    if plot:
+        study.plot_bifurcation(metric, path=plot)
+    counts = [len(p or []) for p in study.table.column(metric).to_pylist()]
+    return study, wall, counts
+
+
+def profile(periods: int, rtol: float) -> None:
+    import cProfile
+    import pstats
+
+    import nonsmooth
+    from nonsmooth import Section
+    from nonsmooth.models import build
+
+    models = [build("forced_stick_slip", omega=w, periods=periods) for w in (1.6, 2.0, 2.4)]
+    nonsmooth.poincare(models[0], Section.stroboscopic(), t_span=5.0)  # kernels loaded
+
+    def run():
+        for m in models:
+            nonsmooth.poincare(m, Section.stroboscopic(), last=50, **options(rtol))
+
+    prof = cProfile.Profile()
+    prof.runcall(run)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(15)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cases", type=int, default=200)
+    ap.add_argument("--points", type=int, default=50)
+    ap.add_argument("--periods", type=int, default=60)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rtol", type=float, default=1e-8)
+    ap.add_argument("--plot", default=None)
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    if args.profile:
+        profile(args.periods, args.rtol)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        study, wall, counts = diagram(args.cases, args.points, args.periods, args.workers,
+                                      args.rtol, Path(tmp) / "store", args.plot)
+        case_time = float(np.nansum(study["wall_time"]))
+    print(f"bifurcation diagram: {len(study)} cases ({study.n_ok} ok), "
+          f"{min(counts)}..{max(counts)} section points each, {args.periods} periods per case")
+    print(f"wall time {wall:.1f} s on {args.workers} workers (target <= {TARGET:.0f} s: "
+          f"{'met' if wall <= TARGET else 'MISSED'}); the cases' own run time "
+          f"{case_time:.1f} s ({case_time / len(study):.3f} s per case)")
+
+
+if __name__ == "__main__":
+    main()
