@@ -14,13 +14,18 @@ that time). The same as
         --metric poincare:x:last=50 --rtol 1e-8 --atol 1e-10 --store DIR --plot diagram.png
 
 The wall time includes starting the worker processes (spawned, each importing nonsmooth and
-loading the compiled kernels). Target (issue 23): <= 60 s on 2 cores. ``--profile`` runs a
-few cases serially under cProfile instead and prints where their time goes.
+loading the compiled kernels). Target (issue 23): <= 60 s on 2 cores. On a shared machine the
+wall time depends on the other load: the script also prints the CPU time the sweep used (its
+own and its workers', ``getrusage``), the load average, and the wall time that CPU time makes
+on two idle cores (CPU / 2 plus the measured start-up). ``--profile`` runs a few cases
+serially under cProfile instead and prints where their time goes.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -83,15 +88,31 @@ def main() -> None:
     if args.profile:
         profile(args.periods, args.rtol)
         return
+    load0 = os.getloadavg()[0]
+    cpu0 = _cpu()
     with tempfile.TemporaryDirectory() as tmp:
         study, wall, counts = diagram(args.cases, args.points, args.periods, args.workers,
                                       args.rtol, Path(tmp) / "store", args.plot)
         case_time = float(np.nansum(study["wall_time"]))
+    cpu = _cpu() - cpu0
+    load1 = os.getloadavg()[0]
     print(f"bifurcation diagram: {len(study)} cases ({study.n_ok} ok), "
           f"{min(counts)}..{max(counts)} section points each, {args.periods} periods per case")
     print(f"wall time {wall:.1f} s on {args.workers} workers (target <= {TARGET:.0f} s: "
-          f"{'met' if wall <= TARGET else 'MISSED'}); the cases' own run time "
+          f"{'met' if wall <= TARGET else 'MISSED'}); the cases' own wall time "
           f"{case_time:.1f} s ({case_time / len(study):.3f} s per case)")
+    idle = cpu / args.workers + max(0.0, wall - case_time / args.workers)
+    print(f"CPU time {cpu:.1f} s (sweep and workers): on {args.workers} idle cores about "
+          f"{cpu / args.workers:.1f} s of work each; load average {load0:.1f} at the start, "
+          f"{load1:.1f} at the end (other processes share the cores)")
+    print(f"estimated wall time on {args.workers} idle cores: {idle:.1f} s")
+
+
+def _cpu() -> float:
+    """CPU time (s) of this process and its waited-for children (the sweep's workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 if __name__ == "__main__":

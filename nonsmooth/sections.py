@@ -230,8 +230,11 @@ def section_times(period: float, phase: float, t0: float, t_end: float) -> np.nd
 
 
 def _span(result) -> tuple[float, float]:
-    sol = result.sol
-    return float(sol.t_min), float(sol.t_max)
+    """The times the run went through (s): its first output to its last state (a knot of
+    its dense output: the end reached, or the terminal event)."""
+    ends = [float(result.t[-1])] + [float(k[0]) for k in result._knots[-1:]]
+    starts = [float(result.t[0])] + [float(k[0]) for k in result._knots[:1]]
+    return min(starts), max(ends)
 
 
 # ---------------------------------------------------------------------- the state by name
@@ -371,13 +374,13 @@ class SectionPoints:
         self.result = result
         rows = _rows if _rows is not None else _output_rows(result.t, self.t)
         self._rows = rows
-        if self.t.size:
-            Y = result.sol(self.t).T.reshape(self.t.size, -1)
-            exact = rows >= 0
-            if exact.any():
-                Y[exact] = result.y[:, rows[exact]].T
-        else:
-            Y = np.zeros((0, result.layout.n_states))
+        exact = rows >= 0
+        Y = np.zeros((self.t.size, result.layout.n_states))
+        if exact.any():  # output rows: the integrator's states there
+            Y[exact] = np.hstack([result.q[rows[exact]], result.v[rows[exact]],
+                                  result.z[rows[exact]]])
+        if (~exact).any():  # between outputs: the dense output
+            Y[~exact] = result.sol(self.t[~exact]).T.reshape(-1, Y.shape[1])
         self.y = Y
 
     def __len__(self) -> int:

@@ -268,3 +268,21 @@ def test_user_events_are_named_and_filtered():
     assert len(user) == len(result.t_events["x_zero"]) > 0
     assert all(e.kind == "user" and e.element == "user" for e in user)
     assert result.events.filter(element="user").t.tolist() == user.t.tolist()
+
+
+def test_the_readme_example_runs():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from readme_blocks import readme_block
+
+    namespace: dict = {}
+    exec(compile(readme_block("poincare"), "README.md", "exec"), namespace)
+    points, up, events = namespace["points"], namespace["up"], namespace["events"]
+    x = points["x"]
+    assert len(points) == 6 and abs(x[0] - x[2]) < 1e-3 < 1e-2 < abs(x[0] - x[1])
+    assert len(up) > 0 and np.allclose(up["x"], 0.08, atol=1e-9)
+    spans = events.intervals("contact", "stick")
+    assert spans.shape[1] == 2 and np.all(spans[:, 1] >= spans[:, 0])
+    assert len(events.filter(name="contact", kind="stick")) == len(spans)
