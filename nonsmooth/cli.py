@@ -544,34 +544,14 @@ def _cmd_sweep(args):
     if not args.metric:
         raise _UserError("give at least one --metric SPEC (e.g. period:reserve_zero, max:x, "
                          "stick_fraction)")
-    _check_method(args.method)
-    for option, value in (("--t-end", args.t_end), ("--dt", args.dt),
-                          ("--timeout", args.timeout)):
-        if value is not None and not (math.isfinite(value) and value > 0):
-            raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
-    if args.max_evaluations is not None and args.max_evaluations <= 0:
-        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
-    for option, value in (("--rtol", args.rtol), ("--atol", args.atol)):
-        if value is not None and not (math.isfinite(value) and value > 0):
-            raise _UserError(f"{option} {value:g} is invalid: it must be a finite number > 0")
-    options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,
-               "friction": args.friction, "rtol": args.rtol, "atol": args.atol}
-    if args.friction:
-        _check_laws([args.friction])
-    plot = None
-    if args.plot is not None:
-        if not any(m.startswith("poincare:") for m in args.metric):
-            raise _UserError("--plot draws a bifurcation diagram: give a --metric "
-                             "poincare:OUTPUT (e.g. poincare:x, the output once per forcing "
-                             "period) to plot against the first --grid parameter")
-        plot = _output_path(args.plot, "--plot", "bifurcation diagram", "bifurcation.png")
+    options = _sweep_options(args)
+    plot = _sweep_plot(args)
     try:
         study = sweep(args.model, grid, store=args.store, t_end=args.t_end, dt=args.dt,
                       method=args.method, metrics=args.metric, scheduler=args.scheduler,
                       workers=args.workers, resume=args.resume, save_series=args.save_series,
                       progress=sys.stderr.isatty(),
-                      options={k: v for k, v in options.items() if v is not None},
-                      **_parse_set(args.set))
+                      options=options, **_parse_set(args.set))
     except KeyboardInterrupt as exc:
         study = getattr(exc, "study", None)
         kept = (f": {len(study)} of {study.run.get('cases', len(study))} cases stored in "
@@ -591,6 +571,37 @@ def _cmd_sweep(args):
     if len(failed) > 5:
         print(f"  ... {len(failed) - 5} more failed cases (status 'failed' in the table)")
     return 0
+
+
+def _sweep_options(args) -> dict:
+    """The simulate options of ``sweep``'s arguments, checked (one-line errors)."""
+    _check_method(args.method)
+    for option, value in (("--t-end", args.t_end), ("--dt", args.dt),
+                          ("--timeout", args.timeout)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
+    if args.max_evaluations is not None and args.max_evaluations <= 0:
+        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
+    for option, value in (("--rtol", args.rtol), ("--atol", args.atol)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise _UserError(f"{option} {value:g} is invalid: it must be a finite number > 0")
+    if args.friction:
+        _check_laws([args.friction])
+    options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,
+               "friction": args.friction, "rtol": args.rtol, "atol": args.atol}
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _sweep_plot(args) -> str | None:
+    """``sweep --plot``'s path, checked before anything runs: it needs a ``poincare:``
+    metric (the bifurcation diagram's values)."""
+    if args.plot is None:
+        return None
+    if not any(m.startswith("poincare:") for m in args.metric):
+        raise _UserError("--plot draws a bifurcation diagram: give a --metric poincare:OUTPUT "
+                         "(e.g. poincare:x, the output once per forcing period) to plot against "
+                         "the first --grid parameter")
+    return _output_path(args.plot, "--plot", "bifurcation diagram", "bifurcation.png")
 
 
 def _tstops_option(parser):

@@ -108,7 +108,8 @@ def _choices(value, what: str) -> tuple | None:
     try:
         values = tuple(value)
     except TypeError:
-        raise ValueError(f"{what} = {value!r} is invalid: give a str or a sequence of str")
+        raise ValueError(f"{what} = {value!r} is invalid: give a str or a sequence of str"
+                         ) from None
     if not all(isinstance(v, str) for v in values):
         raise ValueError(f"{what} = {value!r} is invalid: give a str or a sequence of str")
     return values

@@ -538,34 +538,12 @@ def parse_section_spec(text: str) -> tuple[str, Section, int]:
     output = parts[0]
     if not output:
         raise SectionError(f"metric 'poincare:{text}' names no output; write {_SPEC}")
-    period, phase, cross, last = None, 0.0, None, DEFAULT_LAST
-    seen = set()
-    for part in parts[1:]:
-        key, eq, value = part.partition("=")
-        key = key.strip()
-        if key in seen:
-            raise SectionError(f"metric 'poincare:{text}': {key} given twice; write {_SPEC}")
-        seen.add(key)
-        if key == "period":
-            period = None if not eq else _spec_number(text, "period", value, positive=True)
-        elif key == "phase" and eq:
-            phase = _spec_number(text, "phase", value)
-        elif key == "last" and eq:
-            try:
-                last = int(value)
-            except ValueError:
-                last = 0
-            if last < 1:
-                raise SectionError(f"metric 'poincare:{text}': last = {value!r} is invalid: "
-                                   "give a number of points >= 1")
-        elif key == "cross" and eq:
-            cross = value
-        else:
-            raise SectionError(f"metric 'poincare:{text}': unknown field {part!r}; write "
-                               f"{_SPEC}")
+    fields = _spec_fields(text, parts[1:])
+    last = fields.get("last", DEFAULT_LAST)
+    cross = fields.get("cross")
     if cross is None:
-        return output, Section.stroboscopic(period, phase), last
-    if "period" in seen or "phase" in seen:
+        return output, Section.stroboscopic(fields.get("period"), fields.get("phase", 0.0)), last
+    if "period" in fields or "phase" in fields:
         raise SectionError(f"metric 'poincare:{text}': give either a stroboscopic period or a "
                            "crossing (cross=...), not both")
     for op, direction in ((">", 1.0), ("<", -1.0), ("=", 0.0)):
@@ -575,6 +553,32 @@ def parse_section_spec(text: str) -> tuple[str, Section, int]:
                 text, "cross value", level), direction), last
     raise SectionError(f"metric 'poincare:{text}': cross = {cross!r} is invalid: write "
                        "cross=NAME>VALUE (upward), NAME<VALUE (downward) or NAME=VALUE (both)")
+
+
+def _spec_fields(text: str, parts: list[str]) -> dict:
+    """The fields after the output: ``period`` (None: the model's), ``phase``, ``cross`` (its
+    text), ``last``; each at most once."""
+    fields: dict = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if key in fields:
+            raise SectionError(f"metric 'poincare:{text}': {key} given twice; write {_SPEC}")
+        if key == "period":
+            fields[key] = None if not eq else _spec_number(text, "period", value, positive=True)
+        elif key == "phase" and eq:
+            fields[key] = _spec_number(text, "phase", value)
+        elif key == "last" and eq:
+            fields[key] = int(value) if value.strip().isdigit() else 0
+            if fields[key] < 1:
+                raise SectionError(f"metric 'poincare:{text}': last = {value!r} is invalid: "
+                                   "give a number of points >= 1")
+        elif key == "cross" and eq:
+            fields[key] = value
+        else:
+            raise SectionError(f"metric 'poincare:{text}': unknown field {part!r}; write "
+                               f"{_SPEC}")
+    return fields
 
 
 def _spec_number(text: str, what: str, value: str, positive: bool = False) -> float:
