@@ -18,6 +18,7 @@ import pytest
 
 import nonsmooth as ns
 from nonsmooth import Section
+from nonsmooth.models import build as build_model
 from nonsmooth.sections import SectionError, parse_section_spec, section_times
 
 M, K, C, F0, OMEGA = 1.0, 25.0, 0.6, 2.0, 3.0
@@ -144,7 +145,7 @@ def test_bad_sections_are_named(make, match):
 
 
 def test_a_section_of_a_model_without_period_or_name():
-    result = ns.simulate(ns.models.build("stick_slip_oscillator"), 0.5)
+    result = ns.simulate(build_model("stick_slip_oscillator"), 0.5)
     with pytest.raises(SectionError, match=r"declares no forcing period \(Model.period\); "
                                            r"give one"):
         ns.poincare(result, Section.stroboscopic())
@@ -262,7 +263,7 @@ def test_user_events_are_named_and_filtered():
     def x_zero(t, q, v):
         return q[3]
 
-    result = ns.simulate(ns.models.build("stick_slip_oscillator"), 2.0, method="RK45",
+    result = ns.simulate(build_model("stick_slip_oscillator"), 2.0, method="RK45",
                          events=[x_zero])
     user = result.events.filter(name="x_zero")
     assert len(user) == len(result.t_events["x_zero"]) > 0
