@@ -192,9 +192,6 @@ class Study:
             lines.append(f"{'metric (ok cases)':<28}{'min':>14}{'median':>14}{'max':>14}")
             for name in self.metrics:
                 if self._list_valued(name):  # a poincare: metric: every point of the ok cases
-                    v = np.concatenate([np.asarray(x if x is not None else [], dtype=float)
-                                        for x in self.table.column(name).to_pylist()
-                                        ] + [np.zeros(0)])
                     v = np.concatenate([np.asarray(x, dtype=float) for x, good in zip(
                         self.table.column(name).to_pylist(), ok, strict=True)
                         if good and x is not None] + [np.zeros(0)])
