@@ -287,3 +287,19 @@ def test_the_readme_example_runs():
     spans = events.intervals("contact", "stick")
     assert spans.shape[1] == 2 and np.all(spans[:, 1] >= spans[:, 0])
     assert len(events.filter(name="contact", kind="stick")) == len(spans)
+
+
+def test_a_stroboscopic_section_keeps_the_compiled_phases(monkeypatch):
+    """The section's times are outputs (no user event function), so every smooth phase of the
+    forced belt runs in the compiled DOP853 phase: the Python stepper is never entered."""
+    import nonsmooth.run.phase as phase
+    from nonsmooth.models import forced_stick_slip
+
+    def python_stepper(*args, **kwargs):
+        raise AssertionError("the Python stepper ran a phase")
+
+    monkeypatch.setattr(phase, "_python_phase", python_stepper)
+    pts = ns.poincare(forced_stick_slip.build(omega=2.3, periods=6), Section.stroboscopic(),
+                      rtol=1e-9, atol=1e-11)
+    assert len(pts) == 7 and pts.result.success
+    assert len(pts.result.events.filter(name="contact", kind="stick")) >= 6
