@@ -229,6 +229,8 @@ def _cell(value) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.6g}"
+    if isinstance(value, list):  # a poincare: metric's section values
+        return f"[{len(value)} points]"
     text = str(value)
     return text if len(text) <= 24 else text[:21] + "..."
 
