@@ -24,7 +24,7 @@ from .errors import (
     ModelError,
     NonsmoothError,
 )
-from .events import EventRecord
+from .events import EventLog, EventRecord
 from .fit import Fit, IdentifiabilityWarning, fit  # eager: the function shadows the module
 from .model import Model, Output, Parameter
 from .result import Result
@@ -46,7 +46,8 @@ _BUILDER = {
 
 #: Lazily imported entry points besides the builder (name -> module).
 _LAZY = {**_BUILDER, "sweep": "study", "Study": "study", "CompiledTerms": "generated",
-         "SpatialModel": "spatial"}  # the spatial family's builder (nonsmooth.spatial)
+         "SpatialModel": "spatial",  # the spatial family's builder (nonsmooth.spatial)
+         "poincare": "sections", "Section": "sections"}  # Poincare sections
 
 #: Internals that used to be exported at the top level: still reachable (with a
 #: DeprecationWarning) for old scripts; import them from ``nonsmooth.dynamics``.
@@ -73,6 +74,9 @@ __all__ = [
     "Constraint",
     "FrictionPair",
     "EventRecord",
+    "EventLog",
+    "poincare",
+    "Section",
     "METHODS",
     "DEFAULT_ALPHA",
     "DEFAULT_BETA",

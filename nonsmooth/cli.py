@@ -548,24 +548,14 @@ def _cmd_sweep(args):
     if not args.metric:
         raise _UserError("give at least one --metric SPEC (e.g. period:reserve_zero, max:x, "
                          "stick_fraction)")
-    _check_method(args.method)
-    for option, value in (("--t-end", args.t_end), ("--dt", args.dt),
-                          ("--timeout", args.timeout)):
-        if value is not None and not (math.isfinite(value) and value > 0):
-            raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
-    if args.max_evaluations is not None and args.max_evaluations <= 0:
-        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
-    options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,
-               "friction": args.friction}
-    if args.friction:
-        _check_laws([args.friction])
+    options = _sweep_options(args)
+    plot = _sweep_plot(args)
     try:
         study = sweep(args.model, grid, store=args.store, t_end=args.t_end, dt=args.dt,
                       method=args.method, metrics=args.metric, scheduler=args.scheduler,
                       workers=args.workers, resume=args.resume, save_series=args.save_series,
                       progress=sys.stderr.isatty(),
-                      options={k: v for k, v in options.items() if v is not None},
-                      **_parse_set(args.set))
+                      options=options, **_parse_set(args.set))
     except KeyboardInterrupt as exc:
         study = getattr(exc, "study", None)
         kept = (f": {len(study)} of {study.run.get('cases', len(study))} cases stored in "
@@ -573,6 +563,11 @@ def _cmd_sweep(args):
                 if study is not None else "")
         return _interrupted(exc, detail=kept)
     print(study.summary())
+    if plot is not None:
+        metric = next(m for m in args.metric if m.startswith("poincare:"))
+        fmt = "png" if not Path(plot).suffix else None
+        study.plot_bifurcation(metric, path=plot, format=fmt)
+        print(f"bifurcation diagram ({metric} against {study.parameters[0]}) written to {plot}")
     failed = study.rows("failed")
     for row in failed[:5]:
         values = ", ".join(f"{k}={row[k]}" for k in study.parameters)
@@ -662,6 +657,37 @@ def _cmd_fit(args):
         fmt = "png" if not Path(plot).suffix else None
         _write(lambda: result.plot(plot, format=fmt), plot, "plot")
     return 0
+
+
+def _sweep_options(args) -> dict:
+    """The simulate options of ``sweep``'s arguments, checked (one-line errors)."""
+    _check_method(args.method)
+    for option, value in (("--t-end", args.t_end), ("--dt", args.dt),
+                          ("--timeout", args.timeout)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise _UserError(f"{option} {value:g} is invalid: it must be > 0 s and finite")
+    if args.max_evaluations is not None and args.max_evaluations <= 0:
+        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
+    for option, value in (("--rtol", args.rtol), ("--atol", args.atol)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise _UserError(f"{option} {value:g} is invalid: it must be a finite number > 0")
+    if args.friction:
+        _check_laws([args.friction])
+    options = {"max_evaluations": args.max_evaluations, "timeout": args.timeout,
+               "friction": args.friction, "rtol": args.rtol, "atol": args.atol}
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _sweep_plot(args) -> str | None:
+    """``sweep --plot``'s path, checked before anything runs: it needs a ``poincare:``
+    metric (the bifurcation diagram's values)."""
+    if args.plot is None:
+        return None
+    if not any(m.startswith("poincare:") for m in args.metric):
+        raise _UserError("--plot draws a bifurcation diagram: give a --metric poincare:OUTPUT "
+                         "(e.g. poincare:x, the output once per forcing period) to plot against "
+                         "the first --grid parameter")
+    return _output_path(args.plot, "--plot", "bifurcation diagram", "bifurcation.png")
 
 
 def _tstops_option(parser):
@@ -758,7 +784,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "Metrics: period:KIND[:PAIR], count:KIND[:PAIR] (KIND: "
                              "velocity_zero, reserve_zero, normal_sign, start, user), "
                              "stick_fraction[:PAIR], max:OUTPUT, min:OUTPUT, rms:OUTPUT, "
-                             "final:OUTPUT."))
+                             "final:OUTPUT, poincare:OUTPUT[:period[=T]][:phase=P]"
+                             "[:cross=NAME>V][:last=K] (the last K values on a Poincare section: "
+                             "a bifurcation diagram with --plot)."))
     swp.add_argument("model")
     swp.add_argument("--grid", action="append", metavar="NAME=VALUES", required=True,
                      help="swept parameter: NAME=V1,V2,... or NAME=START:STOP:NUM (NUM values "
@@ -784,6 +812,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="continue the sweep in --store: run only missing or failed cases")
     swp.add_argument("--save-series", action="store_true",
                      help="also write each case's outputs to STORE/series/case_<id>.parquet")
+    swp.add_argument("--rtol", type=float, default=None,
+                     help="relative tolerance of the adaptive methods (default: simulate's)")
+    swp.add_argument("--atol", type=float, default=None,
+                     help="absolute tolerance of the adaptive methods (default: simulate's)")
+    swp.add_argument("--plot", metavar="FILE.png",
+                     help="draw the bifurcation diagram of the first poincare: metric against "
+                          "the first --grid parameter to an image file")
     _budget_options(swp)
     swp.set_defaults(func=_cmd_sweep)
     fit = sub.add_parser("fit", help="fit model parameters to measured time series",

@@ -35,9 +35,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["EventRecord", "mode_name", "UserEvent", "hermite", "locate", "crossed"]
+__all__ = ["EventRecord", "EventLog", "mode_name", "UserEvent", "hermite", "locate",
+           "crossed", "EVENT_KINDS", "MODES", "ELEMENTS"]
 
 _MODE_NAMES = {1: "slip+", -1: "slip-", 0: "stick"}
+
+#: The kinds of ``result.events`` entries (module docstring).
+EVENT_KINDS = ("start", "velocity_zero", "reserve_zero", "normal_sign", "user")
+#: The modes a frictional pair enters (``EventRecord.after`` of a mode event).
+MODES = ("stick", "slip+", "slip-", "slip")
+#: What an event's ``name`` names (``EventRecord.element``).
+ELEMENTS = ("pair", "load row", "user")
+#: The kinds whose ``before`` / ``after`` are modes.
+MODE_KINDS = ("start", "velocity_zero", "reserve_zero")
 
 
 def mode_name(s: float) -> str:
@@ -55,9 +65,11 @@ class EventRecord:
     Attributes
     ----------
     t : float           event time (s)
-    pair : str          frictional pair name; for a ``normal_sign`` event the pair whose normal
+    pair : str          the name of the element the event belongs to (also ``name``): the
+                        frictional pair; for a ``normal_sign`` event the pair whose normal
                         row it is, or the constraint row's name for another load row (e.g.
-                        ``slot.lock``); for a ``user`` event the function's name
+                        ``slot.lock``: its joint's name, a dot, the row); for a ``user`` event
+                        the function's name (``UserEvent.name``)
     kind : str          ``velocity_zero``, ``reserve_zero``, ``normal_sign``, ``start`` or
                         ``user`` (the module docstring; a ``detach`` is logged as
                         ``normal_sign`` with ``before = "0"``)
@@ -67,6 +79,9 @@ class EventRecord:
     q, v : ndarray      state at the event
     z : ndarray         internal states of smooth friction laws at the event (user events;
                         empty otherwise)
+    element : str       what ``name`` names (:data:`ELEMENTS`): ``"pair"`` (a frictional
+                        pair), ``"load row"`` (a constraint row whose sign is tracked, not a
+                        pair's normal row), ``"user"`` (a user event function)
     """
 
     t: float
@@ -77,6 +92,148 @@ class EventRecord:
     q: np.ndarray = field(repr=False)
     v: np.ndarray = field(repr=False)
     z: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    element: str = field(default="pair", repr=False)
+
+    @property
+    def name(self) -> str:
+        """The name of the event's element or user event function (``pair``)."""
+        return self.pair
+
+
+def _choices(value, what: str) -> tuple | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    try:
+        values = tuple(value)
+    except TypeError:
+        raise ValueError(f"{what} = {value!r} is invalid: give a str or a sequence of str"
+                         ) from None
+    if not all(isinstance(v, str) for v in values):
+        raise ValueError(f"{what} = {value!r} is invalid: give a str or a sequence of str")
+    return values
+
+
+class EventLog(list):
+    """``result.events``: the run's event log, a list of :class:`EventRecord` in time order,
+    which can be filtered by name and kind.
+
+    It is a ``list`` (indexing, ``len``, iteration as before); :meth:`filter` returns another
+    ``EventLog``; :attr:`t`, :attr:`names`, :attr:`kinds` are its columns; :meth:`intervals`
+    the time intervals a pair spends in one mode (its stick phases).
+
+    Parameters
+    ----------
+    records : iterable of EventRecord
+    names : sequence of str, optional
+        Every name an event of this run may carry (the model's frictional pairs and tracked
+        load rows, the user event functions): a filter by another name is a mistake
+        (ValueError naming the known ones), not an empty log.
+    t_end : float, optional
+        The run's end time (s): where the last interval of :meth:`intervals` ends.
+    """
+
+    def __init__(self, records=(), *, names=None, t_end: float | None = None):
+        super().__init__(records)
+        self.known = None if names is None else tuple(dict.fromkeys(names))
+        self.t_end = t_end
+
+    def _same(self, records) -> EventLog:
+        return EventLog(records, names=self.known, t_end=self.t_end)
+
+    @property
+    def t(self) -> np.ndarray:
+        """The events' times (s), shape (k,)."""
+        return np.array([e.t for e in self], dtype=float)
+
+    @property
+    def names(self) -> list[str]:
+        """The distinct names in the log, in order of first appearance."""
+        return list(dict.fromkeys(e.pair for e in self))
+
+    @property
+    def kinds(self) -> list[str]:
+        """The distinct kinds in the log, in order of first appearance."""
+        return list(dict.fromkeys(e.kind for e in self))
+
+    def filter(self, name=None, kind=None, *, element=None, before=None, after=None,
+               between: tuple[float, float] | None = None) -> EventLog:
+        """The events matching every condition given, in time order.
+
+        Parameters
+        ----------
+        name : str or sequence of str, optional
+            The element's (a frictional pair's, a load row's) or user event function's name.
+        kind : str or sequence of str, optional
+            An event kind (:data:`EVENT_KINDS`), or a mode (:data:`MODES`: ``"stick"``,
+            ``"slip+"``, ``"slip-"``, ``"slip"``): the mode events (start, velocity_zero,
+            reserve_zero) that enter it (``result.events.filter("belt", "stick")``: every
+            start of a stick phase of pair ``belt``).
+        element : str, optional
+            What the name names (:data:`ELEMENTS`).
+        before, after : str, optional
+            The mode or face before / after the event.
+        between : (float, float), optional
+            Times ``t0 <= t <= t1`` (s).
+
+        Raises
+        ------
+        ValueError
+            A name the run has no element or user event of, or an unknown kind or element
+            (the message lists the allowed ones).
+        """
+        names, kinds = _choices(name, "name"), _choices(kind, "kind")
+        if names is not None and self.known is not None:
+            unknown = [n for n in names if n not in self.known]
+            if unknown:
+                raise ValueError(f"events.filter: no element or user event named "
+                                 f"{', '.join(map(repr, unknown))} in this run; names: "
+                                 f"{', '.join(self.known) or 'none'}")
+        if kinds is not None:
+            bad = [k for k in kinds if k not in EVENT_KINDS and k not in MODES]
+            if bad:
+                raise ValueError(f"events.filter: unknown kind {', '.join(map(repr, bad))}; "
+                                 f"kinds: {', '.join(EVENT_KINDS)}, or a mode entered: "
+                                 f"{', '.join(MODES)}")
+        if element is not None and element not in ELEMENTS:
+            raise ValueError(f"events.filter: unknown element {element!r}; elements: "
+                             f"{', '.join(ELEMENTS)}")
+
+        def kind_ok(e):
+            return kinds is None or e.kind in kinds or (e.kind in MODE_KINDS
+                                                        and e.after in kinds)
+
+        out = [e for e in self
+               if (names is None or e.pair in names) and kind_ok(e)
+               and (element is None or e.element == element)
+               and (before is None or e.before == before)
+               and (after is None or e.after == after)
+               and (between is None or between[0] <= e.t <= between[1])]
+        return self._same(out)
+
+    def intervals(self, name: str, mode: str = "stick", t_end: float | None = None) -> np.ndarray:
+        """The time intervals pair ``name`` spends in ``mode`` (default its stick phases),
+        from its mode events: shape (k, 2), rows ``(start, end)`` in s; the last one ends at
+        ``t_end`` (default the run's end) if the pair is still in the mode there."""
+        if mode not in MODES:
+            raise ValueError(f"events.intervals: unknown mode {mode!r}; modes: "
+                             f"{', '.join(MODES)}")
+        events = self.filter(name=name, kind=MODE_KINDS)
+        end = self.t_end if t_end is None else t_end
+        rows, since = [], None
+        for e in events:
+            if since is not None and e.after != mode:
+                rows.append((since, e.t))
+                since = None
+            elif since is None and e.after == mode:
+                since = e.t
+        if since is not None:
+            rows.append((since, since if end is None else max(float(end), since)))
+        return np.array(rows, dtype=float).reshape(-1, 2)
+
+    def __repr__(self) -> str:
+        return f"EventLog({list.__repr__(self)})"
 
 
 @dataclass

@@ -157,6 +157,9 @@ class Model:
     alpha, beta : float or None       Baumgarte parameters (1/s), None = engine default
     tstops : tuple of float           times at which the model's given inputs jump (a clutch
                                       engaging): ``simulate``'s default ``tstops`` (s)
+    period : float or None            the period of the model's forcing (s), if it is forced
+                                      periodically: the default period of a stroboscopic
+                                      Poincare section (:mod:`nonsmooth.sections`)
     span_note : str                   why ``t_end`` is a default the model file did not give
                                       (a MotionSolve file without ``<Simulate>``): a run on
                                       that span warns with it; "" when the span is the model's
@@ -177,6 +180,7 @@ class Model:
     motion_outputs: tuple[str, ...] = ()
     tstops: tuple[float, ...] = ()
     span_note: str = ""
+    period: float | None = None
 
     def __post_init__(self):
         sysm = self.system

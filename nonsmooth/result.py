@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from .core.layout import N_WORK, WORK_NAMES, StateLayout
+from .events import EventLog
 
 __all__ = ["Result", "element_outputs"]
 
@@ -178,7 +179,8 @@ class Result:
                                               z]`` (:mod:`nonsmooth.core.layout`)
     laws : list of str                        the friction law of each pair
     T, V : ndarray, shape (N,)                kinetic and potential energy (J)
-    events : list of EventRecord
+    events : EventLog                         the event log: a list of EventRecord, filtered
+                                              by name and kind (``events.filter(name, kind)``)
     diagnostics : dict                        drift, residuals, energy balance, counts, wall time
     outputs : dict of str to ndarray          the model's declared outputs (a planar model's
                                               element names, module docstring, come on top)
@@ -234,7 +236,10 @@ class Result:
         phi = np.array(rec["phi"], dtype=float).reshape(N, m)
         dphi = np.array(rec["dphi"], dtype=float).reshape(N, m)
         r.phi, r.dphi = phi, dphi
-        r.events = events
+        r.events = EventLog(events, names=[*(pr.name for pr in system.pairs),
+                                           *system.constraint_names, *event_names],
+                            t_end=(float(knots[-1][0]) if len(knots) else
+                                   (float(r.t[-1]) if N else None)))  # where the run ended
         r.coordinate_names = list(system.coordinate_names)
         r.velocity_names = list(system.velocity_names)
         r.constraint_names = list(system.constraint_names)

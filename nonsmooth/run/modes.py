@@ -118,7 +118,7 @@ class Modes:
             self._log_modes(t, y, modes, new, fired, coincident, candidates, options)
         for r in np.flatnonzero(self.faces != old_faces):  # one entry per face change
             self._log(t, y, self.abs_names[r], "normal_sign", _FACE[old_faces[r]],
-                      _FACE[self.faces[r]])
+                      _FACE[self.faces[r]], self.abs_elements[r])
         for kind, i in fired:  # a given normal force reached zero: the element opens / closes
             if kind == "given":
                 closing = self._given_normal_force(i, t + 1e-9 * max(1.0, abs(t))) > 0
@@ -166,10 +166,10 @@ class Modes:
                 faces[i] = 1.0 if ev.lam_abs[i] >= 0 else -1.0
         return faces
 
-    def _log(self, t, y, name, kind, before, after):
+    def _log(self, t, y, name, kind, before, after, element="pair"):
         L = self.layout
         self.events.append(EventRecord(t, name, kind, before, after, y[L.q].copy(),
-                                       y[L.v].copy()))
+                                       y[L.v].copy(), element=element))
 
     def _log_modes(self, t, y, modes, new, fired, coincident, candidates, options):
         """One entry per mode change of a fired pair (a coincident one only if it changed) and
@@ -229,7 +229,7 @@ class Modes:
     def log_user(self, t, y, ue):
         L = self.layout
         self.events.append(EventRecord(t, ue.name, "user", "", "", y[L.q].copy(),
-                                       y[L.v].copy(), np.array(y[L.z])))
+                                       y[L.v].copy(), np.array(y[L.z]), element="user"))
 
     def event_specs(self, modes, t=None):
         """(kind, index, direction, terminal) of each event function of the current phase

@@ -88,6 +88,9 @@ class _Run(Recording, Modes):
                                                     strict=True) if r >= 0}
         self.abs_names = [by_row.get(int(r), system.constraint_names[r])
                           for r in system.abs_rows]
+        # what each tracked row's name names: its pair, or the constraint row itself
+        self.abs_elements = ["pair" if int(r) in by_row else "load row"
+                             for r in system.abs_rows]
         self._last = None
         self.faces = None
         self.face_threshold = 0.0

@@ -21,6 +21,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 __all__ = ["CaseRunner", "run_pickled", "series_path", "build_within"]
 
 
@@ -80,7 +82,17 @@ class CaseRunner:
 
         t_end = model.t_end if t_end is None else t_end
         dt = dt if dt is not None else (model.dt or t_end / 1000.0)
-        return simulate(model, t_end, method=self.definition.method, dt=min(dt, t_end),
+        dt = min(dt, t_end)
+        extra = [times for m in self.definition.metrics
+                 if (times := m.output_times(model, 0.0, t_end)) is not None]
+        if extra:  # a stroboscopic section's times among the outputs, exactly
+            from nonsmooth.run.schedule import _grid
+            from nonsmooth.sections import merge_times
+
+            t_eval = merge_times(_grid(0.0, t_end, dt), np.concatenate(extra))
+            return simulate(model, t_end, method=self.definition.method, dt=dt,
+                            t_eval=t_eval, throw=True, **options)
+        return simulate(model, t_end, method=self.definition.method, dt=dt,
                         throw=True, **options)
 
 

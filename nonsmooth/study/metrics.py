@@ -12,13 +12,23 @@ Specs (the table's column is named by the spec exactly as written):
 ``min:OUTPUT``             smallest value
 ``rms:OUTPUT``             root mean square over the output grid (uniform in time)
 ``final:OUTPUT``           value at the last output
+``poincare:OUTPUT[:...]``  the last ``K`` values of the output on a Poincare section (a list
+                           per case: a bifurcation diagram's column), the section
+                           stroboscopic (``period``: the model's forcing period; ``period=T``,
+                           ``phase=P`` in s) or a crossing (``cross=NAME>V`` upward,
+                           ``NAME<V`` downward, ``NAME=V`` both); ``last=K`` (default 50):
+                           ``poincare:x``, ``poincare:x:period=0.5:last=20``,
+                           ``poincare:v:cross=x>0.01`` (:mod:`nonsmooth.sections`)
 =========================  ==================================================================
 
 ``KIND`` is an event kind (:data:`EVENT_KINDS`); ``OUTPUT`` anything ``result[name]`` gives: a
 model output (``x``, ``lambda_N``), a coordinate (``block.x``), a constraint row, or
 ``lambda_N:PAIR``, ``F_T:PAIR``, ``v_T:PAIR``. In Python a metric may also be a callable
 ``f(result) -> float``, its column named by its ``__name__``. Metric values are floats
-(``float64`` columns); a failed case has none (null).
+(``float64`` columns); a ``poincare:`` metric's are lists of floats (a ``list<float64>``
+column: one list per case, shorter where the run had fewer points); a failed case has none
+(null). A stroboscopic ``poincare:`` metric adds its times to the case's output times
+(``t_eval``: the section's points are the integrator's states at exactly those times).
 """
 
 from __future__ import annotations
@@ -37,14 +47,15 @@ __all__ = ["Metric", "parse_metric", "parse_metrics", "check_metrics", "availabl
 #: Event kinds a metric may count (``nonsmooth.events``).
 EVENT_KINDS = ("start", "velocity_zero", "reserve_zero", "normal_sign", "user")
 #: The kinds of metric spec.
-METRIC_KINDS = ("period", "count", "stick_fraction", "max", "min", "rms", "final")
+METRIC_KINDS = ("period", "count", "stick_fraction", "max", "min", "rms", "final", "poincare")
 _EVENT_METRICS = ("period", "count")
 _OUTPUT_METRICS = ("max", "min", "rms", "final")
 #: Event kinds that change a pair's mode (``before`` / ``after`` are modes).
 _MODE_EVENTS = ("start", "velocity_zero", "reserve_zero")
 
 _SPECS = ("period:KIND[:PAIR], count:KIND[:PAIR], stick_fraction[:PAIR], max:OUTPUT, "
-          "min:OUTPUT, rms:OUTPUT, final:OUTPUT")
+          "min:OUTPUT, rms:OUTPUT, final:OUTPUT, poincare:OUTPUT[:period[=T]][:phase=P]"
+          "[:cross=NAME>V][:last=K]")
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,8 @@ class Metric:
     target : str or None        the event kind (period, count) or output (max, min, rms, final)
     pair : str or None          the frictional pair (period, count, stick_fraction), if given
     function : callable or None the user's ``f(result) -> float``
+    section : Section or None   a ``poincare`` metric's section (:mod:`nonsmooth.sections`)
+    last : int or None          the points a ``poincare`` metric keeps (the last ones)
     """
 
     name: str
@@ -65,15 +78,34 @@ class Metric:
     target: str | None = None
     pair: str | None = None
     function: Callable | None = None
+    section: object = None
+    last: int | None = None
+
+    @property
+    def list_valued(self) -> bool:
+        """Whether the metric's value is a list of floats (``poincare``), not one float."""
+        return self.kind == "poincare"
+
+    def output_times(self, model, t0: float, t_end: float):
+        """Times (s) the case's run must output for this metric (a stroboscopic section's),
+        shape (k,), or None."""
+        if self.section is None:
+            return None
+        return self.section.output_times(model, t0, t_end)
 
     @property
     def label(self) -> str:
         """How ``sweep.json`` records it: the spec, or ``callable:module:qualname``."""
         return self.name if self.function is None else callable_label(self.function)
 
-    def __call__(self, result) -> float:
+    def __call__(self, result) -> float | list[float]:
         if self.function is not None:
             return _as_float(self.name, self.function(result))
+        if self.kind == "poincare":
+            if len(result.t) < 2:
+                return []
+            points = self.section.points(result).last(self.last)
+            return [float(x) for x in points[self.target]]
         if self.kind in _EVENT_METRICS:
             times = np.array([e.t for e in result.events if e.kind == self.target
                               and (self.pair is None or e.pair == self.pair)], dtype=float)
@@ -147,6 +179,14 @@ def parse_metric(spec) -> Metric:
         raise SweepError(f"unknown metric kind {kind!r} in {spec!r}; metric specs: {_SPECS}")
     if kind == "stick_fraction":
         return Metric(spec, kind, pair=rest or None)
+    if kind == "poincare":
+        from ..sections import SectionError, parse_section_spec
+
+        try:
+            output, section, last = parse_section_spec(rest)
+        except SectionError as exc:
+            raise SweepError(str(exc)) from None
+        return Metric(spec, kind, target=output, section=section, last=last)
     if not rest:
         what = "event kind" if kind in _EVENT_METRICS else "output"
         raise SweepError(f"metric {spec!r} names no {what}: write {kind}:"
@@ -201,3 +241,21 @@ def check_metrics(metrics: Sequence[Metric], model) -> None:
                              f"{m.pair!r}; pairs: {', '.join(pairs) or 'none'}")
         if m.kind == "stick_fraction" and not pairs:
             raise SweepError(f"metric {m.name!r}: model {model.name} has no frictional pair")
+        if m.kind == "poincare":
+            _check_poincare(m, model, outputs)
+
+
+def _check_poincare(m: Metric, model, outputs: list) -> None:
+    """A ``poincare`` metric's output and crossing name the model's outputs, and a
+    stroboscopic section has a period (its own or the model's)."""
+    section = m.section
+    for what, name in (("output", m.target), ("crossing output", section.output)):
+        if name is not None and name not in outputs:
+            raise SweepError(f"metric {m.name!r}: model {model.name} has no {what} {name!r}; "
+                             f"outputs: {', '.join(outputs)}")
+    if section.kind == "stroboscopic" and section.period is None and getattr(
+            model, "period", None) is None:
+        raise SweepError(f"metric {m.name!r}: model {model.name} declares no forcing period "
+                         "(Model.period) for a stroboscopic section; give one: "
+                         f"{m.name}:period=T (s), or a crossing: poincare:{m.target}:"
+                         "cross=NAME>VALUE")

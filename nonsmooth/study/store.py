@@ -210,7 +210,8 @@ class Store:
             fields.append(pa.field(name, kind))
             self._converters[name] = convert
         fields += [pa.field(n, getattr(pa, t)()) for n, t in FIXED_COLUMNS]
-        fields += [pa.field(m.name, pa.float64()) for m in definition.metrics]
+        fields += [pa.field(m.name, pa.list_(pa.float64()) if getattr(m, "list_valued", False)
+                            else pa.float64()) for m in definition.metrics]
         return pa.schema(fields)
 
     def add(self, row: dict) -> None:

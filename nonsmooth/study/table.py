@@ -98,6 +98,82 @@ class Study:
             Z[j, i] = v
         return xs, ys, Z
 
+    def _list_valued(self, name: str) -> bool:
+        import pyarrow as pa
+
+        return pa.types.is_list(self.table.schema.field(name).type)
+
+    # ------------------------------------------------------------------ bifurcation diagrams
+    def bifurcation(self, metric: str | None = None,
+                    parameter: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """A bifurcation diagram's points: ``(p, values)``, both shape (n_points,), every
+        section value of the ok cases of a ``poincare:`` metric (default: the first) against
+        the case's value of ``parameter`` (default: the first swept parameter), one entry per
+        point (a period-n orbit: n values at its parameter; chaos: a band)."""
+        metric, parameter = self._bifurcation_names(metric, parameter)
+        xs, ys = [], []
+        for x, points, status in zip(self[parameter], self.table.column(metric).to_pylist(),
+                                     self["status"], strict=True):
+            if status != "ok" or not points:
+                continue
+            xs.append(np.full(len(points), float(x)))
+            ys.append(np.asarray(points, dtype=float))
+        if not xs:
+            return np.zeros(0), np.zeros(0)
+        return np.concatenate(xs), np.concatenate(ys)
+
+    def _bifurcation_names(self, metric, parameter) -> tuple[str, str]:
+        lists = [m for m in self.metrics if self._list_valued(m)]
+        if metric is None:
+            if not lists:
+                raise ValueError("bifurcation: the study has no poincare: metric (a list of "
+                                 "section values per case); sweep with e.g. --metric "
+                                 "poincare:x")
+            metric = lists[0]
+        elif metric not in lists:
+            raise ValueError(f"bifurcation: {metric!r} is not a poincare: metric of the study; "
+                             f"its poincare: metrics: {', '.join(lists) or 'none'}")
+        if parameter is None:
+            if not self.parameters:
+                raise ValueError("bifurcation: the study has no swept parameter")
+            parameter = self.parameters[0]
+        elif parameter not in self.parameters:
+            raise ValueError(f"bifurcation: {parameter!r} is not a swept parameter; "
+                             f"parameters: {', '.join(self.parameters)}")
+        return metric, parameter
+
+    def plot_bifurcation(self, metric: str | None = None, parameter: str | None = None,
+                         path=None, *, ax=None, title: str | None = None, format=None,
+                         marker_size: float = 2.0):
+        """Plot the bifurcation diagram (:meth:`bifurcation`): the section values against the
+        parameter, one dot per point; save to ``path`` (format by suffix, or ``format``) if
+        given. ``ax``: draw into these matplotlib axes. Returns the figure."""
+        metric, parameter = self._bifurcation_names(metric, parameter)
+        x, y = self.bifurcation(metric, parameter)
+        if ax is None:
+            if path is None:
+                import matplotlib.pyplot as plt
+
+                fig = plt.figure(figsize=(8, 4.5))
+            else:  # to a file: no pyplot, no backend switch
+                from matplotlib.figure import Figure
+
+                fig = Figure(figsize=(8, 4.5))
+            ax = fig.subplots()
+        else:
+            fig = ax.figure
+        ax.plot(x, y, ",k" if marker_size <= 0 else ".k", markersize=max(marker_size, 0.1),
+                alpha=0.6, linestyle="none")
+        ax.set_xlabel(parameter)
+        output = metric.split(":")[1] if ":" in metric else metric
+        ax.set_ylabel(f"{output} on the section")
+        ax.set_title(title or f"bifurcation diagram: {metric}", loc="left", fontsize=10)
+        ax.grid(alpha=0.3)
+        if path is not None:
+            fig.tight_layout()
+            fig.savefig(path, dpi=120, format=format)
+        return fig
+
     # ------------------------------------------------------------------ text
     def summary(self) -> str:
         """Cases ok / failed (failures by error type), the metrics' ranges, the store."""
@@ -115,7 +191,12 @@ class Study:
         if self.metrics and ok.any():
             lines.append(f"{'metric (ok cases)':<28}{'min':>14}{'median':>14}{'max':>14}")
             for name in self.metrics:
-                v = np.asarray(self[name], dtype=float)[ok]
+                if self._list_valued(name):  # a poincare: metric: every point of the ok cases
+                    v = np.concatenate([np.asarray(x, dtype=float) for x, good in zip(
+                        self.table.column(name).to_pylist(), ok, strict=True)
+                        if good and x is not None] + [np.zeros(0)])
+                else:
+                    v = np.asarray(self[name], dtype=float)[ok]
                 v = v[np.isfinite(v)]
                 if v.size:
                     lines.append(f"{name:<28}{v.min():>14.6g}{np.median(v):>14.6g}"
@@ -148,6 +229,8 @@ def _cell(value) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.6g}"
+    if isinstance(value, list):  # a poincare: metric's section values
+        return f"[{len(value)} points]"
     text = str(value)
     return text if len(text) <= 24 else text[:21] + "..."
 
