@@ -1,0 +1,267 @@
+"""The spatial family's compiled kernels and phases against its Python path (issue 21, item 4).
+
+The kernels (``nonsmooth/spatial/kernels.py``) re-write the Python path's terms element by
+element over flat tables; the compiled phases (``nonsmooth/spatial/phases.py``) run them in the
+core's DOP853 and RK4 templates. Checked here:
+
+* every term (``f``, ``phi``, ``phi_t``, ``gamma``, ``G``, the powers) against
+  ``SpatialSystem.terms`` at random states of every bundled spatial model and of a model with
+  every element kind (springs, forces and torques in both frames, constant and given by
+  functions, drivers of angles and displacements, a virtual rotor);
+* the Delassus solve (``core.linalg._block_schur``) against the LU of the whole KKT system;
+* whole runs: compiled DOP853 and RK4 against the Python path (the same method, the family's
+  ``compiled_family`` switched off), and that the compiled phase is the one taken;
+* redundant rows met during a run are refused, not solved into numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import nonsmooth
+from nonsmooth.core import linalg
+from nonsmooth.dynamics import Dynamics
+from nonsmooth.models import spatial_double_pendulum, spatial_four_bar, spatial_gyroscope
+from nonsmooth.models import spatial_robot_arm
+from nonsmooth.spatial import (
+    Body,
+    Cylindrical,
+    Driver,
+    Force,
+    Gravity,
+    Revolute,
+    RotorInertia,
+    SpatialModel,
+    Spherical,
+    Spring,
+    Torque,
+    Translational,
+    Universal,
+    ground,
+)
+from nonsmooth.spatial import kernels as sk
+from nonsmooth.spatial.model import SpatialSystem
+from nonsmooth.spatial.rotation import from_axis_angle
+
+
+def every_element() -> SpatialModel:
+    """A model with every element kind the kernels know (not a mechanism anyone builds: its
+    rows need only be right, not mobile)."""
+    mdl = SpatialModel("every element")
+    tilt = from_axis_angle((1.0, 2.0, 0.5), 0.7)
+    a = mdl.add(Body("a", 2.0, [[0.3, 0.01, 0.02], [0.01, 0.4, 0.03], [0.02, 0.03, 0.5]],
+                     position=(0.1, 0.2, -0.3), orientation=tilt, velocity=(0.1, 0, 0),
+                     angular_velocity=(0.5, -0.2, 0.3)))
+    b = mdl.add(Body("b", 1.0, (0.05, 0.06, 0.07), position=(0.5, -0.1, -0.8),
+                     angular_velocity=(0.0, 1.0, 2.0)))
+    c = mdl.add(Body("c", 0.7, (0.02, 0.03, 0.04), position=(-0.4, 0.3, -0.5)))
+    d = mdl.add(Body("d", 0.4, (0.01, 0.01, 0.015), position=(0.2, 0.6, -1.2)))
+    hinge = mdl.add(Revolute("hinge", ground, a, point=(0.0, 0.0, 0.0), axis=(0, 1, 1)))
+    mdl.add(Spherical("ball", a, b, point=(0.4, 0.0, -0.6)))
+    slide = mdl.add(Translational("slide", a, c, point=(-0.2, 0.2, -0.4), axis=(1, 0, 1)))
+    cyl = mdl.add(Cylindrical("cyl", b, d, point=(0.3, 0.3, -1.0), axis=(0, 1, 0)))
+    mdl.add(Universal("cross", c, d, point=(0.0, 0.5, -0.9), axis_a=(1, 0, 0),
+                      axis_b=(0, 1, 0)))
+    mdl.add(Driver("drive", hinge, position=lambda t: 0.3 * math.sin(2.0 * t)))
+    mdl.add(Driver("push", slide, speed=0.1, initial=0.02))
+    mdl.add(Driver("spin", cyl, coordinate="angle", speed=-0.4))
+    mdl.add(Gravity(direction=(0.1, 0.0, -1.0)))
+    mdl.add(Spring("k", a, d, (0.1, 0.2, -0.3), (0.2, 0.6, -1.2), stiffness=50.0,
+                   rest_length=0.5, damping=2.0))
+    mdl.add(Force("push_a", a, (1.0, -2.0, 0.5), point=(0.2, 0.2, -0.3)))
+    mdl.add(Force("wind", b, lambda t: (0.5 * t, 1.0, -0.2), frame="body"))
+    mdl.add(Torque("twist", c, (0.1, 0.2, 0.3), frame="body"))
+    mdl.add(Torque("motor", d, lambda t: (0.0, math.cos(t), 0.1)))
+    e = mdl.add(Body("e", 0.3, (0.01, 0.02, 0.02), position=(0.3, -0.3, -0.2),
+                     angular_velocity=(0.2, 0.0, 3.0)))
+    wheel = mdl.add(Revolute("wheel", a, e, point=(0.3, -0.3, -0.2), axis=(0.2, 0.1, 1.0)))
+    mdl.add(RotorInertia("rotor", wheel, rotor_inertia=1e-4, gear_ratio=30.0, mode="virtual"))
+    return mdl
+
+
+def _system(model) -> SpatialSystem:
+    """The system of a SpatialModel (unchecked: ``every_element`` is over-constrained) or of a
+    bundled model."""
+    if isinstance(model, SpatialModel):
+        model.validate()
+        return SpatialSystem(model)
+    return model.system
+
+
+def _states(system, rng, k=5):
+    for _ in range(k):
+        q = rng.normal(size=system.n_q)
+        for i in range(system.n_bodies):  # non-unit quaternions: the rotation is of p / |p|
+            q[7 * i + 3:7 * i + 7] *= 1.0 + 0.1 * rng.random()
+        yield rng.uniform(0, 2), q, rng.normal(size=system.n_v)
+
+
+MODELS = [("every element", every_element), ("double pendulum", spatial_double_pendulum.build),
+          ("four-bar", spatial_four_bar.build), ("gyroscope", spatial_gyroscope.build),
+          ("robot arm", spatial_robot_arm.build)]
+
+
+@pytest.mark.parametrize("name, make", MODELS, ids=[m[0] for m in MODELS])
+def test_compiled_terms_equal_the_python_terms(name, make):
+    system = _system(make())
+    tab = system.kernel_tables
+    m = system.n_constraints
+    rng = np.random.default_rng(1)
+    for t, q, v in _states(system, rng):
+        U = system.user_values(t, q, v)
+        U = np.zeros((tab.ints.shape[0], 3)) if U is None else U
+        f, phi, phi_t, gamma, G, P_a, P_d, err = sk.spatial_terms(tab.ints, tab.floats,
+                                                                   tab.bodies, U, t, q, v, m)
+        ref = system.terms(t, q, v)
+        assert err == 0
+        scale = 1.0 + np.max(np.abs(ref.f))
+        assert np.max(np.abs(f - ref.f)) <= 1e-13 * scale
+        assert np.max(np.abs(G - ref.G), initial=0.0) <= 1e-13
+        assert np.max(np.abs(phi - ref.phi), initial=0.0) <= 1e-13
+        assert np.max(np.abs(phi_t - ref.phi_t), initial=0.0) <= 1e-9  # drivers' f by
+        # central differences in the Python path's Driver, the same function here
+        assert np.max(np.abs(gamma - ref.gamma), initial=0.0) <= 1e-12 * (
+            1.0 + np.max(np.abs(ref.gamma), initial=0.0))
+        assert P_a == pytest.approx(ref.P_applied, rel=1e-12, abs=1e-12)
+        assert P_d == pytest.approx(ref.P_damping, rel=1e-12, abs=1e-12)
+
+
+def test_every_kind_is_in_the_table():
+    from nonsmooth.spatial import tables
+
+    kinds = set(_system(every_element()).kernel_tables.ints[:, 0].tolist())
+    assert kinds == {tables.SPH, tables.DOT1, tables.DOT2, tables.DRIVE_ANGLE, tables.DRIVE_DISP,
+                     tables.GRAVITY, tables.SPRING, tables.FORCE, tables.TORQUE, tables.VROTOR}
+
+
+def test_a_spring_whose_points_meet_is_named():
+    mdl = SpatialModel("meeting")
+    a = mdl.add(Body("a", 1.0, 0.1, position=(0, 0, 0)))
+    b = mdl.add(Body("b", 1.0, 0.1, position=(1, 0, 0)))
+    mdl.add(Spring("k", a, b, (0, 0, 0), (1, 0, 0), stiffness=1.0))
+    system = mdl.compile()
+    tab = system.kernel_tables
+    q = np.array([0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0], dtype=float)
+    out = sk.spatial_terms(tab.ints, tab.floats, tab.bodies, np.zeros((1, 3)), 0.0, q,
+                           np.zeros(12), 0)
+    assert out[-1] == 1
+    text = system.name_failure(3, 0, 0.5, q, np.zeros(12))  # COINCIDENT, table row 0
+    assert "spring 'k'" in text and "coincide" in text
+
+
+# ------------------------------------------------------------------------ the Delassus solve
+def _kkt(rng, n_blocks, m):
+    n = 3 * n_blocks
+    M = np.zeros((n, n))
+    for b in range(n_blocks):
+        A = rng.normal(size=(3, 3))
+        M[3 * b:3 * b + 3, 3 * b:3 * b + 3] = A @ A.T + 0.5 * np.eye(3)
+    C = rng.normal(size=(m, n)) * (rng.random((m, n)) < 0.4)
+    C[np.arange(m), rng.integers(0, n, m)] += 1.0  # no empty row
+    K = np.block([[M, -C.T], [C, np.zeros((m, m))]])
+    return K, rng.normal(size=(n + m, 3))
+
+
+@pytest.mark.parametrize("n_blocks, m", [(2, 3), (8, 20), (12, 30)])
+def test_the_delassus_solve_equals_the_lu_of_the_kkt_system(n_blocks, m):
+    rng = np.random.default_rng(n_blocks)
+    K, R = _kkt(rng, n_blocks, m)
+    n = 3 * n_blocks
+    X = R.copy()
+    scratch = np.empty(linalg._schur_size(n, n + m, R.shape[1]))
+    ints = np.empty(linalg._touching_size(n, n + m), dtype=np.int64)
+    assert _schur(K.copy(), X, n, scratch, ints)
+    ref = np.linalg.solve(K, R)
+    assert np.max(np.abs(X - ref)) <= 1e-10 * np.max(np.abs(ref))
+
+
+def test_the_delassus_solve_refuses_dependent_rows():
+    rng = np.random.default_rng(3)
+    K, R = _kkt(rng, 4, 6)
+    n = 12
+    K[n + 5, :n] = K[n + 1, :n] - 2.0 * K[n + 2, :n]  # row 5 a combination of rows 1 and 2
+    K[:n, n + 5] = -K[n + 5, :n]
+    scratch = np.empty(linalg._schur_size(n, n + 6, 3))
+    ints = np.empty(linalg._touching_size(n, n + 6), dtype=np.int64)
+    assert not _schur(K, R, n, scratch, ints)
+
+
+def _schur(K, R, n, scratch, ints):
+    from numba import njit
+
+    @njit
+    def call(K, R, n, scratch, ints):
+        return linalg._block_schur(K, R, n, scratch, ints)
+
+    return call(K, R, n, scratch, ints)
+
+
+# ------------------------------------------------------------------------ whole runs
+def _python_path(monkeypatch):
+    monkeypatch.setattr(SpatialSystem, "compiled_family", lambda self, size: None)
+
+
+RUNS = [("double pendulum", spatial_double_pendulum.build, 1e-11),
+        ("four-bar", spatial_four_bar.build, 1e-10),
+        ("robot arm", spatial_robot_arm.build, 1e-11),
+        ("gyroscope", spatial_gyroscope.build, 1e-9)]
+
+
+@pytest.mark.parametrize("name, make, tol", RUNS, ids=[r[0] for r in RUNS])
+def test_the_compiled_dop853_phase_equals_the_python_path(name, make, tol, monkeypatch):
+    model = make()
+    grid = np.linspace(0.0, 1.0, 11)
+    compiled = nonsmooth.simulate(model, 1.0, t_eval=grid, rtol=1e-11, atol=1e-13)
+    calls = []
+    import nonsmooth.spatial.phases as phases
+
+    real = phases.spatial_dop853_phase
+    monkeypatch.setattr(phases, "spatial_dop853_phase",
+                        lambda *a: calls.append(1) or real(*a))
+    again = nonsmooth.simulate(model, 1.0, t_eval=grid, rtol=1e-11, atol=1e-13)
+    assert calls, "the compiled DOP853 phase was not taken"
+    assert np.array_equal(again.y, compiled.y)
+    monkeypatch.undo()
+    _python_path(monkeypatch)
+    python = nonsmooth.simulate(model, 1.0, t_eval=grid, rtol=1e-11, atol=1e-13)
+    scale = 1.0 + np.max(np.abs(python.y))
+    assert np.max(np.abs(compiled.y - python.y)) <= tol * scale
+    assert np.max(np.abs(compiled.lam - python.lam)) <= 100 * tol * (
+        1.0 + np.max(np.abs(python.lam)))
+
+
+def test_the_compiled_rk4_phase_equals_the_python_path(monkeypatch):
+    """RK4 at 1e-3 s: the compiled phase projects the quaternions at the phase's end, the
+    Python stepper after every step; ``p / |p|`` evolves alike, so the two agree to the
+    steps' round-off."""
+    model = spatial_double_pendulum.build()
+    compiled = nonsmooth.simulate(model, 1.0, method="RK4", dt=1e-3)
+    _python_path(monkeypatch)
+    python = nonsmooth.simulate(model, 1.0, method="RK4", dt=1e-3)
+    assert compiled.t.shape == python.t.shape
+    assert np.max(np.abs(compiled.y - python.y)) <= 1e-10
+
+
+def test_a_driver_given_as_a_function_is_called_back(monkeypatch):
+    """The robot arm's drivers are functions of time: the compiled DOP853 phase calls them
+    back (``core.callbacks``), and its driving torques equal the Python path's."""
+    model = spatial_robot_arm.build()
+    assert model.system.has_user_functions
+    compiled = nonsmooth.simulate(model, 0.5, rtol=1e-11, atol=1e-13, t_eval=[0.25, 0.5])
+    _python_path(monkeypatch)
+    python = nonsmooth.simulate(model, 0.5, rtol=1e-11, atol=1e-13, t_eval=[0.25, 0.5])
+    names = [k for k in compiled.available() if k.endswith("_drive.torque")]
+    assert names
+    for key in names:
+        assert np.allclose(compiled[key], python[key], rtol=1e-8, atol=1e-10)
+
+
+def test_the_family_is_compiled_and_its_mass_block_diagonal():
+    dyn = Dynamics(spatial_double_pendulum.build().system)
+    family = dyn.compiled_family()
+    assert family is not None and family.data[-1] is True  # the Delassus solve
+    geared = Dynamics(spatial_robot_arm.build().system).compiled_family()
+    assert geared.data[-1] is False  # armature rotors couple two bodies' blocks
