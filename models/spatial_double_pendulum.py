@@ -31,7 +31,7 @@ import numpy as np
 
 from nonsmooth.model import Model, Output, Parameter, check_parameters
 from nonsmooth.spatial import Body, Gravity, Revolute, SpatialModel, Spherical, ground
-from nonsmooth.spatial.rotation import from_axis_angle, rotation_matrix
+from nonsmooth.spatial.rotation import from_axis_angle, rotation_matrices, rotation_matrix
 
 NAME = "spatial_double_pendulum"
 DESCRIPTION = "Double pendulum in space: two rods, the second hinged about a tilted axis"
@@ -110,7 +110,7 @@ def build(**params) -> Model:
     tip = np.array([0.0, 0.0, -0.5 * L2])  # rod 2's end in its body axes
 
     def tips(r):
-        return np.array([q[7:10] + rotation_matrix(q[10:14]) @ tip for q in r.q]).reshape(-1, 3)
+        return r.q[:, 7:10] + rotation_matrices(r.q[:, 10:14]) @ tip
 
     columns = {
         "theta1": lambda r: p["theta1"] + r["pin1.angle"],

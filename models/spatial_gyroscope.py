@@ -30,7 +30,7 @@ import numpy as np
 
 from nonsmooth.model import Model, Output, Parameter, check_parameters
 from nonsmooth.spatial import Body, Gravity, SpatialModel, Spherical, ground
-from nonsmooth.spatial.rotation import from_axis_angle, rotation_matrix
+from nonsmooth.spatial.rotation import from_axis_angle, rotation_matrices
 
 NAME = "spatial_gyroscope"
 DESCRIPTION = "Heavy symmetric top on a ball joint: precession and nutation"
@@ -146,10 +146,10 @@ def build(**params) -> Model:
     I_O = np.array([J1 + m * L * L, J1 + m * L * L, J3])  # about O, body axes
 
     def axis(r):
-        return np.array([rotation_matrix(q[3:7])[:, 2] for q in r.q]).reshape(-1, 3)
+        return rotation_matrices(r.q[:, 3:7])[:, :, 2]
 
     def p_phi(r):
-        Rz = np.array([rotation_matrix(q[3:7])[2] for q in r.q]).reshape(-1, 3)
+        Rz = rotation_matrices(r.q[:, 3:7])[:, 2]
         return np.einsum("ij,ij->i", Rz, I_O * r.v[:, 3:6])  # z . R (I_O omega')
 
     columns = {

@@ -31,7 +31,7 @@ import numpy as np
 
 from nonsmooth.model import Model, Output, Parameter, check_parameters
 from nonsmooth.spatial import Body, Driver, Gravity, Revolute, RotorInertia, SpatialModel, ground
-from nonsmooth.spatial.rotation import from_axis_angle, rotation_matrix
+from nonsmooth.spatial.rotation import from_axis_angle, rotation_matrices, rotation_matrix
 
 NAME = "spatial_robot_arm"
 DESCRIPTION = "Two-joint robot arm in space with geared motors (rotor inertia, virtual rotors)"
@@ -129,7 +129,7 @@ def build(**params) -> Model:
     tip = np.array([0.5 * L1, 0.0, 0.0])  # the arm's end in its body axes
 
     def tips(r):
-        return np.array([q[7:10] + rotation_matrix(q[10:14]) @ tip for q in r.q]).reshape(-1, 3)
+        return r.q[:, 7:10] + rotation_matrices(r.q[:, 10:14]) @ tip
 
     columns = {
         "base_angle": lambda r: r["base.angle"],

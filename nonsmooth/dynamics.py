@@ -88,7 +88,9 @@ class _BufferEvaluation(Evaluation):
         if self._M_given is not None:
             return self._M_given
         dyn = self._dyn
-        tab = dyn.system.tables
+        tab = getattr(dyn.system, "tables", None)  # a planar model's (its mass may depend on q)
+        if tab is None:
+            return dyn.system.constant_mass  # a compiled family's constant mass (spatial)
         if tab.has_state_mass:
             return self._out[dyn._views["M"]].reshape(dyn.n, dyn.n)
         return tab.mass

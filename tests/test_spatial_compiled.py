@@ -24,8 +24,12 @@ import pytest
 import nonsmooth
 from nonsmooth.core import linalg
 from nonsmooth.dynamics import Dynamics
-from nonsmooth.models import spatial_double_pendulum, spatial_four_bar, spatial_gyroscope
-from nonsmooth.models import spatial_robot_arm
+from nonsmooth.models import (
+    spatial_double_pendulum,
+    spatial_four_bar,
+    spatial_gyroscope,
+    spatial_robot_arm,
+)
 from nonsmooth.spatial import (
     Body,
     Cylindrical,

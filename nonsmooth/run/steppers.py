@@ -68,11 +68,11 @@ class _FixedStepper:
         self.f = self.rhs(t, y)
         self._remember()
         self.status = "running"
-        # a family with a compiled step and no user function to call back (a planar model):
-        # each whole step in one compiled call
+        # a family with a compiled step and no user function to call back (a planar or
+        # spatial model): each whole step in one compiled call (whose steps, as the compiled
+        # phases', are projected at the phase's end only: nonsmooth.family, obligation 2)
         family = run.family
-        self.compiled = (family is not None and family.steps_compiled and not family.calls_back
-                         and run.project is None)
+        self.compiled = (family is not None and family.steps_compiled and not family.calls_back)
         if self.compiled:
             family.warm("fixed")
 

@@ -87,7 +87,7 @@ def _poses(result, system, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     else:
         q = np.repeat(result.q[:1], len(times), axis=0).reshape(len(times), N, 7)
     p = q[:, :, 3:] / np.linalg.norm(q[:, :, 3:], axis=2, keepdims=True)
-    R = np.array([[rot.rotation_matrix(pb) for pb in row] for row in p]).reshape(
+    R = rot.rotation_matrices(p).reshape(
         len(times), N, 3, 3)
     return q[:, :, :3].copy(), R
 

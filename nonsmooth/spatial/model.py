@@ -31,6 +31,7 @@ from ..system import FrictionPair, System, Terms
 from . import elements as el
 from . import rotor as rt
 from .primitives import Kinematics
+from .rotation import rotation_matrices
 
 __all__ = ["SpatialModel", "SpatialSystem"]
 
@@ -458,19 +459,8 @@ class SpatialSystem(System):
 def _rotations(Q: np.ndarray, N: int) -> np.ndarray:
     """The bodies' rotations (of ``p / |p|``) at the rows ``Q (k, 7 N)``, (k, N + 1, 3, 3),
     the ground (identity) last (index -1)."""
-    P = Q.reshape(len(Q), N, 7)[:, :, 3:]
-    P = P / np.linalg.norm(P, axis=2, keepdims=True)
-    w, x, y, z = np.moveaxis(P, 2, 0)
     R = np.empty((len(Q), N + 1, 3, 3))
-    R[:, :N, 0, 0] = 1.0 - 2.0 * (y * y + z * z)
-    R[:, :N, 0, 1] = 2.0 * (x * y - w * z)
-    R[:, :N, 0, 2] = 2.0 * (x * z + w * y)
-    R[:, :N, 1, 0] = 2.0 * (x * y + w * z)
-    R[:, :N, 1, 1] = 1.0 - 2.0 * (x * x + z * z)
-    R[:, :N, 1, 2] = 2.0 * (y * z - w * x)
-    R[:, :N, 2, 0] = 2.0 * (x * z - w * y)
-    R[:, :N, 2, 1] = 2.0 * (y * z + w * x)
-    R[:, :N, 2, 2] = 1.0 - 2.0 * (x * x + y * y)
+    R[:, :N] = rotation_matrices(Q.reshape(len(Q), N, 7)[:, :, 3:])
     R[:, N] = np.eye(3)
     return R
 

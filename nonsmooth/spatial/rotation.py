@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["skew", "quat_multiply", "quat_conjugate", "rotation_matrix", "from_rotation_matrix",
+__all__ = ["skew", "quat_multiply", "quat_conjugate", "rotation_matrix", "rotation_matrices",
+           "from_rotation_matrix",
            "from_axis_angle", "E_matrix", "L_matrix", "quat_rate", "normalized"]
 
 
@@ -71,6 +72,25 @@ def rotation_matrix(p: np.ndarray) -> np.ndarray:
         [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - w * z), 2.0 * (x * z + w * y)],
         [2.0 * (x * y + w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - w * x)],
         [2.0 * (x * z - w * y), 2.0 * (y * z + w * x), 1.0 - 2.0 * (x * x + y * y)]])
+
+
+def rotation_matrices(P: np.ndarray) -> np.ndarray:
+    """``R(p / |p|)`` of every quaternion of ``P`` (..., 4): shape (..., 3, 3) (vectorized
+    :func:`rotation_matrix`, for the rows of a result)."""
+    P = np.asarray(P, dtype=float)
+    P = P / np.linalg.norm(P, axis=-1, keepdims=True)
+    w, x, y, z = np.moveaxis(P, -1, 0)
+    R = np.empty(P.shape[:-1] + (3, 3))
+    R[..., 0, 0] = 1.0 - 2.0 * (y * y + z * z)
+    R[..., 0, 1] = 2.0 * (x * y - w * z)
+    R[..., 0, 2] = 2.0 * (x * z + w * y)
+    R[..., 1, 0] = 2.0 * (x * y + w * z)
+    R[..., 1, 1] = 1.0 - 2.0 * (x * x + z * z)
+    R[..., 1, 2] = 2.0 * (y * z - w * x)
+    R[..., 2, 0] = 2.0 * (x * z - w * y)
+    R[..., 2, 1] = 2.0 * (y * z + w * x)
+    R[..., 2, 2] = 1.0 - 2.0 * (x * x + y * y)
+    return R
 
 
 def from_rotation_matrix(R: np.ndarray, tol: float = 1e-9) -> np.ndarray:
