@@ -20,8 +20,10 @@ numbers its own; ``docs/seam.md`` section 1):
    quaternions), applied to the initial ``q``, at the end of every smooth phase (events,
    time stops: every phase starts projected) and after each accepted step of the explicit
    one-step steppers (RK4/Euler; scipy's RK23/RK45/DOP853 with the FSAL stage evaluated again);
-   the implicit solvers and compiled phases project at phase ends only (a family may
-   stabilize the drift inside ``qdot``; ``docs/method.md`` section 1.1).
+   the implicit solvers, the compiled phases and the compiled RK4/Euler step project at phase
+   ends only (a family may stabilize the drift inside ``qdot``; ``docs/method.md`` section
+   1.1; the spatial family needs neither: its ``p / |p|`` evolves alike, ``docs/spatial.md``
+   section 1).
    ``has_kinematic_map`` / ``has_projection`` say whether they are not the identity (the
    run skips the calls otherwise). Default: the identity (``dq/dt = v``), no projection.
    Compiled: a family's compiled ``rhs`` writes all of ``dy``, ``H(q) v`` included (the
@@ -32,9 +34,10 @@ numbers its own; ``docs/seam.md`` section 1):
 3. Terms. ``terms(t, q, v) -> system.Terms``, ``tangential_bias(t, q, v) -> (dW/dt) v``
    (shape (p,)) and ``potential(t, q) -> V`` (J): the Python reference path.
 4. Compiled terms. The family's compiled entry points and their constant data, as a
-   :class:`CompiledFamily` (``Dynamics.compiled_family()``: a ``GeneralizedSystem``'s generated
-   module and its parameters; None for a family that runs on the Python path or, until its
-   entry module exists, on the package's planar kernels). ``constant_mass``: the mass matrix
+   :class:`CompiledFamily` (``Dynamics.compiled_family()``: the planar kernels over a planar
+   model's tables, a ``GeneralizedSystem``'s generated module and its parameters, or what the
+   system's own ``compiled_family(size)`` returns: the spatial family's; None for a family
+   that runs on the Python path). ``constant_mass``: the mass matrix
    when it does not depend on ``q`` (shape (n_v, n_v)), else None.
 5. Rows and pairs. ``n_constraints``, ``constraint_names``, ``constraint_kinds``,
    ``normal_rows``, ``abs_rows``, ``driver_rows``, ``pairs`` (a list of
