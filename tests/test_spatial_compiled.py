@@ -269,3 +269,92 @@ def test_the_family_is_compiled_and_its_mass_block_diagonal():
     assert family is not None and family.data[-1] is True  # the Delassus solve
     geared = Dynamics(spatial_robot_arm.build().system).compiled_family()
     assert geared.data[-1] is False  # armature rotors couple two bodies' blocks
+
+
+# ------------------------------------------------------------------------ redundant rows
+def _four_bar(spatial: bool, redundant: str = "remove"):
+    """A planar four-bar (crank 0.5 m, coupler 1.2 m, rocker 1.0 m, ground link 1.0 m) under
+    gravity along -y, frictionless: in the spatial family with four revolutes about z (20 rows,
+    rank 17: three rows redundant), or in the planar family."""
+    a, b, c, d, theta = 0.5, 1.2, 1.0, 1.0, 1.0
+    O1, O4 = np.array([0.0, 0.0]), np.array([d, 0.0])
+    B = O1 + a * np.array([math.cos(theta), math.sin(theta)])
+    e = O4 - B
+    dist = math.hypot(*e)
+    along = (b * b - c * c + dist * dist) / (2 * dist)
+    C = B + along * e / dist + math.sqrt(b * b - along * along) * np.array([-e[1], e[0]]) / dist
+    links = [("crank", O1, B, 1.0), ("coupler", B, C, 2.0), ("rocker", O4, C, 1.5)]
+    if not spatial:
+        from nonsmooth.forces import Gravity as PGravity
+        from nonsmooth.joints import Revolute as PRevolute
+        from nonsmooth.planar import Body as PBody
+        from nonsmooth.planar import PlanarModel
+        from nonsmooth.planar import ground as pground
+
+        mdl = PlanarModel("four-bar, planar")
+        bodies = {}
+        for name, P, Q, m in links:
+            L = float(np.hypot(*(Q - P)))
+            bodies[name] = (mdl.add(PBody(name, m, m * L * L / 12.0, position=tuple((P + Q) / 2),
+                                          angle=math.atan2(*(Q - P)[::-1]))), L)
+        crank, coupler, rocker = (bodies[k][0] for k in ("crank", "coupler", "rocker"))
+        La, Lb, Lc = (bodies[k][1] for k in ("crank", "coupler", "rocker"))
+        mdl.add(PRevolute("O1", pground, crank, tuple(O1), (-La / 2, 0.0)))
+        mdl.add(PRevolute("B", crank, coupler, (La / 2, 0.0), (-Lb / 2, 0.0)))
+        mdl.add(PRevolute("C", coupler, rocker, (Lb / 2, 0.0), (Lc / 2, 0.0)))
+        mdl.add(PRevolute("O4", rocker, pground, (-Lc / 2, 0.0), tuple(O4)))
+        mdl.add(PGravity(g=9.81))
+        return mdl
+    mdl = SpatialModel("four-bar, spatial")
+    bodies = {}
+    for name, P, Q, m in links:
+        L = float(np.hypot(*(Q - P)))
+        J = m * L * L / 12.0
+        mid = (P + Q) / 2
+        bodies[name] = mdl.add(Body(name, m, (1e-3 * J, J, J), position=(mid[0], mid[1], 0.0),
+                                    orientation=from_axis_angle((0, 0, 1),
+                                                                math.atan2(*(Q - P)[::-1]))))
+    z = (0.0, 0.0, 1.0)
+    mdl.add(Revolute("O1", ground, bodies["crank"], (*O1, 0.0), z))
+    mdl.add(Revolute("B", bodies["crank"], bodies["coupler"], (*B, 0.0), z))
+    mdl.add(Revolute("C", bodies["coupler"], bodies["rocker"], (*C, 0.0), z))
+    mdl.add(Revolute("O4", bodies["rocker"], ground, (*O4, 0.0), z))
+    mdl.add(Gravity(direction=(0.0, -1.0, 0.0)))
+    return mdl.compile(redundant=redundant)
+
+
+def test_redundant_rows_are_refused_by_name():
+    with pytest.raises(nonsmooth.ModelError, match="redundant.*rank 17.*redundant='remove'"):
+        _four_bar(True, redundant="refuse")
+    with pytest.raises(nonsmooth.ModelError, match="redundant = 'maybe' is invalid"):
+        _four_bar(True, redundant="maybe")
+
+
+def test_removed_redundant_rows_give_the_planar_motion(monkeypatch):
+    """Three rows of the all-revolute four-bar removed (named in a warning): its motion is the
+    planar family's, compiled and on the Python path; the kept rows' reactions balance."""
+    from nonsmooth.spatial.model import RedundancyWarning
+
+    with pytest.warns(RedundancyWarning, match="removed the redundant constraint rows"):
+        system = _four_bar(True)
+    assert len(system.removed_rows) == 3 and system.n_constraints == 17
+    kw = {"rtol": 1e-11, "atol": 1e-13, "t_eval": np.linspace(0.0, 2.0, 21)}
+    planar = nonsmooth.simulate(_four_bar(False), 2.0, **kw)  # (before q0 is added to kw)
+    q0, v0 = system.model.initial_state()
+    kw.update(q0=q0, v0=v0)
+    compiled = nonsmooth.simulate(system, 2.0, **kw)
+    for name in ("crank", "coupler", "rocker"):
+        for c in "xy":
+            assert np.max(np.abs(compiled[f"{name}.{c}"] - planar[f"{name}.{c}"])) <= 1e-9
+    _python_path(monkeypatch)
+    python = nonsmooth.simulate(system, 2.0, **kw)
+    assert np.max(np.abs(python.y - compiled.y)) <= 1e-9
+    # the reactions on the crank (the ground's at O1, the coupler's at B: minus B's on the
+    # coupler) and gravity balance its mass times its acceleration in the plane
+    for r in (compiled, python):
+        F = (np.stack([r[f"O1.F{c}"] for c in "xy"]) - np.stack([r[f"B.F{c}"] for c in "xy"]))
+        col = {name: k for k, name in enumerate(r.velocity_names)}
+        acc = np.stack([r.dv[:, col["crank.vx"]], r.dv[:, col["crank.vy"]]])
+        scale = 1.0 + np.max(np.abs(F))
+        assert np.max(np.abs(F[0] - acc[0])) <= 1e-8 * scale
+        assert np.max(np.abs(F[1] - 9.81 - acc[1])) <= 1e-8 * scale

@@ -203,28 +203,29 @@ def _dot2(kin, a, b, fe, G, row):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _sph(kin, a, b, fe, G, row, phi, gamma):
-    """A :class:`~nonsmooth.spatial.primitives.SphPrimitive` (``fe``: ``s'_a, s'_b``): rows
-    ``row .. row + 2``."""
+def _sph(kin, a, b, fe, G, r0, r1, r2, phi, gamma):
+    """A :class:`~nonsmooth.spatial.primitives.SphPrimitive` (``fe``: ``s'_a, s'_b``): its x,
+    y, z rows into rows ``r0, r1, r2``."""
     (sa0, sa1, sa2, xa0, xa1, xa2, _, _, _, aa0, aa1, aa2) = _point(kin, a, fe[0], fe[1], fe[2])
     (sb0, sb1, sb2, xb0, xb1, xb2, _, _, _, ab0, ab1, ab2) = _point(kin, b, fe[3], fe[4], fe[5])
-    phi[row], phi[row + 1], phi[row + 2] = xb0 - xa0, xb1 - xa1, xb2 - xa2
-    gamma[row], gamma[row + 1], gamma[row + 2] = -(ab0 - aa0), -(ab1 - aa1), -(ab2 - aa2)
+    phi[r0], phi[r1], phi[r2] = xb0 - xa0, xb1 - xa1, xb2 - xa2
+    gamma[r0], gamma[r1], gamma[r2] = -(ab0 - aa0), -(ab1 - aa1), -(ab2 - aa2)
     for j in range(3):  # column j of s~ R: s x R[:, j]
+        rj = r0 if j == 0 else (r1 if j == 1 else r2)
         if a >= 0:
-            G[row + j, 6 * a + j] -= 1.0
+            G[rj, 6 * a + j] -= 1.0
             k = kin[a]
             c0, c1, c2 = _cross(sa0, sa1, sa2, k[j], k[3 + j], k[6 + j])
-            G[row, 6 * a + 3 + j] += c0
-            G[row + 1, 6 * a + 3 + j] += c1
-            G[row + 2, 6 * a + 3 + j] += c2
+            G[r0, 6 * a + 3 + j] += c0
+            G[r1, 6 * a + 3 + j] += c1
+            G[r2, 6 * a + 3 + j] += c2
         if b >= 0:
-            G[row + j, 6 * b + j] += 1.0
+            G[rj, 6 * b + j] += 1.0
             k = kin[b]
             c0, c1, c2 = _cross(sb0, sb1, sb2, k[j], k[3 + j], k[6 + j])
-            G[row, 6 * b + 3 + j] -= c0
-            G[row + 1, 6 * b + 3 + j] -= c1
-            G[row + 2, 6 * b + 3 + j] -= c2
+            G[r0, 6 * b + 3 + j] -= c0
+            G[r1, 6 * b + 3 + j] -= c1
+            G[r2, 6 * b + 3 + j] -= c2
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -320,7 +321,7 @@ def _constraint_rows(it, ft, U, e, t, kin, phi, phi_t, G, gamma):
     kind, a, b, row = it[e, 0], it[e, 1], it[e, 2], it[e, 3]
     fe = ft[e]
     if kind == SPH:
-        _sph(kin, a, b, fe, G, row, phi, gamma)
+        _sph(kin, a, b, fe, G, row, it[e, 4], it[e, 5], phi, gamma)
         return
     if kind == DOT1:
         value, _, second = _dot1(kin, a, b, fe, 0, 3, G, row, 1.0)
@@ -438,6 +439,20 @@ def _potential(it, ft, bt, N, kin):
 
 
 # --------------------------------------------------------------------------- evaluations
+@njit(cache=True, _nrt=False, inline="always")
+def _rows_written(it, m):
+    """The rows the terms write: the stage's ``m`` and any removed as redundant after them
+    (``tables.row_targets``)."""
+    rows = m
+    for e in range(it.shape[0]):
+        kind = it[e, 0]
+        if kind <= DRIVE_DISP and it[e, 3] >= 0:
+            rows = max(rows, it[e, 3] + 1)
+            if kind == SPH:
+                rows = max(rows, max(it[e, 4], it[e, 5]) + 1)
+    return rows
+
+
 @njit(cache=True)
 def workspace(it, plan):
     """The arrays of every evaluation of a spatial model, made once by a phase or an output
@@ -445,7 +460,7 @@ def workspace(it, plan):
     kinematics ``(N + 1) * 21``, the stage's workspace (``core.stage.stage_workspace``), and
     at its end the user values ``U`` (n_el, 3; where ``core.callbacks.fill_user`` writes
     them); int64 the stage's index workspace."""
-    n, m = int(plan[H_N]), int(plan[H_M])
+    n, m = int(plan[H_N]), _rows_written(it, int(plan[H_M]))
     N = n // 6
     sw, iw = stage_workspace(plan)
     ws = np.zeros(_terms_size(n, m) + (N + 1) * _KIN + sw.size + 3 * it.shape[0])
@@ -466,13 +481,14 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
     if not _all_finite(U):
         return NONFINITE
     n, m = int(plan[H_N]), int(plan[H_M])
+    mw = _rows_written(it, m)  # (the rows after m: removed as redundant, not read)
     N = n // 6
-    zeroed = _terms_size(n, m)
+    zeroed = _terms_size(n, mw)
     for i in range(zeroed):
         ws[i] = 0.0
     f = ws[:n]
-    phi, phi_t, gamma = ws[n:n + m], ws[n + m:n + 2 * m], ws[n + 2 * m:n + 3 * m]
-    G = ws[n + 3 * m:zeroed].reshape(m, n)
+    phi, phi_t, gamma = ws[n:n + mw], ws[n + mw:n + 2 * mw], ws[n + 2 * mw:n + 3 * mw]
+    G = ws[n + 3 * mw:zeroed].reshape(mw, n)
     kin = ws[zeroed:zeroed + (N + 1) * _KIN].reshape(N + 1, _KIN)
     _kinematics(N, q, v, kin)
     P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t,
@@ -488,8 +504,9 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
     bias = ws[:0]
     nk, ns = _stick_counts(plan, modes, p_rows)
     sw = ws[zeroed + (N + 1) * _KIN:]
-    return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v,
-                       z, modes, faces, out, sw, iw, nk, ns, p_rows)
+    return _stage_body(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias, P_applied,
+                       P_damping, plan, Wt, v, z, modes, faces, out, sw, iw, nk, ns, p_rows,
+                       block3)
 
 
 @njit(cache=True)
@@ -497,10 +514,11 @@ def _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
     """The allocating path of an evaluation the runtime-free stage declines (``GENERAL``):
     the same terms, then ``core.stage.acceleration_stage``."""
     n, m = int(plan[H_N]), int(plan[H_M])
+    mw = _rows_written(it, m)
     N = n // 6
-    f, phi, phi_t, gamma = np.zeros(n), np.zeros(m), np.zeros(m), np.zeros(m)
-    G = np.zeros((m, n))
-    kin = ws[_terms_size(n, m):_terms_size(n, m) + (N + 1) * _KIN].reshape(N + 1, _KIN)
+    f, phi, phi_t, gamma = np.zeros(n), np.zeros(mw), np.zeros(mw), np.zeros(mw)
+    G = np.zeros((mw, n))
+    kin = ws[_terms_size(n, mw):_terms_size(n, mw) + (N + 1) * _KIN].reshape(N + 1, _KIN)
     _kinematics(N, q, v, kin)
     P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t,
                                                  G, gamma)
@@ -508,9 +526,9 @@ def _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
         out[0] = row
         return COINCIDENT
     p_rows = plan_rows(plan)
-    return acceleration_stage(M, f, phi, phi_t, G, gamma, np.zeros((p_rows, n)),
-                              np.zeros(p_rows), P_applied, P_damping, plan, Wt, v, z, modes,
-                              faces, out)
+    return acceleration_stage(M, f, phi[:m].copy(), phi_t[:m].copy(), G[:m].copy(),
+                              gamma[:m].copy(), np.zeros((p_rows, n)), np.zeros(p_rows),
+                              P_applied, P_damping, plan, Wt, v, z, modes, faces, out)
 
 
 @njit(cache=True, inline="always")
@@ -536,13 +554,14 @@ def spatial_terms(it, ft, bt, U, t, q, v, m):
     error)`` at ``(t, q, v)`` (for the tests' comparison with the Python path)."""
     n = v.size
     N = n // 6
-    f, phi, phi_t, gamma = np.zeros(n), np.zeros(m), np.zeros(m), np.zeros(m)
-    G = np.zeros((m, n))
+    mw = _rows_written(it, m)
+    f, phi, phi_t, gamma = np.zeros(n), np.zeros(mw), np.zeros(mw), np.zeros(mw)
+    G = np.zeros((mw, n))
     kin = np.empty((N + 1, _KIN))
     _kinematics(N, q, v, kin)
     P_applied, P_damping, _, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G,
                                                gamma)
-    return f, phi, phi_t, gamma, G, P_applied, P_damping, err
+    return f, phi[:m], phi_t[:m], gamma[:m], G[:m], P_applied, P_damping, err
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -654,10 +673,11 @@ def spatial_joint_forces(it, ft, bt, Q, V, lam, owner, n_owner):
     m))``: each constraint row's force on the bodies' velocities summed over the rows of its
     owner (``owner`` (m,), -1: none), for the joints' reactions."""
     k, n, m = Q.shape[0], V.shape[1], lam.shape[1]
+    mw = _rows_written(it, m)
     N = n // 6
     out = np.zeros((k, n_owner, n))
-    f, phi, phi_t, gamma = np.empty(n), np.empty(m), np.empty(m), np.empty(m)
-    G = np.empty((m, n))
+    f, phi, phi_t, gamma = np.empty(n), np.empty(mw), np.empty(mw), np.empty(mw)
+    G = np.empty((mw, n))
     kin = np.empty((N + 1, _KIN))
     U = np.zeros((it.shape[0], 3))
     for r in range(k):

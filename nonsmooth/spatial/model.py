@@ -33,10 +33,15 @@ from . import rotor as rt
 from .primitives import Kinematics
 from .rotation import rotation_matrices
 
-__all__ = ["SpatialModel", "SpatialSystem"]
+__all__ = ["SpatialModel", "SpatialSystem", "RedundancyWarning"]
 
 #: Relative singular-value threshold of the redundancy check of ``G`` at the initial state.
 RANK_TOL = 1e-9
+
+
+class RedundancyWarning(UserWarning):
+    """Constraint rows were removed as redundant (``SpatialModel.compile(redundant="remove")``);
+    the message names them."""
 
 
 class SpatialModel:
@@ -112,12 +117,42 @@ class SpatialModel:
         if problems:
             raise ModelError(f"invalid spatial model '{self.name}': " + "; ".join(problems))
 
-    def compile(self) -> SpatialSystem:
-        """Compile into a :class:`SpatialSystem` (validates first; refuses redundant
-        constraints by name, :meth:`SpatialSystem.check_redundancy`)."""
+    def compile(self, redundant: str = "refuse") -> SpatialSystem:
+        """Compile into a :class:`SpatialSystem` (validates first).
+
+        Parameters
+        ----------
+        redundant : {"refuse", "remove"}
+            What to do with constraint rows that are combinations of the others at the initial
+            configuration (a closed loop over-constrained, such as a planar four-bar of five-row
+            revolutes, or the Bricard linkage): ``"refuse"`` (the default) raises a
+            :class:`ModelError` naming them; ``"remove"`` drops them (found by a rank-revealing
+            pass over the rows, drivers first, then the joints in the order added: a row is kept
+            when it raises the rank of the rows kept before it) and warns with their names
+            (:class:`RedundancyWarning`). The removed rows' multipliers are zero: the reactions
+            are then one of the set of reactions that balance the loop (a statically
+            indeterminate loop has no unique one), the motion is the same.
+        """
+        if redundant not in ("refuse", "remove"):
+            raise ModelError(f"spatial model '{self.name}': redundant = {redundant!r} is "
+                             "invalid; allowed: 'refuse' (name the redundant rows) or 'remove' "
+                             "(drop them, with a warning)")
         self.validate()
         system = SpatialSystem(self)
-        system.check_redundancy(*self.initial_state())
+        q0, v0 = self.initial_state()
+        dependent, s, rank = system.dependent_rows(q0)
+        if dependent and redundant == "refuse":
+            system.refuse_redundancy(dependent, s, rank)
+        if dependent:
+            import warnings
+
+            names = [system.constraint_names[k] for k in dependent]
+            warnings.warn(RedundancyWarning(
+                f"spatial model '{self.name}': removed the redundant constraint rows {names} "
+                f"(rank {rank} of {system.n_constraints} rows at the initial configuration); "
+                "their multipliers are zero, so the joints' reactions are one of the loop's "
+                "balancing sets"), stacklevel=2)
+            system.remove_rows(dependent)
         return system
 
     def initial_state(self) -> tuple[np.ndarray, np.ndarray]:
@@ -182,6 +217,8 @@ class SpatialSystem(System):
             names.append(d.name)
             kinds.append("driver")
         self.constraint_names, self.constraint_kinds = names, kinds
+        self._all_names = list(names)  # every row written, before any is removed
+        self._keep = None  # the rows kept (indices into _all_names), None: all
         self.pairs: list[FrictionPair] = []
         self._finish()
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
@@ -289,13 +326,16 @@ class SpatialSystem(System):
             pa, pd = fe.apply(K, t, f)
             P_applied += pa
             P_damping += pd
-        m = self.n_constraints
+        m = len(self._all_names)
         phi, phi_t, gamma = np.zeros(m), np.zeros(m), np.zeros(m)
         G = np.zeros((m, self.n_v))
         for row, prim in self._blocks:
             prim.fill(K, row, phi, G, gamma)
         for row, d, prim in self._drivers:
             d.fill(prim, K, t, row, phi, phi_t, G, gamma)
+        if self._keep is not None:  # rows removed as redundant
+            keep = self._keep
+            phi, phi_t, G, gamma = phi[keep], phi_t[keep], G[keep], gamma[keep]
         return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_applied, P_damping)
 
     def potential(self, t, q):
@@ -308,21 +348,41 @@ class SpatialSystem(System):
     # ------------------------------------------------------------------ redundancy
     def check_redundancy(self, q0: np.ndarray, v0: np.ndarray, t0: float = 0.0) -> None:
         """Raise :class:`ModelError` when ``G`` (m, 6 N) at ``(t0, q0)`` is rank deficient,
-        naming the rows that are combinations of the others (a pivoted QR of ``G^T``,
-        ``scipy.linalg.qr(pivoting=True)``: the rows left after the first ``rank`` pivots).
-        The rank is the number of singular values above :data:`RANK_TOL` times the largest."""
+        naming the rows that are combinations of the others (:meth:`dependent_rows`)."""
+        dependent, s, rank = self.dependent_rows(q0, t0)
+        if dependent:
+            self.refuse_redundancy(dependent, s, rank)
+
+    def dependent_rows(self, q0: np.ndarray, t0: float = 0.0) -> tuple[list, np.ndarray, int]:
+        """The rows of ``G`` at ``(t0, q0)`` that are combinations of the others: ``(rows,
+        singular values, rank)``. The rank counts the singular values above :data:`RANK_TOL`
+        times the largest; the rows are found by one pass, drivers first, then the joints'
+        rows in order, a row kept when it raises the rank of those kept before it (so a
+        driver is never the one removed while a joint row can be)."""
         m = self.n_constraints
         if m == 0:
-            return
+            return [], np.zeros(0), 0
         G = self.terms(t0, q0, np.zeros(self.n_v)).G
         s = np.linalg.svd(G, compute_uv=False)
-        rank = int(np.sum(s > RANK_TOL * max(float(s[0]), 1e-300)))
+        tol = RANK_TOL * max(float(s[0]), 1e-300)
+        rank = int(np.sum(s > tol))
         if rank == m:
-            return
-        from scipy.linalg import qr
+            return [], s, rank
+        order = ([k for k in range(m) if self.constraint_kinds[k] == "driver"]
+                 + [k for k in range(m) if self.constraint_kinds[k] != "driver"])
+        kept, dependent = [], []
+        for k in order:
+            rows = G[kept + [k]]
+            if int(np.sum(np.linalg.svd(rows, compute_uv=False) > tol)) > len(kept):
+                kept.append(k)
+            else:
+                dependent.append(k)
+        return sorted(dependent), s, rank
 
-        _, _, piv = qr(G.T, pivoting=True, mode="economic")
-        redundant = [self.constraint_names[k] for k in sorted(piv[rank:])]
+    def refuse_redundancy(self, dependent: list, s: np.ndarray, rank: int):
+        """The :class:`ModelError` of redundant rows ``dependent`` (indices)."""
+        m = self.n_constraints
+        redundant = [self.constraint_names[k] for k in dependent]
         raise ModelError(
             f"spatial model '{self.model.name}': the constraints are redundant at the initial "
             f"configuration: {m} rows but rank {rank} (singular values below "
@@ -330,7 +390,26 @@ class SpatialSystem(System):
             f"{redundant} are combinations of the others (a closed loop over-constrained, "
             "e.g. a planar loop of five-row revolutes). Replace a joint by one with fewer rows "
             "(Spherical, Universal, PointOnLine, Cylindrical) so the loop has exactly the "
-            "mobility it needs")
+            "mobility it needs, or compile(redundant='remove') to drop these rows")
+
+    def remove_rows(self, rows: list) -> None:
+        """Drop the constraint rows ``rows`` (indices into the current rows): the terms, the
+        names and the compiled tables keep the others, in order."""
+        drop = set(rows)
+        keep = [k for k in range(self.n_constraints) if k not in drop]
+        self._keep = np.array(keep if self._keep is None else self._keep[keep], dtype=np.int64)
+        self.constraint_names = [self.constraint_names[k] for k in keep]
+        self.constraint_kinds = [self.constraint_kinds[k] for k in keep]
+        self._finish()
+        self._tables = None
+
+    @property
+    def removed_rows(self) -> list[str]:
+        """The names of the rows removed as redundant (``compile(redundant="remove")``)."""
+        if self._keep is None:
+            return []
+        kept = set(self._keep.tolist())
+        return [name for k, name in enumerate(self._all_names) if k not in kept]
 
     # ------------------------------------------------------------------ outputs
     def reactions(self, t: np.ndarray, Q: np.ndarray, V: np.ndarray, lam: np.ndarray) -> dict:
@@ -349,11 +428,13 @@ class SpatialSystem(System):
 
         Q, V = np.ascontiguousarray(Q, dtype=float), np.ascontiguousarray(V, dtype=float)
         lam = np.ascontiguousarray(lam, dtype=float).reshape(len(t), self.n_constraints)
-        owner = np.full(self.n_constraints, -1, dtype=np.int64)
+        owner = np.full(len(self._all_names), -1, dtype=np.int64)
         r = 0
         for j, jr in enumerate(self.joint_rows.values()):
             owner[r:r + len(jr.names)] = j
             r += len(jr.names)
+        if self._keep is not None:  # the kernel's rows: the kept ones (tables.row_targets)
+            owner = owner[self._keep]
         tab = self.kernel_tables
         gen_all = spatial_joint_forces(tab.ints, tab.floats, tab.bodies, Q, V, lam, owner,
                                        len(self.joint_rows))

@@ -4,9 +4,10 @@
 primitives, drivers, forces and virtual rotors) into three arrays, one row per element:
 
 * ``ints`` (n_el, 6): ``[kind, a, b, row, user, frame]``: the element kind (the constants
-  below), its bodies (``-1`` the ground), its first constraint row, whether its numbers come
+  below), its bodies (``-1`` the ground), its constraint row, whether its numbers come
   from a user function (the run's user values ``U[e]``), and for a force or torque whether it
-  is given in body axes;
+  is given in body axes; a ``SPH`` row's three rows are ``ints[3:6]`` (rows removed as
+  redundant go after the kept ones: :func:`row_targets`);
 * ``floats`` (n_el, 12): the element's vectors in body axes and numbers (SI):
 
   =============  ==============================================================
@@ -39,7 +40,7 @@ import numpy as np
 from . import elements as el
 from .primitives import AnglePrimitive, Dot1Primitive, Dot2Primitive, SphPrimitive
 
-__all__ = ["SpatialTables", "spatial_tables", "SPH", "DOT1", "DOT2", "DRIVE_ANGLE",
+__all__ = ["SpatialTables", "spatial_tables", "row_targets", "SPH", "DOT1", "DOT2", "DRIVE_ANGLE",
            "DRIVE_DISP", "GRAVITY", "SPRING", "FORCE", "TORQUE", "VROTOR"]
 
 SPH, DOT1, DOT2, DRIVE_ANGLE, DRIVE_DISP, GRAVITY, SPRING, FORCE, TORQUE, VROTOR = range(1, 11)
@@ -101,23 +102,41 @@ class _Rows:
         return len(self.rows) - 1
 
 
+def row_targets(system) -> np.ndarray:
+    """Where each written constraint row goes in the kernels' ``G`` (``len(_all_names)``,):
+    its position among the kept rows, or, for a row removed as redundant
+    (``SpatialModel.compile(redundant="remove")``), a row after them that the stage does not
+    read."""
+    m_all = len(system._all_names)
+    if system._keep is None:
+        return np.arange(m_all)
+    target = np.empty(m_all, dtype=np.int64)
+    kept = system._keep
+    target[kept] = np.arange(kept.size)
+    dropped = np.setdiff1d(np.arange(m_all), kept)
+    target[dropped] = kept.size + np.arange(dropped.size)
+    return target
+
+
 def _joint_rows(system, rows: _Rows) -> None:
     owner = {}
     for j in system.model.joints:
         for prim in system.joint_rows[j.name].primitives:
             owner[id(prim)] = j.name
+    to = row_targets(system)
     for r, prim in system._blocks:
         name = owner[id(prim)]
-        if isinstance(prim, SphPrimitive):
-            rows.add(name, SPH, prim.a, prim.b, r, (prim.s_a, prim.s_b))
+        if isinstance(prim, SphPrimitive):  # its three rows' targets in ints[3:6]
+            rows.add(name, SPH, prim.a, prim.b, to[r], (prim.s_a, prim.s_b), user_flag=to[r + 1],
+                     frame=to[r + 2])
         elif isinstance(prim, Dot1Primitive):
-            rows.add(name, DOT1, prim.a, prim.b, r, (prim.h_a, prim.h_b))
+            rows.add(name, DOT1, prim.a, prim.b, to[r], (prim.h_a, prim.h_b))
         elif isinstance(prim, Dot2Primitive):
-            rows.add(name, DOT2, prim.a, prim.b, r, (prim.h_a, prim.s_a, prim.s_b))
+            rows.add(name, DOT2, prim.a, prim.b, to[r], (prim.h_a, prim.s_a, prim.s_b))
         else:  # pragma: no cover - every joint is written with the three primitives
             raise TypeError(f"no compiled primitive for {type(prim).__name__}")
     for r, d, prim in system._drivers:
-        kind, a, b, r, vectors = _coordinate_row(prim, r)
+        kind, a, b, r, vectors = _coordinate_row(prim, to[r])
         initial, speed = d.constant_speed if d.constant_speed is not None else (0.0, 0.0)
         given = d.constant_speed is None
         rows.add(d.name, kind, a, b, r, (*vectors, initial, speed), user_flag=int(given),
