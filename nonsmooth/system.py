@@ -282,7 +282,7 @@ class System:
     @property
     def layout(self) -> StateLayout:
         """The state layout under the pairs' own friction laws (obligation 1)."""
-        return self.layout_with(sum(pr.make_law().n_states for pr in self.pairs))
+        return self.layout_with(sum(pr.make_law().state_size(pr.dim) for pr in self.pairs))
 
     def qdot(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
         """``dq/dt = H(q) v`` (n_q,) at ``(q (n_q,), v (n_v,))`` (obligation 2): what the run
