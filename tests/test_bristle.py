@@ -10,6 +10,7 @@ decay; the viscous term outside the blend; the damping sign ...).
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -384,11 +385,12 @@ def test_the_presliding_stiffness_is_sigma0_times_the_load(load):
     assert abs(r.v[-1, 0]) < 1e-8  # at rest: presliding, not sliding
 
 
-def _breakaway(load, rate=0.5):
-    """A force rising at ``rate mu_s N`` per second pulls a block (1 kg) pressed by ``load``
-    times its weight: ``(x, t, F_T, N)`` where the slip speed first exceeds v_s."""
-    N = load * G
-    mdl = block(LAW, press=(load - 1.0) * G,
+def _breakaway(load, rate=0.5, press=0.0):
+    """A force rising at ``rate mu_s N`` per second pulls a block of ``load`` kg (pressed by
+    ``press`` times its weight more): ``(x, t, r, N)`` where the slip speed first exceeds
+    v_s."""
+    N = load * G * (1.0 + press)
+    mdl = block(LAW, m=load, press=press * load * G,
                 push=lambda t: rate * LAW["mu_s"] * N * max(t, 0.0))
     r = nonsmooth.simulate(mdl, 2.2 / rate, dt=1e-3, **STIFF)
     i = int(np.flatnonzero(np.abs(r.v_T[:, 0]) > LAW["v_s"])[0])
@@ -396,52 +398,67 @@ def _breakaway(load, rate=0.5):
 
 
 def test_the_breakaway_displacement_is_about_mu_s_over_sigma0_at_any_load():
-    """A slowly rising pull: the block starts to slide (slip speed beyond v_s) after a
-    presliding displacement of a few ``mu_st / sigma0`` that is the same at 1 and 4 times the
-    weight (with a load-free bristle; LuGre's would be too, a constant stiffness's 4 times
-    larger), at a pull of about ``mu_s N``."""
+    """A slowly rising pull (at ``0.5 mu_s N`` per second): the block starts to slide (slip
+    speed beyond v_s) after a presliding displacement of a few ``mu_s / sigma0``, at a pull of
+    ``mu_s N`` (1 %). With the load-free bristle and the load-proportional stiffness, a block
+    of 4 kg moves exactly as one of 1 kg (the equations per unit mass are the same): the same
+    breakaway displacement, to the integration's accuracy (1e-3; a constant stiffness's would
+    be 4 times larger); pressed to 4 times its weight, the same block breaks away after a
+    displacement within 15 % (its inertia is relatively smaller)."""
     x1, t1, r1, N1 = _breakaway(1.0)
     x4, t4, r4, N4 = _breakaway(4.0)
+    xp, tp, rp, Np = _breakaway(1.0, press=3.0)
     scale = LAW["mu_s"] / LAW["sigma0"]
-    print(f"\nbreakaway displacement: {x1 / scale:.4f} and {x4 / scale:.4f} mu_s / sigma0 "
-          f"(at {t1:.4f} s and {t4:.4f} s)")
-    assert x4 == pytest.approx(x1, rel=0.02)
-    assert 1.0 < x1 / scale < 10.0
-    for r, N in ((r1, N1), (r4, N4)):
+    print(f"\nbreakaway displacement: {x1 / scale:.6f} (1 kg), {x4 / scale:.6f} (4 kg), "
+          f"{xp / scale:.6f} (1 kg pressed to 4 m g) mu_s / sigma0")
+    assert x4 == pytest.approx(x1, rel=1e-3) and abs(t4 - t1) <= 1e-3
+    before = r1.t < t1
+    np.testing.assert_allclose(r4["mass.x"][before], r1["mass.x"][before], rtol=0,
+                               atol=1e-4 * x1)
+    assert xp == pytest.approx(x1, rel=0.15)
+    assert 1.0 < x1 / scale < 3.0
+    for r, N in ((r1, N1), (r4, N4), (rp, Np)):
         peak = float(np.max(np.abs(r.F_T[:, 0])))
         assert peak == pytest.approx(LAW["mu_s"] * N, rel=0.01)
 
 
-def test_the_force_stays_within_mu_s_n_while_the_load_falls():
-    """A block held by a pull of 0.3 m g (0.6 mu_s N at first) while a lift lowers its normal
-    load from m g to 0.2 m g: presliding, then it breaks away when ``mu_s N`` falls below the
-    pull. At every output ``|F_T| <= mu_s N + mu_v |v_T|``, reached at the breakaway (a
-    constant bristle stiffness would keep carrying the pull beyond ``mu_s N``: 0.3 m g against
-    0.1 m g at the end)."""
+def _falling_load(T):
+    """A block (1 kg) held by a pull of 0.3 m g (0.6 mu_s N at first) while a lift lowers its
+    normal load from m g to 0.2 m g over ``T`` seconds from t = 0.5 s."""
     m, pull = 1.0, 0.3 * G
     mdl = block(LAW, m=m, push=lambda t: pull * smoothstep(t, 0.0, 0.3),
-                lift=lambda t: 0.8 * m * G * smoothstep(t, 0.5, 1.0))
-    r = nonsmooth.simulate(mdl, 2.0, dt=1e-3, **STIFF)
-    N, F, v = r.N[:, 0], r.F_T[:, 0], r.v_T[:, 0]
-    bound = LAW["mu_s"] * N + LAW["mu_v"] * np.abs(v)
-    ratio = np.abs(F) / bound
-    print(f"\nmax |F_T| / (mu_s N + mu_v |v|) = {ratio.max():.6f}; N from {N[0]:.3f} to "
-          f"{N[-1]:.3f} N")
-    assert N[-1] == pytest.approx(0.2 * m * G, rel=1e-9)
-    assert np.all(np.abs(F) <= bound * (1 + 1e-9) + 1e-12)
-    assert ratio.max() > 0.97  # the bound is reached (at the breakaway)
-    broke = r.t[np.flatnonzero(np.abs(v) > LAW["v_s"])[0]]
-    N_break = m * G * (1 - 0.8 * smoothstep(broke, 0.5, 1.0))
-    assert LAW["mu_s"] * N_break == pytest.approx(pull, rel=0.02)  # breaks at mu_s N = pull
-    assert r["mass.x"][-1] > 0.1  # and slides
+                lift=lambda t: 0.8 * m * G * smoothstep(t, 0.5, T))
+    return nonsmooth.simulate(mdl, T + 1.0, dt=1e-3, **STIFF)
+
+
+def test_the_force_stays_within_mu_s_n_while_the_load_falls():
+    """A block held by a pull while its normal load falls (over 1 s and over 3 s): presliding,
+    then it breaks away when the pull exceeds what the bristle can hold. At every output
+    ``|F_T| <= mu_s N + mu_v |v_T|`` (a constant bristle stiffness would keep carrying the pull,
+    0.3 m g, beyond ``mu_s N``: 0.1 m g at the end). The breakaway comes below ``mu_s N``, the
+    sooner the faster the load falls (the creep the falling load drives enters the blend, a
+    rate effect of the law, like LuGre's rate-dependent breakaway); it nears ``mu_s N`` as the
+    fall slows."""
+    peaks = []
+    for T in (1.0, 3.0):
+        r = _falling_load(T)
+        N, F, v = r.N[:, 0], r.F_T[:, 0], r.v_T[:, 0]
+        bound = LAW["mu_s"] * N + LAW["mu_v"] * np.abs(v)
+        assert N[-1] == pytest.approx(0.2 * G, rel=1e-9)
+        assert np.all(np.abs(F) <= bound * (1 + 1e-9) + 1e-12)
+        assert r["mass.x"][-1] > 0.1  # it broke away and slides
+        peaks.append(float(np.max(np.abs(F) / bound)))
+    print(f"\nbreakaway at {peaks[0]:.4f} (load falling in 1 s), {peaks[1]:.4f} (3 s) of "
+          "mu_s N + mu_v |v|")
+    assert 0.7 < peaks[0] < peaks[1] < 1.0
 
 
 def test_the_force_vanishes_with_the_load_and_the_state_equation_is_load_free():
     """A puck on a table held by a push of 0.5 mu_s N0 while its given normal load falls
-    linearly to 0: ``|F_T| <= mu_s N(t)`` all along, 0 at N = 0; the bristle and dwell rates
-    do not depend on N (no stiffening as N -> 0: the run takes about the evaluations of the
-    run at constant load)."""
-    m, N0, p = 1.0, G, LAW
+    linearly to 0 (no viscous term: ``mu_v = 0``): ``|F_T| <= mu_s N(t)`` all along, 0 at
+    N = 0; the bristle and dwell rates do not depend on N (no stiffening as N -> 0: the run
+    takes about the evaluations of the run at constant load)."""
+    m, N0, p = 1.0, G, {**LAW, "mu_v": 0.0}
     law_params = {k: v for k, v in p.items() if k not in ("mu_d", "mu_s")}
 
     def run(normal):
@@ -458,8 +475,7 @@ def test_the_force_vanishes_with_the_load_and_the_state_equation_is_load_free():
     constant = run(N0)
     N = falling["contact.N"]
     F = np.hypot(falling["contact.F_x"], falling["contact.F_y"])
-    assert np.all(F <= p["mu_s"] * N + p["mu_v"] * np.hypot(falling["contact.v_x"],
-                                                             falling["contact.v_y"]) + 1e-12)
+    assert np.all(F <= p["mu_s"] * N * (1 + 1e-9) + 1e-12)
     assert N[-1] == 0.0 and F[-1] == 0.0
     assert np.max(F[N < 1e-3 * N0]) < 1e-3 * p["mu_s"] * N0
     ratio = falling.diagnostics["n_evaluations"] / constant.diagnostics["n_evaluations"]
@@ -477,7 +493,7 @@ def test_steady_sliding_force(v):
     ``mu_d N + mu_v |v|`` for ``|v| >> v_s`` (a viscous term outside the blend, or a dwell state
     that does not decay, settles elsewhere)."""
     vel, acc, pos = ramp_to(v, 0.05)
-    r = nonsmooth.simulate(driven(LAW, vel, acc, pos), 1.0, dt=1e-2, **STIFF)
+    r = nonsmooth.simulate(driven(LAW, vel, acc, pos), 4.0, dt=1e-2, **STIFF)
     N = G
     beta = math.exp(-((v / LAW["v_s"]) ** 2))
     mu_st = LAW["mu_d"] + (LAW["mu_s"] - LAW["mu_d"]) * beta
@@ -503,64 +519,70 @@ def test_the_dwell_state_decays_while_sliding():
     t1 = t[late][0]
     np.testing.assert_allclose(w[late], w[late][0] * np.exp(-(t[late] - t1) / LAW["tau_dw"]),
                                rtol=1e-6, atol=1e-9)
-    assert 0.75 < w[late][0] < 1.0 and 0.0 <= w[-1] < 1e-4
+    assert 0.6 < w[late][0] < 0.9 and 0.0 <= w[-1] < 1e-4
 
 
-DWELL = {**LAW, "sigma0": 1e5, "sigma1": 150.0, "tau_dw": 1.0}
+#: Dwell runs: the pull must rise slowly against the presliding time ``mu_s / (sigma0 v_s)``
+#: (5e-5 s: the creep it drives, ``eps = dz/dt / v_s ~ 1e-4``, leaves the breakaway within
+#: 0.3 % of ``mu_st N``) and fast against ``tau_dw`` (0.5 s against 10 s).
+DWELL = {**LAW, "sigma0": 1e6, "sigma1": 50.0, "v_s": 1e-2, "tau_dw": 10.0}
 
 
+@functools.cache
 def _after_dwell(t_dwell):
-    """A block (1 kg) launched at 0.3 m/s (w = 0: a long slide) stops at about 0.1 s; after
-    ``t_dwell`` at rest a pull rises to 0.7 m g in 50 ms (0.05 tau_dw). Returns the run, the
-    stop time and the pull's start."""
+    """A block (1 kg) launched at 0.3 m/s (w = 0: a long slide) stops at about 0.11 s; after
+    ``t_dwell`` at rest a pull rises to 0.7 m g in 0.5 s. Returns the run, the stop time, the
+    pull's start and the breakaway: the largest friction force (N/N) before the slip exceeds
+    ``3 v_s`` under the pull, and its time."""
     v0, N = 0.3, G
-    t_stop_est = v0 / (DWELL["mu_d"] * G)
-    t_on = t_stop_est + t_dwell
-    mdl = block(DWELL, v0=v0, push=lambda t: 0.7 * N * smoothstep(t, t_on, 0.05))
-    r = nonsmooth.simulate(mdl, t_on + 0.1, dt=2e-4, **STIFF)
+    t_on = v0 / (DWELL["mu_d"] * G) + t_dwell
+    mdl = block(DWELL, v0=v0, push=lambda t: 0.7 * N * smoothstep(t, t_on, 0.5))
+    r = nonsmooth.simulate(mdl, t_on + 0.6, dt=1e-3, **STIFF)
     stop = r.t[np.flatnonzero(np.abs(r.v_T[:, 0]) < 1e-6)[0]]
-    return r, stop, t_on
+    pulling = np.flatnonzero(r.t >= t_on)
+    slides = pulling[np.abs(r.v_T[pulling, 0]) > 3 * DWELL["v_s"]][0]
+    before = pulling[pulling < slides]
+    i = before[np.argmax(np.abs(r.F_T[before, 0]))]
+    return r, stop, t_on, float(abs(r.F_T[i, 0])) / N, r.t[i]
 
 
-@pytest.mark.parametrize("t_dwell", [0.0, 0.5, 1.0, 2.0, 5.0])
-def test_the_breakaway_force_grows_with_the_dwell_time(t_dwell):
-    """After a slide (w = 0) and a dwell ``t_d`` at rest: the dwell state is ``1 - exp(-t /
-    tau_dw)`` since the stop and saturates at 1 (never above), and the breakaway force (the
-    largest friction force under the rising pull) is ``mu_st(t_d) N``, ``mu_st = mu_d + (mu_s -
-    mu_d)(1 - exp(-t_d / tau_dw))``: about ``mu_d N`` right after the slide, ``mu_s N`` after a
-    long dwell."""
-    r, stop, t_on = _after_dwell(t_dwell)
-    N = G
+@pytest.mark.parametrize("t_dwell", [0.0, 5.0, 10.0, 20.0, 50.0])
+def test_the_breakaway_force_after_a_dwell(t_dwell):
+    """After a slide (w = 0) and a dwell at rest: the dwell state matures by ``dw/dt = (1 -
+    w) / tau_dw`` (its exact solution from the first output at rest, to 1e-6), stays in [0, 1]
+    and saturates at 1 (never above); the breakaway force (the largest friction force under the
+    rising pull before gross sliding) is ``mu_st N`` with ``mu_st = mu_d + (mu_s - mu_d)(1 -
+    exp(-t_d / tau_dw))``, ``t_d`` the time from the stop to the breakaway (within 1 % of the
+    gap ``mu_s - mu_d``): about ``mu_d N`` right after the slide, ``mu_s N`` after a long
+    dwell."""
+    r, stop, t_on, peak, t_peak = _after_dwell(t_dwell)
     w = r.z[:, 1]
-    assert w[0] == 0.0 and np.all(w <= 1.0) and np.all(w >= 0.0)
-    resting = (r.t > stop + 0.01) & (r.t < t_on)
-    if resting.any():
-        np.testing.assert_allclose(w[resting], 1.0 - np.exp(-(r.t[resting] - stop)
-                                                             / DWELL["tau_dw"]),
-                                   rtol=0, atol=2e-3)
-    # the breakaway: the largest friction force once the pull starts
-    pulling = r.t >= t_on
-    peak = float(np.max(np.abs(r.F_T[pulling, 0]))) / N
-    dwelt = t_on - stop
-    expected = Bristle(**DWELL).breakaway_level(dwelt)
-    levels = (DWELL["mu_d"], DWELL["mu_s"])
-    print(f"\ndwell {dwelt:.3f} s: breakaway {peak:.4f} N/N, mu_st = {expected:.4f}")
-    assert peak == pytest.approx(expected, abs=0.03 * (levels[1] - levels[0]))
-    assert peak < 0.7  # it broke away below the pull's end value: it slides at the end
-    assert abs(r.v_T[-1, 0]) > 10 * DWELL["v_s"]
+    assert w[0] == 0.0 and np.all(w <= 1.0) and np.all(w >= -1e-9)  # (-1e-9: the tolerance)
+    rest = np.flatnonzero((r.t > stop + 0.01) & (r.t < t_on))
+    if rest.size:
+        a = rest[0]
+        mature = 1.0 - (1.0 - w[a]) * np.exp(-(r.t[rest] - r.t[a]) / DWELL["tau_dw"])
+        np.testing.assert_allclose(w[rest], mature, rtol=0, atol=1e-6)
+        assert w[a] < 0.01  # the stop came after a slide: w near 0
+    expected = Bristle(**DWELL).breakaway_level(t_peak - stop)
+    gap = DWELL["mu_s"] - DWELL["mu_d"]
+    print(f"\ndwell {t_on - stop:.3f} s: breakaway {peak:.5f} N/N, mu_st = {expected:.5f}")
+    assert peak == pytest.approx(expected, abs=0.01 * gap)
+    assert abs(r.v_T[-1, 0]) > 10 * DWELL["v_s"]  # then it slides
 
 
 def test_the_breakaway_force_rises_monotonically_toward_mu_s():
-    """The breakaway levels after dwells of 0 .. 5 tau_dw increase, from near mu_d to near
-    mu_s (the limits of the specification)."""
-    peaks = []
-    for t_dwell in (0.0, 0.3, 1.0, 3.0):
-        r, stop, t_on = _after_dwell(t_dwell)
-        peaks.append(float(np.max(np.abs(r.F_T[r.t >= t_on, 0]))) / G)
-    print(f"\nbreakaway levels {np.round(peaks, 4)}")
-    assert np.all(np.diff(peaks) > 0.01)
-    assert peaks[0] < DWELL["mu_d"] + 0.1 * (DWELL["mu_s"] - DWELL["mu_d"])
-    assert peaks[-1] > DWELL["mu_s"] - 0.07 * (DWELL["mu_s"] - DWELL["mu_d"])
+    """The breakaway levels after dwells of 0, 0.5, 1, 2 and 5 ``tau_dw`` increase, from
+    ``mu_d`` (2 % of the gap) to ``mu_s`` (1 %), the limits of the specification (a dwell
+    state that does not saturate overshoots ``mu_s``; one that starts matured gives ``mu_s``
+    at once)."""
+    peaks = [_after_dwell(t)[3] for t in (0.0, 5.0, 10.0, 20.0, 50.0)]
+    gap = DWELL["mu_s"] - DWELL["mu_d"]
+    print(f"\nbreakaway levels {np.round(peaks, 5)}")
+    assert np.all(np.diff(peaks) > 0.1 * gap * 0.3)
+    assert peaks[0] == pytest.approx(DWELL["mu_d"], abs=0.03 * gap)
+    assert peaks[-1] == pytest.approx(DWELL["mu_s"], abs=0.01 * gap)
+    assert max(peaks) <= DWELL["mu_s"]
 
 
 # ============================================================================ 4. energy
