@@ -385,41 +385,56 @@ def test_the_presliding_stiffness_is_sigma0_times_the_load(load):
     assert abs(r.v[-1, 0]) < 1e-8  # at rest: presliding, not sliding
 
 
-def _breakaway(load, rate=0.5, press=0.0):
+#: Stiff bristles with a wide blend: a pull rising over seconds drives a creep far below v_s
+#: while stuck (``dz/dt / v_s ~ 1e-4``), so the breakaway comes at ``mu_st N`` (within 0.3 %);
+#: with LAW (``dz/dt / v_s ~ 0.03``) it comes about 10 % earlier: the law's rate effect.
+STIFF_BRISTLE = {**LAW, "sigma0": 1e6, "sigma1": 50.0, "v_s": 1e-2}
+
+
+def _breakaway(load, rate=0.5, press=0.0, params=STIFF_BRISTLE):
     """A force rising at ``rate mu_s N`` per second pulls a block of ``load`` kg (pressed by
-    ``press`` times its weight more): ``(x, t, r, N)`` where the slip speed first exceeds
-    v_s."""
+    ``press`` times its weight more): ``(x95, F, r, N)``: the breakaway force (N), the largest
+    friction force before the slip exceeds 3 v_s, and the displacement at which the friction
+    first reached 95 % of it."""
     N = load * G * (1.0 + press)
-    mdl = block(LAW, m=load, press=press * load * G,
-                push=lambda t: rate * LAW["mu_s"] * N * max(t, 0.0))
+    mdl = block(params, m=load, press=press * load * G,
+                push=lambda t: rate * params["mu_s"] * N * max(t, 0.0))
     r = nonsmooth.simulate(mdl, 2.2 / rate, dt=1e-3, **STIFF)
-    i = int(np.flatnonzero(np.abs(r.v_T[:, 0]) > LAW["v_s"])[0])
-    return r["mass.x"][i], r.t[i], r, N
+    slides = int(np.flatnonzero(np.abs(r.v_T[:, 0]) > 3 * params["v_s"])[0])
+    F = float(np.max(np.abs(r.F_T[:slides, 0])))
+    j = int(np.flatnonzero(np.abs(r.F_T[:, 0]) >= 0.95 * F)[0])
+    x = np.interp(0.95 * F, np.abs(r.F_T[j - 1:j + 1, 0]), r["mass.x"][j - 1:j + 1])
+    return x, F, r, N
 
 
 def test_the_breakaway_displacement_is_about_mu_s_over_sigma0_at_any_load():
-    """A slowly rising pull (at ``0.5 mu_s N`` per second): the block starts to slide (slip
-    speed beyond v_s) after a presliding displacement of a few ``mu_s / sigma0``, at a pull of
-    ``mu_s N`` (1 %). With the load-free bristle and the load-proportional stiffness, a block
-    of 4 kg moves exactly as one of 1 kg (the equations per unit mass are the same): the same
-    breakaway displacement, to the integration's accuracy (1e-3; a constant stiffness's would
-    be 4 times larger); pressed to 4 times its weight, the same block breaks away after a
-    displacement within 15 % (its inertia is relatively smaller)."""
-    x1, t1, r1, N1 = _breakaway(1.0)
-    x4, t4, r4, N4 = _breakaway(4.0)
-    xp, tp, rp, Np = _breakaway(1.0, press=3.0)
-    scale = LAW["mu_s"] / LAW["sigma0"]
-    print(f"\nbreakaway displacement: {x1 / scale:.6f} (1 kg), {x4 / scale:.6f} (4 kg), "
-          f"{xp / scale:.6f} (1 kg pressed to 4 m g) mu_s / sigma0")
-    assert x4 == pytest.approx(x1, rel=1e-3) and abs(t4 - t1) <= 1e-3
-    before = r1.t < t1
-    np.testing.assert_allclose(r4["mass.x"][before], r1["mass.x"][before], rtol=0,
-                               atol=1e-4 * x1)
-    assert xp == pytest.approx(x1, rel=0.15)
-    assert 1.0 < x1 / scale < 3.0
-    for r, N in ((r1, N1), (r4, N4), (rp, Np)):
-        peak = float(np.max(np.abs(r.F_T[:, 0])))
-        assert peak == pytest.approx(LAW["mu_s"] * N, rel=0.01)
+    """A slowly rising pull (at ``0.5 mu_s N`` per second): the block breaks away (its largest
+    friction force before gross sliding) at ``mu_s N`` (0.5 %), after a presliding
+    displacement of a few ``mu_s / sigma0``: 95 % of the breakaway force at ``-ln(0.05) mu_s /
+    sigma0 = 3.0 mu_s / sigma0`` (the quasi-static closed form of ``dz/dx = 1 - sigma0 z /
+    mu_s``, 2 %). With the load-free bristle and the load-proportional stiffness a block of
+    4 kg moves exactly as one of 1 kg (the equations per unit mass are the same): the same
+    displacement to the integration's accuracy (1e-3; a constant stiffness's would be 4 times
+    larger); pressed to 4 times its weight, the same block moves the same within 2 % (its
+    inertia is relatively smaller). With LAW's softer bristle and narrower blend the breakaway
+    comes earlier, near 0.85 mu_s N (the creep the rising pull drives enters the blend)."""
+    p = STIFF_BRISTLE
+    x1, F1, r1, N1 = _breakaway(1.0)
+    x4, F4, r4, N4 = _breakaway(4.0)
+    xp, Fp, rp, Np = _breakaway(1.0, press=3.0)
+    scale = p["mu_s"] / p["sigma0"]
+    print(f"\n95 % of the breakaway force at {x1 / scale:.6f} (1 kg), {x4 / scale:.6f} (4 kg), "
+          f"{xp / scale:.6f} (1 kg pressed to 4 m g) mu_s / sigma0; breakaway {F1 / N1:.5f}, "
+          f"{F4 / N4:.5f}, {Fp / Np:.5f} N/N")
+    assert x4 == pytest.approx(x1, rel=1e-3)
+    np.testing.assert_allclose(r4["mass.x"][:1000], r1["mass.x"][:1000], rtol=0,
+                               atol=1e-3 * x1)
+    assert xp == pytest.approx(x1, rel=0.02)
+    assert x1 / scale == pytest.approx(-math.log(0.05), rel=0.02)
+    for F, N in ((F1, N1), (F4, N4), (Fp, Np)):
+        assert F == pytest.approx(p["mu_s"] * N, rel=0.005)
+    x, F, r, N = _breakaway(1.0, params=LAW)  # the rate effect: dz/dt / v_s ~ 0.03
+    assert 0.8 * LAW["mu_s"] * N < F < 0.95 * LAW["mu_s"] * N
 
 
 def _falling_load(T):
@@ -525,7 +540,7 @@ def test_the_dwell_state_decays_while_sliding():
 #: Dwell runs: the pull must rise slowly against the presliding time ``mu_s / (sigma0 v_s)``
 #: (5e-5 s: the creep it drives, ``eps = dz/dt / v_s ~ 1e-4``, leaves the breakaway within
 #: 0.3 % of ``mu_st N``) and fast against ``tau_dw`` (0.5 s against 10 s).
-DWELL = {**LAW, "sigma0": 1e6, "sigma1": 50.0, "v_s": 1e-2, "tau_dw": 10.0}
+DWELL = {**STIFF_BRISTLE, "tau_dw": 10.0}
 
 
 @functools.cache
