@@ -33,6 +33,10 @@ Our choices where the specification is silent:
 * ``mu_v`` defaults to 0 (the sliding force is Coulomb's ``mu_d N``; LuGre's ``sigma2``
   defaults to MotionSolve's 0.4 N s/m), ``tau_dw`` to 0.1 s.
 
+The breakaway force is ``mu_st N`` for a load that rises slowly against the presliding time
+``mu_st / (sigma0 v_s)``; a faster one breaks away earlier (the creep it drives enters the
+blend: ``docs/method.md`` section 4.4).
+
 Dissipativity (derived in ``docs/method.md`` section 4.4). At a constant load the power of the
 law on the slip plus the rate of the bristle's stored energy ``E = N sigma0 |z|^2 / 2`` is
 ``N |v| Q`` with, for ``u = sigma0 (z . v / |v|) / mu_st`` and ``r = sigma0 |z| / mu_st``::
