@@ -741,7 +741,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "(default, as in simulate(): the adaptive event-driven DOP853 with "
                           "Coulomb friction, Radau with smooth laws)")
     run.add_argument("--friction", default=None,
-                     help="friction law of every pair: coulomb, lugre or regularized "
+                     help="friction law of every pair: coulomb, lugre, regularized or bristle "
                           "(default: the model's)")
     run.add_argument("--out", metavar="FILE.csv", help="write the output columns as CSV (a "
                      "model's declared outputs; for a model without: every body's x, y, angle, "

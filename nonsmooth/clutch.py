@@ -116,8 +116,8 @@ class Clutch(FrictionElement):
         Effective friction radius (m; Modelica's ``cgeo``, e.g. ``n_disks (r_o + r_i) / 2``):
         the friction torque is ``radius * F_T``. Default 1.
     law : str, optional
-        ``"coulomb"`` (default), ``"lugre"`` or ``"regularized"``; ``friction`` the law's other
-        parameters (:class:`~nonsmooth.system.FrictionPair`).
+        ``"coulomb"`` (default), ``"lugre"``, ``"regularized"`` or ``"bristle"``; ``friction``
+        the law's other parameters (:class:`~nonsmooth.system.FrictionPair`).
 
     Notes
     -----

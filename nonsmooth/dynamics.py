@@ -160,16 +160,16 @@ class Dynamics:
         self.smooth = np.array([law.smooth for law in self.laws], dtype=bool)
         self.any_smooth = bool(self.smooth.any())
         # pairs of dimension d > 1 (nonsmooth.vector_friction): d rows of W each, modes 0 stick
-        # / 2 slip, the slip direction's reference e_ref (p_rows; set by the run) and d states
-        # per state of the law
+        # / 2 slip, the slip direction's reference e_ref (p_rows; set by the run) and the law's
+        # states for that dimension (FrictionLaw.state_size: LuGre d, the bristle law d + 1)
         self.dim, self.w_row, self.p_rows = system.pair_dim, system.w_row, system.p_rows
         self.vector = system.max_dim > 1
         self.e_ref = np.zeros(self.p_rows)
         self.stop_speed = np.zeros(self.p)  # a sigma root is a stop below it (m/s; the run's)
         self.z_slices, start = [], 0
         for law, d in zip(self.laws, self.dim, strict=True):
-            self.z_slices.append(slice(start, start + law.n_states * int(d)))
-            start += law.n_states * int(d)
+            self.z_slices.append(slice(start, start + law.state_size(int(d))))
+            start += law.state_size(int(d))
         self.n_z = start
         #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
         #: system's family lays it out for these laws

@@ -210,10 +210,11 @@ class Translational(JointElement):
     mu, mu_s : float, optional
         Dynamic and static Coulomb coefficients; ``mu=None`` means a frictionless joint.
     friction : dict, optional
-        The rest of the friction description (LuGre and regularized parameters, see
+        The rest of the friction description (LuGre, regularized and bristle parameters, see
         :class:`nonsmooth.system.FrictionPair`).
     law : str
-        The pair's default friction law (``"coulomb"``, ``"lugre"``, ``"regularized"``).
+        The pair's default friction law (``"coulomb"``, ``"lugre"``, ``"regularized"``,
+        ``"bristle"``).
     inputs : str
         Which loads make the friction's normal load ``N`` (MotionSolve's four bits: Preload,
         Reaction_Force, Bending_Moment, Torsional_Moment). Default ``"0100"``: the reaction

@@ -23,6 +23,7 @@ import numpy as np
 from .errors import ModelError
 from .friction import LAWS
 from .friction.schema import (
+    BRISTLE_SCHEMA,
     COULOMB_SCHEMA,
     LAW_SCHEMAS,
     LUGRE_SCHEMA,
@@ -68,14 +69,18 @@ def baumgarte_parameters(alpha: float, beta: float) -> list[Parameter]:
 
 
 #: The friction description every model with frictional pairs exposes (besides its friction
-#: coefficients), derived from the law schemas: the law, LuGre's parameters and the regularized
-#: law's (its dry levels ``coulomb`` and ``stiction_extra`` come from the pair's coefficients).
+#: coefficients), derived from the law schemas: the law, LuGre's parameters, the regularized
+#: law's (its dry levels ``coulomb`` and ``stiction_extra`` come from the pair's coefficients)
+#: and the bristle law's own (``mu_v``, ``tau_dw``; its ``sigma0``, ``sigma1``, ``v_s`` are
+#: LuGre's entries).
 FRICTION_PARAMETERS = [
     Parameter("friction", "coulomb", "-", "friction law of the pairs", choices=tuple(LAWS)),
     *(replace(p, description=f"LuGre {p.description}") for p in LUGRE_SCHEMA
       if p.name not in COULOMB_SCHEMA),
     *(replace(p, description=f"regularized law: {p.description}") for p in REGULARIZED_SCHEMA
       if p.name not in ("coulomb", "stiction_extra", "normal_load")),
+    *(replace(p, description=f"bristle law: {p.description}") for p in BRISTLE_SCHEMA
+      if p.name not in COULOMB_SCHEMA and p.name not in LUGRE_SCHEMA),
 ]
 
 #: Other accepted names (MotionSolve's attribute names, ``mu0``) for our parameter names.

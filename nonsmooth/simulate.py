@@ -84,7 +84,9 @@ def resolve_laws(system: System, friction) -> list:
         if unknown:
             raise ValueError(f"friction: no frictional pair named {unknown}; pairs: {names}")
         return [pr.make_law(friction.get(pr.name)) for pr in system.pairs]
-    raise ValueError(f"friction = {friction!r}: give a law name (coulomb, lugre, regularized), "
+    from .friction import LAWS
+
+    raise ValueError(f"friction = {friction!r}: give a law name ({', '.join(LAWS)}), "
                      "a FrictionLaw, or a dict {pair name: law}")
 
 
@@ -185,7 +187,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     alpha, beta : float, optional
         Baumgarte parameters (1/s); default the model's, else 10.
     friction : str, FrictionLaw or dict, optional
-        The friction law of every pair (``"coulomb"``, ``"lugre"``, ``"regularized"``), or a
+        The friction law of every pair (``"coulomb"``, ``"lugre"``, ``"regularized"``,
+        ``"bristle"``), or a
         dict ``{pair name: law}`` overriding some pairs; default each pair's own law. The laws
         take their parameters from the pair's friction description (``FrictionPair.params``).
     events : sequence of callable

@@ -50,7 +50,8 @@ class SlidingContact(FrictionElement):
     point : (float, float), optional
         P in the body's frame (m; default its centre of mass). A point mass has only its centre.
     law : str, optional
-        ``"coulomb"`` (default), ``"lugre"`` or ``"regularized"``; ``friction`` the law's other
+        ``"coulomb"`` (default), ``"lugre"``, ``"regularized"`` or ``"bristle"`` (a 2-D
+        bristle vector and a dwell state); ``friction`` the law's other
         parameters (:class:`~nonsmooth.system.FrictionPair`).
 
     Notes

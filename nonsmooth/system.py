@@ -90,16 +90,17 @@ class FrictionPair:
         Dynamic (sliding) Coulomb coefficient (-), in [0, 10] (the schema's ``mu_d``).
     mu_s : float or None
         Static coefficient (-), in [0, 10] and >= mu; None means equal to ``mu``.
-    law : {"coulomb", "lugre", "regularized"}
+    law : {"coulomb", "lugre", "regularized", "bristle"}
         The friction law this pair uses unless ``simulate(friction=...)`` says otherwise.
     params : dict
         The rest of the pair's friction description (the superset every law draws from):
         LuGre ``sigma0`` (1/m), ``sigma1`` (s/m), ``sigma2`` (N s/m), ``v_s`` (m/s), ``effect``;
         regularized ``viscous`` (N s/m), ``coulomb``, ``falloff_vel`` (m/s), ``stiction_extra``,
-        ``stribeck_vel`` (m/s), ``normal_load`` (bool). Missing entries take the laws' defaults
-        (:mod:`nonsmooth.friction.schema`: MotionSolve's for LuGre, in SI; for the regularized
-        law ``coulomb = mu``, ``stiction_extra = mu_s - mu`` as coefficients of the normal
-        load). Values are checked against the law's ranges when the law is made.
+        ``stribeck_vel`` (m/s), ``normal_load`` (bool); the bristle law ``mu_v`` (N s/m),
+        ``tau_dw`` (s) and LuGre's ``sigma0``, ``sigma1``, ``v_s``. Missing entries take the
+        laws' defaults (:mod:`nonsmooth.friction.schema`: MotionSolve's for LuGre, in SI; for
+        the regularized law ``coulomb = mu``, ``stiction_extra = mu_s - mu`` as coefficients
+        of the normal load). Values are checked against the law's ranges when the law is made.
     dim : {1, 2, 3}
         Dimension of the slip velocity ``v_T`` (default 1: a scalar pair, one row of ``W``).
         A pair of dimension d has d consecutive rows of ``W`` from ``System.w_row[i]``, slips
@@ -282,7 +283,7 @@ class System:
     @property
     def layout(self) -> StateLayout:
         """The state layout under the pairs' own friction laws (obligation 1)."""
-        return self.layout_with(sum(pr.make_law().n_states for pr in self.pairs))
+        return self.layout_with(sum(pr.make_law().state_size(pr.dim) for pr in self.pairs))
 
     def qdot(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
         """``dq/dt = H(q) v`` (n_q,) at ``(q (n_q,), v (n_v,))`` (obligation 2): what the run

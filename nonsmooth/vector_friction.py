@@ -23,10 +23,12 @@ after every accepted step), a simple root where ``|v_T|^2`` has a double one; a 
 the maximal-dissipation direction, ``a_T(e) = alpha e`` with ``alpha > 0`` (a secular
 equation in ``alpha``, :func:`slip_direction_of`).
 
-The smooth laws on the vector (d states per state of the law): LuGre in MotionSolve's
-N-dimensional form ``dz/dt = v_T - sigma0 |v_T| z / g(|v_T|)``, ``F_T = -(sigma0 z + sigma1
-dz/dt) N - sigma2 v_T``; the regularized law ``F_T = -dry(|v_T|) N v_T / |v_T| - viscous v_T``
-with the scalar law's ``dry`` (a sine-shaped rise below ``falloff_vel``, zero at rest).
+The smooth laws on the vector (``FrictionLaw.state_size(d)`` states per pair): LuGre in
+MotionSolve's N-dimensional form ``dz/dt = v_T - sigma0 |v_T| z / g(|v_T|)``, ``F_T = -(sigma0 z
++ sigma1 dz/dt) N - sigma2 v_T`` (d states); the regularized law ``F_T = -dry(|v_T|) N v_T /
+|v_T| - viscous v_T`` with the scalar law's ``dry`` (a sine-shaped rise below ``falloff_vel``,
+zero at rest); the bristle law with a bristle vector and one dwell state (d + 1 states:
+:meth:`nonsmooth.friction.Bristle.vector_coefficients`).
 
 References: Pfeiffer F., Glocker C., *Multibody Dynamics with Unilateral Contacts* (1996),
 ch. 7 (spatial friction, the friction cone and its transitions); Glocker Ch., *Set-Valued Force
@@ -97,15 +99,21 @@ def vector_coefficients(law, v_T: np.ndarray, z) -> tuple[np.ndarray, np.ndarray
         if law.normal_load:
             return dry, law.viscous * v_T, np.zeros(0)
         return np.zeros(d), dry + law.viscous * v_T, np.zeros(0)
+    if law.name == "bristle":
+        return law.vector_coefficients(v_T, z)
     raise ModelError(f"friction law {law.name!r} has no vector form; a pair of dim > 1 takes "
-                     "'coulomb', 'lugre' or 'regularized'")  # pragma: no cover - checked early
+                     "'coulomb', 'lugre', 'regularized' or 'bristle'")  # pragma: no cover
 
 
 def vector_initial_state(law, v_T: np.ndarray) -> np.ndarray:
     """The law's states at the start of a run with slip velocity ``v_T`` (d,): LuGre's steady
-    bristle deflection ``g(|v_T|) e / sigma0`` (zero at rest), none for the regularized law."""
+    bristle deflection ``g(|v_T|) e / sigma0`` (zero at rest), the bristle law's steady
+    deflection and dwell state (:meth:`~nonsmooth.friction.Bristle.vector_initial_state`),
+    none for the regularized law."""
     if not law.n_states:
         return np.zeros(0)
+    if law.name == "bristle":
+        return law.vector_initial_state(v_T)
     speed = math.sqrt(float(v_T @ v_T))
     if speed == 0.0:
         return np.zeros(v_T.shape[0])
@@ -114,13 +122,13 @@ def vector_initial_state(law, v_T: np.ndarray) -> np.ndarray:
 
 def check_laws(dyn) -> None:
     """A pair of dim > 1 takes a built-in law (``ModelError`` naming it otherwise)."""
-    from .friction import Coulomb, LuGre, Regularized
+    from .friction import Bristle, Coulomb, LuGre, Regularized
 
     for i, law in enumerate(dyn.laws):
-        if dyn.dim[i] > 1 and type(law) not in (Coulomb, LuGre, Regularized):
+        if dyn.dim[i] > 1 and type(law) not in (Coulomb, LuGre, Regularized, Bristle):
             raise ModelError(f"friction pair '{dyn.system.pairs[i].name}' (dim = "
                              f"{dyn.dim[i]}): the law {type(law).__name__} has no vector form; "
-                             "use 'coulomb', 'lugre' or 'regularized'")
+                             "use 'coulomb', 'lugre', 'regularized' or 'bristle'")
 
 
 def _rows(dyn, i) -> slice:

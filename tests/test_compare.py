@@ -158,9 +158,9 @@ def test_cli_compare_writes_table_and_plot(tmp_path):
 
 @pytest.mark.parametrize("argv, match", [
     (["compare", "stick_slip_oscillator", "--friction", "coulomb", "lugra"],
-     "unknown friction law 'lugra'; choose from coulomb, lugre, regularized"),
+     "unknown friction law 'lugra'; choose from coulomb, lugre, regularized, bristle"),
     (["run", "stick_slip_oscillator", "--friction", "stribeck"],
-     "unknown friction law 'stribeck'; choose from coulomb, lugre, regularized"),
+     "unknown friction law 'stribeck'; choose from coulomb, lugre, regularized, bristle"),
     (["compare", "stick_slip_oscillator", "--friction", "coulomb", "coulomb"],
      "--friction needs at least two different laws, got coulomb coulomb"),
 ])

@@ -18,6 +18,7 @@ from nonsmooth.cli import main
 from nonsmooth.errors import ModelError
 from nonsmooth.forces import Gravity
 from nonsmooth.friction import (
+    BRISTLE_SCHEMA,
     LAW_SCHEMAS,
     LAWS,
     LUGRE_SCHEMA,
@@ -188,7 +189,7 @@ def test_model_friction_parameters_are_the_schema():
     """The models' friction parameters carry the laws' defaults, ranges and units."""
     model = {p.name: p for p in FRICTION_PARAMETERS}
     assert model["friction"].choices == tuple(LAWS)
-    for schema in (LUGRE_SCHEMA, REGULARIZED_SCHEMA):
+    for schema in (LUGRE_SCHEMA, REGULARIZED_SCHEMA, BRISTLE_SCHEMA):
         for p in schema:
             if p.name not in model:
                 continue
@@ -197,7 +198,7 @@ def test_model_friction_parameters_are_the_schema():
                     m.choices) == (p.default, p.unit, p.minimum, p.maximum, p.exclusive,
                                    p.zero_allowed, p.choices), p.name
     assert set(model) == {"friction", "sigma0", "sigma1", "sigma2", "v_s", "effect", "viscous",
-                          "falloff_vel", "stribeck_vel"}
+                          "falloff_vel", "stribeck_vel", "mu_v", "tau_dw"}
     # one default for the regularized law: the law's, the models' and a pair's agree
     assert model["stribeck_vel"].default == Regularized().stribeck_vel > 0
     law = FrictionPair("p", "n", 0.3, 0.4).make_law("regularized")

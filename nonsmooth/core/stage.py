@@ -11,7 +11,8 @@ bias ``(dW/dt) v`` (p,) and the powers, one evaluation solves
   (the face-fixed continuation of the HLCP ``lambda = c + A |lambda|``), certified unique by a
   norm bound (``_certify_bound``) or the spectral radius (``_certify``), with a revolute pin's
   radial load by a fixed point (``_radial_loads``);
-* the smooth laws' coefficients and state rates (LuGre, regularized: ``_smooth_law``);
+* the smooth laws' coefficients and state rates (LuGre, regularized: ``_smooth_law``; the
+  bristle law with dwell time, on a slip of any dimension: ``_bristle_law``);
 * the outputs into one buffer (``evaluation_layout``) and the powers of the energy balance.
 
 :func:`acceleration_stage` is the allocating entry point (LAPACK where needed, any size);
@@ -71,7 +72,7 @@ GENERAL = 7
 SMALL_LU = 32
 
 #: Friction-law kinds of the plan (each pair's ``N_LAW`` parameters follow: ``core.layout``).
-COULOMB, LUGRE, REGULARIZED = 0, 1, 2
+COULOMB, LUGRE, REGULARIZED, BRISTLE = 0, 1, 2, 3
 #: Fixed-point iterations of a revolute pin's radial load, and their tolerance.
 LOAD_ITERATIONS = 100
 
@@ -159,12 +160,51 @@ def _regularized_dry(par, speed):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _bristle_law(par, v_T, z, z_at, a, b, dz):
+    """The bristle law with dwell-time stiction (``friction/bristle.py``) on a pair's slip
+    velocity ``v_T`` (d,; d = 1 for a scalar pair): ``F_T = -a N - b`` into ``a, b`` (d,), the
+    rates of the bristle vector ``z[z_at:z_at + d]`` (m) and of the dwell state ``w =
+    z[z_at + d]`` into ``dz`` (the same positions)::
+
+        beta  = exp(-(|v| / v_s)^2),   mu_st = mu_d + (mu_s - mu_d) w
+        dz/dt = v - sigma0 |v| z / mu_st,   dw/dt = (beta - w) / tau_dw
+        a     = beta (sigma0 z + sigma1 dz/dt) + (1 - beta) mu_d v / max(|v|, eps)
+        b     = (1 - beta) mu_v v
+
+    ``par``: ``mu_s, mu_d, mu_v, v_s, sigma0, sigma1, tau_dw, eps`` (``Bristle.pack``)."""
+    mu_s, mu_d, mu_v, v_s, sigma0, sigma1, tau_dw, eps = (par[0], par[1], par[2], par[3],
+                                                          par[4], par[5], par[6], par[7])
+    d = v_T.shape[0]
+    acc = 0.0
+    for r in range(d):
+        acc += v_T[r] * v_T[r]
+    speed = math.sqrt(acc)
+    x = speed / v_s
+    beta = math.exp(-x * x)
+    slide = -math.expm1(-x * x)  # 1 - beta, accurate at small slip
+    w = z[z_at + d]
+    mu_st = mu_d + (mu_s - mu_d) * w
+    unit = mu_d / max(speed, eps)
+    for r in range(d):
+        rate = v_T[r] - sigma0 * speed * z[z_at + r] / mu_st
+        a[r] = beta * (sigma0 * z[z_at + r] + sigma1 * rate) + slide * unit * v_T[r]
+        b[r] = slide * mu_v * v_T[r]
+        dz[z_at + r] = rate
+    dz[z_at + d] = (beta - w) / tau_dw
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _vector_law(kind, par, v_T, z, z_at, a, b, dz):
     """A smooth law on a pair's slip velocity vector ``v_T`` (d,): ``F_T = -a N - b`` into ``a,
     b`` (d,) and the bristle vector's rate into ``dz[z_at:z_at + d]`` (``z_at`` -1: no states;
     ``vector_friction.vector_coefficients``). LuGre in MotionSolve's N-dimensional form
     ``dz/dt = v_T - sigma0 |v_T| z / g(|v_T|)``, ``a = sigma0 z + sigma1 dz/dt``, ``b =
-    sigma2 v_T``; regularized ``dry(|v_T|) e`` with ``e = v_T / |v_T|`` (0 at rest)."""
+    sigma2 v_T``; regularized ``dry(|v_T|) e`` with ``e = v_T / |v_T|`` (0 at rest); the
+    bristle law :func:`_bristle_law` (d + 1 states: the bristle vector, then the dwell
+    state)."""
+    if kind == BRISTLE:
+        _bristle_law(par, v_T, z, z_at, a, b, dz)
+        return
     d = v_T.shape[0]
     acc = 0.0
     for r in range(d):
@@ -252,7 +292,10 @@ def _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all,
                 _slip_direction(mu[i], v_T[w:w + d], e_ref[w:w + d], scale, a_all[w:w + d])
         else:
             par = law_par[i * N_LAW:(i + 1) * N_LAW]
-            if d == 1:
+            if law[i] == BRISTLE:  # two states on a scalar pair: its vector form at d = 1
+                _bristle_law(par, v_T[w:w + d], z, int(z_at[i]), a_all[w:w + d],
+                             b_all[w:w + d], dz)
+            elif d == 1:
                 zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
                 a_all[w], b_all[w], rate = _smooth_law(int(law[i]), par, v_T[w], zi)
                 if z_at[i] >= 0:
@@ -325,9 +368,9 @@ def _kinematics(G, v, phi_t, W, Gv, dphi, v_T):
 @njit(cache=True, _nrt=False, inline="always")
 def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick):
     """Each pair's coefficients ``F_T = -a N - b`` (Coulomb: ``a = mu s``; smooth laws:
-    :func:`_smooth_law`) into ``a_all, b_all`` (zeroed by the caller), the smooth laws' state
-    rates into ``dz``, and the slipping (or smooth) and sticking pairs into ``slip, stick``
-    (sized by the caller: :func:`_count_sticking`)."""
+    :func:`_smooth_law`, the bristle law :func:`_bristle_law`) into ``a_all, b_all`` (zeroed
+    by the caller), the smooth laws' state rates into ``dz``, and the slipping (or smooth) and
+    sticking pairs into ``slip, stick`` (sized by the caller: :func:`_count_sticking`)."""
     p = mu.shape[0]
     a, b = 0, 0
     for i in range(p):
@@ -337,6 +380,9 @@ def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip
                 stick[b] = i
                 b += 1
                 continue
+        elif law[i] == BRISTLE:  # two states (z, w): its vector form at d = 1
+            _bristle_law(law_par[i * N_LAW:(i + 1) * N_LAW], v_T[i:i + 1], z, int(z_at[i]),
+                         a_all[i:i + 1], b_all[i:i + 1], dz)
         else:
             zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
             a_all[i], b_all[i], rate = _smooth_law(int(law[i]),

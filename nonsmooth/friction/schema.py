@@ -27,6 +27,11 @@ Ranges (SI) and why
 * ``stribeck_vel``: 0 (no Stribeck term) or [1e-9, 1e3] m/s, as above.
 * ``coulomb``, ``stiction_extra`` of the regularized law: coefficients of the normal load in
   [0, 10] (as ``mu``), or with ``normal_load=False`` forces in [0, 1e9] N.
+* The bristle law (:mod:`.bristle`) shares ``sigma0``, ``sigma1`` and ``v_s`` with LuGre (the
+  same meaning, unit, default and range: a pair's one friction description serves both);
+  ``mu_v`` (viscous, N s/m) as ``sigma2``; ``tau_dw`` (dwell-time constant): [1e-6, 1e6] s,
+  from a microsecond (stiction that matures within a step of any practical run) to about ten
+  days (creep of the contact junctions is measured over seconds to hours).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ __all__ = [
     "LUGRE_SCHEMA",
     "REGULARIZED_SCHEMA",
     "REGULARIZED_ABSOLUTE",
+    "BRISTLE_SCHEMA",
     "LAW_SCHEMAS",
     "check_static_dynamic",
 ]
@@ -345,6 +351,38 @@ REGULARIZED_ABSOLUTE = LawSchema("regularized", tuple(
     for name, text in (("coulomb", "dynamic dry friction force (normal_load=False)"),
                        ("stiction_extra", "extra static friction force (normal_load=False)"))))
 
+_BRISTLE_MU_HINT = ("the bristle law divides by its stiction level mu_st >= mu_d, so the "
+                    "coefficients must be positive; for a frictionless pair use the coulomb law "
+                    "with mu = 0")
+
+#: The seven-parameter bristle law with dwell-time stiction (:mod:`.bristle`): ``sigma0``,
+#: ``sigma1`` and ``v_s`` are LuGre's entries (one meaning, default and range), renamed only in
+#: their descriptions; ``mu_v`` and ``tau_dw`` are its own.
+BRISTLE_SCHEMA = LawSchema("bristle", (
+    replace(MU_S, minimum=1e-4, description="static coefficient after a long dwell, >= mu_d; "
+            "None: equal to mu_d", hint=_BRISTLE_MU_HINT),
+    replace(MU_D, minimum=1e-4, description="kinetic (sliding) friction coefficient, also the "
+            "stiction level right after a slide", hint=_BRISTLE_MU_HINT),
+    Parameter("mu_v", 0.0, "N s/m", "viscous coefficient of the sliding force", 0.0, 1e8,
+              hint="1e8 N s/m exceeds the largest hydraulic dampers and larger values make the "
+                   "law too stiff to integrate"),
+    replace(LUGRE_SCHEMA["v_s"], description="transition velocity of the stiction-to-sliding "
+            "blend exp(-(v / v_s)^2)", motionsolve=None,
+            hint="measured transition velocities lie between about 1e-5 and 0.1 m/s; smaller "
+                 "values only make the law stiffer"),
+    replace(LUGRE_SCHEMA["sigma0"], motionsolve=None,
+            hint="mu_st / sigma0 is the breakaway (presliding) displacement, the same at every "
+                 "load (the default 1e5 1/m gives 5 um at mu_s = 0.5): above 1e10 1/m it is "
+                 "below an atomic spacing, below 1 1/m above a metre"),
+    replace(LUGRE_SCHEMA["sigma1"], motionsolve=None,
+            hint="critically damped bristles have sigma1 = 2 sqrt(sigma0 m / N); keep sigma1 "
+                 "v_s <= sqrt(2 e) mu_d so that the bristle damping never injects energy"),
+    Parameter("tau_dw", 0.1, "s", "dwell-time constant: the stiction level rises from mu_d "
+              "toward mu_s as 1 - exp(-t_stuck / tau_dw)", 1e-6, 1e6,
+              hint="measured stiction grows over about 0.01 s to minutes of dwell; a far "
+                   "smaller value makes the dwell state stiff (its rate is 1 / tau_dw)"),
+))
+
 #: The schema of every law by its registry name.
 LAW_SCHEMAS: dict[str, LawSchema] = {s.law: s for s in (COULOMB_SCHEMA, LUGRE_SCHEMA,
-                                                        REGULARIZED_SCHEMA)}
+                                                        REGULARIZED_SCHEMA, BRISTLE_SCHEMA)}
