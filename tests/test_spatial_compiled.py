@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 
 import nonsmooth
 from nonsmooth.core import linalg
@@ -193,14 +194,10 @@ def test_the_delassus_solve_refuses_dependent_rows():
     assert not _schur(K, R, n, scratch, ints)
 
 
+@njit
 def _schur(K, R, n, scratch, ints):
-    from numba import njit
-
-    @njit
-    def call(K, R, n, scratch, ints):
-        return linalg._block_schur(K, R, n, scratch, ints)
-
-    return call(K, R, n, scratch, ints)
+    """``core.linalg._block_schur`` (inline-only) as a call."""
+    return linalg._block_schur(K, R, n, scratch, ints)
 
 
 # ------------------------------------------------------------------------ whole runs
