@@ -5,8 +5,8 @@ C. Lange, J.-C. Piedboeuf, "A regularized contact model with asymmetric damping 
 dependent friction", Multibody System Dynamics 11 (2004) 209-233: a bristle (stiction) force
 whose stiffness and damping scale with the normal load, blended with a sliding force, and a
 stiction level that grows with the time spent stuck. The equations are the project's own
-specification of a law with those properties (``shared/spec/friction_laws.md``), not Gonthier's
-equations, which we do not have::
+specification of a law with those properties (written out in ``docs/method.md`` section
+4.4), not Gonthier's equations, which we do not have::
 
     beta(v) = exp(-(|v| / v_s)^2)                  blend: 1 at rest, 0 when sliding
     mu_st   = mu_d + (mu_s - mu_d) w               the current stiction level
