@@ -426,21 +426,11 @@ def _stick_counts(plan, modes, p_rows):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _constraint_transpose(K, n, rows):
-    """``K[:n, n:n + rows] = -C^T`` from ``C = K[n:n + rows, :n]``."""
-    for r in range(rows):
-        for b in range(n):
-            K[b, n + r] = -K[n + r, b]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick, K, R,
-         full=True):
+def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick, K, R):
     """The KKT matrix with a stick row per sticking pair and its right-hand sides
     ``[f - W^T b, gamma - 2 alpha dphi - beta^2 phi, -(dW/dt) v - 2 alpha v_T]`` and
-    ``-a_i W_i^T`` per slipping pair into ``K, R`` (zeroed by the caller). ``full`` false:
-    ``K``'s first ``n`` columns only (``[M; C]``, what the Delassus solve reads; the caller
-    need not zero ``K``)."""
+    ``-a_i W_i^T`` per slipping pair into ``K, R`` (zeroed by the caller; the Delassus solve
+    reads only ``K[:, :n]``, all written here, so its caller need not zero ``K``)."""
     n, m, ns, nk = M.shape[0], phi.shape[0], slip.shape[0], stick.shape[0]
     p = W.shape[0]
     for a in range(n):
@@ -453,18 +443,18 @@ def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip,
     for r in range(m):
         for b in range(n):
             K[n + r, b] = G[r, b]
+            K[b, n + r] = -G[r, b]
         R[n + r, 0] = gamma[r] - two_a * dphi[r] - b2 * phi[r]
     for r in range(nk):
         i = stick[r]
         for b in range(n):
             K[n + m + r, b] = W[i, b]
+            K[b, n + m + r] = -W[i, b]
         R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
     for c_ in range(ns):
         i = slip[c_]
         for b in range(n):
             R[b, 1 + c_] = -a_all[i] * W[i, b]
-    if full:
-        _constraint_transpose(K, n, m + nk)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -733,7 +723,7 @@ def _views(vec, m, p, k, n_z, ns, size, pr):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
-               p_rows, full=True):
+               p_rows):
     """The stage up to the KKT system (``nk`` stick rows, ``ns`` slipping or smooth pairs,
     ``p_rows`` rows of ``W``): kinematics, friction laws, ``K`` and ``R``."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
@@ -749,7 +739,7 @@ def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx,
         _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
                               slip, stick)
     _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
-         slip, stick, K, R, full)
+         slip, stick, K, R)
     if p_rows != p:
         _vector_columns(plan, W, a_all, slip, R)
 
@@ -939,7 +929,7 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     mats = sw[o:o + 3 * k * k].reshape(3, k, k)
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
-               p_rows, not delassus)
+               p_rows)
     if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, p_rows != p and nk):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
