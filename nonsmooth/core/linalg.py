@@ -307,7 +307,7 @@ def _triangular_solves(U, X):
 DELASSUS_TOL = 1e-13
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)  # a call, not inlined: the stage of a small system stays small
 def _block_schur(K, R, n, scratch, T):
     """Solve ``K X = R`` in place (``R`` becomes ``X``) for ``K = [[M, -C^T], [C, 0]]`` with
     ``M = K[:n, :n]`` block diagonal in 3 x 3 symmetric positive definite blocks
