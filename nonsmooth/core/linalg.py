@@ -259,8 +259,10 @@ def _cholesky_solve(D, X, rel_tol):
     """``D X = B`` in place (``X`` holds ``B``, becomes the solution) for a symmetric
     positive definite ``D`` given by its upper triangle, by Cholesky ``D = U^T U`` (``U``
     over ``D``'s upper triangle; the outer-product form, whose inner loops run along rows).
-    False for a pivot at or below ``rel_tol`` times the largest diagonal entry (``D`` singular
-    to round-off: dependent rows), or not finite."""
+    Each step works up to the last nonzero of its row (``hi``: the envelope, which a banded
+    ``D`` keeps, as a chain's is), so only products with exact zeros are left out. False for
+    a pivot at or below ``rel_tol`` times the largest diagonal entry (``D`` singular to
+    round-off: dependent rows), or not finite."""
     m = D.shape[0]
     scale = 0.0
     for i in range(m):
@@ -273,12 +275,15 @@ def _cholesky_solve(D, X, rel_tol):
         d = math.sqrt(d)
         D[k, k] = d
         inv = 1.0 / d
-        for j in range(k + 1, m):
+        hi = m - 1
+        while hi > k and D[k, hi] == 0.0:
+            hi -= 1
+        for j in range(k + 1, hi + 1):
             D[k, j] *= inv
-        for i in range(k + 1, m):
+        for i in range(k + 1, hi + 1):
             f = D[k, i]
             if f != 0.0:
-                for j in range(i, m):
+                for j in range(i, hi + 1):
                     D[i, j] -= f * D[k, j]
     _triangular_solves(D, X)
     return True

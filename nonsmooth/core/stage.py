@@ -457,6 +457,38 @@ def _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip,
             R[b, 1 + c_] = -a_all[i] * W[i, b]
 
 
+@njit(cache=True, _nrt=False)  # a call, not inlined: the stage of a small system stays small
+def _kkt_delassus(M, f, phi, gamma, G, W, bias, dphi, v_T, two_a, b2, a_all, b_all, slip, stick,
+                  K, R):
+    """:func:`_kkt` for the Delassus solve (``linalg._block_schur``), which reads of ``K`` only
+    the 3 x 3 diagonal blocks of ``M`` and the rows ``C = [G; W_stick]`` below it: those and
+    ``R`` (the rest of ``K`` left as it is: no copy of ``M``'s zeros, no transposed ``-C^T``)."""
+    n, m, ns, nk = M.shape[0], phi.shape[0], slip.shape[0], stick.shape[0]
+    p = W.shape[0]
+    for b0 in range(0, n, 3):
+        for a in range(b0, b0 + 3):
+            for b in range(b0, b0 + 3):
+                K[a, b] = M[a, b]
+    for a in range(n):
+        acc = f[a]
+        for i in range(p):
+            acc -= W[i, a] * b_all[i]
+        R[a, 0] = acc
+    for r in range(m):
+        for b in range(n):
+            K[n + r, b] = G[r, b]
+        R[n + r, 0] = gamma[r] - two_a * dphi[r] - b2 * phi[r]
+    for r in range(nk):
+        i = stick[r]
+        for b in range(n):
+            K[n + m + r, b] = W[i, b]
+        R[n + m + r, 0] = -bias[i] - two_a * v_T[i]
+    for c_ in range(ns):
+        i = slip[c_]
+        for b in range(n):
+            R[b, 1 + c_] = -a_all[i] * W[i, b]
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _load_equation(X, abs_rows, Wt, preload, slip, A, c, faces, Kf):
     """``A`` (k, k; zeroed by the caller) and ``c`` (k,) of ``lambda_abs = c + A |lambda_abs|``
@@ -726,6 +758,37 @@ def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx,
                p_rows):
     """The stage up to the KKT system (``nk`` stick rows, ``ns`` slipping or smooth pairs,
     ``p_rows`` rows of ``W``): kinematics, friction laws, ``K`` and ``R``."""
+    _stage_kinematics(G, v, phi_t, W, plan, z, modes, vec, idx, nk, ns, p_rows)
+    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
+     driver) = _plan_parts(plan)
+    n_z = int(plan[H_NZ])
+    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
+     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk, p_rows)
+    _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
+         idx[:ns], idx[ns:ns + nk], K, R)
+    if p_rows != p:
+        _vector_columns(plan, W, a_all, idx[:ns], R)
+
+
+@njit(cache=True, _nrt=False)  # a call, not inlined: the stage of a small system stays small
+def _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R,
+                        nk, ns, p_rows):
+    """:func:`_stage_kkt` for the Delassus solve: ``K`` by :func:`_kkt_delassus`."""
+    _stage_kinematics(G, v, phi_t, W, plan, z, modes, vec, idx, nk, ns, p_rows)
+    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
+     driver) = _plan_parts(plan)
+    n_z = int(plan[H_NZ])
+    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
+     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk, p_rows)
+    _kkt_delassus(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all,
+                  b_all, idx[:ns], idx[ns:ns + nk], K, R)
+    if p_rows != p:
+        _vector_columns(plan, W, a_all, idx[:ns], R)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _stage_kinematics(G, v, phi_t, W, plan, z, modes, vec, idx, nk, ns, p_rows):
+    """The stage's kinematics and friction laws into its scratch ``vec``."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     n_z = int(plan[H_NZ])
@@ -738,10 +801,6 @@ def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx,
     else:
         _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
                               slip, stick)
-    _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
-         slip, stick, K, R)
-    if p_rows != p:
-        _vector_columns(plan, W, a_all, slip, R)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -928,8 +987,12 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     o += size * (1 + ns)
     mats = sw[o:o + 3 * k * k].reshape(3, k, k)
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
-    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
-               p_rows)
+    if delassus:
+        _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K,
+                            R, nk, ns, p_rows)
+    else:
+        _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
+                   p_rows)
     if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, p_rows != p and nk):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
