@@ -309,7 +309,34 @@ class SpatialSystem(System):
         """The bodies' rotations, positions and velocities at ``(q, v)``."""
         return Kinematics(self.n_bodies, np.asarray(q, float), np.asarray(v, float))
 
+    #: Whether :meth:`terms` takes the compiled kernels (``spatial.kernels.spatial_terms``,
+    #: the same arithmetic; ``tests/test_spatial_compiled.py`` compares them); False: the
+    #: Python path (:meth:`python_terms`) everywhere.
+    compiled_terms = True
+
     def terms(self, t, q, v):
+        """The terms at ``(t, q, v)`` (:class:`~nonsmooth.system.Terms`): by the compiled
+        kernels (:attr:`compiled_terms`), one call instead of the elements' Python loop, for
+        the run's set-up, projections and energies; a spring whose points coincide is named
+        by the Python path."""
+        if not self.compiled_terms:
+            return self.python_terms(t, q, v)
+        from . import kernels as sk
+
+        tab = self.kernel_tables
+        q = np.ascontiguousarray(q, dtype=float)
+        v = np.ascontiguousarray(v, dtype=float)
+        U = self.user_values(t, q, v)
+        if U is None:
+            U = np.zeros((tab.ints.shape[0], 3))
+        f, phi, phi_t, gamma, G, P_a, P_d, err = sk.spatial_terms(
+            tab.ints, tab.floats, tab.bodies, U, float(t), q, v, self.n_constraints)
+        if err:
+            return self.python_terms(t, q, v)
+        return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_a, P_d)
+
+    def python_terms(self, t, q, v):
+        """:meth:`terms` element by element in Python (the reference of the kernels)."""
         K = self.kinematics(q, v)
         N = self.n_bodies
         f = np.zeros(self.n_v)
@@ -362,7 +389,7 @@ class SpatialSystem(System):
         m = self.n_constraints
         if m == 0:
             return [], np.zeros(0), 0
-        G = self.terms(t0, q0, np.zeros(self.n_v)).G
+        G = self.python_terms(t0, q0, np.zeros(self.n_v)).G
         s = np.linalg.svd(G, compute_uv=False)
         tol = RANK_TOL * max(float(s[0]), 1e-300)
         rank = int(np.sum(s > tol))
