@@ -38,6 +38,7 @@ from nonsmooth.spatial import (
     Force,
     Gravity,
     Revolute,
+    RotationalSpring,
     RotorInertia,
     SpatialModel,
     Spherical,
@@ -80,6 +81,10 @@ def every_element() -> SpatialModel:
     mdl.add(Force("wind", b, lambda t: (0.5 * t, 1.0, -0.2), frame="body"))
     mdl.add(Torque("twist", c, (0.1, 0.2, 0.3), frame="body"))
     mdl.add(Torque("motor", d, lambda t: (0.0, math.cos(t), 0.1)))
+    mdl.add(Force("drag", c, lambda t, q, v: -0.3 * v[12:15] + 0.1 * q[14:17], frame="world"))
+    mdl.add(Torque("brake", b, lambda t, q, v: -0.2 * v[9:12], frame="body"))
+    mdl.add(RotationalSpring("coil", hinge, stiffness=3.0, damping=0.5, angle0=0.2))
+    mdl.add(RotationalSpring("twister", cyl, stiffness=1.5, damping=0.1, angle0=-0.4))
     e = mdl.add(Body("e", 0.3, (0.01, 0.02, 0.02), position=(0.3, -0.3, -0.2),
                      angular_velocity=(0.2, 0.0, 3.0)))
     wheel = mdl.add(Revolute("wheel", a, e, point=(0.3, -0.3, -0.2), axis=(0.2, 0.1, 1.0)))
@@ -139,7 +144,8 @@ def test_every_kind_is_in_the_table():
 
     kinds = set(_system(every_element()).kernel_tables.ints[:, 0].tolist())
     assert kinds == {tables.SPH, tables.DOT1, tables.DOT2, tables.DRIVE_ANGLE, tables.DRIVE_DISP,
-                     tables.GRAVITY, tables.SPRING, tables.FORCE, tables.TORQUE, tables.VROTOR}
+                     tables.GRAVITY, tables.SPRING, tables.FORCE, tables.TORQUE, tables.VROTOR,
+                     tables.ROTSPRING}
 
 
 def test_a_spring_whose_points_meet_is_named():
@@ -356,3 +362,97 @@ def test_removed_redundant_rows_give_the_planar_motion(monkeypatch):
         scale = 1.0 + np.max(np.abs(F))
         assert np.max(np.abs(F[0] - acc[0])) <= 1e-8 * scale
         assert np.max(np.abs(F[1] - 9.81 - acc[1])) <= 1e-8 * scale
+
+
+# ------------------------------------------------------------------------ rotational springs
+def _torsion(stiffness=8.0, damping=0.0, angle0=0.3, J=(0.3, 0.3, 0.5)) -> SpatialModel:
+    """A disc on a vertical revolute joint held by a rotational spring, released at rest
+    ``angle0`` from the spring's free angle."""
+    mdl = SpatialModel("torsion pendulum")
+    disc = mdl.add(Body("disc", 2.0, J))
+    pin = mdl.add(Revolute("pin", ground, disc, point=(0, 0, 0), axis=(0, 0, 1)))
+    mdl.add(RotationalSpring("spring", pin, stiffness=stiffness, damping=damping,
+                             angle0=angle0))
+    return mdl
+
+
+@pytest.mark.parametrize("path", ["compiled", "python"])
+def test_a_rotational_spring_is_the_damped_torsional_oscillator(path, monkeypatch):
+    """``J theta'' + c theta' + k (theta - angle0) = 0`` from rest at 0: the closed form,
+    the spring's torque output and the energy balance (the damping's work)."""
+    if path == "python":
+        _python_path(monkeypatch)
+    k, c, J, a0 = 8.0, 0.4, 0.5, 0.3
+    r = nonsmooth.simulate(_torsion(k, c, a0), 2.0, rtol=1e-11, atol=1e-13)
+    wn = math.sqrt(k / J)
+    zeta = c / (2.0 * math.sqrt(k * J))
+    wd = wn * math.sqrt(1.0 - zeta ** 2)
+    decay = np.exp(-zeta * wn * r.t)
+    theta = a0 - a0 * decay * (np.cos(wd * r.t) + zeta / math.sqrt(1 - zeta ** 2)
+                               * np.sin(wd * r.t))
+    assert np.max(np.abs(r["pin.angle"] - theta)) < 1e-9
+    rate = a0 * decay * wn / math.sqrt(1 - zeta ** 2) * np.sin(wd * r.t)
+    assert np.max(np.abs(r["spring.torque"] - (-k * (theta - a0) - c * rate))) < 1e-8
+    assert np.max(np.abs(r["pin.Tz"])) < 1e-8  # about its axis the pin holds no torque
+    assert r.diagnostics["energy_balance_scaled"] < 1e-9
+    W = r.diagnostics["work"]["W_damping"]
+    assert W < 0 and abs(W + (0.5 * k * a0 ** 2 - (r.T[-1] + r.V[-1]))) < 1e-9
+
+
+def test_a_rotational_spring_between_two_moving_bodies_acts_on_both():
+    """A spring in a joint between two free-floating bodies: equal and opposite torques, so
+    the total angular momentum (world axes) stays constant and the relative angle oscillates
+    at ``sqrt(k (1/J_a + 1/J_b))``."""
+    mdl = SpatialModel("two discs")
+    Ja, Jb, k = 0.4, 0.1, 2.0
+    a = mdl.add(Body("a", 1.0, (0.3, 0.3, Ja), angular_velocity=(0.0, 0.0, 1.0)))
+    b = mdl.add(Body("b", 1.0, (0.2, 0.2, Jb), position=(0, 0, -0.5),
+                     angular_velocity=(0.0, 0.0, 1.0)))
+    pin = mdl.add(Revolute("pin", a, b, point=(0, 0, -0.25), axis=(0, 0, 1)))
+    mdl.add(RotationalSpring("spring", pin, stiffness=k, angle0=-0.2))
+    r = nonsmooth.simulate(mdl, 3.0, rtol=1e-11, atol=1e-13)
+    w = math.sqrt(k * (1.0 / Ja + 1.0 / Jb))
+    assert np.max(np.abs(r["pin.angle"] - (-0.2 + 0.2 * np.cos(w * r.t)))) < 1e-9
+    Lz = Ja * r["a.wz_world"] + Jb * r["b.wz_world"]
+    assert np.max(np.abs(Lz - (Ja + Jb))) < 1e-10
+
+
+def test_rotational_spring_errors():
+    mdl = SpatialModel("m")
+    body = mdl.add(Body("b", 1.0, (0.1, 0.1, 0.1)))
+    ball = mdl.add(Spherical("ball", ground, body, point=(0, 0, 0)))
+    with pytest.raises(nonsmooth.ModelError, match="Revolute or Cylindrical"):
+        RotationalSpring("s", ball, stiffness=1.0)
+    pin = Revolute("pin", ground, body, point=(0, 0, 0), axis=(0, 0, 1))
+    with pytest.raises(nonsmooth.ModelError, match="stiffness"):
+        RotationalSpring("s", pin, stiffness=-1.0)
+    other = SpatialModel("m2")
+    b2 = other.add(Body("b", 1.0, (0.1, 0.1, 0.1)))
+    stray = Revolute("stray", ground, b2, point=(0, 0, 0), axis=(0, 0, 1))
+    other.add(RotationalSpring("s", stray, stiffness=1.0))
+    with pytest.raises(nonsmooth.ModelError, match="not added to the model"):
+        other.compile()
+
+
+# ------------------------------------------------------------------------ f(t, q, v) loads
+@pytest.mark.parametrize("path", ["compiled", "python"])
+def test_a_torque_of_the_state_is_a_rotary_damper(path, monkeypatch):
+    """``Torque(body, lambda t, q, v: -c omega')`` on a body spinning about a principal axis:
+    ``omega(t) = omega0 exp(-c t / J)``, the work it does the kinetic energy lost."""
+    if path == "python":
+        _python_path(monkeypatch)
+    c, J, w0 = 0.2, 0.5, 3.0
+    mdl = SpatialModel("damped spin")
+    body = mdl.add(Body("b", 1.0, (0.3, 0.4, J), angular_velocity=(0.0, 0.0, w0)))
+    mdl.add(Torque("damper", body, lambda t, q, v: -c * v[3:6], frame="body"))
+    r = nonsmooth.simulate(mdl, 2.0, rtol=1e-11, atol=1e-13)
+    assert np.max(np.abs(r["b.wz_world"] - w0 * np.exp(-c * r.t / J))) < 1e-9
+    W = r.diagnostics["work"]["W_applied"]
+    assert abs(W - (r.T[-1] - r.T[0])) < 1e-10
+
+
+def test_a_load_function_with_a_wrong_signature_is_named():
+    mdl = SpatialModel("m")
+    body = mdl.add(Body("b", 1.0, (0.1, 0.1, 0.1)))
+    with pytest.raises(nonsmooth.ModelError, match=r"f\(t\) or f\(t, q, v\)"):
+        Force("push", body, lambda t, q: (0.0, 0.0, 1.0))

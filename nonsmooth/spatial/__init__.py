@@ -36,6 +36,7 @@ from .elements import (
     Ground,
     PointOnLine,
     Revolute,
+    RotationalSpring,
     Spherical,
     Spring,
     Torque,
@@ -48,4 +49,4 @@ from .rotor import RotorInertia
 
 __all__ = ["SpatialModel", "SpatialSystem", "Body", "Ground", "ground", "Spherical", "Revolute",
            "Cylindrical", "Translational", "Universal", "Fixed", "PointOnLine", "Driver",
-           "Gravity", "Spring", "Force", "Torque", "RotorInertia"]
+           "Gravity", "Spring", "RotationalSpring", "Force", "Torque", "RotorInertia"]

@@ -32,7 +32,7 @@ from .primitives import (
 
 __all__ = ["Ground", "ground", "Body", "SpatialJoint", "Spherical", "Revolute", "Cylindrical",
            "Translational", "Universal", "Fixed", "PointOnLine", "Driver", "ForceElement",
-           "Gravity", "Spring", "Force", "Torque"]
+           "Gravity", "Spring", "RotationalSpring", "Force", "Torque"]
 
 #: The largest mass (kg) or moment of inertia (kg m^2) of a body (as the planar family's).
 MAX_INERTIA = 1e100
@@ -130,18 +130,42 @@ def _orientation(value, name: str) -> np.ndarray:
     return a / norm
 
 
-def _function3(value, what: str) -> Callable[[float], np.ndarray]:
-    """A constant 3-vector or a function ``t -> 3-vector`` as a function of ``t``."""
+def _function3(value, what: str) -> Callable[[float, np.ndarray, np.ndarray], np.ndarray]:
+    """A constant 3-vector, or a user function ``f(t)`` or ``f(t, q, v)`` returning one, as a
+    function of ``(t, q, v)`` (``q`` (7 N,), ``v`` (6 N,): the model's coordinates)."""
     if callable(value):
-        def fn(t, f=value):
-            out = np.asarray(f(t), dtype=float)
+        state = _takes_state(value, what)
+
+        def fn(t, q, v, f=value):
+            out = np.asarray(f(t, q, v) if state else f(t), dtype=float)
             if out.shape != (3,) or not np.all(np.isfinite(out)):
                 raise ModelError(f"{what}: the function returned {out!r} at t = {t:.6g} s; it "
                                  "must return three finite numbers")
             return out
         return fn
     const = _vector3(value, what)
-    return lambda t: const
+    return lambda t, q, v: const
+
+
+def _takes_state(f: Callable, what: str) -> bool:
+    """Whether the user function ``f`` is ``f(t, q, v)`` (True) or ``f(t)`` (False), from its
+    signature; a ``ModelError`` for any other."""
+    import inspect
+
+    try:
+        params = list(inspect.signature(f).parameters.values())
+    except (TypeError, ValueError):  # no signature (a builtin): called as f(t, q, v)
+        return True
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    if any(p.kind == p.VAR_POSITIONAL for p in params) or (len(required) <= 3
+                                                           and len(positional) >= 3):
+        return True
+    if len(required) <= 1 <= len(positional):
+        return False
+    raise ModelError(f"{what}: the function takes {len(required)} arguments; give f(t) or "
+                     "f(t, q, v) (t in s, q the coordinates (7 per body), v the velocities "
+                     "(6 per body))")
 
 
 def _frame(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -695,16 +719,89 @@ def _load_target(name, kind: str, body, frame: str):
     return name, body, frame, where
 
 
+class RotationalSpring(ForceElement):
+    """A torsional spring and damper in a revolute or cylindrical joint: the torque
+    ``tau = -k d - c dtheta/dt`` (N m) about the joint axis on ``body_b`` and ``-tau`` on
+    ``body_a``, ``d = theta - angle0`` the deflection, ``theta`` the joint angle (rad, 0 at
+    the initial configuration, the joint's ``<joint>.angle``); potential ``k d^2 / 2``
+    (elastic power through it, the damping's ``-c dtheta^2`` as damping work).
+
+    The deflection is taken modulo 2 pi in (-pi, pi] (the joint angle's own range): a spring
+    wound past half a turn from ``angle0`` is not modelled (its torque would change sign
+    there); give ``angle0`` near the angles the joint reaches.
+
+    Parameters
+    ----------
+    name : str
+    joint : Revolute or Cylindrical
+    stiffness : float
+        ``k`` (N m/rad), >= 0.
+    damping : float
+        ``c`` (N m s/rad), >= 0.
+    angle0 : float
+        The free angle (rad) relative to the initial configuration.
+    """
+
+    def __init__(self, name, joint, stiffness: float, damping: float = 0.0,
+                 angle0: float = 0.0):
+        self.name = check_name(name, "rotational spring")
+        where = f"rotational spring '{self.name}'"
+        if not isinstance(joint, SpatialJoint) or "angle" not in joint.coordinates:
+            raise ModelError(f"{where}: joint must be a spatial Revolute or Cylindrical joint "
+                             f"(one with an angle), got {joint!r}")
+        self.joint = joint
+        self.k = check_number(stiffness, f"{where}: stiffness = ", minimum=0.0, maximum=1e12)
+        self.c = check_number(damping, f"{where}: damping = ", minimum=0.0, maximum=1e12)
+        self.angle0 = check_number(angle0, f"{where}: angle0 = ", minimum=-math.pi,
+                                   maximum=math.pi)
+
+    def bodies(self) -> list:
+        return self.joint.bodies()
+
+    def compile(self, index_of, bodies):
+        return _CompiledRotationalSpring(self, self.joint.compile(index_of).coordinates["angle"])
+
+
+def _wrap(angle: float) -> float:
+    """``angle`` in (-pi, pi]."""
+    return math.atan2(math.sin(angle), math.cos(angle))
+
+
+class _CompiledRotationalSpring:
+    def __init__(self, spring, prim: AnglePrimitive):
+        self.spring, self.prim = spring, prim
+
+    def state(self, K: Kinematics, n_v: int):
+        """``(deflection (rad), rate (rad/s), G row (n_v,))`` at ``K``."""
+        theta, row, _ = self.prim.evaluate(K, n_v)
+        return _wrap(theta - self.spring.angle0), float(row @ K.v), row
+
+    def torque(self, K: Kinematics, n_v: int) -> float:
+        d, rate, _ = self.state(K, n_v)
+        return -self.spring.k * d - self.spring.c * rate
+
+    def apply(self, K, t, f):
+        d, rate, row = self.state(K, f.size)
+        f += (-self.spring.k * d - self.spring.c * rate) * row
+        return 0.0, -self.spring.c * rate * rate
+
+    def potential(self, K):
+        d, _, _ = self.state(K, 6 * (K.R.shape[0] - 1))
+        return 0.5 * self.spring.k * d * d
+
+
 class Force(ForceElement):
-    """A force on ``body`` (N): constant ``(Fx, Fy, Fz)`` or a function ``t -> (3,)``, in
-    ``frame="world"`` or ``"body"`` axes, at ``point`` (world, at the initial configuration;
-    default the centre of mass). Counted as applied work."""
+    """A force on ``body`` (N): constant ``(Fx, Fy, Fz)`` or a function ``f(t)`` or ``f(t, q,
+    v) -> (3,)`` (``q`` (7 N,): each body's ``x, y, z, qw, qx, qy, qz``; ``v`` (6 N,): its
+    ``vx, vy, vz`` world axes and ``wx', wy', wz'`` body axes), in ``frame="world"`` or
+    ``"body"`` axes, at ``point`` (world, at the initial configuration; default the centre of
+    mass). Counted as applied work."""
 
     def __init__(self, name, body, force, *, point=None, frame: str = "world"):
         self.name, self.body, self.frame, where = _load_target(name, "force", body, frame)
         self.function = _function3(force, f"{where}: force")
-        #: the constant force (3,), or None for a function of time
-        self.constant = None if callable(force) else self.function(0.0)
+        #: the constant force (3,), or None for a user function
+        self.constant = None if callable(force) else _vector3(force, f"{where}: force")
         self.point = None if point is None else _vector3(point, f"{where}: point")
 
     def bodies(self) -> list:
@@ -720,7 +817,7 @@ class _CompiledForce:
         self.force, self.i, self.s = force, i, s
 
     def apply(self, K, t, f):
-        F = self.force.function(t)
+        F = self.force.function(t, K.q, K.v)
         if self.force.frame == "body":
             F = K.R[self.i] @ F
         vel = _add_point_force(f, K, self.i, self.s, F)
@@ -731,14 +828,14 @@ class _CompiledForce:
 
 
 class Torque(ForceElement):
-    """A torque on ``body`` (N m): constant or a function ``t -> (3,)``, in ``frame="world"``
-    or ``"body"`` axes. Counted as applied work."""
+    """A torque on ``body`` (N m): constant or a function ``f(t)`` or ``f(t, q, v) -> (3,)``
+    (as :class:`Force`'s), in ``frame="world"`` or ``"body"`` axes. Counted as applied work."""
 
     def __init__(self, name, body, torque, *, frame: str = "world"):
         self.name, self.body, self.frame, where = _load_target(name, "torque", body, frame)
         self.function = _function3(torque, f"{where}: torque")
-        #: the constant torque (3,), or None for a function of time
-        self.constant = None if callable(torque) else self.function(0.0)
+        #: the constant torque (3,), or None for a user function
+        self.constant = None if callable(torque) else _vector3(torque, f"{where}: torque")
 
     def bodies(self) -> list:
         return [self.body]
@@ -752,7 +849,7 @@ class _CompiledTorque:
         self.torque, self.i = torque, i
 
     def apply(self, K, t, f):
-        T = self.torque.function(t)
+        T = self.torque.function(t, K.q, K.v)
         Tb = T if self.torque.frame == "body" else K.R[self.i].T @ T
         f[6 * self.i + 3:6 * self.i + 6] += Tb
         return float(Tb @ K.wb[self.i]), 0.0

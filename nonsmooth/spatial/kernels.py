@@ -49,6 +49,7 @@ from .tables import (
     DRIVE_DISP,
     FORCE,
     GRAVITY,
+    ROTSPRING,
     SPH,
     SPRING,
     TORQUE,
@@ -127,6 +128,16 @@ def _add_linear(G, row, i, c0, c1, c2, sign):
         G[row, 6 * i] += sign * c0
         G[row, 6 * i + 1] += sign * c1
         G[row, 6 * i + 2] += sign * c2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add_angular_force(f, kin, i, c0, c1, c2):
+    """``f[omega'_i] += R_i^T c`` (nothing for the ground)."""
+    if i >= 0:
+        x, y, z = _rot_t(kin, i, c0, c1, c2)
+        f[6 * i + 3] += x
+        f[6 * i + 4] += y
+        f[6 * i + 5] += z
 
 
 # --------------------------------------------------------------------------- kinematics
@@ -252,6 +263,32 @@ def _angle(kin, a, b, fe, G, row):
     _add_angular(G, row, kin, b, c0, c1, c2, -1.0)
     second = (c * sdd - s * cdd) / n2 - 2.0 * (c * sd - s * cd) * (c * cd + s * sd) / (n2 * n2)
     return math.atan2(s, c), second
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _angle_gradient(kin, a, b, fe):
+    """An :class:`~nonsmooth.spatial.primitives.AnglePrimitive`'s ``theta`` (rad) and the
+    world vector ``c`` of its row (``dtheta/dt = c . (omega_a - omega_b)``, world axes)."""
+    ia = a if a >= 0 else kin.shape[0] - 1
+    ib = b if b >= 0 else kin.shape[0] - 1
+    f0, f1, f2 = _rot(kin, ia, fe[0], fe[1], fe[2])
+    g0, g1, g2 = _rot(kin, ia, fe[3], fe[4], fe[5])
+    b0, b1, b2 = _rot(kin, ib, fe[6], fe[7], fe[8])
+    s = g0 * b0 + g1 * b1 + g2 * b2
+    c = f0 * b0 + f1 * b1 + f2 * b2
+    n2 = c * c + s * s
+    gs0, gs1, gs2 = _cross(g0, g1, g2, b0, b1, b2)
+    gc0, gc1, gc2 = _cross(f0, f1, f2, b0, b1, b2)
+    return (math.atan2(s, c), (c * gs0 - s * gc0) / n2, (c * gs1 - s * gc1) / n2,
+            (c * gs2 - s * gc2) / n2)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _deflection(kin, a, b, fe):
+    """A rotational spring's deflection ``theta - angle0`` in (-pi, pi] and its row's ``c``."""
+    theta, c0, c1, c2 = _angle_gradient(kin, a, b, fe)
+    d = theta - fe[11]
+    return math.atan2(math.sin(d), math.cos(d)), c0, c1, c2
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -389,6 +426,16 @@ def _applied(it, ft, bt, U, e, N, kin, v, f):
         f[6 * a + 5] += T2
         k = kin[a]
         return T0 * k[18] + T1 * k[19] + T2 * k[20], 0.0, 0
+    elif kind == ROTSPRING:  # tau = -k d - c dtheta/dt about the axis: tau (row of theta)
+        d, c0, c1, c2 = _deflection(kin, a, b, fe)
+        ia = a if a >= 0 else N
+        ib = b if b >= 0 else N
+        rate = (c0 * (kin[ia, 15] - kin[ib, 15]) + c1 * (kin[ia, 16] - kin[ib, 16])
+                + c2 * (kin[ia, 17] - kin[ib, 17]))
+        tau = -fe[9] * d - fe[10] * rate
+        _add_angular_force(f, kin, a, tau * c0, tau * c1, tau * c2)
+        _add_angular_force(f, kin, b, -tau * c0, -tau * c1, -tau * c2)
+        return 0.0, -fe[10] * rate * rate, 0
     elif kind == VROTOR:  # - omega'_a x (I_r s h'_a), s = k . v (rotor.py)
         G_r = fe[6]
         s = G_r * (fe[3] * v[6 * b + 3] + fe[4] * v[6 * b + 4] + fe[5] * v[6 * b + 5])
@@ -435,6 +482,9 @@ def _potential(it, ft, bt, N, kin):
         elif kind == SPRING:
             length = _spring_geometry(kin, it, ft, e)[0]
             V += 0.5 * ft[e, 6] * (length - ft[e, 8]) ** 2
+        elif kind == ROTSPRING:
+            d = _deflection(kin, it[e, 1], it[e, 2], ft[e])[0]
+            V += 0.5 * ft[e, 9] * d * d
     return V
 
 

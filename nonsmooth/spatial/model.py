@@ -86,7 +86,8 @@ class SpatialModel:
         else:
             raise ModelError(f"model '{self.name}': cannot add {type(element).__name__}: "
                              "expected a nonsmooth.spatial Body, joint (Spherical, Revolute, "
-                             "...), Driver, force (Gravity, Spring, Force, Torque) or "
+                             "...), Driver, force (Gravity, Spring, RotationalSpring, Force, "
+                             "Torque) or "
                              "RotorInertia")
         return element
 
@@ -99,15 +100,7 @@ class SpatialModel:
                 if id(b) not in known and not isinstance(b, el.Ground):
                     problems.append(f"{type(e).__name__} '{e.name}' uses body '{b.name}', which "
                                     "was not added to the model (model.add(body) first)")
-        joint_ids = {id(j) for j in self.joints}
-        for d in self.drivers:
-            if id(d.joint) not in joint_ids:
-                problems.append(f"driver '{d.name}' drives joint '{d.joint.name}', which was "
-                                "not added to the model")
-        for rotor in self.rotors:
-            if id(rotor.joint) not in joint_ids:
-                problems.append(f"rotor inertia '{rotor.name}' gears joint "
-                                f"'{rotor.joint.name}', which was not added to the model")
+        problems += self._joint_references()
         names = [e.name for e in self.joints + self.drivers + self.rotors]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
@@ -116,6 +109,16 @@ class SpatialModel:
             problems.append("the model has no bodies")
         if problems:
             raise ModelError(f"invalid spatial model '{self.name}': " + "; ".join(problems))
+
+    def _joint_references(self) -> list[str]:
+        """The drivers, rotational springs and rotors whose joint was not added."""
+        joint_ids = {id(j) for j in self.joints}
+        users = [("driver", "drives", d) for d in self.drivers]
+        users += [("rotational spring", "acts in", fe) for fe in self.forces
+                  if isinstance(fe, el.RotationalSpring)]
+        users += [("rotor inertia", "gears", r) for r in self.rotors]
+        return [f"{kind} '{e.name}' {verb} joint '{e.joint.name}', which was not added to the "
+                "model" for kind, verb, e in users if id(e.joint) not in joint_ids]
 
     def compile(self, redundant: str = "refuse") -> SpatialSystem:
         """Compile into a :class:`SpatialSystem` (validates first).
@@ -251,7 +254,7 @@ class SpatialSystem(System):
         return bool(self.kernel_tables.user)
 
     def user_values(self, t, q, v):
-        """The user functions' values at time ``t``, (n_el, 3): a driver's ``(f, df/dt,
+        """The user functions' values at ``(t, q, v)``, (n_el, 3): a driver's ``(f, df/dt,
         d2f/dt2)``, a force's or torque's three components, in its table row; None without
         user functions."""
         tab = self.kernel_tables
@@ -259,7 +262,7 @@ class SpatialSystem(System):
             return None
         U = np.zeros((tab.ints.shape[0], 3))
         for e, fn in tab.user:
-            U[e] = fn(t)
+            U[e] = fn(t, q, v)
         return U
 
     def name_failure(self, status: int, row: int, t, q, v) -> str:
@@ -514,7 +517,8 @@ class SpatialSystem(System):
         the joint axis, the frame fixed in ``body_a``: :meth:`joint_frame_reactions`),
         ``<joint>.angle`` (rad) / ``.displacement`` (m), ``<driver>.torque`` (N m) or
         ``.force`` (N) on ``body_b`` about / along the joint axis, ``<rotor>.spin`` (rad/s) of
-        a :class:`~nonsmooth.spatial.rotor.RotorInertia`, ``G theta_dot``.
+        a :class:`~nonsmooth.spatial.rotor.RotorInertia`, ``G theta_dot``, ``<spring>.torque``
+        (N m) of a :class:`~nonsmooth.spatial.elements.RotationalSpring` on ``body_b``.
         """
         out = {}
         for i, b in enumerate(self.model.bodies):
@@ -547,6 +551,18 @@ class SpatialSystem(System):
         for row, d, _ in self._drivers:
             out[f"{d.name}.{d.label}"] = (lambda r, k=row: r.lam[:, k], d.unit,
                                           f"driving {d.label} on body_b")
+        out.update(self._element_load_outputs())
+        return out
+
+    def _element_load_outputs(self) -> dict:
+        """The rotational springs' torques and the rotors' spins (:meth:`element_outputs`)."""
+        out = {}
+        for fe, force in zip(self._forces, self.model.forces, strict=True):
+            if isinstance(force, el.RotationalSpring):
+                out[f"{force.name}.torque"] = (
+                    lambda r, fe=fe: np.array([fe.torque(self.kinematics(q, v), self.n_v)
+                                               for q, v in zip(r.q, r.v, strict=True)]),
+                    "N m", "spring and damper torque on body_b about the joint axis")
         for cr in self._rotors:
             out[f"{cr.rotor.name}.spin"] = (lambda r, cr=cr: rt.spin(cr, r.v), "rad/s",
                                             "rotor spin relative to its carrier, G theta_dot")

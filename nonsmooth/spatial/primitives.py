@@ -62,10 +62,11 @@ class Kinematics:
     v : ndarray (6 n_bodies,)   ``[u_i (3), omega'_i (3)]`` per body
     """
 
-    __slots__ = ("R", "r", "u", "w", "wb")
+    __slots__ = ("R", "r", "u", "w", "wb", "q", "v")
 
     def __init__(self, n_bodies: int, q: np.ndarray, v: np.ndarray):
         N = n_bodies
+        self.q, self.v = q, v  # (for the user functions of t, q, v)
         P = q.reshape(N, 7)
         V = v.reshape(N, 6)
         p = P[:, 3:]

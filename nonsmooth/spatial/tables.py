@@ -23,6 +23,7 @@ primitives, drivers, forces and virtual rotors) into three arrays, one row per e
   FORCE          ``s' (3), F (3)`` (constant, N)
   TORQUE         ``T (3)`` (constant, N m)
   VROTOR         ``h'_a (3), h'_b (3), G, I_r`` (a virtual rotor: rotor.py)
+  ROTSPRING      ``f'_a, g'_a, f'_b (3 each), k, c, angle0`` (a joint's angle spring)
   =============  ==============================================================
 
 * ``bodies`` (N, 10): ``[m, J (9, row-major)]`` (kg, kg m^2 about the centre of mass, body
@@ -41,9 +42,10 @@ from . import elements as el
 from .primitives import AnglePrimitive, Dot1Primitive, Dot2Primitive, SphPrimitive
 
 __all__ = ["SpatialTables", "spatial_tables", "row_targets", "SPH", "DOT1", "DOT2", "DRIVE_ANGLE",
-           "DRIVE_DISP", "GRAVITY", "SPRING", "FORCE", "TORQUE", "VROTOR"]
+           "DRIVE_DISP", "GRAVITY", "SPRING", "FORCE", "TORQUE", "VROTOR", "ROTSPRING"]
 
-SPH, DOT1, DOT2, DRIVE_ANGLE, DRIVE_DISP, GRAVITY, SPRING, FORCE, TORQUE, VROTOR = range(1, 11)
+(SPH, DOT1, DOT2, DRIVE_ANGLE, DRIVE_DISP, GRAVITY, SPRING, FORCE, TORQUE, VROTOR,
+ ROTSPRING) = range(1, 12)
 N_INTS, N_FLOATS = 6, 12
 
 
@@ -51,7 +53,7 @@ N_INTS, N_FLOATS = 6, 12
 class SpatialTables:
     """The tables of :func:`spatial_tables`; ``names`` (n_el,) each row's element name and
     ``user`` the rows whose values a user function gives (``(row, function)`` with
-    ``function(t) -> 3 numbers``); ``coordinates`` the joints' coordinates as a table of
+    ``function(t, q, v) -> 3 numbers``); ``coordinates`` the joints' coordinates as a table of
     their own ``(ints, floats, names)`` (``DRIVE_ANGLE`` / ``DRIVE_DISP`` rows with no
     constraint row: ``<joint>.angle``, ``<joint>.displacement``)."""
 
@@ -140,7 +142,7 @@ def _joint_rows(system, rows: _Rows) -> None:
         initial, speed = d.constant_speed if d.constant_speed is not None else (0.0, 0.0)
         given = d.constant_speed is None
         rows.add(d.name, kind, a, b, r, (*vectors, initial, speed), user_flag=int(given),
-                 function=d.motion if given else None)
+                 function=(lambda t, q, v, motion=d.motion: motion(t)) if given else None)
 
 
 def _force_rows(system, rows: _Rows) -> None:
@@ -158,6 +160,9 @@ def _force_rows(system, rows: _Rows) -> None:
             rows.add(force.name, kind, fe.i, -1, -1, numbers, user_flag=int(given),
                      frame=int(force.frame == "body"),
                      function=force.function if given else None)
+        elif isinstance(force, el.RotationalSpring):
+            _, a, b, _, vectors = _coordinate_row(fe.prim, -1)
+            rows.add(force.name, ROTSPRING, a, b, -1, (*vectors, force.k, force.c, force.angle0))
         else:  # pragma: no cover - the force elements above are all there are
             raise TypeError(f"no compiled force for {type(force).__name__}")
     for cr in system._rotors:
