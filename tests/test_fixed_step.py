@@ -68,3 +68,28 @@ def test_compiled_phase_stops_at_the_budget_like_the_per_step_path(monkeypatch):
     assert k <= len(a.t) <= k + 10
     np.testing.assert_array_equal(a.t[:k], b.t)
     np.testing.assert_allclose(a.q[:k], b.q, atol=1e-12)
+
+
+@pytest.mark.parametrize("t_eval, compiled", [
+    (0.01 * np.arange(101), True),  # on the step ends (to round-off): the compiled phase
+    (np.linspace(0.0, 1.0, 37), False),  # between them: the steps' interpolant
+], ids=["on the steps", "between the steps"])
+def test_t_eval_on_the_step_ends_takes_the_compiled_phase(t_eval, compiled, monkeypatch):
+    """``t_eval`` whose times are step ends is recorded at the step ends by the compiled
+    phase: exactly ``t_eval``'s times, the per-step path's states and multipliers; other
+    ``t_eval`` keeps the per-step path (the interpolant). The belt sticks and slips: the
+    phases after its events go on on the step grid."""
+    model = belt.build()
+    options = {"method": "RK4", "dt": 2e-3, "t_eval": t_eval}
+    calls = []
+    run_compiled = phase._compiled_fixed_phase
+    monkeypatch.setattr(phase, "_compiled_fixed_phase",
+                        lambda *a, **k: calls.append(1) or run_compiled(*a, **k))
+    a = nonsmooth.simulate(model, 1.0, **options)
+    assert bool(calls) == compiled
+    monkeypatch.setattr(phase, "_fixed_compiled", lambda *a: False)
+    b = nonsmooth.simulate(model, 1.0, **options)
+    np.testing.assert_array_equal(a.t, t_eval)
+    np.testing.assert_array_equal(b.t, t_eval)
+    np.testing.assert_allclose(a.y, b.y, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(a.lambda_N, b.lambda_N, rtol=0, atol=1e-10)

@@ -137,6 +137,11 @@ def test_compiled_terms_equal_the_python_terms(name, make):
             1.0 + np.max(np.abs(ref.gamma), initial=0.0))
         assert P_a == pytest.approx(ref.P_applied, rel=1e-12, abs=1e-12)
         assert P_d == pytest.approx(ref.P_damping, rel=1e-12, abs=1e-12)
+        T = system.terms(t, q, v)  # the system's own call: the kernels, the same numbers
+        assert np.max(np.abs(T.f - ref.f)) <= 1e-13 * scale
+        assert np.max(np.abs(T.G - ref.G), initial=0.0) <= 1e-13
+        assert system.potential(t, q) == pytest.approx(system.python_potential(t, q),
+                                                       rel=1e-12, abs=1e-12)
 
 
 def test_every_kind_is_in_the_table():

@@ -54,8 +54,24 @@ def _fixed_compiled(run: _Run, specs, sched) -> bool:
 
     family = run.family  # the compiled right-hand side calls no user function back
     compiled = family is not None and not family.calls_back
-    return (compiled and not (sched is not None and sched.t_eval)
+    return (compiled and (sched is None or not sched.t_eval or _on_steps(sched) is not None)
             and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
+
+
+def _on_steps(sched: _Schedule) -> np.ndarray | None:
+    """The step ends that are the output times ``t_eval`` (each within round-off of one,
+    :func:`~nonsmooth.run.schedule._tol`), or None when an output time falls between step
+    ends (then the steps' interpolant gives it: the Python stepper)."""
+    steps, grid = np.asarray(sched.steps, dtype=float), np.asarray(sched.grid, dtype=float)
+    if steps.size == 0 or grid.size == 0:
+        return None
+    hi = np.clip(np.searchsorted(steps, grid), 0, steps.size - 1)
+    lo = np.maximum(hi - 1, 0)
+    nearest = np.where(np.abs(steps[hi] - grid) <= np.abs(steps[lo] - grid), hi, lo)
+    tol = 1e-13 * np.maximum(1.0, np.abs(grid))
+    if np.any(np.abs(steps[nearest] - grid) > tol) or np.any(np.diff(nearest) <= 0):
+        return None
+    return steps[nearest]
 
 
 def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, dt,
@@ -73,6 +89,9 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     run.family.warm("fixed")
     phase, ctx = run.family.fixed(dyn.plan, dyn.Wt)
     steps = grid if sched is None else sched.steps
+    given = None  # t_eval on the step ends: recorded at the step ends, named by t_eval's times
+    if sched is not None and sched.t_eval:
+        given, grid = np.asarray(grid, dtype=float), _on_steps(sched)
     k_cap = len(grid) if sched is None else sched.k_cap(t_end)
     y = np.array(y, dtype=float)
     f = run.fun(modes, cached=False)(t, y)  # as _FixedStepper: f and the event functions at t
@@ -101,6 +120,8 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
         run.n_steps += int(istate[8])
         run._last = None
         if istate[3]:
+            if given is not None:  # the rows are grid[next_k:istate[1]], one per output
+                T_out[:istate[3]] = given[int(istate[1]) - int(istate[3]):int(istate[1])]
             _record_rows(run, T_out[:istate[3]], Y_out[:istate[3]], O_out[:istate[3]], modes)
         run.charge(float(fstate[0]))  # the wall-clock budget
         next_k = int(istate[1])

@@ -369,6 +369,18 @@ class SpatialSystem(System):
         return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_applied, P_damping)
 
     def potential(self, t, q):
+        """Gravity's and the springs' potential energy (J) at ``q``: by the compiled kernels
+        (:attr:`compiled_terms`), else :meth:`python_potential`."""
+        if not self.compiled_terms:
+            return self.python_potential(t, q)
+        from .kernels import spatial_potentials
+
+        tab = self.kernel_tables
+        Q = np.ascontiguousarray(q, dtype=float).reshape(1, -1)
+        return float(spatial_potentials(tab.ints, tab.floats, tab.bodies, Q)[0])
+
+    def python_potential(self, t, q):
+        """:meth:`potential` element by element in Python."""
         K = self.kinematics(q, np.zeros(self.n_v))
         return float(sum(fe.potential(K) for fe in self._forces))
 
