@@ -109,8 +109,11 @@ def build(**params) -> Model:
     q0, v0 = mdl.initial_state()
     tip = np.array([0.0, 0.0, -0.5 * L2])  # rod 2's end in its body axes
 
-    def tips(r):
-        return r.q[:, 7:10] + rotation_matrices(r.q[:, 10:14]) @ tip
+    def tips(r):  # rod 2's end (k, 3), computed once per result for the three outputs
+        cache = r.__dict__.setdefault("_tips", {})
+        if "xyz" not in cache:
+            cache["xyz"] = r.q[:, 7:10] + rotation_matrices(r.q[:, 10:14]) @ tip
+        return cache["xyz"]
 
     columns = {
         "theta1": lambda r: p["theta1"] + r["pin1.angle"],
