@@ -758,37 +758,6 @@ def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx,
                p_rows):
     """The stage up to the KKT system (``nk`` stick rows, ``ns`` slipping or smooth pairs,
     ``p_rows`` rows of ``W``): kinematics, friction laws, ``K`` and ``R``."""
-    _stage_kinematics(G, v, phi_t, W, plan, z, modes, vec, idx, nk, ns, p_rows)
-    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
-     driver) = _plan_parts(plan)
-    n_z = int(plan[H_NZ])
-    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
-     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk, p_rows)
-    _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
-         idx[:ns], idx[ns:ns + nk], K, R)
-    if p_rows != p:
-        _vector_columns(plan, W, a_all, idx[:ns], R)
-
-
-@njit(cache=True, _nrt=False)  # a call, not inlined: the stage of a small system stays small
-def _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R,
-                        nk, ns, p_rows):
-    """:func:`_stage_kkt` for the Delassus solve: ``K`` by :func:`_kkt_delassus`."""
-    _stage_kinematics(G, v, phi_t, W, plan, z, modes, vec, idx, nk, ns, p_rows)
-    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
-     driver) = _plan_parts(plan)
-    n_z = int(plan[H_NZ])
-    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
-     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk, p_rows)
-    _kkt_delassus(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all,
-                  b_all, idx[:ns], idx[ns:ns + nk], K, R)
-    if p_rows != p:
-        _vector_columns(plan, W, a_all, idx[:ns], R)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _stage_kinematics(G, v, phi_t, W, plan, z, modes, vec, idx, nk, ns, p_rows):
-    """The stage's kinematics and friction laws into its scratch ``vec``."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     n_z = int(plan[H_NZ])
@@ -801,6 +770,33 @@ def _stage_kinematics(G, v, phi_t, W, plan, z, modes, vec, idx, nk, ns, p_rows):
     else:
         _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
                               slip, stick)
+    _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
+         slip, stick, K, R)
+    if p_rows != p:
+        _vector_columns(plan, W, a_all, slip, R)
+
+
+@njit(cache=True, _nrt=False)  # a call, not inlined: the stage of a small system stays small
+def _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R,
+                        nk, ns, p_rows):
+    """:func:`_stage_kkt` for the Delassus solve: ``K`` by :func:`_kkt_delassus` (the same
+    steps before it, kept apart so that the inlined stage of a small system is unchanged)."""
+    (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
+     driver) = _plan_parts(plan)
+    n_z = int(plan[H_NZ])
+    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
+     powers) = _views(vec, m, p, k, n_z, ns, n + m + nk, p_rows)
+    slip, stick = idx[:ns], idx[ns:ns + nk]
+    _kinematics(G, v, phi_t, W, Gv, dphi, v_T)
+    if p_rows == p:
+        _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
+    else:
+        _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
+                              slip, stick)
+    _kkt_delassus(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all,
+                  b_all, slip, stick, K, R)
+    if p_rows != p:
+        _vector_columns(plan, W, a_all, slip, R)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -987,12 +983,8 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     o += size * (1 + ns)
     mats = sw[o:o + 3 * k * k].reshape(3, k, k)
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
-    if delassus:
-        _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K,
-                            R, nk, ns, p_rows)
-    else:
-        _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
-                   p_rows)
+    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
+               p_rows)
     if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, p_rows != p and nk):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
@@ -1005,6 +997,48 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
         return NO_LOAD
     return OK
 
+
+
+@njit(cache=True, _nrt=False)
+def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v,
+                         z, modes, faces, out, sw, iw, nk, ns, p_rows):
+    """:func:`_stage_body` for a mass the caller guarantees block diagonal in 3 x 3 blocks (a
+    spatial model's): the Delassus solve at any size, the KKT matrix written only where that
+    solve reads it (:func:`_stage_kkt_delassus`), the same arithmetic otherwise. A call of its
+    own, so that the inlined stage of a small system is unchanged. Returns ``GENERAL`` for
+    sticking vector pairs (rows that may depend on each other: the allocating path)."""
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                       int(plan[H_NZ]))
+    if p_rows != p and nk:
+        return GENERAL
+    size = n + m + nk
+    zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
+    n_vec = _scratch_size(m, p, k, n_z, ns, size, p_rows)
+    for i in range(n_vec):  # (K is not zeroed: _kkt_delassus writes what the solve reads)
+        sw[i] = 0.0
+    for i in range(n_vec + size * size, zeroed):
+        sw[i] = 0.0
+    vec = sw[:n_vec]
+    o = n_vec
+    K = sw[o:o + size * size].reshape(size, size)
+    o += size * size
+    R = sw[o:o + size * (1 + ns)].reshape(size, 1 + ns)
+    o += size * (1 + ns)
+    mats = sw[o:o + 3 * k * k].reshape(3, k, k)
+    rhs = sw[zeroed:zeroed + k].reshape(k, 1)
+    _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R,
+                        nk, ns, p_rows)
+    if not _block_schur(K, R, n, sw[zeroed + k:], iw[p_rows:]):
+        return SINGULAR
+    _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
+                         p_rows)
+    status = _certify_bound(mats[0], mats[1], plan[H_JAM])
+    if status != OK:
+        return status
+    if not _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
+                        out, m, p, k, n_z, ns, size, p_rows):
+        return NO_LOAD
+    return OK
 
 @njit(cache=True, _nrt=False, inline="always")
 def _solve_kkt(K, R, n, scratch, T, delassus, dependent):

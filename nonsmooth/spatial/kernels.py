@@ -4,9 +4,10 @@ The same arithmetic as the Python path (:class:`~nonsmooth.spatial.model.Spatial
 ``terms``: :mod:`~nonsmooth.spatial.primitives`, :mod:`~nonsmooth.spatial.elements`,
 :mod:`~nonsmooth.spatial.rotor`), element by element, without numba's runtime
 (``_nrt=False``: every array a view into a workspace made once per phase or output block,
-:func:`workspace`), followed by the core's acceleration stage (``core.stage._stage_body``,
-whose Delassus solve takes the block-diagonal mass of a model above ``SMALL_LU`` rows). The
-vectors of the primitives are scalar triples (no allocation). ``tests/test_spatial_compiled.py``
+:func:`workspace`), followed by the core's acceleration stage
+(``core.stage._stage_body_delassus``: the Delassus solve of the block-diagonal mass;
+``_stage_body`` for a model whose geared rotor couples two bodies' blocks). The vectors of the
+primitives are scalar triples (no allocation). ``tests/test_spatial_compiled.py``
 compares every term and whole runs with the Python path.
 
 State ``y = [q (7 N) | v (6 N) | work (5) | z]`` (``core.layout``); the kinematic map
@@ -36,6 +37,7 @@ from ..core.stage import (
     O_POW,
     OK,
     _stage_body,
+    _stage_body_delassus,
     _stick_counts,
     acceleration_stage,
     eval_offsets,
@@ -525,7 +527,8 @@ def _terms_size(n, m):
 @njit(cache=True, _nrt=False)
 def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
     """One evaluation in the workspace ``ws, iw`` (:func:`workspace`): the kinematics, the
-    terms, then ``core.stage._stage_body``. Returns its status, ``COINCIDENT`` (a spring's
+    terms, then ``core.stage._stage_body_delassus`` (``_stage_body`` without ``block3``).
+    Returns its status, ``COINCIDENT`` (a spring's
     points; its table row in ``out[0]``), ``NONFINITE`` (a user value or a term not finite) or
     ``GENERAL`` (the stage needs the allocating path)."""
     if not _all_finite(U):
@@ -554,9 +557,12 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
     bias = ws[:0]
     nk, ns = _stick_counts(plan, modes, p_rows)
     sw = ws[zeroed + (N + 1) * _KIN:]
+    if block3:  # the Delassus solve of the block-diagonal mass (a call of the core's)
+        return _stage_body_delassus(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias,
+                                    P_applied, P_damping, plan, Wt, v, z, modes, faces, out, sw,
+                                    iw, nk, ns, p_rows)
     return _stage_body(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias, P_applied,
-                       P_damping, plan, Wt, v, z, modes, faces, out, sw, iw, nk, ns, p_rows,
-                       block3)
+                       P_damping, plan, Wt, v, z, modes, faces, out, sw, iw, nk, ns, p_rows)
 
 
 @njit(cache=True)
