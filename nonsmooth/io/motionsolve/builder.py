@@ -42,7 +42,7 @@ from .kinematics import marker_kinematics
 if TYPE_CHECKING:
     from ...model import Model
 
-__all__ = ["build_model", "output_function"]
+__all__ = ["build_model", "finish_model", "output_function"]
 
 #: the Force_JointFriction attributes a translational joint takes (``reaction_arm`` is the arm
 #: of the torsional moment, which does not exist in a plane: read and checked, not used)
@@ -58,7 +58,6 @@ def build_model(info) -> Model:
     """The runnable :class:`nonsmooth.Model` of a :class:`~.records.MotionSolveModel` (SI
     inside, outputs in the model's units)."""
     from ...forces import Gravity
-    from ...model import Model
     from ...planar import PlanarModel
 
     mdl = PlanarModel(info.name)
@@ -70,7 +69,14 @@ def build_model(info) -> Model:
         mdl.add(Gravity(g=g, direction=info.plane.to_planar(info.gravity / g)))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
-    outputs = _outputs(info)
+    return finish_model(info, system, q0, v0, _outputs(info))
+
+
+def finish_model(info, system, q0, v0, outputs: dict) -> Model:
+    """The :class:`nonsmooth.Model` of a compiled ``system`` with its initial state and the
+    request ``outputs`` (shared by the planar and the spatial builds)."""
+    from ...model import Model
+
     kinematic = tuple(name for name, out in outputs.items()
                       if "FRICTION" not in out.description)
     note = "" if info.t_end is not None else (
@@ -143,8 +149,9 @@ def _add_joint(info, mdl, engine, joint):
         raise ModelError(f"{info.source}: Constraint_Joint id={joint.id}: {exc}") from None
 
 
-def _outputs(info) -> dict:
-    """``{"req<id>.expr<k>": Output}`` of the Post_Request expressions, in request order."""
+def _outputs(info, kinematics=marker_kinematics) -> dict:
+    """``{"req<id>.expr<k>": Output}`` of the Post_Request expressions, in request order
+    (``kinematics(info, result)``: the run's marker kinematics)."""
     from ...model import Output
 
     outputs = {}
@@ -152,18 +159,19 @@ def _outputs(info) -> dict:
         desc = f"Post_Request {req.id}" + (f" ({req.comment})" if req.comment else "")
         for k, text, fn, unit in req.expressions:
             outputs[f"req{req.id}.expr{k}"] = Output(
-                output_function(info, fn), unit or "",
+                output_function(info, fn, kinematics), unit or "",
                 f"{desc}: {text} [{unit or 'model units'}]", label=text)
     return outputs
 
 
-def output_function(info, fn):
+def output_function(info, fn, kinematics=marker_kinematics):
     """An Output function ``result -> ndarray (N,)`` for an expression compiled against
     ``info`` (:meth:`.expressions.Expression.compile`), evaluated on the result's
-    :func:`~.kinematics.marker_kinematics`."""
+    :func:`~.kinematics.marker_kinematics` (or ``kinematics(info, result)``: the spatial
+    family's :func:`~.spatial_kinematics.spatial_marker_kinematics`)."""
 
     def output(result):
-        value = fn(marker_kinematics(info, result))
+        value = fn(kinematics(info, result))
         return np.broadcast_to(np.asarray(value, dtype=float), (len(result.t),)) + 0.0
 
     return output

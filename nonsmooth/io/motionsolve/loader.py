@@ -2,8 +2,13 @@
 and a model module for :func:`nonsmooth.models.load` (``nonsmooth run model.xml``).
 
 :func:`load_motionsolve` and :func:`loads_motionsolve` read (:mod:`.reader`) and build
-(:mod:`.builder`); :func:`motionsolve_module` reads and checks the file at once and builds on
-each ``build()``.
+(:mod:`.builder`, :mod:`.spatial_builder`); :func:`motionsolve_module` reads and checks the file
+at once and builds on each ``build()``.
+
+``family`` (:mod:`.reader`): ``"planar"`` (the default of :func:`load_motionsolve` and
+:func:`loads_motionsolve`, so existing callers keep the planar-only reading and its messages),
+``"spatial"`` or ``"auto"`` (planar when the model is planar, else spatial: the default of
+:func:`motionsolve_module`, so ``nonsmooth run model.xml`` runs a spatial file too).
 
 Reference: Altair MotionSolve Reference Guide, XML format.
 """
@@ -17,30 +22,37 @@ from typing import TYPE_CHECKING
 from ...errors import ModelError
 from .reader import Reader, read_motionsolve
 
+#: the family :func:`motionsolve_module` (``nonsmooth run model.xml``) reads with
+MODULE_FAMILY = "auto"
+
 if TYPE_CHECKING:
     from ...model import Model
 
 __all__ = ["load_motionsolve", "loads_motionsolve", "motionsolve_module"]
 
 
-def loads_motionsolve(text: str | bytes, name: str = "motionsolve_model") -> Model:
+def loads_motionsolve(text: str | bytes, name: str = "motionsolve_model",
+                      family: str = "planar") -> Model:
     """:func:`load_motionsolve` for XML given as a string."""
-    return Reader(text, f"<{name}>", name).read().build()
+    return Reader(text, f"<{name}>", name, family).read().build()
 
 
-def load_motionsolve(path) -> Model:
+def load_motionsolve(path, family: str = "planar") -> Model:
     """Read a MotionSolve XML model and return a runnable :class:`nonsmooth.Model`.
 
-    Raises :class:`~nonsmooth.errors.ModelError` (one line naming the element and its id) for
-    malformed XML, missing references, unsupported elements and non-planar models.
+    ``family``: ``"planar"`` (planar models only), ``"spatial"`` (a
+    :class:`nonsmooth.spatial.SpatialModel`'s system) or ``"auto"`` (planar when the model is
+    planar, else spatial). Raises :class:`~nonsmooth.errors.ModelError` (one line naming the
+    element and its id) for malformed XML, missing references, unsupported elements, non-planar
+    models read as planar and joint friction in a spatial model.
     """
-    return read_motionsolve(path).build()
+    return read_motionsolve(path, family).build()
 
 
-def motionsolve_module(path) -> types.ModuleType:
+def motionsolve_module(path, family: str = MODULE_FAMILY) -> types.ModuleType:
     """A model module (``NAME``, ``DESCRIPTION``, ``PARAMETERS = []``, ``build()``) for
-    :func:`nonsmooth.models.load`; the file is read (and checked) now."""
-    info = read_motionsolve(path)
+    :func:`nonsmooth.models.load`; the file is read (and checked) now, as ``family``."""
+    info = read_motionsolve(path, family)
     module = types.ModuleType(f"nonsmooth_motionsolve_{re.sub(r'[^0-9a-zA-Z_]', '_', info.name)}")
     module.__file__ = str(path)
     module.NAME = info.name
@@ -51,7 +63,7 @@ def motionsolve_module(path) -> types.ModuleType:
         if params:
             raise ModelError(f"model {info.name}: unknown parameter(s) {', '.join(params)}; a "
                              "MotionSolve model has no parameters (edit the XML file)")
-        return read_motionsolve(path).build()
+        return read_motionsolve(path, family).build()
 
     module.build = build
     return module

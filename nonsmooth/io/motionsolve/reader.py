@@ -1,16 +1,29 @@
 """MotionSolve XML to plain records: :func:`read_motionsolve` gives a :class:`MotionSolveModel`.
 
 The reader walks ``<MultiBodySystem>``: ``<Model>`` (``Param_Unit``, ``Reference_Marker``,
-``Body_Rigid``, ``Constraint_Joint``, ``Force_Gravity``, ``Force_JointFriction``,
-``Post_Request``) and ``<Command>`` (``Simulate``), converts every value to SI as it is read
-(:mod:`.units`), resolves markers given relative to other markers (``rm_id``), checks every
-reference, finds the plane of motion (:mod:`.kinematics`) and compiles the requests
-(:mod:`.expressions`). Solver settings and presentation (``Param_Transient``, ``Post_Graphic``,
-``Messaging``, ``H3DOutput``, ``ResOutput``) are recorded in ``MotionSolveModel.ignored``; any
-other element is a :class:`~nonsmooth.errors.ModelError` naming it, its id and what is supported.
+``Body_Rigid``, ``Constraint_Joint``, ``Motion_Joint``, ``Force_Gravity``,
+``Force_JointFriction``, ``Post_Request``) and ``<Command>`` (``Simulate``), converts every value
+to SI as it is read (:mod:`.units`), resolves markers given relative to other markers
+(``rm_id``), checks every reference, chooses the model family, finds the plane of motion of a
+planar one (:mod:`.kinematics`) and compiles the motions (:mod:`.motion`) and the requests
+(:mod:`.expressions`).
+
+The family
+----------
+``family="planar"``: the planar subset only (joints REVOLUTE and TRANSLATIONAL, the plane found
+or a :class:`~nonsmooth.errors.ModelError` saying why not; no Motion_Joint).
+``family="spatial"``: every model is built in 3-D (:mod:`.spatial_builder`).
+``family="auto"``: planar when the model has only planar joint types, no Motion_Joint and its
+plane is found, else spatial. A spatial model with a ``Force_JointFriction`` is refused by name
+(spatial joint friction is not built yet, issue 22).
+
+Solver settings and presentation (``Param_Transient``, ``Post_Graphic``, ``Messaging``,
+``H3DOutput``, ``ResOutput``) are recorded in ``MotionSolveModel.ignored``; any other element is
+a :class:`~nonsmooth.errors.ModelError` naming it, its id and what is supported.
 
 Reference: Altair MotionSolve Reference Guide, XML format (Param_Unit, Reference_Marker,
-Body_Rigid, Constraint_Joint, Force_Gravity, Force_JointFriction, Post_Request, Simulate).
+Body_Rigid, Constraint_Joint, Motion_Joint, Force_Gravity, Force_JointFriction, Post_Request,
+Simulate).
 """
 
 from __future__ import annotations
@@ -26,16 +39,25 @@ from .element import Element
 from .expressions import Expression
 from .joint_friction import joint_friction_values
 from .kinematics import find_plane, marker_axes
+from .motion import read_motion
 from .records import Joint, JointFriction, Marker, MotionSolveModel, Request, RigidBody
 from .units import ACCELERATION, INERTIA, LENGTH, MASS, RATE, TIME, UNIT_TABLES, VELOCITY, Units
 
 __all__ = ["read_motionsolve", "Reader", "SUPPORTED_ELEMENTS", "IGNORED_ELEMENTS",
-           "JOINT_TYPES"]
+           "JOINT_TYPES", "SPATIAL_JOINT_TYPES", "FAMILIES"]
 
 SUPPORTED_ELEMENTS = ("Param_Unit", "Reference_Marker", "Body_Rigid", "Constraint_Joint",
-                      "Force_Gravity", "Force_JointFriction", "Post_Request", "Simulate")
+                      "Force_Gravity", "Force_JointFriction", "Post_Request", "Motion_Joint",
+                      "Simulate")
 IGNORED_ELEMENTS = ("Param_Transient", "Post_Graphic", "Messaging", "H3DOutput", "ResOutput")
+#: the joint types of the planar family
 JOINT_TYPES = ("REVOLUTE", "TRANSLATIONAL")
+#: ... and of the spatial family (HOOKE: MotionSolve's second universal joint, see
+#: :mod:`.spatial_builder`)
+SPATIAL_JOINT_TYPES = ("REVOLUTE", "TRANSLATIONAL", "SPHERICAL", "CYLINDRICAL", "UNIVERSAL",
+                       "HOOKE", "FIXED")
+#: the ``family`` arguments (see the module docstring)
+FAMILIES = ("planar", "spatial", "auto")
 
 _MODEL_ELEMENTS = SUPPORTED_ELEMENTS[:-1]
 _IGNORED_IN_MODEL = ("Param_Transient", "Post_Graphic")
@@ -43,8 +65,9 @@ _IGNORED_IN_COMMAND = ("H3DOutput", "ResOutput", "Param_Transient")
 _IGNORED_AT_ROOT = ("Messaging",)
 
 
-def read_motionsolve(path) -> MotionSolveModel:
-    """Parse a MotionSolve XML file into a :class:`MotionSolveModel` (SI, plane found)."""
+def read_motionsolve(path, family: str = "planar") -> MotionSolveModel:
+    """Parse a MotionSolve XML file into a :class:`MotionSolveModel` (SI; ``family``:
+    ``"planar"``, ``"spatial"`` or ``"auto"``, see the module docstring)."""
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"MotionSolve file {path} does not exist (or is not a file)")
@@ -52,7 +75,7 @@ def read_motionsolve(path) -> MotionSolveModel:
         text = path.read_bytes()
     except OSError as exc:
         raise ModelError(f"MotionSolve file {path} could not be read: {exc}") from None
-    return Reader(text, str(path), path.stem).read()
+    return Reader(text, str(path), path.stem, family).read()
 
 
 def _identifier(label: str) -> str:
@@ -62,12 +85,16 @@ def _identifier(label: str) -> str:
 
 class Reader:
     """One MotionSolve XML text (``source``: the file, for messages) to a
-    :class:`MotionSolveModel` named ``name`` (:meth:`read`)."""
+    :class:`MotionSolveModel` named ``name`` (:meth:`read`) of the model ``family``."""
 
-    def __init__(self, text, source: str, name: str):
-        self.text, self.source, self.name = text, source, name
+    def __init__(self, text, source: str, name: str, family: str = "planar"):
+        if family not in FAMILIES:
+            raise ModelError(f"{source}: family = {family!r} is invalid; allowed: "
+                             f"{', '.join(FAMILIES)}")
+        self.text, self.source, self.name, self.family = text, source, name, family
         self.ignored: list[str] = []
         self.units: Units | None = None
+        self._spatial_reason: str | None = None  # why "auto" did not find the model planar
 
     def error(self, message):
         return ModelError(f"{self.source}: {message}")
@@ -87,12 +114,60 @@ class Reader:
         joints = self._joints(groups["Constraint_Joint"], markers)
         gravity = self._gravity(groups["Force_Gravity"])
         frictions = self._frictions(groups["Force_JointFriction"], joints)
-        plane = find_plane(joints, markers, bodies, gravity, self.source)
+        family, plane = self._family(joints, markers, bodies, gravity, groups["Motion_Joint"])
+        if family == "spatial" and frictions:
+            fr = min(frictions.values(), key=lambda f: f.id)
+            raise self.error(f"Force_JointFriction id={fr.id}: spatial joint friction is not "
+                             f"available yet (issue 22); this model is built spatially "
+                             f"({self._why_spatial()}): remove the element for a "
+                             "frictionless run")
         t_end, dt = self._command(command_el)
         info = MotionSolveModel(self.name, self.source, units, markers, bodies, joints,
-                                frictions, gravity, [], plane, t_end, dt, self.ignored)
+                                frictions, gravity, [], plane, t_end, dt, self.ignored, family)
+        info.motions = self._motions(groups["Motion_Joint"], info)
         info.requests = self._requests(groups["Post_Request"], info)
         return info
+
+    def _family(self, joints, markers, bodies, gravity, motions) -> tuple:
+        """``("planar", plane)`` or ``("spatial", None)`` (see the module docstring)."""
+        if self.family == "spatial":
+            return "spatial", None
+        if self.family == "planar":
+            plane = find_plane(joints, markers, bodies, gravity, self.source)
+            if motions:
+                raise self._el(motions[0]).error(
+                    "Motion_Joint is built in the spatial family only; load the model with "
+                    "family='spatial' (or 'auto')")
+            return "planar", plane
+        if not motions and all(j.type in JOINT_TYPES for j in joints.values()):
+            try:
+                return "planar", find_plane(joints, markers, bodies, gravity, self.source)
+            except ModelError as exc:
+                self._spatial_reason = str(exc).removeprefix(f"{self.source}: ")
+        return "spatial", None
+
+    def _why_spatial(self) -> str:
+        if self.family == "spatial":
+            return "family='spatial'"
+        return self._spatial_reason or ("it has joint types or Motion_Joint elements of the "
+                                        "spatial family only")
+
+    def _motions(self, elements, info) -> list:
+        out, ids, names, driven = [], set(), set(), {}
+        for el in elements:
+            e = self._el(el)
+            mid = e.ident()
+            if mid in ids:
+                raise e.error("duplicate Motion_Joint id")
+            ids.add(mid)
+            motion = read_motion(e, info, names)
+            key = (motion.joint, motion.dof)
+            if key in driven:
+                raise e.error(f"joint {motion.joint} already has the {motion.dof} motion "
+                              f"Motion_Joint id={driven[key]}")
+            driven[key] = mid
+            out.append(motion)
+        return out
 
     def _root(self) -> ET.Element:
         try:
@@ -201,9 +276,12 @@ class Reader:
             if jid in joints:
                 raise e.error("duplicate Constraint_Joint id")
             jtype = e.text("type").upper()
-            if jtype not in JOINT_TYPES:
+            allowed = JOINT_TYPES if self.family == "planar" else SPATIAL_JOINT_TYPES
+            if jtype not in allowed:
                 raise e.error(f"type = {jtype!r} is not supported; supported joint types: "
-                              f"{', '.join(JOINT_TYPES)}")
+                              f"{', '.join(allowed)}"
+                              + (" (planar; more with family='spatial' or 'auto')"
+                                 if self.family == "planar" else ""))
             mi, mj = (markers[_marker_ref(e, attr, markers)]
                       for attr in ("i_marker_id", "j_marker_id"))
             if mi.body == mj.body:

@@ -1,13 +1,15 @@
-"""The plain records a MotionSolve XML file is read into (SI, plane found).
+"""The plain records a MotionSolve XML file is read into (SI, the model family chosen).
 
-:class:`MotionSolveModel` holds the markers, bodies, joints, joint frictions, gravity, requests,
-the plane of motion and the simulate command of one file, all in SI; :meth:`MotionSolveModel.build`
-turns it into a runnable :class:`nonsmooth.Model` (:mod:`.builder`). Marker axes are the columns
+:class:`MotionSolveModel` holds the markers, bodies, joints, joint motions, joint frictions,
+gravity, requests, the family (``"planar"`` with its plane of motion, or ``"spatial"``) and the
+simulate command of one file, all in SI; :meth:`MotionSolveModel.build` turns it into a runnable
+:class:`nonsmooth.Model` (:mod:`.builder` for the planar family, :mod:`.spatial_builder` for the
+spatial one). Marker axes are the columns
 x, y, z of a (3, 3) matrix in the global frame; marker 0 is the global frame. A body's inertia
 is the tensor about its CM in global axes.
 
 Reference: Altair MotionSolve Reference Guide, XML format (Reference_Marker, Body_Rigid,
-Constraint_Joint, Force_JointFriction, Post_Request, Simulate).
+Constraint_Joint, Motion_Joint, Force_JointFriction, Post_Request, Simulate).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from .units import Units
 if TYPE_CHECKING:
     from ...model import Model
 
-__all__ = ["Marker", "RigidBody", "Joint", "JointFriction", "Request", "MotionSolveModel"]
+__all__ = ["Marker", "RigidBody", "Joint", "JointMotion", "JointFriction", "Request",
+           "MotionSolveModel"]
 
 
 @dataclass
@@ -53,13 +56,32 @@ class RigidBody:
 
 @dataclass
 class Joint:
-    """A Constraint_Joint (``type``: REVOLUTE or TRANSLATIONAL)."""
+    """A Constraint_Joint (``type``: REVOLUTE, TRANSLATIONAL; spatially also SPHERICAL,
+    CYLINDRICAL, UNIVERSAL, HOOKE, FIXED)."""
 
     id: int
     name: str
     type: str
     i_marker: int
     j_marker: int
+
+
+@dataclass
+class JointMotion:
+    """A Motion_Joint of type EXPRESSION in SI (:mod:`.motion`): ``dof`` ``"R"`` (rotation about
+    the J marker's z-axis, rad) or ``"T"`` (translation along it, m); ``val_type`` ``"D"``
+    (``position(t)`` the displacement) or ``"V"`` (``speed`` a constant velocity, rad/s or
+    m/s); ``ic_disp`` the initial displacement of a velocity motion (None: not given)."""
+
+    id: int
+    name: str
+    joint: int
+    dof: str
+    val_type: str
+    text: str
+    position: object = None  # callable t (s) -> displacement (rad or m)
+    speed: float | None = None
+    ic_disp: float | None = None
 
 
 @dataclass
@@ -92,7 +114,8 @@ def count_text(names) -> list:
 
 @dataclass
 class MotionSolveModel:
-    """A parsed MotionSolve model in SI (the planar model is made by :meth:`build`)."""
+    """A parsed MotionSolve model in SI (the model is made by :meth:`build`); ``plane`` is None
+    for the spatial family."""
 
     name: str
     source: str
@@ -103,10 +126,12 @@ class MotionSolveModel:
     frictions: dict  # by joint id
     gravity: np.ndarray
     requests: list
-    plane: Plane
+    plane: Plane | None
     t_end: float | None
     dt: float | None
     ignored: list
+    family: str = "planar"
+    motions: list = field(default_factory=list)
 
     # ---------------------------------------------------------------- geometry
     def planar_position(self, marker_id: int) -> tuple[float, float]:
@@ -132,14 +157,23 @@ class MotionSolveModel:
         n_bodies = sum(not b.ground for b in self.bodies.values())
         kinds = ", ".join(f"{j.type.lower()} '{j.name}'" for j in self.joints.values()) or "none"
         text = (f"MotionSolve model {self.source} (units {self.units.describe()}): {n_bodies} "
-                f"moving bod{'y' if n_bodies == 1 else 'ies'}, joints: {kinds}, "
-                f"{len(self.frictions)} joint friction element(s), plane normal "
-                f"{vector_text(self.plane.normal)}")
+                f"moving bod{'y' if n_bodies == 1 else 'ies'}, joints: {kinds}, ")
+        if self.plane is None:
+            text += f"{len(self.motions)} joint motion(s), spatial (3-D)"
+        else:
+            text += (f"{len(self.frictions)} joint friction element(s), plane normal "
+                     f"{vector_text(self.plane.normal)}")
         if self.ignored:
             text += f"; ignored (no effect here): {', '.join(count_text(self.ignored))}"
         return text
 
     # ---------------------------------------------------------------- building
     def build(self) -> Model:
-        """The runnable :class:`nonsmooth.Model` (SI inside, outputs in the model's units)."""
+        """The runnable :class:`nonsmooth.Model` (SI inside, outputs in the model's units):
+        a planar one, or a :class:`nonsmooth.spatial.SpatialModel`'s for ``family ==
+        "spatial"``."""
+        if self.family == "spatial":
+            from .spatial_builder import build_spatial_model
+
+            return build_spatial_model(self)
         return build_model(self)
