@@ -235,11 +235,11 @@ def test_outputs_are_in_the_model_units(tmp_path):
 
 
 # --------------------------------------------------------------------------- errors
-def _one_line_error(tmp_path, text, match, name="bad.xml"):
+def _one_line_error(tmp_path, text, match, name="bad.xml", family="auto"):
     path = tmp_path / name
     path.write_text(text)
     with pytest.raises(ModelError, match=match) as info:
-        load_motionsolve(path)
+        load_motionsolve(path, family=family)
     message = str(info.value)
     assert "\n" not in message and message.startswith(str(path))
     return message
@@ -257,9 +257,11 @@ def test_unknown_element(tmp_path):
 
 
 def test_unsupported_joint_type(tmp_path):
+    """The planar reading names a joint type it has not (the default reading builds it in the
+    spatial family: tests/test_motionsolve_spatial.py)."""
     _one_line_error(tmp_path, xml(joints=JOINT.replace("REVOLUTE", "SPHERICAL")),
                     r"Constraint_Joint id=100: type = 'SPHERICAL' is not supported; supported "
-                    "joint types: REVOLUTE, TRANSLATIONAL")
+                    "joint types: REVOLUTE, TRANSLATIONAL", family="planar")
 
 
 def test_missing_marker_id(tmp_path):
@@ -278,6 +280,8 @@ def test_missing_marker_id(tmp_path):
 
 
 def test_non_planar_models(tmp_path):
+    """The planar reading names what leaves the plane; the default reading ("auto") builds the
+    same files in the spatial family."""
     # a second pendulum whose joint axis is the global z-axis
     markers = MARKERS + """
 <Reference_Marker id="5" body_id="10" pos_x="3"/>
@@ -290,12 +294,16 @@ def test_non_planar_models(tmp_path):
     _one_line_error(tmp_path, xml(markers=markers, bodies=bodies, joints=joints),
                     r"Constraint_Joint id=200 \(REVOLUTE\): the z-axis \(0, 0, 1\) of its I marker"
                     r" 6 is not parallel to the plane normal \(0, 1, 0\).*only planar models are "
-                    "supported")
+                    "supported", family="planar")
     _one_line_error(tmp_path, xml(gravity='<Force_Gravity grav_y="-9.81"/>'),
                     r"Force_Gravity: gravity \(0, -1, 0\) is not perpendicular to the plane "
-                    r"normal \(0, 1, 0\)", "g.xml")
+                    r"normal \(0, 1, 0\)", "g.xml", family="planar")
     _one_line_error(tmp_path, xml(bodies=BODIES.replace('mass="2"', 'mass="2" v_ic_y="1"')),
-                    r"Body_Rigid id=20: its initial velocity leaves the plane", "v.xml")
+                    r"Body_Rigid id=20: its initial velocity leaves the plane", "v.xml",
+                    family="planar")
+    for name in ("bad.xml", "g.xml", "v.xml"):
+        model = load_motionsolve(tmp_path / name)
+        assert type(model.system).__name__ == "SpatialSystem"
 
 
 def test_other_reading_errors(tmp_path):

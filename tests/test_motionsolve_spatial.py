@@ -96,10 +96,10 @@ def test_spherical_pendulum_loads_spatially_runs_and_measures_its_markers(tmp_pa
     path = tmp_path / "spherical.xml"
     path.write_text(xml(SPHERICAL_MARKERS, SPHERICAL_BODY, SPHERICAL_JOINT, SPHERICAL_REQUEST))
     with pytest.raises(ModelError, match=r"type = 'SPHERICAL' is not supported"):
-        load_motionsolve(path)  # the planar reading refuses it
-    info = read_motionsolve(path, family="auto")
+        load_motionsolve(path, family="planar")  # the planar reading refuses it
+    info = read_motionsolve(path)  # the default: auto
     assert info.family == "spatial" and info.plane is None
-    model = load_motionsolve(path, family="auto")
+    model = load_motionsolve(path)
     assert model.system.constraint_names == ["ball.x", "ball.y", "ball.z"]
     r = nonsmooth.simulate(model, 1.0, dt=0.01)
     assert r.status == 0

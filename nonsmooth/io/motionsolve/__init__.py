@@ -1,11 +1,11 @@
 """Altair MotionSolve XML models as :class:`nonsmooth.Model`: planar or spatial (3-D).
 
 :func:`load_motionsolve` reads a MotionSolve ``.xml`` model, converts it to SI, chooses the model
-family (``family="planar"``: the default, planar models only; ``"spatial"``; ``"auto"``: planar
-when the plane of motion is found, else spatial; ``nonsmooth run model.xml`` reads with
-``"auto"``), builds the planar model (:mod:`nonsmooth.planar`, :mod:`nonsmooth.joints`) or the
-spatial one (:mod:`nonsmooth.spatial`) and declares the ``Post_Request`` expressions as named
-outputs in the *model's* units.
+family (``family="auto"``, the default: planar when the plane of motion is found, else
+spatial; ``"planar"``: planar models only, others refused by name; ``"spatial"``), builds the
+planar model (:mod:`nonsmooth.planar`, :mod:`nonsmooth.joints`) or the spatial one
+(:mod:`nonsmooth.spatial`) and declares the ``Post_Request`` expressions as named outputs in the
+*model's* units.
 
 Supported elements
 ------------------

@@ -5,10 +5,9 @@ and a model module for :func:`nonsmooth.models.load` (``nonsmooth run model.xml`
 (:mod:`.builder`, :mod:`.spatial_builder`); :func:`motionsolve_module` reads and checks the file
 at once and builds on each ``build()``.
 
-``family`` (:mod:`.reader`): ``"planar"`` (the default of :func:`load_motionsolve` and
-:func:`loads_motionsolve`, so existing callers keep the planar-only reading and its messages),
-``"spatial"`` or ``"auto"`` (planar when the model is planar, else spatial: the default of
-:func:`motionsolve_module`, so ``nonsmooth run model.xml`` runs a spatial file too).
+``family`` (:mod:`.reader`): ``"auto"`` (the default: planar when the model is planar, else
+spatial, so ``nonsmooth run model.xml`` runs a spatial file too), ``"planar"`` (the planar
+subset only: a model that is not planar is refused by name) or ``"spatial"``.
 
 Reference: Altair MotionSolve Reference Guide, XML format.
 """
@@ -32,19 +31,20 @@ __all__ = ["load_motionsolve", "loads_motionsolve", "motionsolve_module"]
 
 
 def loads_motionsolve(text: str | bytes, name: str = "motionsolve_model",
-                      family: str = "planar") -> Model:
+                      family: str = "auto") -> Model:
     """:func:`load_motionsolve` for XML given as a string."""
     return Reader(text, f"<{name}>", name, family).read().build()
 
 
-def load_motionsolve(path, family: str = "planar") -> Model:
+def load_motionsolve(path, family: str = "auto") -> Model:
     """Read a MotionSolve XML model and return a runnable :class:`nonsmooth.Model`.
 
-    ``family``: ``"planar"`` (planar models only), ``"spatial"`` (a
-    :class:`nonsmooth.spatial.SpatialModel`'s system) or ``"auto"`` (planar when the model is
-    planar, else spatial). Raises :class:`~nonsmooth.errors.ModelError` (one line naming the
-    element and its id) for malformed XML, missing references, unsupported elements, non-planar
-    models read as planar and joint friction in a spatial model.
+    ``family``: ``"auto"`` (the default: planar when the model is planar, else spatial),
+    ``"planar"`` (planar models only) or ``"spatial"`` (a
+    :class:`nonsmooth.spatial.SpatialModel`'s system). Raises
+    :class:`~nonsmooth.errors.ModelError` (one line naming the element and its id) for
+    malformed XML, missing references, unsupported elements, non-planar models read as planar
+    and joint friction in a spatial model.
     """
     return read_motionsolve(path, family).build()
 

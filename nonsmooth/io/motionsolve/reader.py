@@ -65,7 +65,7 @@ _IGNORED_IN_COMMAND = ("H3DOutput", "ResOutput", "Param_Transient")
 _IGNORED_AT_ROOT = ("Messaging",)
 
 
-def read_motionsolve(path, family: str = "planar") -> MotionSolveModel:
+def read_motionsolve(path, family: str = "auto") -> MotionSolveModel:
     """Parse a MotionSolve XML file into a :class:`MotionSolveModel` (SI; ``family``:
     ``"planar"``, ``"spatial"`` or ``"auto"``, see the module docstring)."""
     path = Path(path)
@@ -87,7 +87,7 @@ class Reader:
     """One MotionSolve XML text (``source``: the file, for messages) to a
     :class:`MotionSolveModel` named ``name`` (:meth:`read`) of the model ``family``."""
 
-    def __init__(self, text, source: str, name: str, family: str = "planar"):
+    def __init__(self, text, source: str, name: str, family: str = "auto"):
         if family not in FAMILIES:
             raise ModelError(f"{source}: family = {family!r} is invalid; allowed: "
                              f"{', '.join(FAMILIES)}")
