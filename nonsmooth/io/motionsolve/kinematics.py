@@ -211,14 +211,11 @@ def _in_plane_basis(n, gravity):
 
 
 # --------------------------------------------------------------------------- kinematics of a run
-class MarkerKinematics:
-    """3-D marker kinematics rebuilt from a planar :class:`nonsmooth.Result` (SI, cached).
-
-    ``info`` is the :class:`~.records.MotionSolveModel` the run's model was built from. Every
-    method returns arrays over the output times: :meth:`position`, :meth:`velocity`,
-    :meth:`omega` (N, 3), :meth:`axes` (N, 3, 3), :meth:`pair` the pair's (F_T, lambda_N, v_T).
-    The result is held weakly (the cache of :func:`marker_kinematics` must not keep it alive).
-    """
+class RunKinematics:
+    """What a run's marker kinematics (planar: :class:`MarkerKinematics`, spatial:
+    ``spatial_kinematics.SpatialMarkerKinematics``) hold: the model's records ``info``, the
+    output times ``t`` (N,) and a cache; the :class:`nonsmooth.Result` weakly (a cache of
+    kinematics must not keep it alive)."""
 
     def __init__(self, info, result):
         self.info = info
@@ -231,6 +228,16 @@ class MarkerKinematics:
     def result(self):
         """The :class:`nonsmooth.Result` (while it exists)."""
         return self._result()
+
+
+class MarkerKinematics(RunKinematics):
+    """3-D marker kinematics rebuilt from a planar :class:`nonsmooth.Result` (SI, cached).
+
+    ``info`` is the :class:`~.records.MotionSolveModel` the run's model was built from. Every
+    method returns arrays over the output times: :meth:`position`, :meth:`velocity`,
+    :meth:`omega` (N, 3), :meth:`axes` (N, 3, 3), :meth:`pair` the pair's (F_T, lambda_N, v_T).
+    The result is held weakly (the cache of :func:`marker_kinematics` must not keep it alive).
+    """
 
     def _body(self, marker_id):
         """(x, y, theta, vx, vy, w) arrays of the marker's body, or None for the ground."""

@@ -26,6 +26,7 @@ import weakref
 import numpy as np
 
 from ...spatial.rotation import rotation_matrices
+from .kinematics import RunKinematics
 
 __all__ = ["SpatialMarkerKinematics", "spatial_marker_kinematics", "body_frame"]
 
@@ -37,22 +38,10 @@ def body_frame(info, body_id: int) -> tuple[np.ndarray, np.ndarray]:
     return cg.origin, cg.axes
 
 
-class SpatialMarkerKinematics:
+class SpatialMarkerKinematics(RunKinematics):
     """Marker kinematics rebuilt from a spatial :class:`nonsmooth.Result` (SI, cached); ``info``
     is the :class:`~.records.MotionSolveModel` the run's model was built from. The result is
     held weakly."""
-
-    def __init__(self, info, result):
-        self.info = info
-        self._result = weakref.ref(result)
-        self.t = result.t
-        self.n_t = len(result.t)
-        self._cache = {}
-
-    @property
-    def result(self):
-        """The :class:`nonsmooth.Result` (while it exists)."""
-        return self._result()
 
     def _body(self, marker_id):
         """``(r (N, 3), R (N, 3, 3), u (N, 3), w' (N, 3), s (3,), A (3, 3))`` of the marker's
