@@ -188,3 +188,20 @@ def test_default_settings_in_the_prose():
     defaults = {p.name: p.default for p in LUGRE_SCHEMA}
     stated = dict(zip(("sigma0", "sigma1", "sigma2", "v_s"), map(float, m.groups()), strict=True))
     assert stated == {k: defaults[k] for k in stated}
+
+
+def test_the_spatial_example_is_the_damped_torsion_pendulum(capsys):
+    """The README's spatial example runs and its disc follows the damped oscillator's closed
+    form (``J theta'' + c theta' + k (theta - angle0) = 0``, ``J = 0.5``, ``k = 8``, ``c =
+    0.4``, released at rest ``angle0 = 0.3`` rad from the spring's free angle)."""
+    namespace = {}
+    exec(readme_block("spatial-example"), namespace)
+    r = namespace["r"]
+    J, k, c, a0 = 0.5, 8.0, 0.4, 0.3
+    wn, zeta = math.sqrt(k / J), c / (2.0 * math.sqrt(k * J))
+    wd = wn * math.sqrt(1.0 - zeta ** 2)
+    theta = a0 - a0 * np.exp(-zeta * wn * r.t) * (np.cos(wd * r.t) + zeta / math.sqrt(
+        1.0 - zeta ** 2) * np.sin(wd * r.t))
+    assert np.max(np.abs(r["pin.angle"] - theta)) < 1e-9
+    printed = capsys.readouterr().out.split()
+    assert float(printed[0]) == pytest.approx(theta[-1], abs=1e-9)
