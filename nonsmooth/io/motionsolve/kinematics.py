@@ -229,6 +229,11 @@ class RunKinematics:
         """The :class:`nonsmooth.Result` (while it exists)."""
         return self._result()
 
+    def _moving_body(self, marker_id):
+        """The ``Body_Rigid`` record of the marker's body, or None for a ground marker."""
+        body = self.info.bodies.get(self.info.markers[marker_id].body)
+        return None if body is None or body.ground else body
+
 
 class MarkerKinematics(RunKinematics):
     """3-D marker kinematics rebuilt from a planar :class:`nonsmooth.Result` (SI, cached).
@@ -241,9 +246,8 @@ class MarkerKinematics(RunKinematics):
 
     def _body(self, marker_id):
         """(x, y, theta, vx, vy, w) arrays of the marker's body, or None for the ground."""
-        mk = self.info.markers[marker_id]
-        body = self.info.bodies.get(mk.body)
-        if body is None or body.ground:
+        body = self._moving_body(marker_id)
+        if body is None:
             return None
         key = ("body", body.id)
         if key not in self._cache:

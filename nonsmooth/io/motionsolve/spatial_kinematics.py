@@ -46,9 +46,8 @@ class SpatialMarkerKinematics(RunKinematics):
     def _body(self, marker_id):
         """``(r (N, 3), R (N, 3, 3), u (N, 3), w' (N, 3), s (3,), A (3, 3))`` of the marker's
         body and the marker in body axes, or None for a ground marker."""
-        mk = self.info.markers[marker_id]
-        body = self.info.bodies.get(mk.body)
-        if body is None or body.ground:
+        body = self._moving_body(marker_id)
+        if body is None:
             return None
         key = ("body", body.id)
         if key not in self._cache:
@@ -59,6 +58,7 @@ class SpatialMarkerKinematics(RunKinematics):
             self._cache[key] = (q[:, :3], rotation_matrices(q[:, 3:]), r.v[:, j:j + 3],
                                 r.v[:, j + 3:j + 6])
         c, A0 = body_frame(self.info, body.id)
+        mk = self.info.markers[marker_id]
         return (*self._cache[key], A0.T @ (mk.origin - c), A0.T @ mk.axes)
 
     def position(self, marker_id):
