@@ -188,7 +188,7 @@ class Dynamics:
                 else:
                     self._Wt[i, abs_rows.index(row)] += float(w)
         self._preload = system.preload
-        self._has_radial = np.array([bool(r) for r in system.pair_radial], dtype=bool)
+        self._has_radial = np.array([bool(g) for g in system.pair_norms], dtype=bool)
         self._radial = bool(self._has_radial.any())
         self.loads = NormalLoads([pr.name for pr in system.pairs])
         #: the Python acceleration stage (``core.general``): events, initial times, user laws
@@ -196,7 +196,7 @@ class Dynamics:
             n, m, p, two_alpha=self._2a, beta2=self._b2, mu=self._mu, laws=self.laws,
             z_slices=self.z_slices, n_z=self.n_z, abs_rows=system.abs_rows,
             normal_rows=system.normal_rows, driver_rows=system.driver_rows,
-            pair_radial=system.pair_radial, dim=self.dim, w_row=self.w_row, loads=self.loads,
+            pair_norms=system.pair_norms, dim=self.dim, w_row=self.w_row, loads=self.loads,
             pair_names=[pr.name for pr in system.pairs],
             constraint_names=system.constraint_names)
         # the compiled path (every smooth phase with Coulomb pairs and no radial loads): one
@@ -240,8 +240,9 @@ class Dynamics:
             z_at.append(self.z_slices[i].start if law.n_states else -1)
             rows = sysm.pair_radial[i]
             radial += [n + rows[0], n + rows[1]] if rows else [-1, -1]
-        if any(len(rows) not in (0, 2) for rows in sysm.pair_radial):  # pragma: no cover
-            return  # a radial load of other than two rows: the Python path
+        if any(len(rows) not in (0, 2) or len(groups) != bool(rows) for rows, groups
+               in zip(sysm.pair_radial, sysm.pair_norms, strict=True)):
+            return  # norm loads other than one radial of two rows: the Python path
         builder = (PlanBuilder(n, m, p, k, self.p_rows)
                    .header(state_mass=state_mass, two_alpha=self._2a, beta2=self._b2,
                            jam=JAM_MARGIN, n_z=self.n_z, radial=self._radial)

@@ -118,14 +118,18 @@ class FrictionPair:
     radial: tuple = ()
     preload: float | Callable[[float], float] = 0.0
     dim: int = 1
+    norms: tuple = ()
 
     # The normal load of the pair (``docs/method.md`` sections 5.1 and 9; MotionSolve's inputs):
     #     N = sum_r w_r |lambda_r|  +  sqrt(sum_s lambda_s^2)  +  preload
     # ``load``: (row name, weight) pairs, the weight a number or a callable q -> number (default
     # ``((normal, 1.0),)``): piecewise linear, so the normal forces stay one HLCP; ``radial``:
     # rows whose Euclidean norm adds (a revolute pin's reaction, solved by fixed-point iteration
-    # inside each evaluation); ``preload``: a constant load (N), or a given normal force N(t)
-    # (a clutch's, ``nonsmooth.clutch``; its negative values count as 0: the element is open).
+    # inside each evaluation); ``norms``: more such terms with weights, ``((rows, weight), ...)``
+    # (1-3 rows each, weight >= 0: a spatial joint's radial, bending and ball loads,
+    # ``docs/spatial_friction.md`` section 3), ``N += sum_g w_g ||lambda_g||``; ``preload``: a
+    # constant load (N), or a given normal force N(t) (a clutch's, ``nonsmooth.clutch``; its
+    # negative values count as 0: the element is open).
     def make_law(self, law: str | None = None):
         """The :class:`nonsmooth.friction.FrictionLaw` of this pair (``law`` overrides): the
         law's ``from_pair`` with this pair's coefficients and ``params`` (each law takes its own
@@ -152,6 +156,10 @@ class FrictionPair:
         if type(self.dim) is not int or self.dim not in (1, 2, 3):
             raise ModelError(f"{where}: dim = {self.dim!r} is invalid; a friction pair's slip "
                              "velocity has dimension 1, 2 or 3")
+        for rows, weight in self.norms:
+            if not 1 <= len(rows) <= 3 or not (float(weight) >= 0.0 and np.isfinite(weight)):
+                raise ModelError(f"{where}: a norm load term needs 1-3 rows and a finite "
+                                 f"weight >= 0, got rows {rows!r}, weight {weight!r}")
 
 
 class System:
@@ -198,7 +206,7 @@ class System:
                     f"constraint '{name}': unknown kind {kind!r}; allowed: {CONSTRAINT_KINDS}"
                 )
         rows = []
-        self.pair_load, self.pair_radial = [], []
+        self.pair_load, self.pair_radial, self.pair_norms = [], [], []
         for pair in self.pairs:
             if pair.normal is None:
                 rows.append(-1)
@@ -217,12 +225,17 @@ class System:
                 rows.append(row)
             load = pair.load if pair.load is not None else (
                 () if pair.normal is None else ((pair.normal, 1.0),))
-            for row_name in [r for r, _ in load] + list(pair.radial):
+            norm_rows = [r for rows_g, _ in pair.norms for r in rows_g]
+            for row_name in [r for r, _ in load] + list(pair.radial) + norm_rows:
                 if row_name not in names:
                     raise ModelError(f"friction pair '{pair.name}': load row '{row_name}' does "
                                      f"not exist; constraints are {names}")
             self.pair_load.append([(names.index(r), w) for r, w in load])
             self.pair_radial.append([names.index(r) for r in pair.radial])
+            # every norm term of the pair, the radial one first: ([rows], weight)
+            groups = [(self.pair_radial[-1], 1.0)] if pair.radial else []
+            groups += [([names.index(r) for r in rows_g], float(w)) for rows_g, w in pair.norms]
+            self.pair_norms.append(groups)
         # rows whose |.| enters some load: the unknowns of the normal-force HLCP
         self.abs_rows = np.array(sorted({r for load in self.pair_load for r, _ in load}),
                                  dtype=int)
@@ -232,7 +245,7 @@ class System:
         self.preload_functions = [(i, p.preload) for i, p in enumerate(self.pairs)
                                   if callable(p.preload)]
         self.simple_pairs = not self.preload_functions and all(
-            len(load) == 1 and load[0] == (rows[i], 1.0) and not self.pair_radial[i]
+            len(load) == 1 and load[0] == (rows[i], 1.0) and not self.pair_norms[i]
             and self.preload[i] == 0 for i, load in enumerate(self.pair_load))
         pair_names = [p.name for p in self.pairs]
         if len(set(pair_names)) != len(pair_names):

@@ -147,14 +147,16 @@ class GeneralStage:
     abs_rows : ndarray of int, (k,) the constraint rows whose ``|lambda|`` enters a load
     normal_rows : ndarray of int, (p,)  each pair's normal row (-1: none; its lambda_N is N)
     driver_rows : sequence of int   the drivers' rows (their power is the drive power)
-    pair_radial : list of tuple     each pair's radial rows (a revolute pin: two; else empty)
+    pair_norms : list of list       each pair's norm load terms ``([rows], weight)``: a
+                                    revolute pin's radial rows, a spatial joint's bending or
+                                    ball load (``System.pair_norms``; empty: none)
     dim, w_row : ndarray of int, (p,)  each pair's dimension and first row of ``W``
     loads : NormalLoads             the HLCP of the normal loads
     pair_names, constraint_names : list of str   for the errors' messages
     """
 
     def __init__(self, n_v, m, p, *, two_alpha, beta2, mu, laws, z_slices, n_z, abs_rows,
-                 normal_rows, driver_rows, pair_radial, dim, w_row, loads, pair_names,
+                 normal_rows, driver_rows, pair_norms, dim, w_row, loads, pair_names,
                  constraint_names):
         self.n_v, self.m, self.p = n_v, m, p
         self.two_alpha, self.beta2 = two_alpha, beta2
@@ -162,8 +164,8 @@ class GeneralStage:
         self.smooth = np.array([law.smooth for law in laws], dtype=bool)
         self.any_smooth = bool(self.smooth.any())
         self.abs_rows = np.asarray(abs_rows, dtype=int)
-        self.pair_radial = pair_radial
-        self.has_radial = np.array([bool(r) for r in pair_radial], dtype=bool)
+        self.pair_norms = pair_norms
+        self.has_radial = np.array([bool(g) for g in pair_norms], dtype=bool)
         self.radial = bool(self.has_radial.any())
         self.dim, self.w_row = dim, w_row
         self.loads = loads
@@ -271,12 +273,42 @@ class GeneralStage:
 
     # ------------------------------------------------------------------ loads
     def radial_norms(self, x) -> np.ndarray:
-        """Each pair's radial load ``||lambda_radial||`` (N, p) from a KKT solution ``x``."""
+        """Each pair's norm loads ``sum_g w_g ||lambda_g||`` (N, p) from a KKT solution ``x``
+        (a revolute pin's radial reaction, a spatial joint's bending and ball loads)."""
         out = np.zeros(self.p)
-        for i, rows in enumerate(self.pair_radial):
-            if rows:
-                out[i] = math.sqrt(sum(float(x[self.n_v + r]) ** 2 for r in rows))
+        for i, groups in enumerate(self.pair_norms):
+            for rows, w in groups:
+                out[i] += w * math.sqrt(sum(float(x[self.n_v + r]) ** 2 for r in rows))
         return out
+
+    def load_lipschitz(self, X1, Wt, slip) -> np.ndarray:
+        """The Lipschitz matrix ``L`` (n_s, n_s) of the slipping pairs' loads as a function of
+        their own loads (``docs/spatial_friction.md`` section 3.2): ``L_ij = sum_g w_g
+        ||X1[r_g, j]|| + sum_r Wt_ir |X1[r, j]|``; ``rho(L) < 1`` certifies one solution of
+        the load equation and the convergence of its iteration."""
+        n = self.n_v
+        L = np.abs(Wt[slip]) @ np.abs(X1[n + self.abs_rows]) if self.abs_rows.size else \
+            np.zeros((slip.size, X1.shape[1]))
+        for a, i in enumerate(slip):
+            for rows, w in self.pair_norms[i]:
+                L[a] += w * np.sqrt(np.sum(X1[n + np.asarray(rows)] ** 2, axis=0))
+        return L
+
+    def certify_loads(self, t, X1, Wt, slip) -> None:
+        """Raise :class:`~nonsmooth.errors.FrictionLoadError` unless the load equation with norm
+        terms has exactly one solution: ``rho(L) < 1`` (:meth:`load_lipschitz`; the Perron root
+        of a nonnegative matrix). With ``rho(L) >= 1`` friction creates at least as much load
+        as it needs (self-locking, or several solutions): never a silent root."""
+        L = self.load_lipschitz(X1, Wt, slip)
+        rho = float(np.max(np.abs(np.linalg.eigvals(L)))) if L.size else 0.0
+        if rho < 1.0 - 1e-9:
+            return
+        names = [self.pair_names[i] for i in slip]
+        raise FrictionLoadError(
+            f"at t = {t:.10g} s the normal loads of the joint(s) {names} are not unique: "
+            f"friction feeds back into the joints' reactions by rho(L) = {rho:.6g} newton per "
+            "newton (>= 1: self-locking or several solutions, docs/spatial_friction.md section "
+            "3.3); reduce mu, the pin or ball radius, or lengthen the overlap or bending arm")
 
     # ------------------------------------------------------------------ the evaluation
     def evaluate(self, t, T, v, v_T, modes, fr: Friction, bias, Wt, preload, faces,
@@ -348,11 +380,15 @@ class GeneralStage:
             if done:
                 break
         else:
+            if slip.size:  # a map with rho(L) >= 1 named as such
+                self.certify_loads(t, X1, Wt, slip)
             names = [self.pair_names[i] for i in np.flatnonzero(self.has_radial)]
             raise FrictionLoadError(
                 f"at t = {t:.10g} s the radial load of the revolute joint(s) {names} did not "
                 f"converge in {LOAD_ITERATIONS} fixed-point iterations (friction feeds back "
                 "into the pin reaction too strongly); reduce mu or the pin radius")
+        if self.radial and slip.size:
+            self.certify_loads(t, X1, Wt, slip)
         lam_abs = x[AR]
         signed = lam_abs if faces is None else faces * lam_abs
         N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + preload

@@ -293,7 +293,9 @@ class SpatialJoint:
         """The joint's kind in messages (``"revolute"``, ``"point-on-line"``)."""
         return "point-on-line" if self.kind == "PointOnLine" else self.kind.lower()
 
-    def __init__(self, name, body_a, body_b, point=(0.0, 0.0, 0.0)):
+    def __init__(self, name, body_a, body_b, point=(0.0, 0.0, 0.0), *, mu=None, mu_s=None,
+                 law: str = "coulomb", friction: dict | None = None, inputs: str = "1111",
+                 **arms):
         self.name = check_name(name, self.label)
         where = f"{self.label} '{self.name}'"
         self.body_a = _check_body(body_a, f"{where}: body_a")
@@ -305,6 +307,16 @@ class SpatialJoint:
         if isinstance(body_a, Ground) and isinstance(body_b, Ground):
             raise ModelError(f"{where}: both bodies are the ground")
         self.point = _vector3(point, f"{where}: point")
+        self.friction = None  # a JointFrictionSpec (nonsmooth.spatial.joint_friction)
+        if mu is not None:
+            from .joint_friction import JointFrictionSpec
+
+            self.friction = JointFrictionSpec(self, mu, mu_s, law, friction, inputs, arms)
+        elif arms or mu_s is not None or friction is not None:
+            given = sorted(arms) + [k for k, v in (("mu_s", mu_s), ("friction", friction))
+                                    if v is not None]
+            raise ModelError(f"{where}: friction parameters {given} given without mu; give "
+                             "mu (the dynamic coefficient) to make the joint frictional")
 
     def bodies(self) -> list:
         return [self.body_a, self.body_b]
@@ -340,8 +352,9 @@ class SpatialJoint:
 
 
 class _AxisJoint(SpatialJoint):
-    def __init__(self, name, body_a, body_b, point=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0)):
-        super().__init__(name, body_a, body_b, point)
+    def __init__(self, name, body_a, body_b, point=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0),
+                 **friction):
+        super().__init__(name, body_a, body_b, point, **friction)
         self.axis = _direction(axis, f"{self.label} '{self.name}': axis")
 
     def world_frame(self) -> np.ndarray:
@@ -375,10 +388,14 @@ class Revolute(_AxisJoint):
         a, b, s_a, s_b = self._local(index_of)
         (f_a, g_a, h_a), (f_b, g_b, _) = self._axis_frames(self.axis)
         n = self.name
+        if self.friction is not None:  # the point rows along the joint frame (the loads)
+            names = [f"{n}.f", f"{n}.g", f"{n}.h"]
+            point = [Dot2Primitive(a, e, s_a, b, s_b) for e in (f_a, g_a, h_a)]
+        else:
+            names, point = [f"{n}.x", f"{n}.y", f"{n}.z"], [SphPrimitive(a, s_a, b, s_b)]
         return JointRows(
-            [f"{n}.x", f"{n}.y", f"{n}.z", f"{n}.perp1", f"{n}.perp2"],
-            [SphPrimitive(a, s_a, b, s_b), Dot1Primitive(a, h_a, b, f_b),
-             Dot1Primitive(a, h_a, b, g_b)],
+            [*names, f"{n}.perp1", f"{n}.perp2"],
+            [*point, Dot1Primitive(a, h_a, b, f_b), Dot1Primitive(a, h_a, b, g_b)],
             {"angle": AnglePrimitive(a, f_a, g_a, b, f_b)}, a, b, s_a, s_b)
 
 
@@ -447,8 +464,8 @@ class Universal(SpatialJoint):
     kind = "Universal"
 
     def __init__(self, name, body_a, body_b, point=(0.0, 0.0, 0.0), axis_a=(1.0, 0.0, 0.0),
-                 axis_b=(0.0, 1.0, 0.0)):
-        super().__init__(name, body_a, body_b, point)
+                 axis_b=(0.0, 1.0, 0.0), **friction):
+        super().__init__(name, body_a, body_b, point, **friction)
         where = f"universal '{self.name}'"
         self.axis_a = _direction(axis_a, f"{where}: axis_a")
         self.axis_b = _direction(axis_b, f"{where}: axis_b")

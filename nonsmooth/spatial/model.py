@@ -30,6 +30,7 @@ from ..errors import ModelError
 from ..system import FrictionPair, System, Terms
 from . import elements as el
 from . import rotor as rt
+from .joint_friction import CompiledJointFriction
 from .primitives import Kinematics
 from .rotation import rotation_matrices
 
@@ -222,7 +223,15 @@ class SpatialSystem(System):
         self.constraint_names, self.constraint_kinds = names, kinds
         self._all_names = list(names)  # every row written, before any is removed
         self._keep = None  # the rows kept (indices into _all_names), None: all
+        # frictional joints (nonsmooth.spatial.joint_friction): one pair each
         self.pairs: list[FrictionPair] = []
+        self._friction = []
+        for j in model.joints:
+            if j.friction is not None:
+                jr = self.joint_rows[j.name]
+                self.pairs.append(j.friction.make_pair(j.name))
+                self._friction.append(CompiledJointFriction(j.friction, jr.a, jr.b,
+                                                            j.frame_in_a(), jr.s_a, jr.s_b))
         self._finish()
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
         self._tables = None  # the compiled kernels' tables (made on first use)
@@ -243,6 +252,8 @@ class SpatialSystem(System):
     def compiled_family(self, size: int):
         """The compiled kernels and phases (:class:`~nonsmooth.spatial.family.SpatialFamily`;
         obligation 4) for a run whose evaluation buffer has ``size`` floats."""
+        if self.pairs:  # joint friction: its W and bias are written in Python (terms)
+            return None
         from .family import spatial_family
 
         return spatial_family(self, size)
@@ -336,7 +347,8 @@ class SpatialSystem(System):
             tab.ints, tab.floats, tab.bodies, U, float(t), q, v, self.n_constraints)
         if err:
             return self.python_terms(t, q, v)
-        return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_a, P_d)
+        W = self.friction_rows(self.kinematics(q, v))[0] if self._friction else self._W
+        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_a, P_d)
 
     def python_terms(self, t, q, v):
         """:meth:`terms` element by element in Python (the reference of the kernels)."""
@@ -366,7 +378,8 @@ class SpatialSystem(System):
         if self._keep is not None:  # rows removed as redundant
             keep = self._keep
             phi, phi_t, G, gamma = phi[keep], phi_t[keep], G[keep], gamma[keep]
-        return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_applied, P_damping)
+        W = self.friction_rows(K)[0] if self._friction else self._W
+        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
 
     def potential(self, t, q):
         """Gravity's and the springs' potential energy (J) at ``q``: by the compiled kernels
@@ -384,8 +397,20 @@ class SpatialSystem(System):
         K = self.kinematics(q, np.zeros(self.n_v))
         return float(sum(fe.potential(K) for fe in self._forces))
 
+    def friction_rows(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
+        """The frictional joints' ``W`` (p_rows, n_v) and tangential bias ``(dW/dt) v``
+        (p_rows,) at the kinematics ``K`` (:mod:`nonsmooth.spatial.joint_friction`)."""
+        W = np.zeros((self.p_rows, self.n_v))
+        bias = np.zeros(self.p_rows)
+        for fr, row in zip(self._friction, self.w_row, strict=True):
+            fr.fill(K, W, bias, int(row))
+        return W, bias
+
     def tangential_bias(self, t, q, v):
-        return self._none
+        """``(dW/dt) v`` (p_rows,) of the frictional joints (closed form)."""
+        if not self._friction:
+            return self._none
+        return self.friction_rows(self.kinematics(q, v))[1]
 
     # ------------------------------------------------------------------ redundancy
     def check_redundancy(self, q0: np.ndarray, v0: np.ndarray, t0: float = 0.0) -> None:
@@ -564,6 +589,10 @@ class SpatialSystem(System):
             out[f"{d.name}.{d.label}"] = (lambda r, k=row: r.lam[:, k], d.unit,
                                           f"driving {d.label} on body_b")
         out.update(self._element_load_outputs())
+        if self._friction:
+            from .joint_friction import friction_outputs
+
+            out.update(friction_outputs(self))
         return out
 
     def _element_load_outputs(self) -> dict:

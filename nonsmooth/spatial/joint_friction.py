@@ -1,0 +1,278 @@
+"""Joint friction of the spatial family: MotionSolve's ``Force_JointFriction`` on the revolute,
+spherical, translational and cylindrical joints (``docs/spatial_friction.md``, ``docs/method.md``
+section 15.4).
+
+A frictional joint is one :class:`~nonsmooth.system.FrictionPair` whose slip velocity and
+normal load come from the joint's own rows (``body_a`` the carrier, MotionSolve's J marker;
+``(f, g, h)`` the joint frame fixed in ``body_a``, ``h`` the axis; ``dw = omega_b - omega_a``
+in world axes):
+
+=============  =====  ==========================  ===============================================
+joint          dim    slip ``v_T`` (m/s)          normal load ``N`` (N)
+=============  =====  ==========================  ===============================================
+revolute       1      ``r_p h . dw``              ``||(F_f, F_g)|| + (r_n / r_p) |F_h|``
+                                                  ``+ ||(M_f, M_g)|| / r_b + T_pre / (mu_s r_p)``
+spherical      3      ``r_ball (f, g, h) . dw``   ``||F|| + T_pre / (mu_s r_ball)``
+translational  1      ``h . (d' - omega_a x d)``  ``||(F_f, F_g)|| + |M_h| / (2 r_n)``
+                                                  ``+ ||(M_f, M_g)|| / x_s + F_pre / mu_s``
+cylindrical    2      ``(r_p h . dw, v_h)``       ``||(F_f, F_g)|| + ||(M_f, M_g)|| / x_s``
+                                                  ``+ F_pre / mu_s + T_pre / (mu_s r_p)``
+=============  =====  ==========================  ===============================================
+
+``F``, ``M`` the joint's reaction force and moment on ``body_b`` at the joint point in the
+joint frame: the multipliers of its rows (a frictional revolute's point rows are written along
+``f, g, h``, ``.f .g .h``, so that its radial and axial loads are rows of their own). The
+friction acts on ``body_b`` through ``W^T F_T`` (on ``body_a`` the opposite): a torque ``r F_T``
+about the axis (revolute), ``r_ball F_T`` in the joint frame (spherical), a force ``F_T`` along
+the axis (translational), both (cylindrical, one isotropic cone ``||(T / r_p, F_h)|| <= mu N``).
+The four ``inputs`` bits (Preload, Reaction_Force, Bending_Moment, Torsional_Moment) switch the
+terms; a bit that does not apply to the type is accepted and has no effect. A preload adds to
+the normal load before the coefficient, as in the planar family (``N_pre = preload / (mu_s
+r)``). The overlap ``x_s`` is constant (``initial_overlap``). References: Altair MotionSolve
+reference, ``Force_JointFriction``; ``docs/spatial_friction.md`` sections 2 and 4.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import ModelError
+from ..system import FrictionPair
+from .primitives import Dot2Primitive, Kinematics
+
+__all__ = ["ARMS", "JointFrictionSpec", "CompiledJointFriction"]
+
+#: The geometric parameters of each joint type's friction and their defaults (MotionSolve's,
+#: in m): radii, arms, overlap and preloads (N, N m).
+ARMS = {
+    "Revolute": {"pin_radius": 1.0, "friction_arm": 1.0, "bending_arm": 1.0,
+                 "torque_preload": 0.0},
+    "Spherical": {"ball_radius": 1.0, "torque_preload": 0.0},
+    "Translational": {"reaction_arm": 1.0, "initial_overlap": 1000.0, "force_preload": 0.0},
+    "Cylindrical": {"pin_radius": 1.0, "initial_overlap": 1000.0, "force_preload": 0.0,
+                    "torque_preload": 0.0},
+}
+_PRELOADS = ("torque_preload", "force_preload")
+
+
+def _bits(where: str, inputs) -> tuple[bool, bool, bool, bool]:
+    text = str(inputs)
+    if len(text) != 4 or set(text) - {"0", "1"}:
+        raise ModelError(f"{where}: inputs = {inputs!r} is invalid; give four bits (Preload, "
+                         "Reaction_Force, Bending_Moment, Torsional_Moment), e.g. '1111' (all) "
+                         "or '0100' (reaction force only)")
+    return tuple(c == "1" for c in text)
+
+
+class JointFrictionSpec:
+    """A spatial joint's friction, validated (the joint classes' friction keywords).
+
+    Parameters
+    ----------
+    joint : SpatialJoint      the joint (its ``kind`` selects the arms, :data:`ARMS`)
+    mu : float               dynamic coefficient ``mu_d`` (-)
+    mu_s : float or None     static coefficient (-), >= mu; None: equal to ``mu``
+    law : str                ``"coulomb"`` (default), ``"lugre"``, ``"regularized"``, ``"bristle"``
+    friction : dict or None  the law's parameters (``FrictionPair.params``)
+    inputs : str             the four bits, default ``"1111"``
+    arms : dict              the type's entries of :data:`ARMS` (m, N, N m); others refused
+    """
+
+    def __init__(self, joint, mu, mu_s, law, friction, inputs, arms: dict):
+        self.kind = joint.kind
+        where = f"{joint.label} '{joint.name}'"
+        if self.kind not in ARMS:
+            raise ModelError(f"{where}: joint friction is available on revolute, spherical, "
+                             "translational and cylindrical joints, not on a "
+                             f"{joint.label} joint")
+        allowed = ARMS[self.kind]
+        unknown = sorted(set(arms) - set(allowed))
+        if unknown:
+            raise ModelError(f"{where}: unknown friction parameter(s) {unknown}; a "
+                             f"{joint.label} joint takes {sorted(allowed)}")
+        values = dict(allowed)
+        for key, value in arms.items():
+            x = float(value) if isinstance(value, (int, float)) else math.nan
+            ok = math.isfinite(x) and (x >= 0.0 if key in _PRELOADS else x > 0.0)
+            if not ok:
+                bound = ">= 0" if key in _PRELOADS else "> 0"
+                raise ModelError(f"{where}: {key} = {value!r} is invalid; it must be a finite "
+                                 f"number {bound} (SI units: m, N, N m)")
+            values[key] = x
+        self.arms = values
+        self.inputs = _bits(where, inputs)
+        self.pair = FrictionPair(joint.name, None, mu, mu_s, law=law,
+                                 params=dict(friction or {}), load=())  # checks mu, mu_s
+        self.mu, self.mu_s, self.law = self.pair.mu, self.pair.mu_s, law
+        self.params = dict(friction or {})
+
+    @property
+    def mu_static(self) -> float:
+        return self.mu if self.mu_s is None else self.mu_s
+
+    def preload(self) -> float:
+        """The preload's normal load (N): ``T_pre / (mu_s r)`` and ``F_pre / mu_s``."""
+        if not self.inputs[0]:
+            return 0.0
+        a, mu_s = self.arms, self.mu_static
+        radius = a.get("pin_radius", a.get("ball_radius", 1.0))
+        return (a.get("torque_preload", 0.0) / (mu_s * radius)
+                + a.get("force_preload", 0.0) / mu_s)
+
+    def terms(self, name: str) -> tuple[list, list]:
+        """The load terms over the joint's rows: ``(norms, load)`` of
+        :class:`~nonsmooth.system.FrictionPair` (norm terms ``((rows), weight)``, 1-row terms
+        ``(row, weight)``), each named ``reaction``, ``axial``, ``bending``, ``torsion`` in
+        :meth:`labelled_terms`."""
+        norms, load = [], []
+        for label, rows, weight in self.labelled_terms(name):
+            if label in ("axial", "torsion"):
+                load.append((rows[0], weight))
+            else:
+                norms.append((tuple(rows), weight))
+        return norms, load
+
+    def labelled_terms(self, name: str) -> list[tuple[str, list, float]]:
+        """``[(label, rows, weight)]``: the terms the inputs switch on (module docstring)."""
+        _, reaction, bending, torsion = self.inputs
+        a, n = self.arms, name
+        out = []
+        if self.kind == "Revolute":
+            if reaction:
+                out += [("reaction", [f"{n}.f", f"{n}.g"], 1.0),
+                        ("axial", [f"{n}.h"], a["friction_arm"] / a["pin_radius"])]
+            if bending:
+                out.append(("bending", [f"{n}.perp1", f"{n}.perp2"], 1.0 / a["bending_arm"]))
+        elif self.kind == "Spherical":
+            if reaction:
+                out.append(("reaction", [f"{n}.x", f"{n}.y", f"{n}.z"], 1.0))
+        else:  # translational, cylindrical
+            if reaction:
+                out.append(("reaction", [f"{n}.line1", f"{n}.line2"], 1.0))
+            if bending:
+                out.append(("bending", [f"{n}.perp1", f"{n}.perp2"],
+                            1.0 / a["initial_overlap"]))
+            if torsion and self.kind == "Translational":
+                out.append(("torsion", [f"{n}.lock"], 1.0 / (2.0 * a["reaction_arm"])))
+        return out
+
+    def make_pair(self, name: str) -> FrictionPair:
+        """The joint's :class:`~nonsmooth.system.FrictionPair` (rows by name)."""
+        norms, load = self.terms(name)
+        dim = {"Spherical": 3, "Cylindrical": 2}.get(self.kind, 1)
+        return FrictionPair(name, None, self.mu, self.mu_s, law=self.law, params=self.params,
+                            load=tuple(load), norms=tuple(norms), preload=self.preload(),
+                            dim=dim)
+
+
+class CompiledJointFriction:
+    """A frictional joint against the model's body indices: its rows of ``W`` and of the
+    tangential bias ``(dW/dt) v`` at a state (:meth:`fill`).
+
+    Parameters
+    ----------
+    spec : JointFrictionSpec
+    a, b : int               body indices (-1 the ground)
+    frame_a : ndarray (3, 3) the joint frame's columns ``(f, g, h)`` in ``body_a``'s axes
+    s_a, s_b : ndarray (3,)  the joint point in each body's axes
+    """
+
+    def __init__(self, spec: JointFrictionSpec, a: int, b: int, frame_a, s_a, s_b):
+        self.spec, self.a, self.b = spec, a, b
+        self.dim = spec.make_pair("_").dim
+        arms = spec.arms
+        kind = spec.kind
+        self.radius = arms.get("pin_radius", arms.get("ball_radius", 1.0))
+        # the angular rows: r c_k . dw for the columns c_k of C_a (body_a's axes)
+        if kind == "Spherical":
+            self.C_a = np.array(frame_a, float)
+        elif kind in ("Revolute", "Cylindrical"):
+            self.C_a = np.array(frame_a, float)[:, 2:3]
+        else:
+            self.C_a = np.zeros((3, 0))
+        self.slide = (Dot2Primitive(a, frame_a[:, 2], s_a, b, s_b)
+                      if kind in ("Translational", "Cylindrical") else None)
+
+    def fill(self, K: Kinematics, W: np.ndarray, bias: np.ndarray, row: int) -> None:
+        """Write this pair's rows ``row .. row + dim - 1`` of ``W`` (p_rows, n_v; zero there
+        before) and of ``bias`` (p_rows,) at the kinematics ``K``."""
+        a, b, r = self.a, self.b, self.radius
+        C = K.R[a] @ self.C_a  # world axes (the ground's R is the identity)
+        dw = K.w[b] - K.w[a]
+        wa = K.w[a]
+        for k in range(C.shape[1]):
+            c = C[:, k]
+            if b >= 0:
+                W[row + k, 6 * b + 3:6 * b + 6] = r * (K.R[b].T @ c)
+            if a >= 0:
+                W[row + k, 6 * a + 3:6 * a + 6] -= r * self.C_a[:, k]
+            bias[row + k] = r * float(np.cross(wa, c) @ dw)
+        if self.slide is not None:
+            k = row + C.shape[1]
+            _, second = self.slide.evaluate(K, W, k)
+            bias[k] = second
+
+
+def friction_outputs(system) -> dict:
+    """The frictional joints' named outputs of a
+    :class:`~nonsmooth.spatial.model.SpatialSystem` (``element_outputs``): ``{name: (function
+    (result) -> (N,), unit, description)}``.
+
+    Per frictional joint ``j``: ``j.N`` (N) the normal load and its terms ``j.N_reaction``,
+    ``.N_axial``, ``.N_bending``, ``.N_torsion`` (each after its weight; those the type and
+    its inputs have), ``.N_preload``; ``j.mode`` (+1/-1 slip, 0 stick; a spherical or
+    cylindrical joint 2 slip, 0 stick); ``j.slip`` (m/s, dim 1) or ``j.slip1 .. slip<d>``;
+    the friction on ``body_b`` in the joint frame ``(f, g, h)``: ``j.Ff_f .Ff_g .Ff_h`` (N)
+    and ``j.Tf_f .Tf_g .Tf_h`` (N m), zero where the type has none (module docstring).
+    """
+    out = {}
+    names = system.constraint_names
+    for i, (pair, fr) in enumerate(zip(system.pairs, system._friction, strict=True)):
+        j, w, d = pair.name, int(system.w_row[i]), fr.dim
+        out[f"{j}.N"] = (lambda r, i=i: r.N[:, i], "N", "normal load of the joint friction")
+        for label, rows, weight in fr.spec.labelled_terms(j):
+            cols = [names.index(rw) for rw in rows]
+            out[f"{j}.N_{label}"] = (
+                lambda r, c=cols, wt=weight: wt * np.sqrt(np.sum(r.lam[:, c] ** 2, axis=1)),
+                "N", f"{label} term of the normal load")
+        out[f"{j}.N_preload"] = (lambda r, p=fr.spec.preload(): np.full(r.t.size, p), "N",
+                                 "preload term of the normal load")
+        out[f"{j}.mode"] = (lambda r, i=i: r.modes[:, i], "-",
+                            "+1 slip+, -1 slip-, 0 stick" if d == 1 else "2 slip, 0 stick")
+        if d == 1:
+            out[f"{j}.slip"] = (lambda r, w=w: r.v_T[:, w], "m/s", "slip velocity")
+        else:
+            for k in range(d):
+                out[f"{j}.slip{k + 1}"] = (lambda r, w=w + k: r.v_T[:, w], "m/s",
+                                           f"slip velocity, component {k + 1}")
+        force, torque = _frame_friction(fr, w)
+        for k, c in enumerate("fgh"):
+            out[f"{j}.Ff_{c}"] = (lambda r, f=force[k]: f(r), "N",
+                                  f"friction force on body_b along the joint frame's {c} axis")
+            out[f"{j}.Tf_{c}"] = (lambda r, f=torque[k]: f(r), "N m",
+                                  f"friction torque on body_b about the joint frame's {c} axis")
+    return out
+
+
+def _frame_friction(fr: CompiledJointFriction, w: int):
+    """Functions of a result for the friction force and torque components ``(f, g, h)`` on
+    ``body_b`` in the joint frame (three each)."""
+    def zero(r):
+        return np.zeros(r.t.size)
+
+    def col(k, scale=1.0):
+        return lambda r: scale * r.F_T[:, w + k]
+
+    force, torque = [zero] * 3, [zero] * 3
+    kind, rad = fr.spec.kind, fr.radius
+    if kind == "Revolute":
+        torque[2] = col(0, rad)
+    elif kind == "Spherical":
+        torque = [col(0, rad), col(1, rad), col(2, rad)]
+    elif kind == "Translational":
+        force[2] = col(0)
+    else:  # cylindrical
+        torque[2], force[2] = col(0, rad), col(1)
+    return force, torque

@@ -1,0 +1,247 @@
+"""Joint friction on spatial joints (``nonsmooth.spatial.joint_friction``,
+``docs/spatial_friction.md`` section 7), set-valued Coulomb, against closed forms where each
+reaction is constant: a ball joint's spin-down, a vertical flywheel loaded axially, an overhung
+disc on a horizontal hinge (radial and bending loads), a slider whose centre of mass overhangs
+(reaction and bending over the overlap), a shaft sliding and spinning in a cylindrical bearing
+(the 2-D slip keeps its direction); the load terms against the joint-frame reactions, the
+energy balance, the load certificate and the named errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import nonsmooth
+from nonsmooth.errors import FrictionLoadError, ModelError
+from nonsmooth.spatial import (
+    Body,
+    Cylindrical,
+    Fixed,
+    Gravity,
+    Revolute,
+    SpatialModel,
+    Spherical,
+    Translational,
+    ground,
+)
+
+g = 9.81
+TIGHT = {"rtol": 1e-12, "atol": 1e-14}
+
+
+def _stop(r, pair: str) -> float:
+    """The time of the pair's stick event (s)."""
+    times = [e.t for e in r.events if e.pair == pair and e.after == "stick"]
+    assert times, [str(e) for e in r.events]
+    return times[0]
+
+
+def _balance(r) -> None:
+    """Energy balance: the friction work is dissipative and the balance closes."""
+    assert r.diagnostics["energy_balance_scaled"] < 1e-9, r.diagnostics
+    W_f = r.work[:, 3] if r.work.shape[1] > 3 else None
+    assert W_f is not None and np.all(np.diff(W_f) <= 1e-12)
+
+
+# ============================================================ 1. spherical spin-down
+def test_ball_joint_spin_down_closed_form():
+    """A symmetric body hanging from a ball joint, spinning about the vertical through the
+    ball: ``|F| = m g`` and ``I_z dw/dt = -mu_d r_ball m g``; then stuck with zero creep."""
+    m, Iz, rb, mu, w0 = 2.0, 0.05, 0.02, 0.3, 10.0
+    mdl = SpatialModel("spin-down")
+    top = mdl.add(Body("top", mass=m, inertia=(0.08, 0.08, Iz), position=(0, 0, -0.5),
+                       angular_velocity=(0, 0, w0)))
+    mdl.add(Spherical("ball", ground, top, point=(0, 0, 0), mu=mu, mu_s=0.4, ball_radius=rb))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 5.0, dt=0.01, **TIGHT)
+    t_stop = w0 * Iz / (mu * rb * m * g)
+    assert _stop(r, "ball") == pytest.approx(t_stop, abs=1e-9)
+    before, after = r.t < t_stop, r.t > t_stop + 1e-9
+    np.testing.assert_allclose(r["top.wz"][before], w0 - mu * rb * m * g * r.t[before] / Iz,
+                               rtol=1e-9, atol=1e-12)
+    assert np.max(np.abs(r["top.wz"][after])) <= 1e-9
+    assert np.all(r["ball.mode"][after] == 0)
+    np.testing.assert_allclose(r["ball.N"], m * g, rtol=1e-12)
+    np.testing.assert_allclose(r["ball.N_reaction"], m * g, rtol=1e-12)
+    # the friction torque on the body about the joint frame's h (= world z) axis
+    np.testing.assert_allclose(r["ball.Tf_h"][before][1:], -mu * rb * m * g, rtol=1e-9)
+    np.testing.assert_allclose(r["ball.slip3"][before], rb * r["top.wz"][before], rtol=1e-12)
+    _balance(r)
+
+
+# ============================================================ 2. vertical flywheel
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_vertical_flywheel_axial_load(sign):
+    """A revolute with a vertical axis, the centre of mass on it: only the axial load
+    ``m g`` (on the face of the axis' sign), torque ``mu_d r_n m g``."""
+    m, Iz, rp, rn, rbend, mu, w0 = 3.0, 0.2, 0.01, 0.05, 0.03, 0.2, 8.0
+    mdl = SpatialModel("flywheel")
+    disc = mdl.add(Body("disc", mass=m, inertia=(0.1, 0.1, Iz), position=(0, 0, 0.2),
+                        angular_velocity=(0, 0, w0)))
+    mdl.add(Revolute("hinge", ground, disc, point=(0, 0, 0), axis=(0, 0, sign), mu=mu,
+                     mu_s=0.3, pin_radius=rp, friction_arm=rn, bending_arm=rbend))
+    mdl.add(Gravity())
+    t_stop = w0 * Iz / (mu * rn * m * g)
+    r = nonsmooth.simulate(mdl, t_stop + 0.5, dt=0.01, **TIGHT)
+    assert _stop(r, "hinge") == pytest.approx(t_stop, abs=1e-9)
+    before = r.t < t_stop
+    np.testing.assert_allclose(r["disc.wz"][before], w0 - mu * rn * m * g * r.t[before] / Iz,
+                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(r["hinge.N_axial"], m * g * rn / rp, rtol=1e-12)
+    assert np.max(np.abs(r["hinge.N_reaction"])) < 1e-9 * m * g
+    assert np.max(np.abs(r["hinge.N_bending"])) < 1e-9 * m * g
+    # the axial row's multiplier is the joint-frame reaction along h
+    np.testing.assert_allclose(r["hinge.h"], r["hinge.Fz_joint"], atol=1e-10)
+    np.testing.assert_allclose(r["hinge.Fz_joint"], m * g * sign, rtol=1e-10)
+    _balance(r)
+
+
+# ============================================================ 3. overhung disc
+def test_overhung_disc_radial_and_bending():
+    """A horizontal hinge to the ground carrying a disc a distance ``d`` along the axis:
+    radial ``m g`` and bending ``m g d``, torque ``mu r_p m g (1 + d / r_b)``."""
+    m, Ia, rp, rbend, d, mu, w0 = 1.5, 0.04, 0.02, 0.05, 0.12, 0.25, 20.0
+    mdl = SpatialModel("overhung disc")
+    disc = mdl.add(Body("disc", mass=m, inertia=(Ia, 0.03, 0.03), position=(d, 0, 0),
+                        angular_velocity=(w0, 0, 0)))
+    mdl.add(Revolute("shaft", ground, disc, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
+                     mu_s=0.35, pin_radius=rp, friction_arm=0.04, bending_arm=rbend))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 6.0, dt=0.01, **TIGHT)
+    N = m * g * (1 + d / rbend)
+    t_stop = w0 * Ia / (mu * rp * N)
+    assert _stop(r, "shaft") == pytest.approx(t_stop, abs=1e-9)
+    before = r.t < t_stop
+    np.testing.assert_allclose(r["disc.wx"][before], w0 - mu * rp * N * r.t[before] / Ia,
+                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(r["shaft.N_reaction"], m * g, rtol=1e-12)
+    np.testing.assert_allclose(r["shaft.N_bending"], m * g * d / rbend, rtol=1e-12)
+    np.testing.assert_allclose(r["shaft.N"], N, rtol=1e-12)
+    bend = np.hypot(r["shaft.Tx_joint"], r["shaft.Ty_joint"])  # (f, g) of axis x
+    np.testing.assert_allclose(bend / rbend, r["shaft.N_bending"], rtol=1e-10)
+    np.testing.assert_allclose(r["shaft.Tf_h"][before][1:], -mu * rp * N, rtol=1e-9)
+    _balance(r)
+
+
+# ============================================================ 4. slider with overhang
+def test_slider_overhang_reaction_and_bending():
+    """A slider on a horizontal ground guide, its centre of mass ``e`` ahead of the joint
+    point on the axis line: ``N = m g (1 + e / x_s)``, deceleration ``mu_d g (1 + e/x_s)``."""
+    m, e, xs, mu, v0 = 4.0, 0.1, 0.5, 0.3, 2.0
+    mdl = SpatialModel("slider")
+    s = mdl.add(Body("slider", mass=m, inertia=(0.01, 0.02, 0.02), position=(e, 0, 0),
+                     velocity=(v0, 0, 0)))
+    mdl.add(Translational("guide", ground, s, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
+                          mu_s=0.4, initial_overlap=xs, reaction_arm=0.05))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 1.0, dt=0.001, **TIGHT)
+    a = mu * g * (1 + e / xs)
+    t_stop = v0 / a
+    assert _stop(r, "guide") == pytest.approx(t_stop, abs=1e-9)
+    before = r.t < t_stop
+    np.testing.assert_allclose(r["slider.vx"][before], v0 - a * r.t[before], rtol=1e-9,
+                               atol=1e-12)
+    np.testing.assert_allclose(r["guide.N"], m * g * (1 + e / xs), rtol=1e-12)
+    np.testing.assert_allclose(r["guide.N_bending"], m * g * e / xs, rtol=1e-12)
+    assert np.max(np.abs(r["guide.N_torsion"])) < 1e-9
+    np.testing.assert_allclose(r["guide.Ff_h"][before][1:], -mu * m * g * (1 + e / xs),
+                               rtol=1e-9)
+    assert np.max(np.abs(r["slider.vx"][r.t > t_stop + 1e-9])) < 1e-9
+    _balance(r)
+
+
+# ============================================================ 5. cylindrical shaft
+def test_cylindrical_shaft_slip_keeps_direction():
+    """A shaft with ``I = m r_p^2`` sliding and spinning in a horizontal bearing: the slip
+    ``(r_p w, v_z)`` keeps its direction and both motions stop together at ``|V0| / (mu g)``."""
+    m, rp, mu, w0, vz0 = 2.0, 0.05, 0.2, 30.0, 1.0
+    I = m * rp * rp
+    mdl = SpatialModel("shaft")
+    shaft = mdl.add(Body("shaft", mass=m, inertia=(I, 0.1, 0.1), position=(0, 0, 0),
+                         velocity=(vz0, 0, 0), angular_velocity=(w0, 0, 0)))
+    mdl.add(Cylindrical("bearing", ground, shaft, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
+                        mu_s=0.3, pin_radius=rp))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 1.0, dt=0.001, **TIGHT)
+    V0 = math.hypot(rp * w0, vz0)
+    t_stop = V0 / (mu * g)
+    assert _stop(r, "bearing") == pytest.approx(t_stop, abs=1e-9)
+    before = r.t < t_stop
+    s = np.column_stack((r["bearing.slip1"], r["bearing.slip2"]))[before]
+    direction = s / np.linalg.norm(s, axis=1)[:, None]
+    np.testing.assert_allclose(direction, np.tile([rp * w0, vz0], (before.sum(), 1)) / V0,
+                               atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(s, axis=1), V0 - mu * g * r.t[before],
+                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(r["bearing.N"], m * g, rtol=1e-12)
+    after = r.t > t_stop + 1e-9
+    assert np.max(np.abs(r["shaft.vx"][after])) < 1e-9
+    assert np.max(np.abs(r["shaft.wx"][after])) < 1e-9
+    _balance(r)
+
+
+# ============================================================ preload
+def test_revolute_preload_holds_and_slides():
+    """A free flywheel with only a torque preload (``inputs = 1000``): it decelerates at
+    ``(mu_d / mu_s) T_pre / I`` (the preload's load ``T_pre / (mu_s r_p)``)."""
+    I, rp, mu, mu_s, T_pre, w0 = 0.3, 0.02, 0.2, 0.25, 0.6, 5.0
+    mdl = SpatialModel("preloaded")
+    disc = mdl.add(Body("disc", mass=1.0, inertia=(0.2, 0.2, I), angular_velocity=(0, 0, w0)))
+    mdl.add(Revolute("hinge", ground, disc, point=(0, 0, 0), axis=(0, 0, 1), mu=mu,
+                     mu_s=mu_s, pin_radius=rp, torque_preload=T_pre, inputs="1000"))
+    r = nonsmooth.simulate(mdl, 10.0, dt=0.01, **TIGHT)
+    decel = mu / mu_s * T_pre / I
+    assert _stop(r, "hinge") == pytest.approx(w0 / decel, abs=1e-9)
+    np.testing.assert_allclose(r["hinge.N"], T_pre / (mu_s * rp), rtol=1e-12)
+    np.testing.assert_allclose(r["hinge.N_preload"], T_pre / (mu_s * rp), rtol=1e-12)
+
+
+# ============================================================ certificate and errors
+def _drawer(mu, xs, e=0.1, e_h=0.2, v0=1.5, t_end=0.6):
+    mdl = SpatialModel("drawer")
+    s = mdl.add(Body("drawer", mass=2.0, inertia=(0.01, 0.01, 0.01), position=(e, 0, e_h),
+                     velocity=(v0, 0, 0)))
+    mdl.add(Translational("rail", ground, s, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
+                          mu_s=mu, initial_overlap=xs))
+    mdl.add(Gravity())
+    return nonsmooth.simulate(mdl, t_end, dt=0.001, **TIGHT)
+
+
+def test_drawer_feedback_closed_form():
+    """A slider whose centre of mass sits ``e`` ahead of and ``e_h`` above the joint point,
+    moving forward: the friction force's moment about the centre of mass adds to the bending
+    load, ``N = m g (1 + e / x_s) / (1 - mu e_h / x_s)`` (the load feeds back on itself by
+    ``L = mu e_h / x_s`` newton per newton, certified below 1)."""
+    mu, xs, e, e_h = 0.3, 0.5, 0.1, 0.2
+    r = _drawer(mu, xs, e, e_h)
+    N = 2.0 * g * (1 + e / xs) / (1 - mu * e_h / xs)
+    before = r.t < _stop(r, "rail")
+    np.testing.assert_allclose(r["rail.N"][before][1:], N, rtol=1e-10)
+    np.testing.assert_allclose(r["drawer.vx"][before], 1.5 - mu * N / 2.0 * r.t[before],
+                               rtol=1e-9, atol=1e-12)
+    _balance(r)
+
+
+def test_self_locking_drawer_named():
+    """The same drawer with ``mu e_h >= x_s``: friction would create more load than it needs
+    (self-locking): a named error, never a silent root."""
+    with pytest.raises(FrictionLoadError, match="rho"):
+        _drawer(0.5, 0.08)
+
+
+def test_friction_keywords_errors():
+    b = Body("b", mass=1.0, inertia=(1, 1, 1))
+    with pytest.raises(ModelError, match="pin_radius = -1"):
+        Revolute("r", ground, b, mu=0.1, pin_radius=-1)
+    with pytest.raises(ModelError, match="unknown friction parameter"):
+        Revolute("r", ground, b, mu=0.1, ball_radius=0.1)
+    with pytest.raises(ModelError, match="without mu"):
+        Spherical("s", ground, b, ball_radius=0.1)
+    with pytest.raises(ModelError, match="inputs"):
+        Spherical("s", ground, b, mu=0.1, inputs="12")
+    with pytest.raises(ModelError, match="not on a fixed"):
+        Fixed("f", ground, b, mu=0.1)
+    with pytest.raises(ModelError, match="mu_s"):
+        Spherical("s", ground, b, mu=0.3, mu_s=0.1)
