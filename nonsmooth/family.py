@@ -41,8 +41,8 @@ numbers its own; ``docs/seam.md`` section 1):
    when it does not depend on ``q`` (shape (n_v, n_v)), else None.
 5. Rows and pairs. ``n_constraints``, ``constraint_names``, ``constraint_kinds``,
    ``normal_rows``, ``abs_rows``, ``driver_rows``, ``pairs`` (a list of
-   :class:`~nonsmooth.system.FrictionPair`), ``pair_radial``, ``pair_norms``, ``preload_functions``: set by
-   ``System._finish`` from the constructor's lists.
+   :class:`~nonsmooth.system.FrictionPair`), ``pair_radial``, ``pair_norms``,
+   ``preload_functions``: set by ``System._finish`` from the constructor's lists.
 6. Names. ``coordinate_names`` (n_q), ``velocity_names`` (n_v), ``row_names`` (m),
    ``pair_names`` (p). Default: the velocities are named as the coordinates.
 7. Element outputs. ``<body>.x``, ``<pair>.N`` ...: ``result.element_outputs`` (by the

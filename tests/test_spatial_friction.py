@@ -157,9 +157,9 @@ def test_cylindrical_shaft_slip_keeps_direction():
     """A shaft with ``I = m r_p^2`` sliding and spinning in a horizontal bearing: the slip
     ``(r_p w, v_z)`` keeps its direction and both motions stop together at ``|V0| / (mu g)``."""
     m, rp, mu, w0, vz0 = 2.0, 0.05, 0.2, 30.0, 1.0
-    I = m * rp * rp
+    J = m * rp * rp
     mdl = SpatialModel("shaft")
-    shaft = mdl.add(Body("shaft", mass=m, inertia=(I, 0.1, 0.1), position=(0, 0, 0),
+    shaft = mdl.add(Body("shaft", mass=m, inertia=(J, 0.1, 0.1), position=(0, 0, 0),
                          velocity=(vz0, 0, 0), angular_velocity=(w0, 0, 0)))
     mdl.add(Cylindrical("bearing", ground, shaft, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
                         mu_s=0.3, pin_radius=rp))
@@ -186,13 +186,13 @@ def test_cylindrical_shaft_slip_keeps_direction():
 def test_revolute_preload_holds_and_slides():
     """A free flywheel with only a torque preload (``inputs = 1000``): it decelerates at
     ``(mu_d / mu_s) T_pre / I`` (the preload's load ``T_pre / (mu_s r_p)``)."""
-    I, rp, mu, mu_s, T_pre, w0 = 0.3, 0.02, 0.2, 0.25, 0.6, 5.0
+    J, rp, mu, mu_s, T_pre, w0 = 0.3, 0.02, 0.2, 0.25, 0.6, 5.0
     mdl = SpatialModel("preloaded")
-    disc = mdl.add(Body("disc", mass=1.0, inertia=(0.2, 0.2, I), angular_velocity=(0, 0, w0)))
+    disc = mdl.add(Body("disc", mass=1.0, inertia=(0.2, 0.2, J), angular_velocity=(0, 0, w0)))
     mdl.add(Revolute("hinge", ground, disc, point=(0, 0, 0), axis=(0, 0, 1), mu=mu,
                      mu_s=mu_s, pin_radius=rp, torque_preload=T_pre, inputs="1000"))
     r = nonsmooth.simulate(mdl, 10.0, dt=0.01, **TIGHT)
-    decel = mu / mu_s * T_pre / I
+    decel = mu / mu_s * T_pre / J
     assert _stop(r, "hinge") == pytest.approx(w0 / decel, abs=1e-9)
     np.testing.assert_allclose(r["hinge.N"], T_pre / (mu_s * rp), rtol=1e-12)
     np.testing.assert_allclose(r["hinge.N_preload"], T_pre / (mu_s * rp), rtol=1e-12)

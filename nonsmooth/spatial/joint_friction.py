@@ -42,7 +42,7 @@ from ..errors import ModelError
 from ..system import FrictionPair
 from .primitives import Dot2Primitive, Kinematics
 
-__all__ = ["ARMS", "JointFrictionSpec", "CompiledJointFriction"]
+__all__ = ["ARMS", "JointFrictionSpec", "CompiledJointFriction", "friction_outputs"]
 
 #: The geometric parameters of each joint type's friction and their defaults (MotionSolve's,
 #: in m): radii, arms, overlap and preloads (N, N m).
@@ -237,7 +237,8 @@ def friction_outputs(system) -> dict:
             out[f"{j}.N_{label}"] = (
                 lambda r, c=cols, wt=weight: wt * np.sqrt(np.sum(r.lam[:, c] ** 2, axis=1)),
                 "N", f"{label} term of the normal load")
-        out[f"{j}.N_preload"] = (lambda r, p=fr.spec.preload(): np.full(r.t.size, p), "N",
+        pre = fr.spec.preload()
+        out[f"{j}.N_preload"] = (lambda r, p=pre: np.full(r.t.size, p), "N",
                                  "preload term of the normal load")
         out[f"{j}.mode"] = (lambda r, i=i: r.modes[:, i], "-",
                             "+1 slip+, -1 slip-, 0 stick" if d == 1 else "2 slip, 0 stick")
