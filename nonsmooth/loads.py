@@ -215,3 +215,48 @@ class NormalLoads:
                 f"{[s.tolist() for s in sols]}: {detail}; {hint}",
                 t=t, pairs=names, A=A, c=c, solutions=sols)
         return sols[0]
+
+
+def one_load_roots(pre: float, terms: list[tuple[float, np.ndarray, np.ndarray]],
+                   scale: float = 1.0) -> list[float]:
+    """Every root ``N >= 0`` of one slipping pair's load equation with norm terms,
+    ``N = pre + sum_g w_g ||c_g + b_g N||`` (``terms``: ``(w_g, c_g, b_g)``, 1-3 rows each; a
+    1-row term is ``|c + b N|``), for the uncertified case ``L = sum_g w_g ||b_g|| >= 1``
+    (``docs/spatial_friction.md`` section 3.3).
+
+    ``G(N) = F(N) - N`` is convex (norms of affine functions minus ``N``), so it has no root,
+    one (at the edge: ``min G = 0``) or two: the minimum of ``G`` is found by bracketing and
+    Brent's method, the roots by ``brentq`` on each side of it. ``scale`` (N) sets the
+    tolerance ``1e-12 scale`` of ``min G = 0``. Returns the roots in increasing order ([] when
+    there is none).
+    """
+    from scipy.optimize import brentq, minimize_scalar
+
+    def G(N):
+        return pre + sum(w * float(np.linalg.norm(c + b * N)) for w, c, b in terms) - N
+
+    tol = 1e-12 * max(scale, abs(pre), 1e-300)
+    hi = max(1.0, scale)
+    for _ in range(200):  # G's right slope L - 1 >= 0 beyond the kinks: grow until it rises
+        if G(2.0 * hi) >= G(hi):
+            break
+        hi *= 2.0
+    res = minimize_scalar(G, bounds=(0.0, 2.0 * hi), method="bounded",
+                          options={"xatol": 1e-14 * hi})
+    N_min, G_min = float(res.x), float(res.fun)
+    if G(0.0) < G_min:
+        N_min, G_min = 0.0, G(0.0)
+    if G_min > tol:
+        return []
+    if G_min >= -tol:
+        return [N_min]
+    roots = []
+    if G(0.0) > 0.0:
+        roots.append(brentq(G, 0.0, N_min, xtol=1e-14 * hi, rtol=1e-15))
+    up = max(2.0 * N_min, 1.0)
+    for _ in range(200):
+        if G(up) > 0.0:
+            roots.append(brentq(G, N_min, up, xtol=1e-14 * up, rtol=1e-15))
+            break
+        up *= 2.0
+    return roots

@@ -205,3 +205,19 @@ def test_the_spatial_example_is_the_damped_torsion_pendulum(capsys):
     assert np.max(np.abs(r["pin.angle"] - theta)) < 1e-9
     printed = capsys.readouterr().out.split()
     assert float(printed[0]) == pytest.approx(theta[-1], abs=1e-9)
+
+
+def test_spatial_friction_example(capsys):
+    """The README's ball-joint spin-down against its closed form: ``w = w0 - mu_d r_ball m g t
+    / I_z`` until the stop at ``w0 I_z / (mu_d r_ball m g)``, the load ``m g``."""
+    namespace = {}
+    exec(readme_block("spatial-friction-example"), namespace)
+    r = namespace["r"]
+    m, Iz, rb, mu, w0, g = 2.0, 0.05, 0.02, 0.3, 10.0, 9.81
+    t_stop = w0 * Iz / (mu * rb * m * g)
+    before = r.t < t_stop
+    assert np.max(np.abs(r["top.wz"][before] - (w0 - mu * rb * m * g * r.t[before] / Iz))) \
+        < 1e-8
+    printed = capsys.readouterr().out.split()
+    assert float(printed[0]) == pytest.approx(t_stop, abs=1e-8)
+    assert float(printed[1]) == pytest.approx(m * g, rel=1e-12)

@@ -14,7 +14,12 @@ import numpy as np
 import pytest
 
 import nonsmooth
-from nonsmooth.errors import FrictionLoadError, ModelError
+from nonsmooth.errors import (
+    FrictionLoadError,
+    InconsistentLCPError,
+    IndeterminateLCPError,
+    ModelError,
+)
 from nonsmooth.spatial import (
     Body,
     Cylindrical,
@@ -225,10 +230,38 @@ def test_drawer_feedback_closed_form():
 
 
 def test_self_locking_drawer_named():
-    """The same drawer with ``mu e_h >= x_s``: friction would create more load than it needs
-    (self-locking): a named error, never a silent root."""
-    with pytest.raises(FrictionLoadError, match="rho"):
-        _drawer(0.5, 0.08)
+    """The same drawer with ``mu e_h >= x_s`` (``L = 1.25``): moving forward, friction would
+    create more load than it needs (self-locking, no load at all): ``InconsistentLCPError``;
+    moving backward with ``e > mu e_h`` the bending moment ``e m g - e_h mu N`` changes sign
+    and the load has two roots, ``m g (1 + e/x_s) / (1 + mu e_h/x_s)`` and ``m g (e/x_s - 1) /
+    (mu e_h/x_s - 1)``: ``IndeterminateLCPError`` with both; never a silent root."""
+    mu, xs, e, e_h = 0.5, 0.08, 0.15, 0.2
+    with pytest.raises(InconsistentLCPError, match="self-locking") as info:
+        _drawer(mu, xs, e, e_h)
+    assert not isinstance(info.value, IndeterminateLCPError)
+    assert info.value.pairs == ["rail"]
+    with pytest.raises(IndeterminateLCPError, match="two solutions") as info:
+        _drawer(mu, xs, e, e_h, v0=-1.5)
+    mg = 2.0 * g
+    roots = sorted(float(x[0]) for x in info.value.solutions)
+    np.testing.assert_allclose(roots, [mg * (1 + e / xs) / (1 + mu * e_h / xs),
+                                       mg * (e / xs - 1) / (mu * e_h / xs - 1)], rtol=1e-10)
+
+
+def test_uncertified_loads_of_several_pairs_named():
+    """Two slipping joints whose loads feed back by ``rho(L) >= 1``: no exact classification
+    exists for norms, so the run is refused with ``rho(L)`` named."""
+    mdl = SpatialModel("two drawers")
+    a = mdl.add(Body("a", mass=2.0, inertia=(0.01, 0.01, 0.01), position=(0.1, 0, 0.2),
+                     velocity=(1.5, 0, 0)))
+    b = mdl.add(Body("b", mass=2.0, inertia=(0.01, 0.01, 0.01), position=(0.1, 1.0, 0.2),
+                     velocity=(1.5, 0, 0)))
+    for name, body, y in (("ra", a, 0.0), ("rb", b, 1.0)):
+        mdl.add(Translational(name, ground, body, point=(0, y, 0), axis=(1, 0, 0), mu=0.5,
+                              initial_overlap=0.08))
+    mdl.add(Gravity())
+    with pytest.raises(FrictionLoadError, match=r"rho\(L\) = 1.25"):
+        nonsmooth.simulate(mdl, 0.1, dt=0.01, **TIGHT)
 
 
 def test_friction_keywords_errors():

@@ -294,7 +294,7 @@ class GeneralStage:
                 L[a] += w * np.sqrt(np.sum(X1[n + np.asarray(rows)] ** 2, axis=0))
         return L
 
-    def certify_loads(self, t, X1, Wt, slip) -> None:
+    def certify_loads(self, t, X1, Wt, slip, X0=None, preload=None) -> None:
         """Raise :class:`~nonsmooth.errors.FrictionLoadError` unless the load equation with norm
         terms has exactly one solution: ``rho(L) < 1`` (:meth:`load_lipschitz`; the Perron root
         of a nonnegative matrix). With ``rho(L) >= 1`` friction creates at least as much load
@@ -304,11 +304,42 @@ class GeneralStage:
         if rho < 1.0 - 1e-9:
             return
         names = [self.pair_names[i] for i in slip]
+        if slip.size == 1 and X0 is not None:  # one load: the exact classification
+            self.classify_one_load(t, X0, X1, Wt, slip[0], preload, rho)
         raise FrictionLoadError(
             f"at t = {t:.10g} s the normal loads of the joint(s) {names} are not unique: "
             f"friction feeds back into the joints' reactions by rho(L) = {rho:.6g} newton per "
             "newton (>= 1: self-locking or several solutions, docs/spatial_friction.md section "
             "3.3); reduce mu, the pin or ball radius, or lengthen the overlap or bending arm")
+
+    def classify_one_load(self, t, X0, X1, Wt, i, preload, rho) -> None:
+        """One slipping pair whose load is not certified (``L = rho >= 1``): every row is affine
+        in its load, ``x = X0 + X1 N``, so the load equation is one convex scalar equation
+        (:func:`nonsmooth.loads.one_load_roots`); raise ``InconsistentLCPError`` (no load:
+        self-locking, or at its edge) or ``IndeterminateLCPError`` (two loads, both given)."""
+        from ..errors import InconsistentLCPError, IndeterminateLCPError
+        from ..loads import one_load_roots
+
+        n = self.n_v
+        terms = [(w, X0[n + np.asarray(r)], X1[n + np.asarray(r), 0])
+                 for r, w in self.pair_norms[i]]
+        terms += [(float(Wt[i, a]), X0[n + r:n + r + 1], X1[n + r:n + r + 1, 0])
+                  for a, r in enumerate(self.abs_rows) if Wt[i, a] != 0.0]
+        pre = float(preload[i])
+        scale = max(pre, float(np.max(np.abs(X0[n:]), initial=0.0)), 1.0)
+        roots = one_load_roots(pre, terms, scale)
+        name = self.pair_names[i]
+        where = (f"at t = {t:.10g} s the normal load of joint '{name}' feeds back on itself by "
+                 f"L = {rho:.6g} newton per newton (>= 1)")
+        if len(roots) >= 2:
+            raise IndeterminateLCPError(
+                f"{where} and has two solutions, N = {roots[0]:.10g} N and {roots[1]:.10g} N "
+                "(indeterminate: both are physical); reduce mu or lengthen the overlap or "
+                "bending arm", t=t, pairs=[name], solutions=[np.array([r]) for r in roots])
+        raise InconsistentLCPError(
+            f"{where} and has {'no solution' if not roots else 'a solution only at the edge'}"
+            " (self-locking: friction creates more load than it needs, the joint jams); "
+            "reduce mu or lengthen the overlap or bending arm", t=t, pairs=[name])
 
     # ------------------------------------------------------------------ the evaluation
     def evaluate(self, t, T, v, v_T, modes, fr: Friction, bias, Wt, preload, faces,
@@ -381,14 +412,14 @@ class GeneralStage:
                 break
         else:
             if slip.size:  # a map with rho(L) >= 1 named as such
-                self.certify_loads(t, X1, Wt, slip)
+                self.certify_loads(t, X1, Wt, slip, X0, preload)
             names = [self.pair_names[i] for i in np.flatnonzero(self.has_radial)]
             raise FrictionLoadError(
                 f"at t = {t:.10g} s the radial load of the revolute joint(s) {names} did not "
                 f"converge in {LOAD_ITERATIONS} fixed-point iterations (friction feeds back "
                 "into the pin reaction too strongly); reduce mu or the pin radius")
         if self.radial and slip.size:
-            self.certify_loads(t, X1, Wt, slip)
+            self.certify_loads(t, X1, Wt, slip, X0, preload)
         lam_abs = x[AR]
         signed = lam_abs if faces is None else faces * lam_abs
         N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + preload

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..system import FrictionPair
-from .primitives import Dot2Primitive, Kinematics
+from .primitives import Dot2Primitive, Kinematics, _cross
 
 __all__ = ["ARMS", "JointFrictionSpec", "CompiledJointFriction", "friction_outputs"]
 
@@ -208,7 +208,7 @@ class CompiledJointFriction:
                 W[row + k, 6 * b + 3:6 * b + 6] = r * (K.R[b].T @ c)
             if a >= 0:
                 W[row + k, 6 * a + 3:6 * a + 6] -= r * self.C_a[:, k]
-            bias[row + k] = r * float(np.cross(wa, c) @ dw)
+            bias[row + k] = r * float(_cross(wa, c) @ dw)
         if self.slide is not None:
             k = row + C.shape[1]
             _, second = self.slide.evaluate(K, W, k)
