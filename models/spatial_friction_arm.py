@@ -2,28 +2,28 @@
 bearing: three frictional spatial joints in stick-slip (``nonsmooth.spatial.joint_friction``,
 ``docs/method.md`` section 15.4; issue 22's model).
 
-Built with the spatial family (``nonsmooth.spatial``): a turret (uniform cylinder, mass ``m0``,
-height ``H0``, radius ``r0``) turns about the world z axis on the revolute ``base`` at the
-origin; an arm (uniform rod, mass ``m1``, length ``L1``) turns on the horizontal revolute
-``shoulder`` at the top of the turret (axis world ``-y`` at the start, fixed in the turret, so a
-positive angle raises the arm), starting horizontal; a sleeve (a short tube, mass ``m2``, inner
-radius ``r2``) sits on the arm's axis at ``d2`` from the shoulder on the cylindrical joint
-``sleeve_bearing``, free to slide along the arm and to turn about it. Gravity ``g`` along -z.
+Built with the spatial family (``nonsmooth.spatial``): a horizontal SCARA-type arm. The upper
+arm (a slender rod, mass ``m0``, length ``L0``) turns about the world z axis on the revolute
+``shoulder`` at the origin; the forearm (mass ``m1``, length ``L1``) turns on the vertical
+revolute ``elbow`` at the upper arm's end; a sleeve (a short tube, mass ``m2``, inner radius
+``r2``, length ``l2``) sits on the forearm's axis at ``d2`` from the elbow on the cylindrical
+joint ``sleeve_bearing``, free to slide along the forearm and to turn about it. Gravity ``g``
+along -z loads the revolutes axially and in bending (the overhung arms) and the bearing
+radially. Everything starts at rest, stretched along x.
 
 Each revolute is geared (``RotorInertia``, armature mode: ``G^2 I_r`` on the joint rate) and
 has MotionSolve joint friction (``law``, ``mu_s`` / ``mu_d``; pin radius, friction arm,
 bending arm: its radial, axial and bending loads); the sleeve's bearing has friction with the
 reaction and bending (over the sleeve's length ``l2``) loads and a 2-D slip ``(r2 w, v)``. The
-motors apply joint torques ``T0 sin(w t)`` (base, about z) and ``T1 sin(w t + pi/2)`` plus a
-gravity-compensating ``T1g`` (shoulder), a push ``F2 sin(2 w t)`` drives the sleeve along the
-arm and a torque ``Q2 sin(w t)`` twists it; the amplitudes sit near the breakaway levels, so
-every joint sticks and slips.
+motors apply joint torques ``T0 sin(w t)`` (shoulder) and ``T1 cos(w t)`` (elbow), a push ``F2
+sin(2 w t)`` drives the sleeve along the forearm and a torque ``Q2 sin(w t)`` twists it; the
+amplitudes sit near the breakaway levels, so every joint sticks and slips.
 
-Outputs: ``base_angle``, ``shoulder_angle`` (rad), ``sleeve_travel`` (m) and ``sleeve_angle``
-(rad), the friction torques ``base_friction``, ``shoulder_friction`` (N m), the sleeve's
+Outputs: ``shoulder_angle``, ``elbow_angle`` (rad), ``sleeve_travel`` (m) and ``sleeve_angle``
+(rad), the friction torques ``shoulder_friction``, ``elbow_friction`` (N m), the sleeve's
 friction force ``sleeve_friction`` (N) and torque ``sleeve_friction_torque`` (N m), the normal
-loads ``base_load`` ... (N), the modes, and every element output (``base.N_axial``,
-``shoulder.N_bending``, ``sleeve_bearing.slip1`` ...).
+loads ``shoulder_load`` ... (N), and every element output (``shoulder.N_axial``,
+``elbow.N_bending``, ``sleeve_bearing.slip1``, ``elbow.mode`` ...).
 """
 
 from __future__ import annotations
@@ -52,18 +52,17 @@ DESCRIPTION = ("Two-joint arm with geared frictional joints and a sleeve on a fr
 #: Ranges (SI): masses (0, 1e3] kg, lengths (0, 10] m, radii (0, 1] m, coefficients [0, 2],
 #: torques and forces |.| <= 1e4, rates (0, 1e3] rad/s, end time (0, 1e3] s.
 PARAMETERS = [
-    Parameter("m0", 4.0, "kg", "mass of the turret", 0.0, 1e3, exclusive=True),
-    Parameter("H0", 0.4, "m", "height of the turret (base to shoulder)", 0.0, 10.0,
+    Parameter("m0", 2.0, "kg", "mass of the upper arm", 0.0, 1e3, exclusive=True),
+    Parameter("L0", 0.4, "m", "length of the upper arm (shoulder to elbow)", 0.0, 10.0,
               exclusive=True),
-    Parameter("r0", 0.08, "m", "radius of the turret", 0.0, 1.0, exclusive=True),
-    Parameter("m1", 1.5, "kg", "mass of the arm", 0.0, 1e3, exclusive=True),
-    Parameter("L1", 0.6, "m", "length of the arm", 0.0, 10.0, exclusive=True),
+    Parameter("m1", 1.5, "kg", "mass of the forearm", 0.0, 1e3, exclusive=True),
+    Parameter("L1", 0.5, "m", "length of the forearm", 0.0, 10.0, exclusive=True),
     Parameter("m2", 0.5, "kg", "mass of the sleeve", 0.0, 1e3, exclusive=True),
     Parameter("r2", 0.02, "m", "inner radius of the sleeve (its bearing's pin radius)", 0.0,
               1.0, exclusive=True),
     Parameter("l2", 0.08, "m", "length of the sleeve (its bearing's overlap)", 0.0, 10.0,
               exclusive=True),
-    Parameter("d2", 0.35, "m", "initial distance of the sleeve from the shoulder", 0.0, 10.0,
+    Parameter("d2", 0.3, "m", "initial distance of the sleeve from the elbow", 0.0, 10.0,
               exclusive=True),
     Parameter("law", "coulomb", "-", "friction law of the three joints",
               choices=("coulomb", "lugre", "regularized", "bristle")),
@@ -77,10 +76,10 @@ PARAMETERS = [
               exclusive=True),
     Parameter("I_r", 2e-5, "kg m^2", "rotor inertia of each motor", 0.0, 1.0, exclusive=True),
     Parameter("G", 50.0, "-", "gear ratio of each motor", 0.0, 1e4, exclusive=True),
-    Parameter("T0", 1.0, "N m", "amplitude of the base torque", -1e4, 1e4),
-    Parameter("T1", 0.6, "N m", "amplitude of the shoulder torque", -1e4, 1e4),
+    Parameter("T0", 2.0, "N m", "amplitude of the shoulder torque", -1e4, 1e4),
+    Parameter("T1", 0.7, "N m", "amplitude of the elbow torque", -1e4, 1e4),
     Parameter("F2", 1.5, "N", "amplitude of the push on the sleeve", -1e4, 1e4),
-    Parameter("Q2", 0.03, "N m", "amplitude of the twist of the sleeve", -1e4, 1e4),
+    Parameter("Q2", 0.015, "N m", "amplitude of the twist of the sleeve", -1e4, 1e4),
     Parameter("w", 2.0 * math.pi, "rad/s", "angular frequency of the loads", 0.0, 1e3,
               exclusive=True),
     Parameter("g", 9.81, "m/s^2", "gravity along -z", 0.0, 1e3),
@@ -88,16 +87,16 @@ PARAMETERS = [
 ]
 
 OUTPUT_UNITS = {
-    "base_angle": ("rad", "angle of the turret about z"),
-    "shoulder_angle": ("rad", "elevation of the arm"),
-    "sleeve_travel": ("m", "travel of the sleeve along the arm"),
-    "sleeve_angle": ("rad", "angle of the sleeve about the arm"),
-    "base_friction": ("N m", "friction torque of the base joint on the turret"),
-    "shoulder_friction": ("N m", "friction torque of the shoulder on the arm"),
-    "sleeve_friction": ("N", "friction force of the bearing on the sleeve, along the arm"),
+    "shoulder_angle": ("rad", "angle of the upper arm about z"),
+    "elbow_angle": ("rad", "angle of the forearm relative to the upper arm"),
+    "sleeve_travel": ("m", "travel of the sleeve along the forearm"),
+    "sleeve_angle": ("rad", "angle of the sleeve about the forearm"),
+    "shoulder_friction": ("N m", "friction torque of the shoulder on the upper arm"),
+    "elbow_friction": ("N m", "friction torque of the elbow on the forearm"),
+    "sleeve_friction": ("N", "friction force of the bearing on the sleeve, along the forearm"),
     "sleeve_friction_torque": ("N m", "friction torque of the bearing on the sleeve"),
-    "base_load": ("N", "normal load of the base joint's friction"),
     "shoulder_load": ("N", "normal load of the shoulder's friction"),
+    "elbow_load": ("N", "normal load of the elbow's friction"),
     "sleeve_load": ("N", "normal load of the sleeve bearing's friction"),
 }
 
@@ -111,67 +110,64 @@ def build(**params) -> Model:
         raise ModelError(f"model {NAME}: mu_d = {p['mu_d']:g} must not exceed mu_s = "
                          f"{p['mu_s']:g}")
     if not p["l2"] / 2 < p["d2"] < p["L1"] - p["l2"] / 2:
-        raise ModelError(f"model {NAME}: d2 = {p['d2']:g} m puts the sleeve off the arm; give "
-                         f"l2 / 2 < d2 < L1 - l2 / 2 = {p['L1'] - p['l2'] / 2:g} m")
-    m0, H0, r0, m1, L1, m2, r2, l2, d2 = (p[k] for k in ("m0", "H0", "r0", "m1", "L1", "m2",
-                                                           "r2", "l2", "d2"))
+        raise ModelError(f"model {NAME}: d2 = {p['d2']:g} m puts the sleeve off the forearm; "
+                         f"give l2 / 2 < d2 < L1 - l2 / 2 = {p['L1'] - p['l2'] / 2:g} m")
+    m0, L0, m1, L1, m2, r2, l2, d2 = (p[k] for k in ("m0", "L0", "m1", "L1", "m2", "r2", "l2",
+                                                      "d2"))
     w, g = p["w"], p["g"]
     z, x = np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.0, 0.0])
-    h1 = np.array([0.0, -1.0, 0.0])  # the shoulder axis
-    S = H0 * z  # the shoulder
+    E = L0 * x  # the elbow
     friction = {"mu": p["mu_d"], "mu_s": p["mu_s"], "law": p["law"]}
     arms = {"pin_radius": p["pin_radius"], "friction_arm": p["friction_arm"],
             "bending_arm": p["bending_arm"]}
     mdl = SpatialModel(NAME)
-    Jt = m0 * (3 * r0 * r0 + H0 * H0) / 12.0
-    turret = mdl.add(Body("turret", m0, (Jt, Jt, 0.5 * m0 * r0 * r0), position=0.5 * S))
-    Ja = m1 * L1 * L1 / 12.0
-    arm = mdl.add(Body("arm", m1, (1e-4 * m1, Ja, Ja), position=S + 0.5 * L1 * x))
+    J0, J1 = m0 * L0 * L0 / 12.0, m1 * L1 * L1 / 12.0  # slender rods along x
+    upper = mdl.add(Body("upper_arm", m0, (1e-4 * m0, J0, J0), position=0.5 * L0 * x))
+    fore = mdl.add(Body("forearm", m1, (1e-4 * m1, J1, J1), position=E + 0.5 * L1 * x))
     Js = m2 * (3 * r2 * r2 + l2 * l2) / 12.0
-    sleeve = mdl.add(Body("sleeve", m2, (m2 * r2 * r2, Js, Js), position=S + d2 * x))
-    base = mdl.add(Revolute("base", ground, turret, point=(0.0, 0.0, 0.0), axis=z, **friction,
-                            **arms))
-    shoulder = mdl.add(Revolute("shoulder", turret, arm, point=S, axis=h1, **friction, **arms))
-    mdl.add(Cylindrical("sleeve_bearing", arm, sleeve, point=S + d2 * x, axis=x, **friction,
+    S = E + d2 * x  # the sleeve's centre on the forearm
+    sleeve = mdl.add(Body("sleeve", m2, (m2 * r2 * r2, Js, Js), position=S))
+    shoulder = mdl.add(Revolute("shoulder", ground, upper, point=(0.0, 0.0, 0.0), axis=z,
+                                **friction, **arms))
+    elbow = mdl.add(Revolute("elbow", upper, fore, point=E, axis=z, **friction, **arms))
+    mdl.add(Cylindrical("sleeve_bearing", fore, sleeve, point=S, axis=x, **friction,
                         pin_radius=r2, initial_overlap=l2))
-    for joint in (base, shoulder):
+    for joint in (shoulder, elbow):
         mdl.add(RotorInertia(f"{joint.name}_motor", joint, rotor_inertia=p["I_r"],
                              gear_ratio=p["G"], mode="armature"))
-    # joint torques (body axes: the joint axes are fixed in both bodies), equal and opposite
+    # motor torques and the push and twist on the sleeve, equal and opposite (body axes: the
+    # joint axes are fixed in both bodies)
     T0, T1, F2, Q2 = p["T0"], p["T1"], p["F2"], p["Q2"]
-    hold = (m1 * 0.5 * L1 + m2 * d2) * g  # the shoulder motor holds the arm's weight
-    mdl.add(Torque("base_motor_torque", turret, lambda t: T0 * math.sin(w * t) * z,
+    mdl.add(Torque("shoulder_torque", upper, lambda t: T0 * math.sin(w * t) * z,
                    frame="body"))
-
-    def shoulder_torque(t):
-        return (hold + T1 * math.cos(w * t)) * h1
-
-    mdl.add(Torque("shoulder_on_arm", arm, shoulder_torque, frame="body"))
-    mdl.add(Torque("shoulder_on_turret", turret, lambda t: -shoulder_torque(t), frame="body"))
+    mdl.add(Torque("elbow_on_forearm", fore, lambda t: T1 * math.cos(w * t) * z, frame="body"))
+    mdl.add(Torque("elbow_on_upper_arm", upper, lambda t: -T1 * math.cos(w * t) * z,
+                   frame="body"))
     mdl.add(Force("push_on_sleeve", sleeve, lambda t: F2 * math.sin(2 * w * t) * x,
                   frame="body"))
-    mdl.add(Force("push_on_arm", arm, lambda t: -F2 * math.sin(2 * w * t) * x, point=S + d2 * x,
+    mdl.add(Force("push_on_forearm", fore, lambda t: -F2 * math.sin(2 * w * t) * x, point=S,
                   frame="body"))
     mdl.add(Torque("twist_on_sleeve", sleeve, lambda t: Q2 * math.sin(w * t) * x, frame="body"))
-    mdl.add(Torque("twist_on_arm", arm, lambda t: -Q2 * math.sin(w * t) * x, frame="body"))
+    mdl.add(Torque("twist_on_forearm", fore, lambda t: -Q2 * math.sin(w * t) * x,
+                   frame="body"))
     mdl.add(Gravity(g))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
     columns = {
-        "base_angle": lambda r: r["base.angle"],
         "shoulder_angle": lambda r: r["shoulder.angle"],
+        "elbow_angle": lambda r: r["elbow.angle"],
         "sleeve_travel": lambda r: r["sleeve_bearing.displacement"],
         "sleeve_angle": lambda r: r["sleeve_bearing.angle"],
-        "base_friction": lambda r: r["base.Tf_h"],
         "shoulder_friction": lambda r: r["shoulder.Tf_h"],
+        "elbow_friction": lambda r: r["elbow.Tf_h"],
         "sleeve_friction": lambda r: r["sleeve_bearing.Ff_h"],
         "sleeve_friction_torque": lambda r: r["sleeve_bearing.Tf_h"],
-        "base_load": lambda r: r["base.N"],
         "shoulder_load": lambda r: r["shoulder.N"],
+        "elbow_load": lambda r: r["elbow.N"],
         "sleeve_load": lambda r: r["sleeve_bearing.N"],
     }
     outputs = {name: Output(columns[name], *OUTPUT_UNITS[name]) for name in OUTPUT_UNITS}
     return Model(system, q0, v0, name=NAME, outputs=outputs, parameters=p, t_end=p["t_end"],
                  dt=1e-2, description=DESCRIPTION,
-                 plot_outputs=("base_angle", "shoulder_angle", "sleeve_travel",
-                               "base_friction", "shoulder_friction", "sleeve_friction"))
+                 plot_outputs=("shoulder_angle", "elbow_angle", "sleeve_travel",
+                               "shoulder_friction", "elbow_friction", "sleeve_friction"))
