@@ -16,8 +16,10 @@ has MotionSolve joint friction (``law``, ``mu_s`` / ``mu_d``; pin radius, fricti
 bending arm: its radial, axial and bending loads); the sleeve's bearing has friction with the
 reaction and bending (over the sleeve's length ``l2``) loads and a 2-D slip ``(r2 w, v)``. The
 motors apply joint torques ``T0 sin(w t)`` (shoulder) and ``T1 cos(w t)`` (elbow), a push ``F2
-sin(2 w t)`` drives the sleeve along the forearm and a torque ``Q2 sin(w t)`` twists it; the
-amplitudes sit near the breakaway levels, so every joint sticks and slips.
+sin(2 w t)`` drives the sleeve along the forearm and a torque ``Q2 sin(w t)`` twists it. The
+motor torques' amplitudes sit just above the breakaway levels, so the shoulder and the elbow
+stick and slip about ten times each in 0-5 s; the sleeve breaks away and then slips in 2-D,
+its axial slip reversing with the push while the twist keeps the slip vector off zero.
 
 Outputs: ``shoulder_angle``, ``elbow_angle`` (rad), ``sleeve_travel`` (m) and ``sleeve_angle``
 (rad), the friction torques ``shoulder_friction``, ``elbow_friction`` (N m), the sleeve's
@@ -78,8 +80,8 @@ PARAMETERS = [
     Parameter("G", 50.0, "-", "gear ratio of each motor", 0.0, 1e4, exclusive=True),
     Parameter("T0", 2.0, "N m", "amplitude of the shoulder torque", -1e4, 1e4),
     Parameter("T1", 0.7, "N m", "amplitude of the elbow torque", -1e4, 1e4),
-    Parameter("F2", 1.5, "N", "amplitude of the push on the sleeve", -1e4, 1e4),
-    Parameter("Q2", 0.015, "N m", "amplitude of the twist of the sleeve", -1e4, 1e4),
+    Parameter("F2", 4.0, "N", "amplitude of the push on the sleeve", -1e4, 1e4),
+    Parameter("Q2", 0.01, "N m", "amplitude of the twist of the sleeve", -1e4, 1e4),
     Parameter("w", 2.0 * math.pi, "rad/s", "angular frequency of the loads", 0.0, 1e3,
               exclusive=True),
     Parameter("g", 9.81, "m/s^2", "gravity along -z", 0.0, 1e3),

@@ -278,3 +278,33 @@ def test_friction_keywords_errors():
         Fixed("f", ground, b, mu=0.1)
     with pytest.raises(ModelError, match="mu_s"):
         Spherical("s", ground, b, mu=0.3, mu_s=0.1)
+
+
+# ============================================================ the bundled arm model
+def test_friction_arm_model_sticks_slips_and_balances():
+    """``models/spatial_friction_arm.py``: the shoulder and the elbow stick and slip, the sleeve
+    breaks away; every joint's load is the sum of its terms (each recomputed from the
+    multipliers of its rows); the energy balance closes and friction only dissipates; the
+    friction torque never exceeds ``mu_s r_p N`` while stuck nor differs from ``mu_d r_p N``
+    while slipping."""
+    from nonsmooth.models import spatial_friction_arm
+
+    model = spatial_friction_arm.build()
+    r = nonsmooth.simulate(model, 1.5)
+    assert r.status == 0
+    after = {(e.pair, e.after) for e in r.events}
+    for joint in ("shoulder", "elbow"):
+        assert (joint, "stick") in after and ({(joint, "slip+"), (joint, "slip-")} & after)
+        terms = sum(r[f"{joint}.N_{k}"] for k in ("reaction", "axial", "bending", "preload"))
+        np.testing.assert_allclose(r[f"{joint}.N"], terms, rtol=1e-9)
+        p = model.parameters
+        T, N, mode = r[f"{joint}.Tf_h"], r[f"{joint}.N"], r[f"{joint}.mode"]
+        rp = p["pin_radius"]
+        assert np.all(np.abs(T[mode == 0]) <= p["mu_s"] * rp * N[mode == 0] * (1 + 1e-9))
+        slipping = mode != 0
+        np.testing.assert_allclose(np.abs(T[slipping]), p["mu_d"] * rp * N[slipping],
+                                   rtol=1e-9)
+    assert ("sleeve_bearing", "slip") in after
+    sleeve = sum(r[f"sleeve_bearing.N_{k}"] for k in ("reaction", "bending", "preload"))
+    np.testing.assert_allclose(r["sleeve_bearing.N"], sleeve, rtol=1e-9)
+    _balance(r)
