@@ -308,3 +308,33 @@ def test_friction_arm_model_sticks_slips_and_balances():
     sleeve = sum(r[f"sleeve_bearing.N_{k}"] for k in ("reaction", "bending", "preload"))
     np.testing.assert_allclose(r["sleeve_bearing.N"], sleeve, rtol=1e-9)
     _balance(r)
+
+
+# ============================================================ effect
+@pytest.mark.parametrize("law", ["coulomb", "regularized"])
+@pytest.mark.parametrize("effect, level", [("ALL", 0.3), ("STICTION", 0.4), ("SLIDING", 0.3)])
+def test_effect_switches_the_sliding_level(law, effect, level):
+    """MotionSolve's ``effect`` on the overhanging slider of check 4: ``STICTION`` slides at the
+    static coefficient, ``SLIDING`` and ``ALL`` at the dynamic one: deceleration ``level g (1 +
+    e / x_s)`` (the regularized law at a speed far above its fall-off velocity, with no
+    stiction excess under STICTION / SLIDING)."""
+    m, e, xs, v0 = 4.0, 0.1, 0.5, 2.0
+    mdl = SpatialModel("slider")
+    s = mdl.add(Body("slider", mass=m, inertia=(0.01, 0.02, 0.02), position=(e, 0, 0),
+                     velocity=(v0, 0, 0)))
+    params = {"effect": effect, "falloff_vel": 1e-3, "stribeck_vel": 1e-3}
+    mdl.add(Translational("guide", ground, s, point=(0, 0, 0), axis=(1, 0, 0), mu=0.3,
+                          mu_s=0.4, law=law, friction=params, initial_overlap=xs))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 0.2, dt=0.01, **TIGHT)
+    a = level * g * (1 + e / xs)
+    np.testing.assert_allclose(r["slider.vx"], v0 - a * r.t, rtol=1e-9, atol=1e-12)
+
+
+def test_effect_named_when_invalid():
+    b = Body("b", mass=1.0, inertia=(1, 1, 1))
+    mdl = SpatialModel("bad effect")
+    mdl.add(b)
+    mdl.add(Spherical("s", ground, b, mu=0.1, friction={"effect": "SOMETIMES"}))
+    with pytest.raises(ModelError, match="effect"):
+        nonsmooth.simulate(mdl, 0.1)

@@ -125,8 +125,10 @@ class Bristle(FrictionLaw):
 
     @classmethod
     def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> Bristle:
+        from .schema import apply_effect
+
         kw = {k: v for k, v in _S.pick(params).items() if k not in ("mu_s", "mu_d")}
-        return cls(mu_d, mu_s, **kw)  # the pair's own coefficients rule
+        return cls(*apply_effect(mu_d, mu_s, params), **kw)  # the pair's own coefficients
 
     def pack(self) -> tuple[int, tuple[float, ...]]:
         """The compiled stage's kind ``BRISTLE`` (3) and its numbers ``mu_s, mu_d, mu_v, v_s,

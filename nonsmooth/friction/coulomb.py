@@ -39,7 +39,10 @@ class Coulomb(FrictionLaw):
 
     @classmethod
     def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> Coulomb:
-        return cls(mu_d, mu_s)
+        """The pair's coefficients under ``params["effect"]`` (``schema.apply_effect``)."""
+        from .schema import apply_effect
+
+        return cls(*apply_effect(mu_d, mu_s, params))
 
     def pack(self) -> tuple[int, tuple[float, ...]]:
         """The compiled stage's kind ``COULOMB`` (0); ``mu`` and ``mu_s`` are the pair's, in

@@ -76,6 +76,9 @@ class Regularized(FrictionLaw):
     def from_pair(cls, mu_d: float, mu_s: float | None, params: Mapping) -> Regularized:
         """``coulomb`` and ``stiction_extra`` default to the pair's ``mu_d`` and
         ``mu_s - mu_d`` (as coefficients of the normal load)."""
+        from .schema import apply_effect
+
+        mu_d, mu_s = apply_effect(mu_d, mu_s, params)  # STICTION / SLIDING: one level
         kw = _S.pick(params)
         if kw.get("normal_load", _S["normal_load"].default):
             kw.setdefault("coulomb", mu_d)

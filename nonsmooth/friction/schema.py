@@ -386,3 +386,20 @@ BRISTLE_SCHEMA = LawSchema("bristle", (
 #: The schema of every law by its registry name.
 LAW_SCHEMAS: dict[str, LawSchema] = {s.law: s for s in (COULOMB_SCHEMA, LUGRE_SCHEMA,
                                                         REGULARIZED_SCHEMA, BRISTLE_SCHEMA)}
+
+
+def apply_effect(mu_d: float, mu_s: float | None, params) -> tuple[float, float | None]:
+    """The coefficients a set-valued or regularized law uses under MotionSolve's ``effect``
+    (``params["effect"]``, default ``ALL``; ``docs/spatial_friction.md`` section 4.3):
+    ``STICTION`` the static coefficient everywhere (``mu_d := mu_s``), ``SLIDING`` the dynamic
+    one everywhere (``mu_s := mu_d``: the pair sticks at the dynamic level), ``ALL`` both as
+    given. Returns ``(mu_d, mu_s)`` (``mu_s`` None: equal to ``mu_d``). LuGre reads ``effect``
+    itself (its bristles and viscous term)."""
+    effect = str(params.get("effect", "ALL")).upper() if params else "ALL"
+    LUGRE_SCHEMA["effect"].validate(effect, "friction", name="effect")
+    static = mu_d if mu_s is None else mu_s
+    if effect == "STICTION":
+        return static, static
+    if effect == "SLIDING":
+        return mu_d, mu_d
+    return mu_d, mu_s
