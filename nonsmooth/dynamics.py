@@ -240,9 +240,10 @@ class Dynamics:
             z_at.append(self.z_slices[i].start if law.n_states else -1)
             rows = sysm.pair_radial[i]
             radial += [n + rows[0], n + rows[1]] if rows else [-1, -1]
-        if any(len(rows) not in (0, 2) or len(groups) != bool(rows) for rows, groups
-               in zip(sysm.pair_radial, sysm.pair_norms, strict=True)):
-            return  # norm loads other than one radial of two rows: the Python path
+        if sysm.variable_norm_weights or any(
+                len(rows) not in (0, 2) or len(groups) != bool(rows) for rows, groups
+                in zip(sysm.pair_radial, sysm.pair_norms, strict=True)):
+            return  # norm loads other than one radial of two rows, or of q: the Python path
         builder = (PlanBuilder(n, m, p, k, self.p_rows)
                    .header(state_mass=state_mass, two_alpha=self._2a, beta2=self._b2,
                            jam=JAM_MARGIN, n_z=self.n_z, radial=self._radial)

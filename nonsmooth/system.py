@@ -73,6 +73,10 @@ class Terms(NamedTuple):
     W: np.ndarray
     P_applied: float
     P_damping: float
+    #: the norm load terms' weights at ``q`` (flat over ``System.pair_norms``, pair by pair)
+    #: where some depend on ``q`` (a spatial slider's bending over a changing overlap); None:
+    #: the constant weights of the pairs
+    norm_weights: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +195,9 @@ class System:
     constraint_names: list[str]
     constraint_kinds: list[str]
     pairs: list[FrictionPair]
+    #: whether :meth:`terms` gives ``Terms.norm_weights`` (weights of ``q``): the evaluations
+    #: then take the Python stage
+    variable_norm_weights: bool = False
 
     # ------------------------------------------------------------------ derived, set by _finish
     def _finish(self) -> None:

@@ -338,3 +338,43 @@ def test_effect_named_when_invalid():
     mdl.add(Spherical("s", ground, b, mu=0.1, friction={"effect": "SOMETIMES"}))
     with pytest.raises(ModelError, match="effect"):
         nonsmooth.simulate(mdl, 0.1)
+
+
+# ============================================================ overlap_delta (check 4b)
+@pytest.mark.parametrize("delta, sign", [("increase", 1.0), ("decrease", -1.0)])
+def test_slider_overlap_delta_closed_form(delta, sign):
+    """The overhanging slider of check 4 with a changing overlap ``x_s = x_s0 + sign s``:
+    ``v dv/ds = -mu_d g (1 + e / (x_s0 + sign s))`` integrates to ``v^2 = v0^2 - 2 mu_d g (s
+    + sign e ln(1 + sign s / x_s0))``; the stop position is its root (``brentq``)."""
+    from scipy.optimize import brentq
+
+    m, e, xs0, mu, v0 = 4.0, 0.1, 0.3, 0.3, 1.5
+    mdl = SpatialModel("slider")
+    s = mdl.add(Body("slider", mass=m, inertia=(0.01, 0.02, 0.02), position=(e, 0, 0),
+                     velocity=(v0, 0, 0)))
+    mdl.add(Translational("guide", ground, s, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
+                          mu_s=0.4, initial_overlap=xs0, overlap_delta=delta))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 0.8, dt=0.002, **TIGHT)
+
+    def v2(x):
+        return v0 ** 2 - 2 * mu * g * (x + sign * e * np.log(1 + sign * x / xs0))
+
+    moving = r["slider.vx"] > 1e-6
+    x = r["guide.displacement"][moving]
+    np.testing.assert_allclose(r["slider.vx"][moving] ** 2, v2(x), rtol=1e-9, atol=1e-12)
+    s_stop = brentq(v2, 0.0, 0.299 if sign < 0 else 2.0, xtol=1e-15)
+    assert r["guide.displacement"][-1] == pytest.approx(s_stop, abs=1e-9)
+    np.testing.assert_allclose(r["guide.N_bending"][moving],
+                               m * g * e / (xs0 + sign * x), rtol=1e-9)
+
+
+def test_slider_leaving_its_guide_named():
+    """``overlap_delta = "decrease"`` until the overlap is gone: a named ``ModelError``."""
+    mdl = SpatialModel("slider")
+    s = mdl.add(Body("slider", mass=1.0, inertia=(0.01, 0.02, 0.02), velocity=(3.0, 0, 0)))
+    mdl.add(Translational("guide", ground, s, point=(0, 0, 0), axis=(1, 0, 0), mu=0.1,
+                          initial_overlap=0.2, overlap_delta="decrease"))
+    mdl.add(Gravity())
+    with pytest.raises(ModelError, match="left its guide"):
+        nonsmooth.simulate(mdl, 1.0, dt=0.01, **TIGHT)

@@ -165,6 +165,7 @@ class GeneralStage:
         self.any_smooth = bool(self.smooth.any())
         self.abs_rows = np.asarray(abs_rows, dtype=int)
         self.pair_norms = pair_norms
+        self._weights = None  # the norm terms' weights of the current evaluation (flat), or None
         self.has_radial = np.array([bool(g) for g in pair_norms], dtype=bool)
         self.radial = bool(self.has_radial.any())
         self.dim, self.w_row = dim, w_row
@@ -276,9 +277,21 @@ class GeneralStage:
         """Each pair's norm loads ``sum_g w_g ||lambda_g||`` (N, p) from a KKT solution ``x``
         (a revolute pin's radial reaction, a spatial joint's bending and ball loads)."""
         out = np.zeros(self.p)
+        for i, rows, w in self.norm_terms():
+            out[i] += w * math.sqrt(sum(float(x[self.n_v + r]) ** 2 for r in rows))
+        return out
+
+    def norm_terms(self, pair: int | None = None) -> list:
+        """``[(pair, rows, weight)]`` of every norm load term (of ``pair`` only, if given) with
+        the weights of the current evaluation (``Terms.norm_weights``) where the family gives
+        them."""
+        out, g = [], 0
         for i, groups in enumerate(self.pair_norms):
             for rows, w in groups:
-                out[i] += w * math.sqrt(sum(float(x[self.n_v + r]) ** 2 for r in rows))
+                if pair is None or i == pair:
+                    out.append((i, rows, w if self._weights is None else
+                                float(self._weights[g])))
+                g += 1
         return out
 
     def load_lipschitz(self, X1, Wt, slip) -> np.ndarray:
@@ -290,7 +303,7 @@ class GeneralStage:
         L = np.abs(Wt[slip]) @ np.abs(X1[n + self.abs_rows]) if self.abs_rows.size else \
             np.zeros((slip.size, X1.shape[1]))
         for a, i in enumerate(slip):
-            for rows, w in self.pair_norms[i]:
+            for _, rows, w in self.norm_terms(i):
                 L[a] += w * np.sqrt(np.sum(X1[n + np.asarray(rows)] ** 2, axis=0))
         return L
 
@@ -322,7 +335,7 @@ class GeneralStage:
 
         n = self.n_v
         terms = [(w, X0[n + np.asarray(r)], X1[n + np.asarray(r), 0])
-                 for r, w in self.pair_norms[i]]
+                 for _, r, w in self.norm_terms(i)]
         terms += [(float(Wt[i, a]), X0[n + r:n + r + 1], X1[n + r:n + r + 1, 0])
                   for a, r in enumerate(self.abs_rows) if Wt[i, a] != 0.0]
         pre = float(preload[i])
@@ -373,6 +386,7 @@ class GeneralStage:
         """
         n, m = self.n_v, self.m
         W = T.W
+        self._weights = T.norm_weights
         stick, slip = fr.stick, fr.slip
         k = stick.size
         Ws = W[stick]

@@ -28,7 +28,9 @@ the axis (translational), both (cylindrical, one isotropic cone ``||(T / r_p, F_
 The four ``inputs`` bits (Preload, Reaction_Force, Bending_Moment, Torsional_Moment) switch the
 terms; a bit that does not apply to the type is accepted and has no effect. A preload adds to
 the normal load before the coefficient, as in the planar family (``N_pre = preload / (mu_s
-r)``). The overlap ``x_s`` is constant (``initial_overlap``). References: Altair MotionSolve
+r)``). The overlap is ``x_s = initial_overlap`` or, with ``overlap_delta="increase"`` /
+``"decrease"``, ``initial_overlap +- s`` (``s`` the joint's displacement; ``x_s <= 0`` is a
+``ModelError``). References: Altair MotionSolve
 reference, ``Force_JointFriction``; ``docs/spatial_friction.md`` sections 2 and 4.
 """
 
@@ -50,11 +52,15 @@ ARMS = {
     "Revolute": {"pin_radius": 1.0, "friction_arm": 1.0, "bending_arm": 1.0,
                  "torque_preload": 0.0},
     "Spherical": {"ball_radius": 1.0, "torque_preload": 0.0},
-    "Translational": {"reaction_arm": 1.0, "initial_overlap": 1000.0, "force_preload": 0.0},
+    "Translational": {"reaction_arm": 1.0, "initial_overlap": 1000.0, "force_preload": 0.0,
+                      "overlap_delta": "constant"},
     "Cylindrical": {"pin_radius": 1.0, "initial_overlap": 1000.0, "force_preload": 0.0,
-                    "torque_preload": 0.0},
+                    "torque_preload": 0.0, "overlap_delta": "constant"},
 }
 _PRELOADS = ("torque_preload", "force_preload")
+#: ``overlap_delta``: the overlap ``x_s = initial_overlap + sign * s`` with ``s`` the joint's
+#: displacement along its axis (MotionSolve: INCREASE when I moves along +z of J)
+OVERLAP = {"constant": 0.0, "increase": 1.0, "decrease": -1.0}
 
 
 def _bits(where: str, inputs) -> tuple[bool, bool, bool, bool]:
@@ -81,7 +87,7 @@ class JointFrictionSpec:
     """
 
     def __init__(self, joint, mu, mu_s, law, friction, inputs, arms: dict):
-        self.kind = joint.kind
+        self.kind, self.name = joint.kind, joint.name
         where = f"{joint.label} '{joint.name}'"
         if self.kind not in ARMS:
             raise ModelError(f"{where}: joint friction is available on revolute, spherical, "
@@ -93,6 +99,14 @@ class JointFrictionSpec:
             raise ModelError(f"{where}: unknown friction parameter(s) {unknown}; a "
                              f"{joint.label} joint takes {sorted(allowed)}")
         values = dict(allowed)
+        if "overlap_delta" in arms:
+            arms = dict(arms)
+            delta = str(arms.pop("overlap_delta")).lower()
+            if delta not in OVERLAP:
+                raise ModelError(f"{where}: overlap_delta = {delta!r} is invalid; allowed: "
+                                 "'constant', 'increase' (the overlap grows as body_b moves "
+                                 "along +axis), 'decrease'")
+            values["overlap_delta"] = delta
         for key, value in arms.items():
             x = float(value) if isinstance(value, (int, float)) else math.nan
             ok = math.isfinite(x) and (x >= 0.0 if key in _PRELOADS else x > 0.0)
@@ -194,6 +208,32 @@ class CompiledJointFriction:
             self.C_a = np.zeros((3, 0))
         self.slide = (Dot2Primitive(a, frame_a[:, 2], s_a, b, s_b)
                       if kind in ("Translational", "Cylindrical") else None)
+        # a bending term over an overlap that changes with the displacement: its weight
+        # 1 / x_s(q), the others constant (the pair's norm terms in order)
+        self.overlap_sign = OVERLAP[arms.get("overlap_delta", "constant")]
+        labels = [lab for lab, _, _ in spec.labelled_terms("_") if lab in ("reaction", "bending")]
+        self.weights = np.array([w for lab, _, w in spec.labelled_terms("_")
+                                 if lab in ("reaction", "bending")])
+        self.bending = labels.index("bending") if "bending" in labels else -1
+        self.variable = bool(self.overlap_sign) and self.bending >= 0
+        self.name = spec.name
+
+    def norm_weights(self, K: Kinematics) -> np.ndarray:
+        """The weights of this pair's norm terms at ``K`` (the bending one ``1 / x_s(q)``
+        with ``overlap_delta``); raises :class:`ModelError` when the overlap is gone."""
+        if not self.variable:
+            return self.weights
+        s = self.slide.evaluate(K, np.zeros((1, 6 * (max(self.a, self.b) + 1))), 0)[0]
+        x_s = self.spec.arms["initial_overlap"] + self.overlap_sign * s
+        if not x_s > 0.0:
+            raise ModelError(f"joint '{self.name}': the overlap x_s = {x_s:.6g} m is no longer "
+                             f"positive (initial_overlap {self.spec.arms['initial_overlap']:g}"
+                             f" m, displacement {s:.6g} m, overlap_delta "
+                             f"'{self.spec.arms['overlap_delta']}'): the slider has left its "
+                             "guide")
+        out = self.weights.copy()
+        out[self.bending] = 1.0 / x_s
+        return out
 
     def fill(self, K: Kinematics, W: np.ndarray, bias: np.ndarray, row: int) -> None:
         """Write this pair's rows ``row .. row + dim - 1`` of ``W`` (p_rows, n_v; zero there
@@ -234,8 +274,16 @@ def friction_outputs(system) -> dict:
         out[f"{j}.N"] = (lambda r, i=i: r.N[:, i], "N", "normal load of the joint friction")
         for label, rows, weight in fr.spec.labelled_terms(j):
             cols = [names.index(rw) for rw in rows]
+            if label == "bending" and fr.variable:  # over the overlap x_s(q)
+                x0, sign = fr.spec.arms["initial_overlap"], fr.overlap_sign
+
+                def wt(r, j=j, x0=x0, sign=sign):
+                    return 1.0 / (x0 + sign * r[f"{j}.displacement"])
+            else:
+                def wt(r, w=weight):
+                    return w
             out[f"{j}.N_{label}"] = (
-                lambda r, c=cols, wt=weight: wt * np.sqrt(np.sum(r.lam[:, c] ** 2, axis=1)),
+                lambda r, c=cols, wt=wt: wt(r) * np.sqrt(np.sum(r.lam[:, c] ** 2, axis=1)),
                 "N", f"{label} term of the normal load")
         pre = fr.spec.preload()
         out[f"{j}.N_preload"] = (lambda r, p=pre: np.full(r.t.size, p), "N",

@@ -233,6 +233,7 @@ class SpatialSystem(System):
                 self._friction.append(CompiledJointFriction(j.friction, jr.a, jr.b,
                                                             j.frame_in_a(), jr.s_a, jr.s_b))
         self._finish()
+        self.variable_norm_weights = any(fr.variable for fr in self._friction)
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
         self._tables = None  # the compiled kernels' tables (made on first use)
         self._W = np.zeros((0, self.n_v))
@@ -253,7 +254,7 @@ class SpatialSystem(System):
         """The compiled kernels and phases (:class:`~nonsmooth.spatial.family.SpatialFamily`;
         obligation 4) for a run whose evaluation buffer has ``size`` floats."""
         if self.pairs:  # joint friction: its W and bias are written in Python (terms)
-            return None
+            return None  # (and so are weights of q: variable_norm_weights)
         from .family import spatial_family
 
         return spatial_family(self, size)
@@ -347,8 +348,11 @@ class SpatialSystem(System):
             tab.ints, tab.floats, tab.bodies, U, float(t), q, v, self.n_constraints)
         if err:
             return self.python_terms(t, q, v)
-        W = self.friction_rows(self.kinematics(q, v))[0] if self._friction else self._W
-        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_a, P_d)
+        if not self._friction:
+            return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_a, P_d)
+        K = self.kinematics(q, v)
+        return Terms(self._M, f, phi, phi_t, G, gamma, self.friction_rows(K)[0], P_a, P_d,
+                     self._norm_weights(K))
 
     def python_terms(self, t, q, v):
         """:meth:`terms` element by element in Python (the reference of the kernels)."""
@@ -378,8 +382,10 @@ class SpatialSystem(System):
         if self._keep is not None:  # rows removed as redundant
             keep = self._keep
             phi, phi_t, G, gamma = phi[keep], phi_t[keep], G[keep], gamma[keep]
-        W = self.friction_rows(K)[0] if self._friction else self._W
-        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
+        if not self._friction:
+            return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_applied, P_damping)
+        return Terms(self._M, f, phi, phi_t, G, gamma, self.friction_rows(K)[0], P_applied,
+                     P_damping, self._norm_weights(K))
 
     def potential(self, t, q):
         """Gravity's and the springs' potential energy (J) at ``q``: by the compiled kernels
@@ -405,6 +411,13 @@ class SpatialSystem(System):
         for fr, row in zip(self._friction, self.w_row, strict=True):
             fr.fill(K, W, bias, int(row))
         return W, bias
+
+    def _norm_weights(self, K: Kinematics) -> np.ndarray | None:
+        """The norm terms' weights at ``K`` (flat, :attr:`System.pair_norms`' order) when some
+        depend on ``q`` (``overlap_delta``); else None (the pairs' own)."""
+        if not self.variable_norm_weights:
+            return None
+        return np.concatenate([fr.norm_weights(K) for fr in self._friction])
 
     def tangential_bias(self, t, q, v):
         """``(dW/dt) v`` (p_rows,) of the frictional joints (closed form)."""
