@@ -378,3 +378,48 @@ def test_slider_leaving_its_guide_named():
     mdl.add(Gravity())
     with pytest.raises(ModelError, match="left its guide"):
         nonsmooth.simulate(mdl, 1.0, dt=0.01, **TIGHT)
+
+
+# ============================================================ 6. universal joint
+def _hooke_or_hinge(kind: str, yoke_choice: str = "both"):
+    """A body hanging from the ground by a Hooke joint (cross axes x fixed in the ground, y
+    fixed in the body) or by a revolute about x, released from 0.8 rad about x."""
+    from nonsmooth.spatial import Universal
+    from nonsmooth.spatial.rotation import from_axis_angle, rotation_matrix
+
+    th, l = 0.8, 0.4
+    p = from_axis_angle(np.array([1.0, 0, 0]), th)
+    c = rotation_matrix(p) @ np.array([0.0, 0.0, -l])
+    mdl = SpatialModel(kind)
+    bob = mdl.add(Body("bob", 1.2, (0.02, 0.03, 0.01), position=c, orientation=p))
+    fr = {"mu": 0.3, "mu_s": 0.4, "pin_radius": 0.05, "friction_arm": 0.02, "bending_arm": 0.03}
+    if kind == "hooke":
+        axis_b = rotation_matrix(p) @ np.array([0.0, 1.0, 0.0])
+        mdl.add(Universal("joint", ground, bob, point=(0, 0, 0), axis_a=(1, 0, 0),
+                          axis_b=axis_b, yoke_choice=yoke_choice, **fr))
+    else:
+        mdl.add(Revolute("joint", ground, bob, point=(0, 0, 0), axis=(1, 0, 0), **fr))
+    mdl.add(Gravity())
+    return nonsmooth.simulate(mdl, 3.0, dt=0.01, **TIGHT)
+
+
+def test_universal_pendulum_is_the_revolute_one():
+    """Check 6: swinging about ``axis_a`` only, gravity and the reaction stay in the plane
+    normal to ``axis_a``, so the yoke of ``axis_b`` stays stuck with no friction and the yoke
+    of ``axis_a`` is the revolute pendulum's friction: the two runs agree to 1e-9 (the motion,
+    every stick/slip event, the load and the friction torque)."""
+    hooke, hinge = _hooke_or_hinge("hooke"), _hooke_or_hinge("hinge")
+    np.testing.assert_allclose(hooke.q, hinge.q, atol=1e-9)
+    events = [(e.t, e.after) for e in hooke.events if e.pair == "joint.yoke_a"]
+    want = [(e.t, e.after) for e in hinge.events if e.pair == "joint"]
+    assert [a for _, a in events] == [a for _, a in want] and len(want) >= 3
+    np.testing.assert_allclose([t for t, _ in events], [t for t, _ in want], atol=1e-9)
+    np.testing.assert_allclose(hooke["joint.yoke_a.N"], hinge["joint.N"], rtol=1e-9)
+    np.testing.assert_allclose(hooke["joint.yoke_a.Tf_axis"], hinge["joint.Tf_h"], atol=1e-9)
+    assert np.all(hooke["joint.yoke_b.mode"] == 0)
+    assert np.max(np.abs(hooke["joint.yoke_b.Tf_axis"])) < 1e-9
+    np.testing.assert_allclose(hooke["joint.yoke_a.N_bending"], 0.0, atol=1e-9)
+    _balance(hooke)
+    only_a = _hooke_or_hinge("hooke", "J_YOKE")  # the yoke of axis_a alone: the same motion
+    assert [p.name for p in only_a.system.pairs] == ["joint.yoke_a"]
+    np.testing.assert_allclose(only_a.q, hinge.q, atol=1e-9)

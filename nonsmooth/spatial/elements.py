@@ -23,6 +23,7 @@ from ..validate import check_name, check_number
 from . import rotation as rot
 from .primitives import (
     AnglePrimitive,
+    CrossDot2Primitive,
     Dot1Primitive,
     Dot2Primitive,
     Kinematics,
@@ -483,11 +484,15 @@ class Universal(SpatialJoint):
     def compile(self, index_of) -> JointRows:
         a, b, s_a, s_b = self._local(index_of)
         n = self.name
-        return JointRows(
-            [f"{n}.x", f"{n}.y", f"{n}.z", f"{n}.cross"],
-            [SphPrimitive(a, s_a, b, s_b),
-             Dot1Primitive(a, self.body_a.local_vector(self.axis_a), b,
-                           self.body_b.local_vector(self.axis_b))], {}, a, b, s_a, s_b)
+        ha, hb = self.body_a.local_vector(self.axis_a), self.body_b.local_vector(self.axis_b)
+        cross = Dot1Primitive(a, ha, b, hb)
+        if self.friction is not None:  # the point rows along axis_a, axis_b, their normal
+            return JointRows(
+                [f"{n}.a", f"{n}.b", f"{n}.n", f"{n}.cross"],
+                [Dot2Primitive(a, ha, s_a, b, s_b), Dot2Primitive(b, hb, s_b, a, s_a),
+                 CrossDot2Primitive(a, ha, s_a, b, hb, s_b), cross], {}, a, b, s_a, s_b)
+        return JointRows([f"{n}.x", f"{n}.y", f"{n}.z", f"{n}.cross"],
+                         [SphPrimitive(a, s_a, b, s_b), cross], {}, a, b, s_a, s_b)
 
 
 class Fixed(SpatialJoint):

@@ -56,7 +56,12 @@ ARMS = {
                       "overlap_delta": "constant"},
     "Cylindrical": {"pin_radius": 1.0, "initial_overlap": 1000.0, "force_preload": 0.0,
                     "torque_preload": 0.0, "overlap_delta": "constant"},
+    "Universal": {"pin_radius": 1.0, "friction_arm": 1.0, "bending_arm": 1.0,
+                  "torque_preload": 0.0, "yoke_choice": "both"},
 }
+#: ``yoke_choice`` of a universal joint: the cross axes with friction (MotionSolve's I marker
+#: is ``body_b``, its J marker ``body_a``: ``I_YOKE`` the cross axis fixed in ``body_b``)
+YOKES = {"both": ("a", "b"), "j_yoke": ("a",), "i_yoke": ("b",)}
 _PRELOADS = ("torque_preload", "force_preload")
 #: ``overlap_delta``: the overlap ``x_s = initial_overlap + sign * s`` with ``s`` the joint's
 #: displacement along its axis (MotionSolve: INCREASE when I moves along +z of J)
@@ -91,7 +96,7 @@ class JointFrictionSpec:
         where = f"{joint.label} '{joint.name}'"
         if self.kind not in ARMS:
             raise ModelError(f"{where}: joint friction is available on revolute, spherical, "
-                             "translational and cylindrical joints, not on a "
+                             "translational, cylindrical and universal joints, not on a "
                              f"{joint.label} joint")
         allowed = ARMS[self.kind]
         unknown = sorted(set(arms) - set(allowed))
@@ -107,6 +112,14 @@ class JointFrictionSpec:
                                  "'constant', 'increase' (the overlap grows as body_b moves "
                                  "along +axis), 'decrease'")
             values["overlap_delta"] = delta
+        if "yoke_choice" in arms:
+            arms = dict(arms)
+            yoke = str(arms.pop("yoke_choice")).lower()
+            if yoke not in YOKES:
+                raise ModelError(f"{where}: yoke_choice = {yoke!r} is invalid; allowed: "
+                                 "'both' (friction on both cross axes), 'J_YOKE' (the axis "
+                                 "fixed in body_a), 'I_YOKE' (the axis fixed in body_b)")
+            values["yoke_choice"] = yoke
         for key, value in arms.items():
             x = float(value) if isinstance(value, (int, float)) else math.nan
             ok = math.isfinite(x) and (x >= 0.0 if key in _PRELOADS else x > 0.0)
@@ -135,21 +148,32 @@ class JointFrictionSpec:
         return (a.get("torque_preload", 0.0) / (mu_s * radius)
                 + a.get("force_preload", 0.0) / mu_s)
 
-    def terms(self, name: str) -> tuple[list, list]:
+    @property
+    def yokes(self) -> tuple:
+        """The pairs of the joint: ``(None,)``, or a universal joint's ``"a"`` and / or ``"b"``
+        (the cross axis fixed in ``body_a`` / ``body_b``, ``yoke_choice``)."""
+        return YOKES[self.arms["yoke_choice"]] if self.kind == "Universal" else (None,)
+
+    @staticmethod
+    def pair_name(name: str, yoke: str | None) -> str:
+        """The pair's name: the joint's, or ``<joint>.yoke_a`` / ``.yoke_b``."""
+        return name if yoke is None else f"{name}.yoke_{yoke}"
+
+    def terms(self, name: str, yoke: str | None = None) -> tuple[list, list]:
         """The load terms over the joint's rows: ``(norms, load)`` of
-        :class:`~nonsmooth.system.FrictionPair` (norm terms ``((rows), weight)``, 1-row terms
-        ``(row, weight)``), each named ``reaction``, ``axial``, ``bending``, ``torsion`` in
-        :meth:`labelled_terms`."""
+        :class:`~nonsmooth.system.FrictionPair` (norm terms of 2-3 rows ``((rows), weight)``,
+        1-row terms ``(row, weight)``), from :meth:`labelled_terms`."""
         norms, load = [], []
-        for label, rows, weight in self.labelled_terms(name):
-            if label in ("axial", "torsion"):
+        for _, rows, weight in self.labelled_terms(name, yoke):
+            if len(rows) == 1:
                 load.append((rows[0], weight))
             else:
                 norms.append((tuple(rows), weight))
         return norms, load
 
-    def labelled_terms(self, name: str) -> list[tuple[str, list, float]]:
-        """``[(label, rows, weight)]``: the terms the inputs switch on (module docstring)."""
+    def labelled_terms(self, name: str, yoke: str | None = None) -> list[tuple[str, list, float]]:
+        """``[(label, rows, weight)]`` (labels ``reaction``, ``axial``, ``bending``,
+        ``torsion``): the terms the inputs switch on (module docstring)."""
         _, reaction, bending, torsion = self.inputs
         a, n = self.arms, name
         out = []
@@ -159,6 +183,13 @@ class JointFrictionSpec:
                         ("axial", [f"{n}.h"], a["friction_arm"] / a["pin_radius"])]
             if bending:
                 out.append(("bending", [f"{n}.perp1", f"{n}.perp2"], 1.0 / a["bending_arm"]))
+        elif self.kind == "Universal":  # each cross axis a revolute (rows .a .b .n .cross)
+            own, other = (f"{n}.a", f"{n}.b") if yoke == "a" else (f"{n}.b", f"{n}.a")
+            if reaction:
+                out += [("reaction", [other, f"{n}.n"], 1.0),
+                        ("axial", [own], a["friction_arm"] / a["pin_radius"])]
+            if bending:
+                out.append(("bending", [f"{n}.cross"], 1.0 / a["bending_arm"]))
         elif self.kind == "Spherical":
             if reaction:
                 out.append(("reaction", [f"{n}.x", f"{n}.y", f"{n}.z"], 1.0))
@@ -172,13 +203,18 @@ class JointFrictionSpec:
                 out.append(("torsion", [f"{n}.lock"], 1.0 / (2.0 * a["reaction_arm"])))
         return out
 
-    def make_pair(self, name: str) -> FrictionPair:
-        """The joint's :class:`~nonsmooth.system.FrictionPair` (rows by name)."""
-        norms, load = self.terms(name)
-        dim = {"Spherical": 3, "Cylindrical": 2}.get(self.kind, 1)
-        return FrictionPair(name, None, self.mu, self.mu_s, law=self.law, params=self.params,
-                            load=tuple(load), norms=tuple(norms), preload=self.preload(),
-                            dim=dim)
+    @property
+    def dim(self) -> int:
+        """The slip's dimension: 3 (spherical), 2 (cylindrical), else 1."""
+        return {"Spherical": 3, "Cylindrical": 2}.get(self.kind, 1)
+
+    def make_pair(self, name: str, yoke: str | None = None) -> FrictionPair:
+        """The :class:`~nonsmooth.system.FrictionPair` of the joint (or of one of a universal
+        joint's cross axes, ``yoke``); rows by name."""
+        norms, load = self.terms(name, yoke)
+        return FrictionPair(self.pair_name(name, yoke), None, self.mu, self.mu_s, law=self.law,
+                            params=self.params, load=tuple(load), norms=tuple(norms),
+                            preload=self.preload(), dim=self.dim)
 
 
 class CompiledJointFriction:
@@ -193,17 +229,21 @@ class CompiledJointFriction:
     s_a, s_b : ndarray (3,)  the joint point in each body's axes
     """
 
-    def __init__(self, spec: JointFrictionSpec, a: int, b: int, frame_a, s_a, s_b):
-        self.spec, self.a, self.b = spec, a, b
-        self.dim = spec.make_pair("_").dim
+    def __init__(self, spec: JointFrictionSpec, a: int, b: int, frame_a, s_a, s_b,
+                 yoke: str | None = None, axis_b=None):
+        self.spec, self.a, self.b, self.yoke = spec, a, b, yoke
+        self.dim = spec.dim
         arms = spec.arms
         kind = spec.kind
         self.radius = arms.get("pin_radius", arms.get("ball_radius", 1.0))
-        # the angular rows: r c_k . dw for the columns c_k of C_a (body_a's axes)
+        # the angular rows: r c_k . dw for the columns c_k of C (fixed in body_a; a universal
+        # joint's yoke "b": the cross axis axis_b fixed in body_b, in its axes)
+        self.in_b = yoke == "b"
         if kind == "Spherical":
             self.C_a = np.array(frame_a, float)
-        elif kind in ("Revolute", "Cylindrical"):
-            self.C_a = np.array(frame_a, float)[:, 2:3]
+        elif kind in ("Revolute", "Cylindrical", "Universal"):
+            self.C_a = (np.asarray(axis_b, float).reshape(3, 1) if self.in_b
+                        else np.array(frame_a, float)[:, 2:3])
         else:
             self.C_a = np.zeros((3, 0))
         self.slide = (Dot2Primitive(a, frame_a[:, 2], s_a, b, s_b)
@@ -211,9 +251,9 @@ class CompiledJointFriction:
         # a bending term over an overlap that changes with the displacement: its weight
         # 1 / x_s(q), the others constant (the pair's norm terms in order)
         self.overlap_sign = OVERLAP[arms.get("overlap_delta", "constant")]
-        labels = [lab for lab, _, _ in spec.labelled_terms("_") if lab in ("reaction", "bending")]
-        self.weights = np.array([w for lab, _, w in spec.labelled_terms("_")
-                                 if lab in ("reaction", "bending")])
+        groups = [(lab, w) for lab, rows, w in spec.labelled_terms("_", yoke) if len(rows) > 1]
+        labels = [lab for lab, _ in groups]
+        self.weights = np.array([w for _, w in groups])
         self.bending = labels.index("bending") if "bending" in labels else -1
         self.variable = bool(self.overlap_sign) and self.bending >= 0
         self.name = spec.name
@@ -239,16 +279,17 @@ class CompiledJointFriction:
         """Write this pair's rows ``row .. row + dim - 1`` of ``W`` (p_rows, n_v; zero there
         before) and of ``bias`` (p_rows,) at the kinematics ``K``."""
         a, b, r = self.a, self.b, self.radius
-        C = K.R[a] @ self.C_a  # world axes (the ground's R is the identity)
+        owner = b if self.in_b else a  # the body the axes are fixed in
+        C = K.R[owner] @ self.C_a  # world axes (the ground's R is the identity)
         dw = K.w[b] - K.w[a]
-        wa = K.w[a]
+        w_owner = K.w[owner]
         for k in range(C.shape[1]):
             c = C[:, k]
             if b >= 0:
-                W[row + k, 6 * b + 3:6 * b + 6] = r * (K.R[b].T @ c)
+                W[row + k, 6 * b + 3:6 * b + 6] += r * (K.R[b].T @ c)
             if a >= 0:
-                W[row + k, 6 * a + 3:6 * a + 6] -= r * self.C_a[:, k]
-            bias[row + k] = r * float(_cross(wa, c) @ dw)
+                W[row + k, 6 * a + 3:6 * a + 6] -= r * (K.R[a].T @ c)
+            bias[row + k] = r * float(_cross(w_owner, c) @ dw)
         if self.slide is not None:
             k = row + C.shape[1]
             _, second = self.slide.evaluate(K, W, k)
@@ -272,12 +313,12 @@ def friction_outputs(system) -> dict:
     for i, (pair, fr) in enumerate(zip(system.pairs, system._friction, strict=True)):
         j, w, d = pair.name, int(system.w_row[i]), fr.dim
         out[f"{j}.N"] = (lambda r, i=i: r.N[:, i], "N", "normal load of the joint friction")
-        for label, rows, weight in fr.spec.labelled_terms(j):
+        for label, rows, weight in fr.spec.labelled_terms(fr.spec.name, fr.yoke):
             cols = [names.index(rw) for rw in rows]
             if label == "bending" and fr.variable:  # over the overlap x_s(q)
                 x0, sign = fr.spec.arms["initial_overlap"], fr.overlap_sign
 
-                def wt(r, j=j, x0=x0, sign=sign):
+                def wt(r, j=fr.spec.name, x0=x0, sign=sign):
                     return 1.0 / (x0 + sign * r[f"{j}.displacement"])
             else:
                 def wt(r, w=weight):
@@ -296,6 +337,10 @@ def friction_outputs(system) -> dict:
             for k in range(d):
                 out[f"{j}.slip{k + 1}"] = (lambda r, w=w + k: r.v_T[:, w], "m/s",
                                            f"slip velocity, component {k + 1}")
+        if fr.yoke is not None:  # a universal joint's cross axis
+            out[f"{j}.Tf_axis"] = (lambda r, w=w, a=fr.radius: a * r.F_T[:, w], "N m",
+                                   "friction torque on body_b about the cross axis")
+            continue
         force, torque = _frame_friction(fr, w)
         for k, c in enumerate("fgh"):
             out[f"{j}.Ff_{c}"] = (lambda r, f=force[k]: f(r), "N",

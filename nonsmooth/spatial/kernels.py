@@ -45,6 +45,7 @@ from ..core.stage import (
     stage_workspace,
 )
 from .tables import (
+    CROSSDOT2,
     DOT1,
     DOT2,
     DRIVE_ANGLE,
@@ -215,6 +216,43 @@ def _dot2(kin, a, b, fe, G, row):
     return value, second
 
 
+@njit(cache=True, _nrt=False)
+def _crossdot2(kin, a, b, fe, G, row):
+    """A :class:`~nonsmooth.spatial.primitives.CrossDot2Primitive` (``fe``: ``h'_a, h'_b,
+    s'_a, s'_b``): its row into ``G[row]``; returns ``(value, second derivative without the
+    accelerations)`` (not inlined: only a frictional universal joint has it)."""
+    a0, a1, a2, ad0, ad1, ad2, add0, add1, add2 = _vector(kin, a, fe[0], fe[1], fe[2])
+    b0, b1, b2, bd0, bd1, bd2, bdd0, bdd1, bdd2 = _vector(kin, b, fe[3], fe[4], fe[5])
+    (sa0, sa1, sa2, xa0, xa1, xa2, va0, va1, va2, aa0, aa1, aa2) = _point(kin, a, fe[6], fe[7],
+                                                                          fe[8])
+    (sb0, sb1, sb2, xb0, xb1, xb2, vb0, vb1, vb2, ab0, ab1, ab2) = _point(kin, b, fe[9], fe[10],
+                                                                          fe[11])
+    d0, d1, d2 = xb0 - xa0, xb1 - xa1, xb2 - xa2
+    e0, e1, e2 = vb0 - va0, vb1 - va1, vb2 - va2
+    n0, n1, n2 = _cross(a0, a1, a2, b0, b1, b2)
+    p0, p1, p2 = _cross(ad0, ad1, ad2, b0, b1, b2)
+    q0, q1, q2 = _cross(a0, a1, a2, bd0, bd1, bd2)
+    nd0, nd1, nd2 = p0 + q0, p1 + q1, p2 + q2
+    p0, p1, p2 = _cross(add0, add1, add2, b0, b1, b2)
+    q0, q1, q2 = _cross(ad0, ad1, ad2, bd0, bd1, bd2)
+    r0, r1, r2 = _cross(a0, a1, a2, bdd0, bdd1, bdd2)
+    ndd0, ndd1, ndd2 = p0 + 2.0 * q0 + r0, p1 + 2.0 * q1 + r1, p2 + 2.0 * q2 + r2
+    _add_linear(G, row, a, n0, n1, n2, -1.0)
+    _add_linear(G, row, b, n0, n1, n2, 1.0)
+    t0, t1, t2 = _cross(b0, b1, b2, d0, d1, d2)
+    c0, c1, c2 = _cross(a0, a1, a2, t0, t1, t2)
+    u0, u1, u2 = _cross(n0, n1, n2, sa0, sa1, sa2)
+    _add_angular(G, row, kin, a, c0 + u0, c1 + u1, c2 + u2, 1.0)
+    t0, t1, t2 = _cross(d0, d1, d2, a0, a1, a2)
+    c0, c1, c2 = _cross(b0, b1, b2, t0, t1, t2)
+    u0, u1, u2 = _cross(sb0, sb1, sb2, n0, n1, n2)
+    _add_angular(G, row, kin, b, c0 + u0, c1 + u1, c2 + u2, 1.0)
+    value = n0 * d0 + n1 * d1 + n2 * d2
+    second = (ndd0 * d0 + ndd1 * d1 + ndd2 * d2 + 2.0 * (nd0 * e0 + nd1 * e1 + nd2 * e2)
+              + n0 * (ab0 - aa0) + n1 * (ab1 - aa1) + n2 * (ab2 - aa2))
+    return value, second
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _sph(kin, a, b, fe, G, r0, r1, r2, phi, gamma):
     """A :class:`~nonsmooth.spatial.primitives.SphPrimitive` (``fe``: ``s'_a, s'_b``): its x,
@@ -366,6 +404,8 @@ def _constraint_rows(it, ft, U, e, t, kin, phi, phi_t, G, gamma):
         value, _, second = _dot1(kin, a, b, fe, 0, 3, G, row, 1.0)
     elif kind == DOT2:
         value, second = _dot2(kin, a, b, fe, G, row)
+    elif kind == CROSSDOT2:
+        value, second = _crossdot2(kin, a, b, fe, G, row)
     else:  # a driver: its coordinate minus the motion
         if kind == DRIVE_ANGLE:
             value, second = _angle(kin, a, b, fe, G, row)
@@ -460,7 +500,7 @@ def _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G, gamma):
     _gyroscopic(bt, N, kin, f)
     P_applied, P_damping = 0.0, 0.0
     for e in range(it.shape[0]):
-        if it[e, 0] <= DRIVE_DISP:
+        if it[e, 0] <= DRIVE_DISP or it[e, 0] == CROSSDOT2:
             _constraint_rows(it, ft, U, e, t, kin, phi, phi_t, G, gamma)
         else:
             pa, pd, err = _applied(it, ft, bt, U, e, N, kin, v, f)
@@ -498,7 +538,7 @@ def _rows_written(it, m):
     rows = m
     for e in range(it.shape[0]):
         kind = it[e, 0]
-        if kind <= DRIVE_DISP and it[e, 3] >= 0:
+        if (kind <= DRIVE_DISP or kind == CROSSDOT2) and it[e, 3] >= 0:
             rows = max(rows, it[e, 3] + 1)
             if kind == SPH:
                 rows = max(rows, max(it[e, 4], it[e, 5]) + 1)

@@ -227,11 +227,14 @@ class SpatialSystem(System):
         self.pairs: list[FrictionPair] = []
         self._friction = []
         for j in model.joints:
-            if j.friction is not None:
-                jr = self.joint_rows[j.name]
-                self.pairs.append(j.friction.make_pair(j.name))
-                self._friction.append(CompiledJointFriction(j.friction, jr.a, jr.b,
-                                                            j.frame_in_a(), jr.s_a, jr.s_b))
+            if j.friction is None:
+                continue
+            jr = self.joint_rows[j.name]
+            axis_b = j.body_b.local_vector(j.axis_b) if isinstance(j, el.Universal) else None
+            for yoke in j.friction.yokes:  # one pair (a universal joint: one per cross axis)
+                self.pairs.append(j.friction.make_pair(j.name, yoke))
+                self._friction.append(CompiledJointFriction(
+                    j.friction, jr.a, jr.b, j.frame_in_a(), jr.s_a, jr.s_b, yoke, axis_b))
         self._finish()
         self.variable_norm_weights = any(fr.variable for fr in self._friction)
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]

@@ -38,7 +38,8 @@ import math
 
 import numpy as np
 
-__all__ = ["Kinematics", "SphPrimitive", "Dot1Primitive", "Dot2Primitive", "AnglePrimitive"]
+__all__ = ["Kinematics", "SphPrimitive", "Dot1Primitive", "Dot2Primitive", "AnglePrimitive",
+           "CrossDot2Primitive"]
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -218,3 +219,46 @@ class AnglePrimitive:
         row = (c * Gs[0] - s * Gc[0]) / n2
         second = (c * sdd - s * cdd) / n2 - 2.0 * (c * sd - s * cd) * (c * cd + s * sd) / (n2 * n2)
         return math.atan2(s, c), row, second
+
+
+class CrossDot2Primitive:
+    """The vector between two points along the common normal of two body vectors: ``phi =
+    (R_a h_a x R_b h_b) . (x_b - x_a)`` (1 row, m); with ``h_a``, ``h_b`` a universal joint's
+    cross axes, the third component of its point constraint (``docs/spatial_friction.md``
+    section 2.1).
+
+    With ``n = h_a x h_b``, ``d = x_b - x_a``: ``G`` is ``-n`` on ``u_a``, ``n`` on ``u_b``,
+    ``R_a^T (h_a x (h_b x d) + n x s_a)`` on ``omega'_a``, ``R_b^T (h_b x (d x h_a) + s_b x
+    n)`` on ``omega'_b``; ``gamma = -(ndd . d + 2 nd . dd + n . (xdd_b - xdd_a))``, ``ndd =
+    hdd_a x h_b + 2 hd_a x hd_b + h_a x hdd_b`` (the parts without the accelerations)."""
+
+    n_rows = 1
+
+    def __init__(self, a: int, h_a: np.ndarray, s_a: np.ndarray, b: int, h_b: np.ndarray,
+                 s_b: np.ndarray):
+        self.a, self.b = a, b
+        self.h_a, self.h_b = np.asarray(h_a, float), np.asarray(h_b, float)
+        self.s_a, self.s_b = np.asarray(s_a, float), np.asarray(s_b, float)
+
+    def evaluate(self, K: Kinematics, G, row: int) -> tuple[float, float]:
+        """Add the row into ``G[row]``; returns ``(phi, second derivative without the
+        accelerations)``."""
+        a, b = self.a, self.b
+        ha, hda, hdda = K.vector(a, self.h_a)
+        hb, hdb, hddb = K.vector(b, self.h_b)
+        swa, xa, xda, xdda = K.point(a, self.s_a)
+        swb, xb, xdb, xddb = K.point(b, self.s_b)
+        d, dd = xb - xa, xdb - xda
+        n = _cross(ha, hb)
+        nd = _cross(hda, hb) + _cross(ha, hdb)
+        ndd = _cross(hdda, hb) + 2.0 * _cross(hda, hdb) + _cross(ha, hddb)
+        _add_linear(G, row, a, -n)
+        _add_linear(G, row, b, n)
+        _add_angular(G, row, K, a, _cross(ha, _cross(hb, d)) + _cross(n, swa))
+        _add_angular(G, row, K, b, _cross(hb, _cross(d, ha)) + _cross(swb, n))
+        return float(n @ d), float(ndd @ d + 2.0 * (nd @ dd) + n @ (xddb - xdda))
+
+    def fill(self, K: Kinematics, row: int, phi, G, gamma) -> None:
+        value, second = self.evaluate(K, G, row)
+        phi[row] = value
+        gamma[row] = -second

@@ -24,6 +24,7 @@ primitives, drivers, forces and virtual rotors) into three arrays, one row per e
   TORQUE         ``T (3)`` (constant, N m)
   VROTOR         ``h'_a (3), h'_b (3), G, I_r`` (a virtual rotor: rotor.py)
   ROTSPRING      ``f'_a, g'_a, f'_b (3 each), k, c, angle0`` (a joint's angle spring)
+  CROSSDOT2      ``h'_a, h'_b, s'_a, s'_b (3 each)`` (a frictional universal joint's row)
   =============  ==============================================================
 
 * ``bodies`` (N, 10): ``[m, J (9, row-major)]`` (kg, kg m^2 about the centre of mass, body
@@ -39,13 +40,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import elements as el
-from .primitives import AnglePrimitive, Dot1Primitive, Dot2Primitive, SphPrimitive
+from .primitives import (
+    AnglePrimitive,
+    CrossDot2Primitive,
+    Dot1Primitive,
+    Dot2Primitive,
+    SphPrimitive,
+)
 
 __all__ = ["SpatialTables", "spatial_tables", "row_targets", "SPH", "DOT1", "DOT2", "DRIVE_ANGLE",
-           "DRIVE_DISP", "GRAVITY", "SPRING", "FORCE", "TORQUE", "VROTOR", "ROTSPRING"]
+           "DRIVE_DISP", "GRAVITY", "SPRING", "FORCE", "TORQUE", "VROTOR", "ROTSPRING",
+           "CROSSDOT2"]
 
 (SPH, DOT1, DOT2, DRIVE_ANGLE, DRIVE_DISP, GRAVITY, SPRING, FORCE, TORQUE, VROTOR,
- ROTSPRING) = range(1, 12)
+ ROTSPRING, CROSSDOT2) = range(1, 13)
 N_INTS, N_FLOATS = 6, 12
 
 
@@ -135,6 +143,9 @@ def _joint_rows(system, rows: _Rows) -> None:
             rows.add(name, DOT1, prim.a, prim.b, to[r], (prim.h_a, prim.h_b))
         elif isinstance(prim, Dot2Primitive):
             rows.add(name, DOT2, prim.a, prim.b, to[r], (prim.h_a, prim.s_a, prim.s_b))
+        elif isinstance(prim, CrossDot2Primitive):
+            rows.add(name, CROSSDOT2, prim.a, prim.b, to[r],
+                     (prim.h_a, prim.h_b, prim.s_a, prim.s_b))
         else:  # pragma: no cover - every joint is written with the three primitives
             raise TypeError(f"no compiled primitive for {type(prim).__name__}")
     for r, d, prim in system._drivers:
