@@ -390,7 +390,10 @@ SLIDE = """<MultiBodySystem><Model>
 def test_frictional_slide_spatial_reading_matches_the_planar_one():
     """A block on a 30 degree slide whose centre of mass overhangs the joint (a bending load
     over the 50 mm overlap) with a force preload, read both ways: the friction force along J
-    z, its coefficient and the slip (the translational sign convention of both readings)."""
+    z, its coefficient and the slip (the translational sign convention of both readings). The
+    coefficient is ``|F| / N`` with ``N`` the whole normal load in both readings (reaction,
+    bending, preload: the planar one divided by the reaction alone before, 0.283 against the
+    spatial 0.214 here)."""
     c, s = math.cos(math.pi / 6), math.sin(math.pi / 6)
     text = SLIDE.format(s=s, c=c, mc=-c)
     (mp, rp), (ms, rs) = _both(text, 0.3)

@@ -14,7 +14,8 @@ TANH MIN MAX SIGN`` and the measures
 * ``WX, WY, WZ(I[, J[, K]])``: angular velocity of I relative to J along K's axes, ``WM(I[, J])``;
 * ``FRICTION(id, comp)``: of ``Force_JointFriction id`` -- 1-3 friction force along the J marker
   axes (on the I body), 4-6 friction torque about them, 7-9 translational and 10-12 rotational
-  friction coefficient (``|friction| / N`` along the axis, the torque's friction force
+  friction coefficient (``|friction| / N`` along the axis, ``N`` the joint's normal load as the
+  law sees it -- reaction, bending and preload terms --, the torque's friction force
   ``|T . axis| / (r N)`` with ``r`` the pin or ball radius: our reading), 13-15 translational
   slip velocity, 16-18 rotational slip velocity (``pin_radius * w``, length/time, as the LuGre
   law sees it: our reading). The run's kinematics gives the 18 components in SI
