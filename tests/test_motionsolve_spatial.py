@@ -1,11 +1,14 @@
 """MotionSolve XML in 3-D (nonsmooth.io.motionsolve, family "spatial" / "auto"): the planar
 pendulum read both ways, a spherical pendulum the planar reader refuses, the inertia tensor of a
-rotated IM marker, every joint type, Motion_Joint drivers against Newton-Euler, the errors."""
+rotated IM marker, every joint type, Motion_Joint drivers against Newton-Euler, joint friction
+(the frictional pendulum and a slide read both ways, each frictional joint type, FRICTION
+requests in the J marker's axes, the refusals), the errors."""
 
 from __future__ import annotations
 
 import math
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -267,14 +270,6 @@ def test_errors_name_the_element_and_its_id():
     _one_line(_one_joint("PLANAR"), r"Constraint_Joint id=100: type = 'PLANAR' is not "
               "supported; supported joint types: REVOLUTE, TRANSLATIONAL, SPHERICAL, "
               "CYLINDRICAL, UNIVERSAL, HOOKE, FIXED")
-    friction = ('<Force_JointFriction id="4" joint_id="100" mu_static="0.2" '
-                'mu_dynamic="0.1"/>')
-    _one_line(_one_joint("SPHERICAL", friction), r"Force_JointFriction id=4: spatial joint "
-              r"friction is not available yet \(issue 22\)")
-    text = _frictionless_pendulum().replace("</Model>", friction.replace('"100"', '"301001"')
-                                            + "</Model>")
-    _one_line(text, r"Force_JointFriction id=4: .*not available yet.*family='spatial'",
-              family="spatial")
     _one_line(_one_joint("SPHERICAL").replace('<Reference_Marker id="1" body_id="10"/>',
                                               '<Reference_Marker id="1" body_id="10"/>'
                                               '<Reference_Marker id="8" body_id="77"/>'),
@@ -304,3 +299,222 @@ def test_unrotated_marker_helpers_agree_with_scipy():
     """The test's independent 3-1-3 axes agree with the reader's (same convention)."""
     np.testing.assert_allclose(euler(0.3, 0.4, 0.5), _rz(0.3) @ _rx(0.4) @ _rz(0.5),
                                atol=1e-15)
+
+
+# --------------------------------------------------------------------------- joint friction
+def _both(text, t_end, rtol=1e-11, atol_z=1e-15):
+    """The planar and the spatial reading of ``text`` run to ``t_end`` (s) at ``rtol``; the
+    LuGre bristle state (~5e-6 m) is held to ``atol_z`` (m), q and v to the default 1e-13:
+    with the default atol on it as well its error, ~1e-13 m times sigma0 = 1e5 1/m, reaches
+    the friction force at ~5e-8 relative and that, not a convention, is then the difference
+    between the two readings."""
+    out = []
+    for family in ("planar", "spatial"):
+        model = loads_motionsolve(text, "both", family=family)
+        n = model.system.n_q + model.system.n_v
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the per-mm LuGre defaults fail dissipativity
+            r = nonsmooth.simulate(model, t_end, rtol=rtol, atol=[1e-13] * n + [atol_z])
+        assert r.status == 0, r.message
+        out.append((model, r))
+    return out
+
+
+def _agree(rp, rs, names, rel=1e-9, floor=1e-9):
+    """``|planar - spatial| <= rel * max|planar| + floor`` per output (model units); the
+    worst relative difference of each."""
+    worst = {}
+    for name in names:
+        a, b = rp[name], rs[name]
+        scale = float(np.max(np.abs(a)))
+        err = float(np.max(np.abs(a - b)))
+        assert err <= rel * scale + floor, (name, err, scale)
+        worst[name] = err / scale if scale > 0 else err
+    return worst
+
+
+@pytest.mark.parametrize("t_end", [0.5, pytest.param(5.0, marks=pytest.mark.slow)])
+def test_frictional_pendulum_spatial_reading_matches_the_planar_one(t_end):
+    """The shipped example (LuGre revolute, pin_radius 5 mm, friction_arm 7, bending arm 5,
+    N mm s units) read both ways: WZ and every FRICTION(1, k) request, the normal load and
+    the slip. By default over 0.5 s (the first swing and its turn; the spatial Python path
+    takes ~12-30 ms a step and the held bristle state ~3700 steps a second), the model's
+    5 s as a slow test. The planar reading's axial load and bending moment are exactly zero
+    in the plane; the spatial reading's are zero to round-off, so the loads agree."""
+    text = EXAMPLE.read_text()
+    comps = "".join(f' expr{k}="FRICTION(1,{k + 8})"' for k in range(1, 11))
+    extra = (f'<Post_Request id="3" type="EXPRESSION"{comps}/>'
+             '<Post_Request id="4" type="EXPRESSION" expr1="FRICTION(1,1)"'
+             ' expr2="FRICTION(1,2)" expr3="FRICTION(1,3)" expr4="FRICTION(1,4)"'
+             ' expr5="FRICTION(1,5)" expr6="FRICTION(1,6)" expr7="FRICTION(1,7)"'
+             ' expr8="FRICTION(1,8)"/>')
+    text = text.replace("</Model>", extra + "\n</Model>")
+    (mp, rp), (ms, rs) = _both(text, t_end)
+    assert ms.system.constraint_names == [f"Joint_0.{c}" for c in
+                                          ("f", "g", "h", "perp1", "perp2")]
+    assert list(ms.outputs) == list(mp.outputs)
+    worst = _agree(rp, rs, mp.outputs)
+    assert np.max(np.abs(rp["req1.expr2"])) > 10  # it swings
+    assert np.max(np.abs(rp["req2.expr8"])) > 30  # N mm about the J z-axis
+    # the nonzero components: 6 (torque about J z), 12 (rotational coefficient), 18 (slip)
+    for name in ("req2.expr8", "req3.expr4", "req3.expr10"):
+        assert np.max(np.abs(rs[name])) > 0.1, name
+    np.testing.assert_allclose(rs["Joint_0.N"], rp["N"], rtol=1e-9)
+    np.testing.assert_allclose(rs["Joint_0.slip"], rp["v_T"], rtol=0, atol=1e-12)
+    assert np.max(np.abs(rs["Joint_0.N_axial"])) < 1e-9 and np.max(
+        np.abs(rs["Joint_0.N_bending"])) < 1e-9
+    # the rotational slip (mm/s) is pin_radius * WZ(I, J, J)
+    np.testing.assert_allclose(rs["req3.expr10"], 5.0 * rs["req1.expr2"], rtol=1e-12,
+                               atol=1e-9)
+    assert max(worst.values()) < 1e-9, worst
+
+
+SLIDE = """<MultiBodySystem><Model>
+<Param_Unit force_unit="NEWTON" mass_unit="KILOGRAM" length_unit="MILLIMETER" time_unit="SECOND"/>
+<Reference_Marker id="2" body_id="10" a00="{s}" a10="0" a20="{mc}" a02="{c}" a12="0" a22="{s}"/>
+<Reference_Marker id="3" body_id="20" a00="{s}" a10="0" a20="{mc}" a02="{c}" a12="0" a22="{s}"/>
+<Reference_Marker id="4" body_id="20" pos_x="10" pos_z="5"/>
+<Body_Rigid id="10" IsGround="TRUE"/>
+<Body_Rigid id="20" label="block" cg_id="4" mass="2" inertia_xx="100" inertia_yy="100"
+            inertia_zz="100"/>
+<Constraint_Joint id="100" label="slide" type="TRANSLATIONAL" i_marker_id="3" j_marker_id="2"/>
+<Force_Gravity grav_z="-9810"/>
+<Force_JointFriction id="7" joint_id="100" mu_static="0.3" mu_dynamic="0.2"
+                     initial_overlap="50" force_preload="0.5"/>
+<Post_Request id="1" expr1="DZ(3,2,2)" expr2="VZ(3,2,2)" expr3="FRICTION(7,1)"
+              expr4="FRICTION(7,2)" expr5="FRICTION(7,3)" expr6="FRICTION(7,9)"
+              expr7="FRICTION(7,15)" expr8="FRICTION(7,6)"/>
+</Model><Command><Simulate end_time="0.3" num_step="30"/></Command></MultiBodySystem>"""
+
+
+def test_frictional_slide_spatial_reading_matches_the_planar_one():
+    """A block on a 30 degree slide whose centre of mass overhangs the joint (a bending load
+    over the 50 mm overlap) with a force preload, read both ways: the friction force along J
+    z, its coefficient and the slip (the translational sign convention of both readings). The
+    coefficient is ``|F| / N`` with ``N`` the whole normal load in both readings (reaction,
+    bending, preload: the planar one divided by the reaction alone before, 0.283 against the
+    spatial 0.214 here)."""
+    c, s = math.cos(math.pi / 6), math.sin(math.pi / 6)
+    text = SLIDE.format(s=s, c=c, mc=-c)
+    (mp, rp), (ms, rs) = _both(text, 0.3)
+    worst = _agree(rp, rs, mp.outputs)
+    assert np.max(np.abs(rs["req1.expr5"])) > 1.0  # N along the slide
+    assert np.max(np.abs(rs["slide.N_bending"])) > 0.1
+    np.testing.assert_allclose(rs["req1.expr7"], rs["req1.expr2"], rtol=1e-12, atol=1e-9)
+    assert max(worst.values()) < 1e-9, worst
+
+
+# the frictional joint types on their own: J marker 1 (ground, turned), I marker 3 and the
+# CM marker 2 on the body (its axes those of the J marker; the ball's the global axes: it
+# spins about the vertical)
+_TURN = ' psi="0.3" theta="0.7" phi="-0.2"'
+_ALONG_X = ' a00="0" a10="1" a20="0" a02="1" a12="0" a22="0"'  # z along global x
+FRICTION_CASES = {
+    # type: (J axes, CM position, velocity attributes, friction attributes)
+    "SPHERICAL": (_TURN, ' pos_z="-0.5"', 'w_ic_z="10"', 'ball_radius="0.02"'),
+    "REVOLUTE": (_ALONG_X, ' pos_x="0.12"', 'w_ic_z="20"',
+                 'pin_radius="0.02" friction_arm="0.04" bending_reaction_arm="0.05"'),
+    "TRANSLATIONAL": (_ALONG_X, "", 'v_ic_x="2"',
+                      'initial_overlap="0.5" reaction_arm="0.05" force_preload="1"'),
+    "CYLINDRICAL": (_ALONG_X, "", 'v_ic_x="1" w_ic_z="30"',
+                    'pin_radius="0.05" initial_overlap="0.5" torque_preload="0.01"'),
+}
+
+
+def _frictional_joint(jtype, friction="", extra=""):
+    axes, cm, vel, arms = FRICTION_CASES.get(jtype, ("", "", "", ""))
+    markers = f"""
+<Reference_Marker id="1" body_id="10"{axes}/>
+<Reference_Marker id="2" body_id="20"{cm}{"" if jtype == "SPHERICAL" else axes}/>
+<Reference_Marker id="3" body_id="20"{axes}/>
+"""
+    body = ('<Body_Rigid id="20" label="arm" cg_id="2" mass="2" inertia_xx="0.03" '
+            f'inertia_yy="0.03" inertia_zz="0.005" {vel}/>')
+    joint = (f'<Constraint_Joint id="100" label="j" type="{jtype}" i_marker_id="3" '
+             'j_marker_id="1"/>')
+    fr = friction or (f'<Force_JointFriction id="4" joint_id="100" mu_static="0.4" '
+                      f'mu_dynamic="0.3" bristle_stiffness="1e5" damping_effects="10" '
+                      f'{arms}/>')
+    req = ('<Post_Request id="5" type="EXPRESSION"'
+           + "".join(f' expr{k}="FRICTION(4,{k})"' for k in range(1, 19))
+           + ' expr19="WX(3,1,1)" expr20="WY(3,1,1)" expr21="WZ(3,1,1)"'
+           ' expr22="VZ(3,1,1)"/>')
+    return xml(markers, body, joint, fr + req + extra, t_end="0.02", steps="2")
+
+
+@pytest.mark.parametrize("jtype", list(FRICTION_CASES))
+def test_each_frictional_joint_type_is_read_and_runs(jtype):
+    """A Force_JointFriction on each supported type becomes the spatial joint's LuGre
+    friction with the attributes under the joint's keywords (SI); a short run; the FRICTION
+    components along the J marker's axes against the joint frame's outputs and the measured
+    slips (``r WX/WY/WZ(I, J, J)``, ``VZ(I, J, J)``)."""
+    model = loads_motionsolve(_frictional_joint(jtype), "fr", family="spatial")
+    joint = model.system.model.joints[0]
+    spec = joint.friction
+    assert spec is not None and spec.law == "lugre" and (spec.mu, spec.mu_s) == (0.3, 0.4)
+    assert spec.params["sigma0"] == 1e5 and spec.params["sigma1"] == 10.0
+    expected = {"SPHERICAL": {"ball_radius": 0.02},
+                "REVOLUTE": {"pin_radius": 0.02, "friction_arm": 0.04, "bending_arm": 0.05},
+                "TRANSLATIONAL": {"initial_overlap": 0.5, "reaction_arm": 0.05,
+                                  "force_preload": 1.0},
+                "CYLINDRICAL": {"pin_radius": 0.05, "initial_overlap": 0.5,
+                                "torque_preload": 0.01}}[jtype]
+    for key, value in expected.items():
+        assert spec.arms[key] == value, key
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = nonsmooth.simulate(model, 0.02, dt=0.01)
+    assert r.status == 0, r.message
+    assert np.all(r["j.N"] > 0)
+    comps = np.column_stack([r[f"req5.expr{k}"] for k in range(1, 19)])
+    A_J = read_motionsolve_text(_frictional_joint(jtype), "spatial").markers[1].axes
+    P = A_J.T @ joint.world_frame()  # J axes <- the joint frame (f, g, h)
+    F = np.column_stack([r[f"j.Ff_{c}"] for c in "fgh"])
+    T = np.column_stack([r[f"j.Tf_{c}"] for c in "fgh"])
+    np.testing.assert_allclose(comps[:, 0:3], F @ P.T, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(comps[:, 3:6], T @ P.T, rtol=0, atol=1e-12)
+    w = np.column_stack([r[f"req5.expr{k}"] for k in (19, 20, 21)])  # rad/s, J axes
+    radius = expected.get("ball_radius", expected.get("pin_radius"))
+    if jtype == "SPHERICAL":
+        np.testing.assert_allclose(comps[:, 15:18], radius * w, rtol=1e-12, atol=1e-12)
+        # the spin is about the world vertical: so is the friction torque
+        world = comps[:, 3:6] @ A_J.T
+        assert np.max(np.abs(world[1:, :2])) < 1e-9 * np.max(np.abs(world[1:, 2]))
+        assert np.all(world[1:, 2] < 0)  # against the spin
+    if jtype in ("REVOLUTE", "CYLINDRICAL"):
+        np.testing.assert_allclose(comps[:, 17], radius * w[:, 2], rtol=1e-12, atol=1e-12)
+        assert np.all(comps[:, [0, 1, 3, 4, 15, 16]] == 0)
+        np.testing.assert_allclose(comps[:, 11], np.abs(comps[:, 5]) / (radius * r["j.N"]),
+                                   rtol=1e-12)
+    if jtype in ("TRANSLATIONAL", "CYLINDRICAL"):
+        np.testing.assert_allclose(comps[:, 14], r["req5.expr22"], rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(comps[:, 8], np.abs(comps[:, 2]) / r["j.N"], rtol=1e-12)
+        assert np.all(comps[1:, 2] < 0)  # it slides forward: friction backward
+        assert np.all(comps[:, [0, 1, 12, 13]] == 0)
+
+
+@pytest.mark.parametrize("jtype, kind", [("UNIVERSAL", "universal"),
+                                         ("HOOKE", r"Hooke \(universal\)")])
+def test_universal_joint_friction_is_refused_by_name(jtype, kind):
+    friction = ('<Force_JointFriction id="4" joint_id="100" mu_static="0.2" '
+                'mu_dynamic="0.1"/>')
+    _one_line(_one_joint(jtype, friction), rf"Constraint_Joint id=100: Force_JointFriction "
+              rf"id=4: joint friction on a {kind} joint is not available yet in the spatial "
+              "family; supported: REVOLUTE, SPHERICAL, TRANSLATIONAL, CYLINDRICAL")
+
+
+def test_other_friction_refusals():
+    friction = ('<Force_JointFriction id="4" joint_id="100" mu_static="0.2" '
+                'mu_dynamic="0.1"{}/>')
+    _one_line(_one_joint("FIXED", friction.format("")), r"Force_JointFriction id=4: joint "
+              "friction on a FIXED joint does not exist")
+    _one_line(_one_joint("TRANSLATIONAL", friction.format(' overlap_delta="INCREASE"')),
+              r"Force_JointFriction id=4: overlap_delta = 'INCREASE' is not available in the "
+              "spatial family", family="spatial")
+    _one_line(_one_joint("SPHERICAL", friction.format(' inputs="12"')),
+              r"Force_JointFriction id=4: inputs = '12': give 4 bits")
+    # a frictional pendulum read spatially is no longer refused
+    text = _frictionless_pendulum().replace(
+        "</Model>", friction.format("").replace('"100"', '"301001"') + "</Model>")
+    model = loads_motionsolve(text, "p", family="spatial")
+    assert model.system.model.joints[0].friction.law == "lugre"

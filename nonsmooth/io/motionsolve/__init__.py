@@ -26,9 +26,10 @@ and ``num_step`` or ``print_interval``).
   ``SPHERICAL``, ``TRANSLATIONAL``, ``CYLINDRICAL``, ``UNIVERSAL`` (cross pins: the I and J
   z-axes), ``HOOKE`` (cross pins: the J y-axis and the I x-axis) and ``FIXED``;
   ``Motion_Joint`` (:mod:`.motion`: displacement as an expression of ``TIME`` or a constant
-  velocity, on a revolute, translational or cylindrical joint). No joint friction yet
-  (issue 22): a ``Force_JointFriction`` in a spatial model is a
-  :class:`~nonsmooth.errors.ModelError` naming it.
+  velocity, on a revolute, translational or cylindrical joint), ``Force_JointFriction`` on
+  revolute, spherical, translational and cylindrical joints (LuGre, the spatial joints'
+  friction keywords, :mod:`.spatial_builder`); on a universal or Hooke joint it is a
+  :class:`~nonsmooth.errors.ModelError` naming it (not built yet).
 
 Ignored (solver settings and presentation, without effect on the physics here):
 ``Param_Transient``, ``Post_Graphic``, ``Messaging``, ``H3DOutput``, ``ResOutput``; the model
@@ -42,7 +43,8 @@ outputs in :mod:`.units`; how the plane of motion and the in-plane basis are fou
 :mod:`.kinematics`; which body is ``body_i`` and which MotionSolve attributes have no effect in
 a plane in :mod:`.builder`; the spatial bodies' axes, inertia and joint axes in
 :mod:`.spatial_builder`, the spatial marker kinematics in :mod:`.spatial_kinematics`; the
-``Post_Request`` expression language and its measures in :mod:`.expressions`.
+``Post_Request`` expression language, its measures and the ``FRICTION`` components in
+:mod:`.expressions`.
 
 Modules
 -------

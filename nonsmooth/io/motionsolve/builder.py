@@ -119,14 +119,18 @@ def _engine_body(engine, marker):
 
 def _friction_kwargs(fr, names) -> dict:
     """The joint's keyword arguments of a Force_JointFriction (none without one): the LuGre
-    law, its parameters by the schema's MotionSolve aliases, and the joint's ``names``."""
+    law, its parameters by the schema's MotionSolve aliases, and the joint's ``names`` (SI:
+    m, N, N m): a tuple of attributes passed under their own names, or ``{keyword:
+    attribute}`` (the spatial joints' ``bending_arm`` is MotionSolve's
+    ``bending_reaction_arm``). Shared by the planar and the spatial builders."""
     if fr is None:
         return {}
     p = fr.values
+    names = names if isinstance(names, dict) else {n: n for n in names}
     return dict(mu=p["mu_dynamic"], mu_s=p["mu_static"], law="lugre",
                 friction={q.name: p[q.motionsolve] for q in LUGRE_SCHEMA
                           if q.motionsolve and q.name not in ("mu_s", "mu_d")},
-                inputs=p["inputs"], **{n: p[n] for n in names})
+                inputs=p["inputs"], **{kw: p[attr] for kw, attr in names.items()})
 
 
 def _add_joint(info, mdl, engine, joint):

@@ -14,9 +14,14 @@ TANH MIN MAX SIGN`` and the measures
 * ``WX, WY, WZ(I[, J[, K]])``: angular velocity of I relative to J along K's axes, ``WM(I[, J])``;
 * ``FRICTION(id, comp)``: of ``Force_JointFriction id`` -- 1-3 friction force along the J marker
   axes (on the I body), 4-6 friction torque about them, 7-9 translational and 10-12 rotational
-  friction coefficient (``|friction| / N`` along the axis: our reading), 13-15 translational
+  friction coefficient (``|friction| / N`` along the axis, ``N`` the joint's normal load as the
+  law sees it -- reaction, bending and preload terms --, the torque's friction force
+  ``|T . axis| / (r N)`` with ``r`` the pin or ball radius: our reading), 13-15 translational
   slip velocity, 16-18 rotational slip velocity (``pin_radius * w``, length/time, as the LuGre
-  law sees it: our reading).
+  law sees it: our reading). The run's kinematics gives the 18 components in SI
+  (``friction_components``: the planar :class:`~.kinematics.MarkerKinematics` from the pair,
+  the spatial :class:`~.spatial_kinematics.SpatialMarkerKinematics` from the joint's friction
+  outputs in its joint frame, turned into the J marker's axes).
 
 J, K default to the ground origin and the global axes (marker 0). The text is parsed by Python's
 :mod:`ast` (upper-cased, backquotes removed); anything else is a
@@ -89,24 +94,6 @@ def _measure_function(kind, comp, i, j, kk, scale):
         return np.einsum("ij,ij->i", vec, axis) / scale
 
     return measure
-
-
-def _friction_component(group, revolute, r_p, F, N, v, proj, scale):
-    """One FRICTION component from the pair's (F_T, lambda_N, v_T) and the projection of the
-    pair's direction on the requested axis (``group``: component // 3, see the module)."""
-    zero = np.zeros_like(F)
-    if group == 0:  # force
-        return zero if revolute else F * proj / scale
-    if group == 1:  # torque
-        return r_p * F * proj / scale if revolute else zero
-    if group in (2, 3):  # coefficients
-        if revolute != (group == 3):
-            return zero
-        mu = np.divide(np.abs(F), N, out=np.zeros_like(F), where=N > 0)
-        return mu * np.abs(proj)
-    if revolute != (group == 5):  # slip velocities
-        return zero
-    return v * proj / scale
 
 
 class Expression:
@@ -226,16 +213,8 @@ class Expression:
         joint = self.info.joints[fr.joint]
         dim = FRICTION_DIMS[comp - 1]
         scale = units.factor(dim)
-        group, axis_index = divmod(comp - 1, 3)
-        revolute = joint.type == "REVOLUTE"
-        r_p = fr.values["pin_radius"]
 
         def friction(k):
-            F, N, v = k.pair(joint.name)
-            axis = k.axes(joint.j_marker)[:, :, axis_index]
-            # the direction the pair acts along: the normal (revolute) or slide axis
-            d = k.normal_rows() if revolute else k.axes(joint.j_marker)[:, :, 2]
-            proj = np.einsum("ij,ij->i", d, axis)
-            return _friction_component(group, revolute, r_p, F, N, v, proj, scale)
+            return k.friction_components(joint, fr.values)[:, comp - 1] / scale
 
         return friction, units.label(dim)

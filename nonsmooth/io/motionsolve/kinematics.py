@@ -240,7 +240,8 @@ class MarkerKinematics(RunKinematics):
 
     ``info`` is the :class:`~.records.MotionSolveModel` the run's model was built from. Every
     method returns arrays over the output times: :meth:`position`, :meth:`velocity`,
-    :meth:`omega` (N, 3), :meth:`axes` (N, 3, 3), :meth:`pair` the pair's (F_T, lambda_N, v_T).
+    :meth:`omega` (N, 3), :meth:`axes` (N, 3, 3), :meth:`pair` the pair's (F_T, N, v_T),
+    :meth:`friction_components` the ``FRICTION`` request's 18 components.
     The result is held weakly (the cache of :func:`marker_kinematics` must not keep it alive).
     """
 
@@ -305,13 +306,47 @@ class MarkerKinematics(RunKinematics):
     def normal_rows(self):
         return np.broadcast_to(self.info.plane.normal, (self.n_t, 3))
 
+    def friction_components(self, joint, values) -> np.ndarray:
+        """The 18 ``FRICTION`` components (:mod:`.expressions`) of a joint's friction pair,
+        (N, 18), SI (N, N m, -, m/s), along the J marker's axes: the pair acts about the plane
+        normal (a revolute joint: torque ``pin_radius F_T``, rotational slip) or along the J
+        marker's z-axis (a translational joint: force ``F_T``, translational slip); the
+        coefficients ``|F_T| / N`` times ``|projection|`` (``N`` the pair's normal load,
+        :meth:`pair`). ``joint``: the
+        :class:`~.records.Joint`, ``values``: its Force_JointFriction's (SI)."""
+        key = ("friction", joint.name)
+        if key in self._cache:
+            return self._cache[key]
+        F, N, v = self.pair(joint.name)
+        revolute = joint.type == "REVOLUTE"
+        axes = self.axes(joint.j_marker)
+        d = self.normal_rows() if revolute else axes[:, :, 2]
+        zero = np.zeros_like(F)
+        mu = np.divide(np.abs(F), N, out=np.zeros_like(F), where=N > 0)
+        cols = [zero] * 18
+        for c in range(3):
+            proj = np.einsum("ij,ij->i", d, axes[:, :, c])
+            if revolute:
+                cols[3 + c] = values["pin_radius"] * F * proj
+                cols[9 + c] = mu * np.abs(proj)
+                cols[15 + c] = v * proj
+            else:
+                cols[c] = F * proj
+                cols[6 + c] = mu * np.abs(proj)
+                cols[12 + c] = v * proj
+        self._cache[key] = np.column_stack(cols)
+        return self._cache[key]
+
     def pair(self, name):
-        """(F_T, lambda_N, v_T) of a frictional pair (SI)."""
+        """(F_T, N, v_T) of a frictional pair (SI): ``N`` the normal load the law multiplies
+        (``Result.N``: the reaction ``|lambda_N|`` and the bending and preload terms), so that
+        a coefficient ``|F_T| / N`` is the law's (``mu_d`` when sliding fast) and equals the
+        spatial reading's (``<joint>.N``)."""
         r = self.result
         if name not in r.pair_names:
             raise ModelError(f"the run has no frictional pair {name!r}; pairs: {r.pair_names}")
         k = r.pair_names.index(name)
-        return r.F_T[:, k], r.lambda_N[:, k], r.v_T[:, k]
+        return r.F_T[:, k], r.N[:, k], r.v_T[:, k]
 
 
 #: result -> its MarkerKinematics (held weakly: an entry goes with its Result)

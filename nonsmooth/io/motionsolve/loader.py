@@ -44,7 +44,7 @@ def load_motionsolve(path, family: str = "auto") -> Model:
     :class:`nonsmooth.spatial.SpatialModel`'s system). Raises
     :class:`~nonsmooth.errors.ModelError` (one line naming the element and its id) for
     malformed XML, missing references, unsupported elements, non-planar models read as planar
-    and joint friction in a spatial model.
+    and joint friction on a spatial joint that has none here (universal, Hooke, fixed).
     """
     return read_motionsolve(path, family).build()
 

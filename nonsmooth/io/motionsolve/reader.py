@@ -14,8 +14,9 @@ The family
 or a :class:`~nonsmooth.errors.ModelError` saying why not; no Motion_Joint).
 ``family="spatial"``: every model is built in 3-D (:mod:`.spatial_builder`).
 ``family="auto"``: planar when the model has only planar joint types, no Motion_Joint and its
-plane is found, else spatial. A spatial model with a ``Force_JointFriction`` is refused by name
-(spatial joint friction is not built yet, issue 22).
+plane is found, else spatial. A ``Force_JointFriction`` is read in either family (the spatial
+one builds it on revolute, spherical, translational and cylindrical joints,
+:mod:`.spatial_builder`).
 
 Solver settings and presentation (``Param_Transient``, ``Post_Graphic``, ``Messaging``,
 ``H3DOutput``, ``ResOutput``) are recorded in ``MotionSolveModel.ignored``; any other element is
@@ -94,7 +95,6 @@ class Reader:
         self.text, self.source, self.name, self.family = text, source, name, family
         self.ignored: list[str] = []
         self.units: Units | None = None
-        self._spatial_reason: str | None = None  # why "auto" did not find the model planar
 
     def error(self, message):
         return ModelError(f"{self.source}: {message}")
@@ -115,12 +115,6 @@ class Reader:
         gravity = self._gravity(groups["Force_Gravity"])
         frictions = self._frictions(groups["Force_JointFriction"], joints)
         family, plane = self._family(joints, markers, bodies, gravity, groups["Motion_Joint"])
-        if family == "spatial" and frictions:
-            fr = min(frictions.values(), key=lambda f: f.id)
-            raise self.error(f"Force_JointFriction id={fr.id}: spatial joint friction is not "
-                             f"available yet (issue 22); this model is built spatially "
-                             f"({self._why_spatial()}): remove the element for a "
-                             "frictionless run")
         t_end, dt = self._command(command_el)
         info = MotionSolveModel(self.name, self.source, units, markers, bodies, joints,
                                 frictions, gravity, [], plane, t_end, dt, self.ignored, family)
@@ -142,15 +136,9 @@ class Reader:
         if not motions and all(j.type in JOINT_TYPES for j in joints.values()):
             try:
                 return "planar", find_plane(joints, markers, bodies, gravity, self.source)
-            except ModelError as exc:
-                self._spatial_reason = str(exc).removeprefix(f"{self.source}: ")
+            except ModelError:
+                pass
         return "spatial", None
-
-    def _why_spatial(self) -> str:
-        if self.family == "spatial":
-            return "family='spatial'"
-        return self._spatial_reason or ("it has joint types or Motion_Joint elements of the "
-                                        "spatial family only")
 
     def _motions(self, elements, info) -> list:
         out, ids, names, driven = [], set(), set(), {}
@@ -310,8 +298,7 @@ class Reader:
             ids.add(fid)
             jid = e.ident("joint_id")
             if jid not in joints:
-                raise e.error(f"joint_id {jid} refers to no Constraint_Joint (supported joint "
-                              f"types: {', '.join(JOINT_TYPES)})")
+                raise e.error(f"joint_id {jid} refers to no Constraint_Joint")
             if jid in out:
                 raise e.error(f"joint {jid} already has Force_JointFriction id={out[jid].id}")
             out[jid] = JointFriction(fid, jid, joint_friction_values(e))

@@ -159,7 +159,8 @@ class MotionSolveModel:
         text = (f"MotionSolve model {self.source} (units {self.units.describe()}): {n_bodies} "
                 f"moving bod{'y' if n_bodies == 1 else 'ies'}, joints: {kinds}, ")
         if self.plane is None:
-            text += f"{len(self.motions)} joint motion(s), spatial (3-D)"
+            text += (f"{len(self.motions)} joint motion(s), {len(self.frictions)} joint "
+                     "friction element(s), spatial (3-D)")
         else:
             text += (f"{len(self.frictions)} joint friction element(s), plane normal "
                      f"{vector_text(self.plane.normal)}")

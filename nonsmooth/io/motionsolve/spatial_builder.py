@@ -34,6 +34,26 @@ I relative to J, as MotionSolve reports them (the planar builder's choice).
 The origins of the I and J markers must coincide (to :data:`ORIGIN_TOL`) for the joints with a
 common point: the file's configuration must be assembled.
 
+Joint friction
+--------------
+A ``Force_JointFriction`` on a revolute, spherical, translational or cylindrical joint becomes
+the spatial joint's friction keywords (:mod:`nonsmooth.spatial.joint_friction`), as the planar
+builder reads it (:func:`.builder._friction_kwargs`): ``law="lugre"`` (MotionSolve's law for
+this element) with ``mu = mu_dynamic``, ``mu_s = mu_static``, the LuGre parameters by the
+schema's MotionSolve aliases (``bristle_stiffness`` -> ``sigma0`` ..., ``effect``) and
+``inputs``, in SI (:mod:`.joint_friction`), and the type's geometry (:data:`SPATIAL_FRICTION`:
+``pin_radius``, ``friction_arm``, ``bending_reaction_arm`` as ``bending_arm``,
+``torque_preload``; ``ball_radius``; ``reaction_arm``, ``initial_overlap``,
+``force_preload``). ``body_a`` is the J body (the carrier, as the friction module defines it)
+and the friction outputs are those on the I body, so ``FRICTION(id, k)``
+(:mod:`.expressions`) has the planar reading's sign; it is evaluated from the joint's outputs
+``<joint>.Ff_f .. .Tf_h`` in its joint frame turned into the J marker's axes
+(:meth:`.spatial_kinematics.SpatialMarkerKinematics.friction_components`). The spatial
+overlap is constant: ``overlap_delta`` other than ``CONSTANT`` is refused by name;
+``max_stiction_deform``, ``inactive`` and ``yoke_choice`` are read and checked, without effect
+(as in the planar builder). On a ``UNIVERSAL`` or ``HOOKE`` joint the element is refused by
+name (universal joint friction is not built yet), on a ``FIXED`` one it does not exist.
+
 Motions
 -------
 A ``Motion_Joint`` (:mod:`.motion`) drives the revolute angle or the translational
@@ -43,8 +63,8 @@ displacement (cylindrical: either). The spatial driver's coordinate is 0 at t = 
 driving torque / force on the I body is the output ``<motion>.torque`` / ``.force`` (SI).
 
 Reference: Altair MotionSolve Reference Guide, XML format (Body_Rigid, Constraint_Joint,
-Motion_Joint, Post_Request); ``docs/spatial.md`` and ``docs/method.md`` section 15 for the
-spatial family.
+Motion_Joint, Force_JointFriction, Post_Request); ``docs/spatial.md``,
+``docs/spatial_friction.md`` and ``docs/method.md`` section 15 for the spatial family.
 """
 
 from __future__ import annotations
@@ -55,14 +75,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...errors import ModelError
-from .builder import _outputs, finish_model
+from .builder import _friction_kwargs, _outputs, finish_model
 from .kinematics import PLANE_TOL, vector_text
 from .spatial_kinematics import body_frame, spatial_marker_kinematics
 
 if TYPE_CHECKING:
     from ...model import Model
 
-__all__ = ["build_spatial_model", "ORIGIN_TOL", "joint_coordinate"]
+__all__ = ["build_spatial_model", "ORIGIN_TOL", "SPATIAL_FRICTION", "joint_coordinate"]
 
 #: how far (m) the I and J origins of a joint may be apart (or the I origin off the J z-line)
 ORIGIN_TOL = 1e-6
@@ -70,6 +90,17 @@ ORIGIN_TOL = 1e-6
 _POINT_JOINTS = ("REVOLUTE", "SPHERICAL", "UNIVERSAL", "HOOKE", "FIXED")
 #: the joints whose I and J z-axes are parallel
 _AXIS_JOINTS = ("REVOLUTE", "CYLINDRICAL", "TRANSLATIONAL")
+#: the joint types a Force_JointFriction is built on, and the spatial joint's friction keywords
+#: ``{keyword: Force_JointFriction attribute}`` (``nonsmooth.spatial.joint_friction.ARMS``)
+SPATIAL_FRICTION = {
+    "REVOLUTE": {"pin_radius": "pin_radius", "friction_arm": "friction_arm",
+                 "bending_arm": "bending_reaction_arm", "torque_preload": "torque_preload"},
+    "SPHERICAL": {"ball_radius": "ball_radius", "torque_preload": "torque_preload"},
+    "TRANSLATIONAL": {"reaction_arm": "reaction_arm", "initial_overlap": "initial_overlap",
+                      "force_preload": "force_preload"},
+    "CYLINDRICAL": {"pin_radius": "pin_radius", "initial_overlap": "initial_overlap",
+                    "force_preload": "force_preload", "torque_preload": "torque_preload"},
+}
 
 
 def build_spatial_model(info) -> Model:
@@ -138,19 +169,45 @@ def _check_geometry(joint, mi, mj):
                          "needs it on that line")
 
 
-def _spatial_joint(joint, a, b, mi, mj):
-    """The spatial joint of a Constraint_Joint (``a``: the J body, ``b``: the I body)."""
+def _joint_friction(joint, fr) -> dict:
+    """The spatial joint's friction keywords of the joint's Force_JointFriction ``fr`` (none
+    without one; :func:`.builder._friction_kwargs`: LuGre, SI), or a
+    :class:`~nonsmooth.errors.ModelError` naming what the spatial family does not build."""
+    if fr is None:
+        return {}
+    where = f"Force_JointFriction id={fr.id}"
+    if joint.type not in SPATIAL_FRICTION:
+        kind = {"UNIVERSAL": "universal", "HOOKE": "Hooke (universal)"}.get(joint.type)
+        if kind is None:
+            raise ModelError(f"{where}: joint friction on a {joint.type} joint does not exist "
+                             "(MotionSolve's Force_JointFriction acts on revolute, spherical, "
+                             "translational, cylindrical and universal joints)")
+        raise ModelError(f"{where}: joint friction on a {kind} joint is not available yet in "
+                         f"the spatial family; supported: {', '.join(SPATIAL_FRICTION)}; "
+                         "remove the element for a frictionless joint")
+    delta = fr.values["overlap_delta"]
+    if joint.type in ("TRANSLATIONAL", "CYLINDRICAL") and delta != "CONSTANT":
+        raise ModelError(f"{where}: overlap_delta = {delta!r} is not available in the spatial "
+                         "family (the overlap is constant, initial_overlap); give "
+                         "overlap_delta = \"CONSTANT\" (the default)")
+    return _friction_kwargs(fr, SPATIAL_FRICTION[joint.type])
+
+
+def _spatial_joint(joint, a, b, mi, mj, fr=None):
+    """The spatial joint of a Constraint_Joint (``a``: the J body, ``b``: the I body; ``fr``
+    its Force_JointFriction or None)."""
     from ...spatial import Cylindrical, Fixed, Revolute, Spherical, Translational, Universal
 
     n, p, zj = joint.name, mj.origin, mj.axes[:, 2]
+    kw = _joint_friction(joint, fr)
     if joint.type == "REVOLUTE":
-        return Revolute(n, a, b, point=p, axis=zj)
+        return Revolute(n, a, b, point=p, axis=zj, **kw)
     if joint.type == "SPHERICAL":
-        return Spherical(n, a, b, point=p)
+        return Spherical(n, a, b, point=p, **kw)
     if joint.type == "CYLINDRICAL":
-        return Cylindrical(n, a, b, point=mi.origin, axis=zj)
+        return Cylindrical(n, a, b, point=mi.origin, axis=zj, **kw)
     if joint.type == "TRANSLATIONAL":
-        return Translational(n, a, b, point=mi.origin, axis=zj)
+        return Translational(n, a, b, point=mi.origin, axis=zj, **kw)
     if joint.type == "UNIVERSAL":
         return Universal(n, a, b, point=p, axis_a=zj, axis_b=mi.axes[:, 2])
     if joint.type == "HOOKE":
@@ -164,7 +221,7 @@ def _add_joint(info, mdl, engine, joint):
     try:
         _check_geometry(joint, mi, mj)
         return mdl.add(_spatial_joint(joint, _engine_body(engine, mj), _engine_body(engine, mi),
-                                      mi, mj))
+                                      mi, mj, info.frictions.get(joint.id)))
     except ModelError as exc:
         raise ModelError(f"{info.source}: Constraint_Joint id={joint.id}: {exc}") from None
 

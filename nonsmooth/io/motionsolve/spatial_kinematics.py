@@ -90,6 +90,40 @@ class SpatialMarkerKinematics(RunKinematics):
         _, R, _, _, _, A = b
         return R @ A
 
+    def friction_components(self, joint, values) -> np.ndarray:
+        """The 18 ``FRICTION`` components (:mod:`.expressions`) of a frictional joint, (N, 18),
+        SI (N, N m, -, m/s), along the J marker's axes, from the joint's friction outputs
+        (:func:`nonsmooth.spatial.joint_friction.friction_outputs`: the friction on ``body_b``,
+        the I body, in the joint frame ``(f, g, h)`` fixed in ``body_a``, the J body). The J
+        marker is fixed in the J body too, so the frame's components turn into the marker's by
+        the constant ``A_J^T C`` (``A_J`` the marker's axes, ``C`` the joint frame, world axes at
+        t = 0). Coefficients: ``|F . axis| / N`` and ``|T . axis| / (r N)`` (``r`` the pin or
+        ball radius); slips: the translational slip along ``h`` (translational, cylindrical),
+        the rotational ``r h . dw`` (revolute, cylindrical) or ``r_ball dw`` (spherical)."""
+        key = ("friction", joint.name)
+        if key in self._cache:
+            return self._cache[key]
+        r, name = self.result, joint.name
+        built = next(j for j in r.system.model.joints if j.name == name)
+        P = self.info.markers[joint.j_marker].axes.T @ built.world_frame()  # J <- (f, g, h)
+        F = np.column_stack([r[f"{name}.Ff_{c}"] for c in "fgh"]) @ P.T
+        T = np.column_stack([r[f"{name}.Tf_{c}"] for c in "fgh"]) @ P.T
+        N = r[f"{name}.N"][:, None]
+        radius = values["ball_radius" if joint.type == "SPHERICAL" else "pin_radius"]
+        slip_t, slip_r = np.zeros((self.n_t, 3)), np.zeros((self.n_t, 3))
+        if joint.type == "SPHERICAL":
+            slip_r[:] = np.column_stack([r[f"{name}.slip{k}"] for k in (1, 2, 3)])
+        elif joint.type == "CYLINDRICAL":
+            slip_r[:, 2], slip_t[:, 2] = r[f"{name}.slip1"], r[f"{name}.slip2"]
+        elif joint.type == "REVOLUTE":
+            slip_r[:, 2] = r[f"{name}.slip"]
+        else:
+            slip_t[:, 2] = r[f"{name}.slip"]
+        mu_t = np.divide(np.abs(F), N, out=np.zeros_like(F), where=N > 0)
+        mu_r = np.divide(np.abs(T), radius * N, out=np.zeros_like(T), where=N > 0)
+        self._cache[key] = np.hstack([F, T, mu_t, mu_r, slip_t @ P.T, slip_r @ P.T])
+        return self._cache[key]
+
 
 #: result -> its SpatialMarkerKinematics (held weakly: an entry goes with its Result)
 _KINEMATICS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
