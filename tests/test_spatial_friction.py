@@ -387,9 +387,9 @@ def _hooke_or_hinge(kind: str, yoke_choice: str = "both"):
     from nonsmooth.spatial import Universal
     from nonsmooth.spatial.rotation import from_axis_angle, rotation_matrix
 
-    th, l = 0.8, 0.4
+    th, arm = 0.8, 0.4
     p = from_axis_angle(np.array([1.0, 0, 0]), th)
-    c = rotation_matrix(p) @ np.array([0.0, 0.0, -l])
+    c = rotation_matrix(p) @ np.array([0.0, 0.0, -arm])
     mdl = SpatialModel(kind)
     bob = mdl.add(Body("bob", 1.2, (0.02, 0.03, 0.01), position=c, orientation=p))
     fr = {"mu": 0.3, "mu_s": 0.4, "pin_radius": 0.05, "friction_arm": 0.02, "bending_arm": 0.03}

@@ -158,12 +158,12 @@ def test_mjcf_refuses_the_spherical_joint():
 
 
 # ============================================================ joint friction (issue 22 check 13)
-def _mujoco_spin_down(I: float, w0: float, T: float, timestep: float, t_end: float):
+def _mujoco_spin_down(Iz: float, w0: float, T: float, timestep: float, t_end: float):
     """MuJoCo's hinge with ``frictionloss = T`` (a constant dry torque, soft constraint),
     Euler at ``timestep``: ``(t (k,), w (k,))``."""
     xml = f"""<mujoco><option timestep="{timestep}" gravity="0 0 0"/>
       <worldbody><body><joint type="hinge" axis="0 0 1" frictionloss="{T}" damping="0"
-      armature="0"/><inertial pos="0 0 0" mass="1" diaginertia="0.2 0.2 {I}"/></body>
+      armature="0"/><inertial pos="0 0 0" mass="1" diaginertia="0.2 0.2 {Iz}"/></body>
       </worldbody></mujoco>"""
     m = mujoco.MjModel.from_xml_string(xml)
     d = mujoco.MjData(m)
@@ -193,18 +193,18 @@ def test_frictional_hinge_against_mujocos_frictionloss():
     (3e-7 rad/s 0.1 s after the stop, 9e-12 at the end), nonsmooth's stick holds at once."""
     from nonsmooth.spatial import Body, Revolute, SpatialModel, ground
 
-    I, w0, T = 0.05, 4.0, 0.1
+    Iz, w0, T = 0.05, 4.0, 0.1
     mdl = SpatialModel("flywheel")
     disc = mdl.add(Body("disc", 1.0, (0.2, 0.2, I), angular_velocity=(0, 0, w0)))
     mdl.add(Revolute("hinge", ground, disc, point=(0, 0, 0), axis=(0, 0, 1), mu=0.2, mu_s=0.2,
                      pin_radius=0.01, torque_preload=T, inputs="1000"))
     r = nonsmooth.simulate(mdl, 3.0, dt=0.001, rtol=1e-12, atol=1e-14)
-    t_star = w0 * I / T
+    t_star = w0 * Iz / T
     stops = [e.t for e in r.events if e.after == "stick"]
     assert stops and stops[0] == pytest.approx(t_star, abs=1e-9)
     ns = _stop_time(r.t, r["disc.wz"], w0)
-    coarse = _stop_time(*_mujoco_spin_down(I, w0, T, 2e-3, 3.0), w0)
-    t_mj, w_mj = _mujoco_spin_down(I, w0, T, 1e-3, 3.0)
+    coarse = _stop_time(*_mujoco_spin_down(Iz, w0, T, 2e-3, 3.0), w0)
+    t_mj, w_mj = _mujoco_spin_down(Iz, w0, T, 1e-3, 3.0)
     fine = _stop_time(t_mj, w_mj, w0)
     assert abs(fine - ns) <= 2.0 * abs(coarse - fine) + 1e-9
     assert np.max(np.abs(w_mj[t_mj > t_star + 0.1])) < 1e-6
