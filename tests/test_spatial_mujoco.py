@@ -195,7 +195,7 @@ def test_frictional_hinge_against_mujocos_frictionloss():
 
     Iz, w0, T = 0.05, 4.0, 0.1
     mdl = SpatialModel("flywheel")
-    disc = mdl.add(Body("disc", 1.0, (0.2, 0.2, I), angular_velocity=(0, 0, w0)))
+    disc = mdl.add(Body("disc", 1.0, (0.2, 0.2, Iz), angular_velocity=(0, 0, w0)))
     mdl.add(Revolute("hinge", ground, disc, point=(0, 0, 0), axis=(0, 0, 1), mu=0.2, mu_s=0.2,
                      pin_radius=0.01, torque_preload=T, inputs="1000"))
     r = nonsmooth.simulate(mdl, 3.0, dt=0.001, rtol=1e-12, atol=1e-14)
