@@ -493,14 +493,23 @@ def test_each_frictional_joint_type_is_read_and_runs(jtype):
         assert np.all(comps[:, [0, 1, 12, 13]] == 0)
 
 
-@pytest.mark.parametrize("jtype, kind", [("UNIVERSAL", "universal"),
-                                         ("HOOKE", r"Hooke \(universal\)")])
-def test_universal_joint_friction_is_refused_by_name(jtype, kind):
+@pytest.mark.parametrize("jtype", ["UNIVERSAL", "HOOKE"])
+@pytest.mark.parametrize("yoke, pairs", [(None, ["j.yoke_a", "j.yoke_b"]),
+                                         ("I_YOKE", ["j.yoke_b"]), ("J_YOKE", ["j.yoke_a"])])
+def test_universal_joint_friction_is_read(jtype, yoke, pairs):
+    """A Force_JointFriction on a universal or Hooke joint: one pair per cross axis, or the
+    one ``yoke_choice`` names (I_YOKE: the cross axis of the I body, ``body_b``); a short run."""
+    extra = f' yoke_choice="{yoke}"' if yoke else ""
     friction = ('<Force_JointFriction id="4" joint_id="100" mu_static="0.2" '
-                'mu_dynamic="0.1"/>')
-    _one_line(_one_joint(jtype, friction), rf"Constraint_Joint id=100: Force_JointFriction "
-              rf"id=4: joint friction on a {kind} joint is not available yet in the spatial "
-              "family; supported: REVOLUTE, SPHERICAL, TRANSLATIONAL, CYLINDRICAL")
+                f'mu_dynamic="0.1" pin_radius="0.005"{extra}/>')
+    model = loads_motionsolve(_one_joint(jtype, friction), "u", family="spatial")
+    assert [p.name for p in model.system.pairs] == pairs
+    assert model.system.model.joints[0].friction.arms["pin_radius"] == 0.005
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = nonsmooth.simulate(model, 0.01, dt=0.005)
+    assert r.status == 0, r.message
+    assert np.all(r[f"{pairs[0]}.N"] >= 0)
 
 
 def test_other_friction_refusals():
@@ -508,9 +517,11 @@ def test_other_friction_refusals():
                 'mu_dynamic="0.1"{}/>')
     _one_line(_one_joint("FIXED", friction.format("")), r"Force_JointFriction id=4: joint "
               "friction on a FIXED joint does not exist")
-    _one_line(_one_joint("TRANSLATIONAL", friction.format(' overlap_delta="INCREASE"')),
-              r"Force_JointFriction id=4: overlap_delta = 'INCREASE' is not available in the "
-              "spatial family", family="spatial")
+    model = loads_motionsolve(_one_joint("TRANSLATIONAL",
+                                         friction.format(' overlap_delta="INCREASE"')), "t",
+                              family="spatial")
+    assert model.system.model.joints[0].friction.arms["overlap_delta"] == "increase"
+    assert model.system.variable_norm_weights
     _one_line(_one_joint("SPHERICAL", friction.format(' inputs="12"')),
               r"Force_JointFriction id=4: inputs = '12': give 4 bits")
     # a frictional pendulum read spatially is no longer refused

@@ -44,15 +44,16 @@ schema's MotionSolve aliases (``bristle_stiffness`` -> ``sigma0`` ..., ``effect`
 ``inputs``, in SI (:mod:`.joint_friction`), and the type's geometry (:data:`SPATIAL_FRICTION`:
 ``pin_radius``, ``friction_arm``, ``bending_reaction_arm`` as ``bending_arm``,
 ``torque_preload``; ``ball_radius``; ``reaction_arm``, ``initial_overlap``,
-``force_preload``). ``body_a`` is the J body (the carrier, as the friction module defines it)
+``force_preload``, ``overlap_delta``; a universal or Hooke joint's ``yoke_choice``:
+``I_YOKE`` the cross axis of the I body, ``J_YOKE`` of the J body, none: both). ``body_a`` is
+the J body (the carrier, as the friction module defines it)
 and the friction outputs are those on the I body, so ``FRICTION(id, k)``
 (:mod:`.expressions`) has the planar reading's sign; it is evaluated from the joint's outputs
 ``<joint>.Ff_f .. .Tf_h`` in its joint frame turned into the J marker's axes
-(:meth:`.spatial_kinematics.SpatialMarkerKinematics.friction_components`). The spatial
-overlap is constant: ``overlap_delta`` other than ``CONSTANT`` is refused by name;
-``max_stiction_deform``, ``inactive`` and ``yoke_choice`` are read and checked, without effect
-(as in the planar builder). On a ``UNIVERSAL`` or ``HOOKE`` joint the element is refused by
-name (universal joint friction is not built yet), on a ``FIXED`` one it does not exist.
+(:meth:`.spatial_kinematics.SpatialMarkerKinematics.friction_components`; a universal joint's
+requests are not built: its two cross axes have outputs of their own, ``<joint>.yoke_a.N``
+...). ``max_stiction_deform`` and ``inactive`` are read and checked, without effect (as in the
+planar builder). On a ``FIXED`` joint the element does not exist.
 
 Motions
 -------
@@ -97,10 +98,14 @@ SPATIAL_FRICTION = {
                  "bending_arm": "bending_reaction_arm", "torque_preload": "torque_preload"},
     "SPHERICAL": {"ball_radius": "ball_radius", "torque_preload": "torque_preload"},
     "TRANSLATIONAL": {"reaction_arm": "reaction_arm", "initial_overlap": "initial_overlap",
-                      "force_preload": "force_preload"},
+                      "force_preload": "force_preload", "overlap_delta": "overlap_delta"},
     "CYLINDRICAL": {"pin_radius": "pin_radius", "initial_overlap": "initial_overlap",
-                    "force_preload": "force_preload", "torque_preload": "torque_preload"},
+                    "force_preload": "force_preload", "torque_preload": "torque_preload",
+                    "overlap_delta": "overlap_delta"},
+    "UNIVERSAL": {"pin_radius": "pin_radius", "friction_arm": "friction_arm",
+                  "bending_arm": "bending_reaction_arm", "torque_preload": "torque_preload"},
 }
+SPATIAL_FRICTION["HOOKE"] = SPATIAL_FRICTION["UNIVERSAL"]
 
 
 def build_spatial_model(info) -> Model:
@@ -177,19 +182,13 @@ def _joint_friction(joint, fr) -> dict:
         return {}
     where = f"Force_JointFriction id={fr.id}"
     if joint.type not in SPATIAL_FRICTION:
-        kind = {"UNIVERSAL": "universal", "HOOKE": "Hooke (universal)"}.get(joint.type)
-        if kind is None:
-            raise ModelError(f"{where}: joint friction on a {joint.type} joint does not exist "
-                             "(MotionSolve's Force_JointFriction acts on revolute, spherical, "
-                             "translational, cylindrical and universal joints)")
-        raise ModelError(f"{where}: joint friction on a {kind} joint is not available yet in "
-                         f"the spatial family; supported: {', '.join(SPATIAL_FRICTION)}; "
-                         "remove the element for a frictionless joint")
-    delta = fr.values["overlap_delta"]
-    if joint.type in ("TRANSLATIONAL", "CYLINDRICAL") and delta != "CONSTANT":
-        raise ModelError(f"{where}: overlap_delta = {delta!r} is not available in the spatial "
-                         "family (the overlap is constant, initial_overlap); give "
-                         "overlap_delta = \"CONSTANT\" (the default)")
+        raise ModelError(f"{where}: joint friction on a {joint.type} joint does not exist "
+                         "(MotionSolve's Force_JointFriction acts on revolute, spherical, "
+                         "translational, cylindrical and universal joints)")
+    kw = _friction_kwargs(fr, SPATIAL_FRICTION[joint.type])
+    if joint.type in ("UNIVERSAL", "HOOKE"):  # I_YOKE: the cross axis of the I body (body_b)
+        kw["yoke_choice"] = fr.values["yoke_choice"] or "both"
+    return kw
     return _friction_kwargs(fr, SPATIAL_FRICTION[joint.type])
 
 
@@ -209,9 +208,9 @@ def _spatial_joint(joint, a, b, mi, mj, fr=None):
     if joint.type == "TRANSLATIONAL":
         return Translational(n, a, b, point=mi.origin, axis=zj, **kw)
     if joint.type == "UNIVERSAL":
-        return Universal(n, a, b, point=p, axis_a=zj, axis_b=mi.axes[:, 2])
+        return Universal(n, a, b, point=p, axis_a=zj, axis_b=mi.axes[:, 2], **kw)
     if joint.type == "HOOKE":
-        return Universal(n, a, b, point=p, axis_a=mj.axes[:, 1], axis_b=mi.axes[:, 0])
+        return Universal(n, a, b, point=p, axis_a=mj.axes[:, 1], axis_b=mi.axes[:, 0], **kw)
     return Fixed(n, a, b, point=p)
 
 
