@@ -278,6 +278,12 @@ def test_friction_keywords_errors():
         Fixed("f", ground, b, mu=0.1)
     with pytest.raises(ModelError, match="mu_s"):
         Spherical("s", ground, b, mu=0.3, mu_s=0.1)
+    with pytest.raises(ModelError, match="overlap_delta = 'grow' is invalid; allowed"):
+        Translational("t", ground, b, mu=0.1, overlap_delta="grow")
+    from nonsmooth.spatial import Universal
+
+    with pytest.raises(ModelError, match="yoke_choice = 'k_yoke' is invalid"):
+        Universal("u", ground, b, mu=0.1, yoke_choice="K_YOKE")
 
 
 # ============================================================ the bundled arm model

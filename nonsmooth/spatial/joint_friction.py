@@ -66,6 +66,10 @@ _PRELOADS = ("torque_preload", "force_preload")
 #: ``overlap_delta``: the overlap ``x_s = initial_overlap + sign * s`` with ``s`` the joint's
 #: displacement along its axis (MotionSolve: INCREASE when I moves along +z of J)
 OVERLAP = {"constant": 0.0, "increase": 1.0, "decrease": -1.0}
+_CHOICES = (("overlap_delta", OVERLAP, "'constant', 'increase' (the overlap grows as body_b "
+             "moves along +axis), 'decrease'"),
+            ("yoke_choice", YOKES, "'both' (friction on both cross axes), 'J_YOKE' (the axis "
+             "fixed in body_a), 'I_YOKE' (the axis fixed in body_b)"))
 
 
 def _bits(where: str, inputs) -> tuple[bool, bool, bool, bool]:
@@ -104,22 +108,14 @@ class JointFrictionSpec:
             raise ModelError(f"{where}: unknown friction parameter(s) {unknown}; a "
                              f"{joint.label} joint takes {sorted(allowed)}")
         values = dict(allowed)
-        if "overlap_delta" in arms:
-            arms = dict(arms)
-            delta = str(arms.pop("overlap_delta")).lower()
-            if delta not in OVERLAP:
-                raise ModelError(f"{where}: overlap_delta = {delta!r} is invalid; allowed: "
-                                 "'constant', 'increase' (the overlap grows as body_b moves "
-                                 "along +axis), 'decrease'")
-            values["overlap_delta"] = delta
-        if "yoke_choice" in arms:
-            arms = dict(arms)
-            yoke = str(arms.pop("yoke_choice")).lower()
-            if yoke not in YOKES:
-                raise ModelError(f"{where}: yoke_choice = {yoke!r} is invalid; allowed: "
-                                 "'both' (friction on both cross axes), 'J_YOKE' (the axis "
-                                 "fixed in body_a), 'I_YOKE' (the axis fixed in body_b)")
-            values["yoke_choice"] = yoke
+        arms = dict(arms)
+        for key, choices, meaning in _CHOICES:  # the words among the numbers
+            if key in arms:
+                word = str(arms.pop(key)).lower()
+                if word not in choices:
+                    raise ModelError(f"{where}: {key} = {word!r} is invalid; allowed: "
+                                     f"{meaning}")
+                values[key] = word
         for key, value in arms.items():
             x = float(value) if isinstance(value, (int, float)) else math.nan
             ok = math.isfinite(x) and (x >= 0.0 if key in _PRELOADS else x > 0.0)
