@@ -95,6 +95,9 @@ def test_kernels_match_the_element_methods(name):
         v = rng.normal(0.0, 1.0, system.n_q)
         got, ref = system.terms(t, q, v), system.reference_terms(t, q, v)
         for field in got._fields:
+            if getattr(ref, field) is None:  # (norm_weights of q: none in a planar model)
+                assert getattr(got, field) is None, field
+                continue
             np.testing.assert_allclose(getattr(got, field), getattr(ref, field), rtol=1e-13,
                                        atol=1e-13, err_msg=f"{name}: {field}")
         np.testing.assert_allclose(system.tangential_bias(t, q, v),
