@@ -249,14 +249,20 @@ class SpatialSystem(System):
             self._tables = spatial_tables(self)
         return self._tables
 
-    def compiled_family(self, size: int):
+    #: The compiled family takes pairs of dim > 1 (a spherical or cylindrical joint's
+    #: friction): ``Dynamics`` passes it the run's blocks of the plan (:meth:`compiled_family`).
+    vector_family = True
+
+    def compiled_family(self, size: int, run_blocks=None, home=None):
         """The compiled kernels and phases (:class:`~nonsmooth.spatial.family.SpatialFamily`;
-        obligation 4) for a run whose evaluation buffer has ``size`` floats."""
-        if self.pairs:  # joint friction: its W and bias are written in Python (terms)
-            return None
+        obligation 4) for a run whose evaluation buffer has ``size`` floats; with vector pairs
+        ``run_blocks``, the slices of the plan's ``e_ref`` and ``stop_speed``, and ``home``,
+        the run's plan (as ``planar_family.planar_family``). The frictional joints' rows of
+        ``W`` and their tangential bias are written by the kernels (the table's
+        ``FRIC_TURN`` and ``FRIC_SLIDE`` rows)."""
         from .family import spatial_family
 
-        return spatial_family(self, size)
+        return spatial_family(self, size, run_blocks, home)
 
     @property
     def has_user_functions(self) -> bool:
@@ -347,8 +353,17 @@ class SpatialSystem(System):
             tab.ints, tab.floats, tab.bodies, U, float(t), q, v, self.n_constraints)
         if err:
             return self.python_terms(t, q, v)
-        W = self.friction_rows(self.kinematics(q, v))[0] if self._friction else self._W
+        W = self._compiled_friction(q, v)[0] if self._friction else self._W
         return Terms(self._M, f, phi, phi_t, G, gamma, W, P_a, P_d)
+
+    def _compiled_friction(self, q, v) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`friction_rows` by the kernels (``kernels.spatial_friction_terms``): ``W``
+        (p_rows, n_v) and the tangential bias (p_rows,) at ``(q, v)``."""
+        from .kernels import spatial_friction_terms
+
+        tab = self.kernel_tables
+        return spatial_friction_terms(tab.ints, tab.floats, np.ascontiguousarray(q, dtype=float),
+                                      np.ascontiguousarray(v, dtype=float), self.p_rows)
 
     def python_terms(self, t, q, v):
         """:meth:`terms` element by element in Python (the reference of the kernels)."""
@@ -407,9 +422,12 @@ class SpatialSystem(System):
         return W, bias
 
     def tangential_bias(self, t, q, v):
-        """``(dW/dt) v`` (p_rows,) of the frictional joints (closed form)."""
+        """``(dW/dt) v`` (p_rows,) of the frictional joints (closed form; by the kernels with
+        :attr:`compiled_terms`)."""
         if not self._friction:
             return self._none
+        if self.compiled_terms:
+            return self._compiled_friction(q, v)[1]
         return self.friction_rows(self.kinematics(q, v))[1]
 
     # ------------------------------------------------------------------ redundancy
