@@ -699,3 +699,44 @@ def test_a_compiled_run_with_joint_friction_equals_the_python_path(name, make, t
     scale = 1.0 + np.max(np.abs(python.y))
     assert np.max(np.abs(compiled.y - python.y)) <= 1e-10 * scale
     assert np.max(np.abs(compiled.N - python.N)) <= 1e-8 * (1.0 + np.max(np.abs(python.N)))
+
+
+@pytest.mark.parametrize("name, make", [("spherical", _ball), ("translational", _slider)],
+                         ids=["spherical", "translational"])
+def test_a_compiled_rk4_run_with_joint_friction_equals_the_python_path(name, make,
+                                                                       monkeypatch):
+    """RK4 at 2e-3 s through the stop: the compiled fixed-step phase against the Python
+    path (the compiled phase projects the quaternions at the phase's end only)."""
+    model = make()
+    compiled = nonsmooth.simulate(model, 1.0, method="RK4", dt=2e-3)
+    _python_friction(monkeypatch)
+    python = nonsmooth.simulate(model, 1.0, method="RK4", dt=2e-3)
+    assert [(e.pair, e.after) for e in compiled.events] == [
+        (e.pair, e.after) for e in python.events]
+    assert compiled.t.shape == python.t.shape
+    assert np.max(np.abs(compiled.y - python.y)) <= 1e-10 * (1.0 + np.max(np.abs(python.y)))
+
+
+def test_the_perron_certificate_is_an_upper_bound():
+    """``core.stage._certify_perron``: ``OK`` only where ``rho(|A|) <= 1 - jam`` (the
+    Collatz-Wielandt bound), and it certifies the load equation of a torsion row (``||A|| =
+    5``, ``rho = 0.03``) that the norm bound leaves to the eigenvalues."""
+    from nonsmooth.core.stage import GENERAL, OK, _certify_bound, _certify_perron
+
+    jam = 1e-6
+    A = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, -5.0], [0.0, 1.9e-4, 0.0]])
+    Kf = np.eye(3) - A
+    assert _certify_bound(A, Kf, jam) == GENERAL
+    assert _certify_perron(A, jam, np.empty(3), np.empty(3)) == OK
+    rng = np.random.default_rng(11)
+    decided = 0
+    for _ in range(400):
+        k = int(rng.integers(2, 6))
+        A = rng.normal(size=(k, k)) * rng.uniform(0.05, 1.0) * (rng.random((k, k)) < 0.6)
+        rho = max(abs(np.linalg.eigvals(np.abs(A))))
+        status = _certify_perron(A, jam, np.empty(k), np.empty(k))
+        assert status in (OK, GENERAL)
+        if status == OK:
+            decided += 1
+            assert rho <= 1.0 - jam + 1e-12
+    assert decided > 50

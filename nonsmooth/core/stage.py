@@ -1164,6 +1164,41 @@ def _certify_norms(X, plan, Wt, slip):
     return UNCERTIFIED
 
 
+#: Power steps of :func:`_certify_perron` at most.
+PERRON_STEPS = 30
+
+
+@njit(cache=True, _nrt=False)
+def _certify_perron(A, jam, u, w):
+    """:func:`_certify_bound`'s certificate where the norms do not decide, without
+    eigenvalues: ``OK`` when the Collatz-Wielandt bound ``a = max_i (|A| u)_i / u_i >=
+    rho(|A|)`` of a positive ``u`` (power steps of ``I + |A|`` from ones, at most
+    :data:`PERRON_STEPS`) has ``1 - a >= jam`` (then ``lambda = c + A |lambda|`` has one
+    solution and every eigenvalue of ``I - A diag(faces)``, ``|faces| <= 1``, lies within
+    ``a`` of 1: not jammed); ``GENERAL`` otherwise (the eigenvalues decide). ``u, w`` (k,)
+    scratch. A load row's axial weight of 25 (a torsion arm 0.02 m) makes ``||A|| = 5`` at
+    ``rho = 0.03``: the norms alone send such an evaluation to the allocating path."""
+    k = A.shape[0]
+    for r in range(k):
+        u[r] = 1.0
+    for _ in range(PERRON_STEPS):
+        bound, top = 0.0, 0.0
+        for r in range(k):
+            acc = 0.0
+            for c in range(k):
+                acc += abs(A[r, c]) * u[c]
+            bound = max(bound, acc / u[r])
+            w[r] = u[r] + acc
+            top = max(top, w[r])
+        if 1.0 - bound >= jam:
+            return OK
+        if not top > 0.0 or not top < math.inf:
+            return GENERAL
+        for r in range(k):
+            u[r] = max(w[r] / top, 1e-200)
+    return GENERAL
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _loads_norms(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, plan, x, N_slip, c, Rad,
                  mag, Kw, rhs):
@@ -1233,7 +1268,8 @@ def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
                       modes, faces, out, sw, iw, nk, ns, p_rows, block3):
     """:func:`_stage_body` (``block3`` false) or :func:`_stage_body_delassus` (``block3``: a
     mass the caller guarantees block diagonal in 3 x 3 blocks) for a plan with norm terms: the
-    same KKT system, solve and load equation, then the norm terms' certificate
+    same KKT system, solve and load equation (certified by the norms, else by
+    :func:`_certify_perron`), then the norm terms' certificate
     (:func:`_certify_norms`: ``UNCERTIFIED``) and loads (:func:`_loads_norms`: ``NO_LOAD``
     when they do not converge); ``GENERAL`` where those return it (sticking vector pairs above
     :data:`SMALL_LU` rows, a load equation the norm bound does not certify)."""
@@ -1272,6 +1308,8 @@ def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
     status = _certify_bound(mats[0], mats[1], plan[H_JAM])
+    if status == GENERAL:  # (mats[2], the loads' LU copy, is free until then: the scratch)
+        status = _certify_perron(mats[0], plan[H_JAM], mats[2][0], mats[2][1])
     if status == OK:
         status = _certify_norms(R, plan, Wt, iw[:ns])
     if status != OK:
