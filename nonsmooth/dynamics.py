@@ -231,20 +231,17 @@ class Dynamics:
         state_mass = tables is not None and tables.has_state_mass
         drivers = np.zeros(m)
         drivers[sysm.driver_rows] = 1.0
-        kinds, params, z_at, radial = [], [], [], []
+        kinds, params, z_at = [], [], []
         for i, (law, (kind, numbers)) in enumerate(zip(self.laws, packed, strict=True)):
             par = np.zeros(N_LAW)
             par[:len(numbers)] = numbers
             kinds.append(kind)
             params.append(par)
             z_at.append(self.z_slices[i].start if law.n_states else -1)
-            rows = sysm.pair_radial[i]
-            radial += [n + rows[0], n + rows[1]] if rows else [-1, -1]
-        if sysm.variable_norm_weights or any(
-                len(rows) not in (0, 2) or len(groups) != bool(rows) for rows, groups
-                in zip(sysm.pair_radial, sysm.pair_norms, strict=True)):
-            return  # norm loads other than one radial of two rows, or of q: the Python path
-        builder = (PlanBuilder(n, m, p, k, self.p_rows)
+        general, norms, radial = self._norm_groups(tables)
+        if general and norms is None:
+            return  # norm loads the system's compiled terms do not know: the Python path
+        builder = (PlanBuilder(n, m, p, k, self.p_rows, norms=norms)
                    .header(state_mass=state_mass, two_alpha=self._2a, beta2=self._b2,
                            jam=JAM_MARGIN, n_z=self.n_z, radial=self._radial)
                    .block("mu", self._mu).block("preload", self._preload)
@@ -254,7 +251,7 @@ class Dynamics:
                    .block("abs_rows", n + np.asarray(sysm.abs_rows, dtype=float))
                    .block("normal_rows", np.asarray(sysm.normal_rows, dtype=float))
                    .block("driver", drivers))
-        if self.vector:  # the vector tail (core.layout.VECTOR_BLOCKS)
+        if self.vector or norms is not None:  # the vector tail (core.layout.VECTOR_BLOCKS)
             builder.block("dim", self.dim).block("w_row", self.w_row)
         self._plan = builder.build()
         if self.vector:  # the run's e_ref and stop_speed are the plan's: the compiled stage
@@ -287,6 +284,10 @@ class Dynamics:
         else:
             kernels.warm("stage")
             self._kernel = kernels.acceleration_stage
+            if norms is not None:  # (the allocating stage of the norm terms)
+                from .core.stage import acceleration_stage_norms
+
+                self._kernel = acceleration_stage_norms
             compiled = getattr(sysm, "compiled", None)
             # (a generated module's terms know scalar pairs only: a model with vector pairs
             # evaluates its terms in Python and the stage compiled)
@@ -302,6 +303,33 @@ class Dynamics:
             elif not self._callable_weights and not self.vector:
                 # a family with its own compiled module (the spatial one), or None
                 self._family = sysm.compiled_family(self._size)
+            elif not self._callable_weights and getattr(sysm, "vector_family", False):
+                # a family whose kernels take pairs of dim > 1 (the spatial one), with the
+                # run's blocks of the plan as the planar family has them
+                self._family = sysm.compiled_family(self._size, run_blocks=self._run_blocks,
+                                                    home=self._plan)
+
+    def _norm_groups(self, tables) -> tuple[bool, list | None, list]:
+        """``(general, norms, rad_rows)``: whether some pair has norm loads other than one
+        radial of two rows (``System.pair_norms``); then the plan's norm groups ``(pair,
+        weight, KKT rows)`` (``core.layout.PlanBuilder``'s ``norms``) where the compiled stage
+        takes them (``core.stage.acceleration_stage_norms``, the spatial kernels: a system
+        whose terms are its own; None for the planar kernels and a generated module, which
+        know one radial only); the plan's ``rad_rows`` (2 p: each pair's two radial KKT rows,
+        -1 none; all -1 with norm groups); norm loads whose weights depend on ``q`` (``System.
+        variable_norm_weights``) take the Python path."""
+        sysm, n = self.system, self.n
+        if sysm.variable_norm_weights:  # weights of q (Terms.norm_weights): the Python path
+            return True, None, []
+        general = any(len(rows) not in (0, 2) or len(groups) != bool(rows) for rows, groups
+                      in zip(sysm.pair_radial, sysm.pair_norms, strict=True))
+        if general and tables is None and getattr(sysm, "compiled", None) is None:
+            return True, [(i, w, [n + r for r in rows]) for i, groups
+                          in enumerate(sysm.pair_norms) for rows, w in groups], [-1] * (2 * self.p)
+        radial = []
+        for rows in sysm.pair_radial:
+            radial += [n + rows[0], n + rows[1]] if rows else [-1, -1]
+        return general, None, radial
 
     # ------------------------------------------------------------------ what the run reads
     @property

@@ -461,3 +461,282 @@ def test_a_load_function_with_a_wrong_signature_is_named():
     body = mdl.add(Body("b", 1.0, (0.1, 0.1, 0.1)))
     with pytest.raises(nonsmooth.ModelError, match=r"f\(t\) or f\(t, q, v\)"):
         Force("push", body, lambda t, q: (0.0, 0.0, 1.0))
+
+
+# ------------------------------------------------------------------------ joint friction
+# The frictional joints' rows of W and tangential bias (tables FRIC_TURN / FRIC_SLIDE), the
+# compiled stage of the norm load terms (core.stage._stage_body_norms,
+# acceleration_stage_norms) and whole runs of the closed-form models of
+# tests/test_spatial_friction.py, against the Python path of the joint friction.
+from nonsmooth.errors import FrictionLoadError  # noqa: E402
+from nonsmooth.spatial import tables as st  # noqa: E402
+
+FRICTION = {"Revolute": {"pin_radius": 0.02, "friction_arm": 0.03, "bending_arm": 0.05},
+            "Spherical": {"ball_radius": 0.03},
+            "Translational": {"initial_overlap": 0.2, "reaction_arm": 0.04},
+            "Cylindrical": {"pin_radius": 0.025, "initial_overlap": 0.3}}
+
+
+def friction_chain() -> SpatialModel:
+    """Every frictional joint type, each between two moving bodies and each to the ground, in
+    tilted frames (the rows need only be right, not mobile)."""
+    mdl = SpatialModel("friction chain")
+    tilt = from_axis_angle((0.3, -1.0, 0.7), 0.6)
+    bodies = [mdl.add(Body(f"b{i}", 1.0 + 0.2 * i, (0.05 + 0.01 * i, 0.06, 0.07),
+                           position=(0.3 * i, 0.1 * i, -0.2 * i), orientation=tilt))
+              for i in range(5)]
+    kinds = {"Revolute": Revolute, "Spherical": Spherical, "Translational": Translational,
+             "Cylindrical": Cylindrical}
+    for i, (name, cls) in enumerate(kinds.items()):
+        axis = {} if cls is Spherical else {"axis": (0.2, 1.0, -0.4 + 0.3 * i)}
+        mdl.add(cls(f"{name.lower()}_pair", bodies[i], bodies[i + 1],
+                    point=(0.3 * i + 0.1, 0.05, -0.1 * i), mu=0.2, mu_s=0.3, **axis,
+                    **FRICTION[name]))
+        mdl.add(cls(f"{name.lower()}_ground", ground, bodies[i], point=(0.1, 0.2 * i, 0.0),
+                    mu=0.25, **axis, **FRICTION[name]))
+    mdl.add(Gravity())
+    return mdl
+
+
+def test_compiled_friction_rows_equal_the_python_rows():
+    """``W`` and the tangential bias of every joint type (both bodies moving, and against the
+    ground) by the kernels against ``CompiledJointFriction.fill``, at random states."""
+    system = _system(friction_chain())
+    tab = system.kernel_tables
+    kinds = set(tab.ints[:, 0].tolist())
+    assert {st.FRIC_TURN, st.FRIC_SLIDE} <= kinds
+    rng = np.random.default_rng(7)
+    for t, q, v in _states(system, rng, k=8):
+        W, bias = sk.spatial_friction_terms(tab.ints, tab.floats, q, v, system.p_rows)
+        W_ref, bias_ref = system.friction_rows(system.kinematics(q, v))
+        assert W.shape == (system.p_rows, system.n_v)
+        assert np.max(np.abs(W - W_ref)) <= 1e-13
+        assert np.max(np.abs(bias - bias_ref)) <= 1e-13 * (1.0 + np.max(np.abs(bias_ref)))
+        T = system.terms(t, q, v)  # the system's own calls: the kernels, the same numbers
+        assert np.max(np.abs(T.W - W_ref)) <= 1e-13
+        assert np.max(np.abs(system.tangential_bias(t, q, v) - bias_ref)) <= 1e-13 * (
+            1.0 + np.max(np.abs(bias_ref)))
+
+
+def _ball(w0=10.0):
+    mdl = SpatialModel("spin-down")
+    top = mdl.add(Body("top", mass=2.0, inertia=(0.08, 0.08, 0.05), position=(0, 0, -0.5),
+                       angular_velocity=(0, 0, w0)))
+    mdl.add(Spherical("ball", ground, top, point=(0, 0, 0), mu=0.3, mu_s=0.4, ball_radius=0.02))
+    mdl.add(Gravity())
+    return mdl
+
+
+def _flywheel():
+    mdl = SpatialModel("flywheel")
+    disc = mdl.add(Body("disc", mass=3.0, inertia=(0.1, 0.1, 0.2), position=(0, 0, 0.2),
+                        angular_velocity=(0, 0, 8.0)))
+    mdl.add(Revolute("hinge", ground, disc, point=(0, 0, 0), axis=(0, 0, 1), mu=0.2,
+                     mu_s=0.3, pin_radius=0.01, friction_arm=0.05, bending_arm=0.03))
+    mdl.add(Gravity())
+    return mdl
+
+
+def _overhung():
+    mdl = SpatialModel("overhung disc")
+    disc = mdl.add(Body("disc", mass=1.5, inertia=(0.04, 0.03, 0.03), position=(0.12, 0, 0),
+                        angular_velocity=(20.0, 0, 0)))
+    mdl.add(Revolute("shaft", ground, disc, point=(0, 0, 0), axis=(1, 0, 0), mu=0.25,
+                     mu_s=0.35, pin_radius=0.02, friction_arm=0.04, bending_arm=0.05))
+    mdl.add(Gravity())
+    return mdl
+
+
+def _slider(e_h=0.0, v0=2.0):
+    mdl = SpatialModel("slider")
+    s = mdl.add(Body("slider", mass=4.0, inertia=(0.01, 0.02, 0.02), position=(0.1, 0, e_h),
+                     velocity=(v0, 0, 0)))
+    mdl.add(Translational("guide", ground, s, point=(0, 0, 0), axis=(1, 0, 0), mu=0.3,
+                          mu_s=0.4, initial_overlap=0.5, reaction_arm=0.05))
+    mdl.add(Gravity())
+    return mdl
+
+
+def _shaft():
+    mdl = SpatialModel("shaft")
+    shaft = mdl.add(Body("shaft", mass=2.0, inertia=(0.005, 0.1, 0.1), position=(0, 0, 0),
+                         velocity=(1.0, 0, 0), angular_velocity=(30.0, 0, 0)))
+    mdl.add(Cylindrical("bearing", ground, shaft, point=(0, 0, 0), axis=(1, 0, 0), mu=0.2,
+                        mu_s=0.3, pin_radius=0.05))
+    mdl.add(Gravity())
+    return mdl
+
+
+def _arm():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parents[1] / "benchmarks" / "spatial_friction.py"
+    spec = importlib.util.spec_from_file_location("_bench_spatial_friction", path)
+    module = importlib.util.module_from_spec(spec)
+    import sys
+
+    sys.path.insert(0, str(path.parent))  # (its _timing import)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module.build()
+
+
+PAIR_KINDS = [("spherical", _ball, 2.0), ("revolute axial", _flywheel, 1.0),
+              ("revolute radial and bending", _overhung, 1.0),
+              ("translational", lambda: _slider(0.2), 1.0), ("cylindrical", _shaft, 2.0),
+              ("three joints", _arm, 1.0)]
+
+
+def _python_friction(monkeypatch):
+    """The Python path of commit 937dcaa for joint friction: no family, no compiled stage, the
+    terms in Python."""
+    monkeypatch.setattr(SpatialSystem, "compiled_family", lambda self, size, **kw: None)
+    monkeypatch.setattr(SpatialSystem, "compiled_terms", False)
+    monkeypatch.setattr(Dynamics, "_compile_plan", lambda self, tables, packed: None)
+
+
+def _assert_same_evaluation(ev, ref, what):
+    for name in ("dv", "lam", "N", "F_T", "v_T", "lam_abs"):
+        a, b = np.asarray(getattr(ev, name)), np.asarray(getattr(ref, name))
+        assert np.max(np.abs(a - b), initial=0.0) <= 1e-11 * (
+            1.0 + np.max(np.abs(b), initial=0.0)), (what, name, a, b)
+
+
+@pytest.mark.parametrize("name, make, slip", PAIR_KINDS, ids=[p[0] for p in PAIR_KINDS])
+def test_one_compiled_evaluation_of_each_pair_kind_equals_the_python_path(name, make, slip):
+    """Stick and slip: the compiled stage after the system's terms (``Dynamics.evaluate``'s
+    kernel, ``acceleration_stage_norms``) and the family's whole compiled evaluation
+    (``spatial_evaluate_batch``: the kernels' W, bias and ``_stage_body_norms``) against
+    ``Dynamics._evaluate_general``."""
+    system = make().compile()
+    dyn = Dynamics(system)
+    family = dyn.compiled_family()
+    assert dyn.plan is not None and family is not None
+    q0, v0 = system.model.initial_state()
+    rng = np.random.default_rng(3)
+    v = v0 + 0.01 * rng.normal(size=v0.size)
+    faces = np.ones(len(system.abs_rows))
+    U = system.user_values(0.3, q0, v)
+    U = None if U is None else U[None]
+    for mode in (0.0, slip):
+        modes = np.full(system.n_pairs, mode)
+        if mode == 2.0:  # a vector pair slips along e_ref
+            dyn.e_ref[:] = 0.0
+            dyn.e_ref[dyn.w_row] = 1.0
+        ref = dyn._evaluate_general(0.3, q0, v, modes, faces)
+        ev = dyn._evaluate_compiled(0.3, q0, v, modes, faces)
+        assert ev is not None, (name, mode)
+        _assert_same_evaluation(ev, ref, (name, mode, "stage"))
+        out, _, row, status = family.evaluate_block(
+            dyn.plan, dyn.Wt, np.array([0.3]), q0[None], v[None], np.zeros((1, 0)), modes,
+            faces, U)
+        assert status == 0, (name, mode, status)
+        _assert_same_evaluation(dyn.evaluation_from(out[0]), ref, (name, mode, "kernels"))
+
+
+def test_an_uncertified_load_falls_back_to_the_python_path():
+    """The self-locking drawer (``L = mu e_h / x_s = 1.25``): the compiled stage does not
+    certify its loads (``UNCERTIFIED``), the evaluation takes the Python path, which names
+    the error; a certified drawer is evaluated compiled."""
+    from nonsmooth.core.stage import UNCERTIFIED
+
+    def drawer(mu, xs):
+        mdl = SpatialModel("drawer")
+        s = mdl.add(Body("drawer", mass=2.0, inertia=(0.01, 0.01, 0.01),
+                         position=(0.1, 0, 0.2), velocity=(1.5, 0, 0)))
+        mdl.add(Translational("rail", ground, s, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
+                              mu_s=mu, initial_overlap=xs))
+        mdl.add(Gravity())
+        return mdl.compile()
+
+    for (mu, xs), certified in (((0.3, 0.5), True), ((0.5, 0.08), False)):
+        system = drawer(mu, xs)
+        dyn = Dynamics(system)
+        q0, v0 = system.model.initial_state()
+        modes, faces = np.ones(1), np.ones(len(system.abs_rows))
+        out, _, _, status = dyn.compiled_family().evaluate_block(
+            dyn.plan, dyn.Wt, np.zeros(1), q0[None], v0[None], np.zeros((1, 0)), modes, faces)
+        ev = dyn._evaluate_compiled(0.0, q0, v0, modes, faces)
+        if certified:
+            assert status == 0 and ev is not None
+        else:
+            assert status == UNCERTIFIED and ev is None
+            with pytest.raises(FrictionLoadError, match="rho"):
+                dyn.evaluate(0.0, q0, v0, modes, faces)
+
+
+RUNS_FRICTION = [("spherical", _ball, 3.0), ("revolute axial", _flywheel, 3.0),
+                 ("revolute radial and bending", _overhung, 2.0),
+                 ("translational", _slider, 1.0),
+                 ("translational feedback", lambda: _slider(0.2, 1.5), 0.6),
+                 ("cylindrical", _shaft, 1.0), ("three joints", _arm, 1.0)]
+
+
+@pytest.mark.parametrize("name, make, t_end", RUNS_FRICTION, ids=[r[0] for r in RUNS_FRICTION])
+def test_a_compiled_run_with_joint_friction_equals_the_python_path(name, make, t_end,
+                                                                   monkeypatch):
+    """Whole runs through stick and slip: the compiled DOP853 phase (taken) against the Python
+    path of the joint friction, to 1e-10."""
+    model = make()
+    grid = np.linspace(0.0, t_end, 21)
+    options = {"t_eval": grid, "rtol": 1e-11, "atol": 1e-13}
+    calls = []
+    import nonsmooth.spatial.phases as phases
+
+    real = phases.spatial_dop853_phase
+    monkeypatch.setattr(phases, "spatial_dop853_phase", lambda *a: calls.append(1) or real(*a))
+    compiled = nonsmooth.simulate(model, t_end, **options)
+    assert calls, "the compiled DOP853 phase was not taken"
+    monkeypatch.undo()
+    _python_friction(monkeypatch)
+    python = nonsmooth.simulate(model, t_end, **options)
+    assert [(e.pair, e.after) for e in compiled.events] == [
+        (e.pair, e.after) for e in python.events]
+    assert compiled.t.shape == python.t.shape
+    scale = 1.0 + np.max(np.abs(python.y))
+    assert np.max(np.abs(compiled.y - python.y)) <= 1e-10 * scale
+    assert np.max(np.abs(compiled.N - python.N)) <= 1e-8 * (1.0 + np.max(np.abs(python.N)))
+
+
+@pytest.mark.parametrize("name, make", [("spherical", _ball), ("translational", _slider)],
+                         ids=["spherical", "translational"])
+def test_a_compiled_rk4_run_with_joint_friction_equals_the_python_path(name, make,
+                                                                       monkeypatch):
+    """RK4 at 2e-3 s through the stop: the compiled fixed-step phase against the Python
+    path (the compiled phase projects the quaternions at the phase's end only)."""
+    model = make()
+    compiled = nonsmooth.simulate(model, 1.0, method="RK4", dt=2e-3)
+    _python_friction(monkeypatch)
+    python = nonsmooth.simulate(model, 1.0, method="RK4", dt=2e-3)
+    assert [(e.pair, e.after) for e in compiled.events] == [
+        (e.pair, e.after) for e in python.events]
+    assert compiled.t.shape == python.t.shape
+    assert np.max(np.abs(compiled.y - python.y)) <= 1e-10 * (1.0 + np.max(np.abs(python.y)))
+
+
+def test_the_perron_certificate_is_an_upper_bound():
+    """``core.stage._certify_perron``: ``OK`` only where ``rho(|A|) <= 1 - jam`` (the
+    Collatz-Wielandt bound), and it certifies the load equation of a torsion row (``||A|| =
+    5``, ``rho = 0.03``) that the norm bound leaves to the eigenvalues."""
+    from nonsmooth.core.stage import GENERAL, OK, _certify_bound, _certify_perron
+
+    jam = 1e-6
+    A = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, -5.0], [0.0, 1.9e-4, 0.0]])
+    Kf = np.eye(3) - A
+    assert _certify_bound(A, Kf, jam) == GENERAL
+    assert _certify_perron(A, jam, np.empty(3), np.empty(3)) == OK
+    rng = np.random.default_rng(11)
+    decided = 0
+    for _ in range(400):
+        k = int(rng.integers(2, 6))
+        A = rng.normal(size=(k, k)) * rng.uniform(0.05, 1.0) * (rng.random((k, k)) < 0.6)
+        rho = max(abs(np.linalg.eigvals(np.abs(A))))
+        status = _certify_perron(A, jam, np.empty(k), np.empty(k))
+        assert status in (OK, GENERAL)
+        if status == OK:
+            decided += 1
+            assert rho <= 1.0 - jam + 1e-12
+    assert decided > 50

@@ -15,7 +15,8 @@ name (``docs/seam.md`` section 2):
 * the **plan**, the stage constants of the acceleration stage: a header of
   :data:`N_HEADER` numbers at the fixed positions ``H_*`` followed by the blocks of
   :data:`PLAN_BLOCKS` (:func:`plan_offsets`) and, with pairs of ``dim > 1``, the vector tail
-  (:data:`VECTOR_BLOCKS`, :func:`vector_offsets`), packed by :class:`PlanBuilder`;
+  (:data:`VECTOR_BLOCKS`, :func:`vector_offsets`), with general norm load terms the norm
+  tail after it (:data:`RADIAL_NORMS`, :func:`norm_offsets`), packed by :class:`PlanBuilder`;
 
 and the **KKT solution** ``x = [dv (n) | lambda (m) | stick multipliers]``
 (:func:`kkt_slices`).
@@ -41,7 +42,7 @@ __all__ = [
     "BATCH_ENERGIES",
     "H_N", "H_M", "H_P", "H_K", "H_STATE_MASS", "H_2ALPHA", "H_BETA2", "H_JAM", "H_NZ",
     "H_RADIAL", "N_HEADER", "HEADER_FIELDS", "N_LAW", "PLAN_BLOCKS", "plan_offsets",
-    "VECTOR_BLOCKS", "vector_offsets",
+    "VECTOR_BLOCKS", "vector_offsets", "RADIAL_NORMS", "N_GROUP", "norm_offsets",
     "plan_slices", "PlanBuilder",
     "KKT_FIELDS", "kkt_slices",
 ]
@@ -240,7 +241,8 @@ N_HEADER = 10
 #: The header's fields by position: ``n`` velocity coordinates, ``m`` constraint rows, ``p``
 #: pairs, ``k`` load rows, ``state_mass`` (1: M depends on q), ``two_alpha`` (2 alpha, 1/s),
 #: ``beta2`` (beta^2, 1/s^2), ``jam`` (the jamming margin), ``n_z`` smooth-law states,
-#: ``radial`` (1: some pair has a revolute pin's radial load).
+#: ``radial`` (1: some pair has a revolute pin's radial load in ``rad_rows``;
+#: :data:`RADIAL_NORMS`: the pairs' norm load terms are in the plan's norm tail).
 HEADER_FIELDS = ("n", "m", "p", "k", "state_mass", "two_alpha", "beta2", "jam", "n_z",
                  "radial")
 #: Width of each pair's friction-law parameters.
@@ -300,6 +302,24 @@ def vector_offsets(p, k, m, p_rows):
     return v_prows, v_dim, v_wrow, v_eref, v_enext, v_stop, v_stop + p
 
 
+#: The header's ``radial`` of a plan whose pairs have general norm load terms
+#: (``FrictionPair.norms``: weighted groups of 1-3 rows, ``docs/spatial_friction.md`` section
+#: 3): they are in the norm tail (:func:`norm_offsets`), ``rad_rows`` is all -1, and the plan
+#: always has the vector tail (``p_rows`` then may equal ``p``).
+RADIAL_NORMS = 2.0
+#: Numbers per norm group in the norm tail: its pair, weight, number of rows (1-3) and three
+#: KKT rows (``n + constraint row``; -1 past the group's rows).
+N_GROUP = 6
+
+
+def norm_offsets(p, k, m, p_rows):
+    """Where a plan's norm tail starts (``radial == RADIAL_NORMS``): ``(N_COUNT, N_GROUPS)``,
+    the number of groups (one float) and their :data:`N_GROUP` numbers each, right after the
+    vector tail (``vector_offsets(p, k, m, p_rows)[-1]``)."""
+    start = N_HEADER + (7 + N_LAW) * p + k + m + 1 + 3 * p + 2 * p_rows  # (plain arithmetic:
+    return start, start + 1  # the kernels compile it)
+
+
 def _block_sizes(p: int, k: int, m: int) -> dict:
     offsets = plan_offsets(p, k, m)
     return {name: offsets[i + 1] - offsets[i] for i, (name, _) in enumerate(PLAN_BLOCKS)}
@@ -328,21 +348,37 @@ class PlanBuilder:
         Rows of ``W`` (default ``p``). When it differs from ``p`` (a pair of ``dim > 1``) the
         plan gets the vector tail (:data:`VECTOR_BLOCKS`): set ``dim`` and ``w_row`` by
         :meth:`block`; ``e_ref``, ``e_next`` and ``stop_speed`` start at zero.
+    norms : list of (int, float, list of int), optional
+        The pairs' norm load terms ``(pair, weight, KKT rows)`` (``System.pair_norms``, the
+        rows as ``n + row``): the plan gets the vector tail (set ``dim`` and ``w_row``) and the
+        norm tail (:func:`norm_offsets`), and the header's ``radial`` is
+        :data:`RADIAL_NORMS` (``rad_rows`` must then be all -1).
     """
 
-    def __init__(self, n: int, m: int, p: int, k: int, p_rows: int | None = None):
+    def __init__(self, n: int, m: int, p: int, k: int, p_rows: int | None = None,
+                 norms: list | None = None):
         self.n, self.m, self.p, self.k = int(n), int(m), int(p), int(k)
         self.p_rows = self.p if p_rows is None else int(p_rows)
         self._header = {"n": self.n, "m": self.m, "p": self.p, "k": self.k}
         self._blocks: dict[str, np.ndarray] = {}
         self._sizes = _block_sizes(self.p, self.k, self.m)
-        if self.p_rows != self.p:
+        self.norms = None if norms is None else [
+            (int(i), float(w), [int(r) for r in rows]) for i, w, rows in norms]
+        if self.norms is not None:
+            for i, w, rows in self.norms:
+                if not (0 <= i < self.p and 1 <= len(rows) <= 3 and w >= 0.0):
+                    raise ValueError(f"PlanBuilder: norm group {(i, w, rows)} is invalid "
+                                     "(pair index, weight >= 0, 1-3 KKT rows)")
+            self._header["radial"] = RADIAL_NORMS
+        if self.p_rows != self.p or self.norms is not None:
             self._sizes.update(dim=self.p, w_row=self.p)
 
     def header(self, **fields) -> PlanBuilder:
         """Set header fields by name (``state_mass``, ``two_alpha``, ``beta2``, ``jam``,
         ``n_z``, ``radial``)."""
         for name, value in fields.items():
+            if name == "radial" and self.norms is not None:
+                continue  # RADIAL_NORMS, set with the norm groups
             if name not in HEADER_FIELDS or name in ("n", "m", "p", "k"):
                 raise ValueError(f"PlanBuilder: no header field {name!r}; fields: "
                                  f"{HEADER_FIELDS[4:]}")
@@ -365,14 +401,17 @@ class PlanBuilder:
         """The plan, shape (PLAN_SIZE,)."""
         missing = [f for f in HEADER_FIELDS if f not in self._header]
         missing += [b for b, _ in PLAN_BLOCKS if b not in self._blocks]
-        if self.p_rows != self.p:
+        vector = self.p_rows != self.p or self.norms is not None
+        if vector:
             missing += [b for b in ("dim", "w_row") if b not in self._blocks]
         if missing:
             raise ValueError(f"PlanBuilder: {missing} not set")
+        if self.norms is not None and np.any(self._blocks["rad_rows"] != -1.0):
+            raise ValueError("PlanBuilder: a plan with norm groups has rad_rows all -1")
         offsets = plan_offsets(self.p, self.k, self.m)
-        vector = self.p_rows != self.p
         tail = vector_offsets(self.p, self.k, self.m, self.p_rows) if vector else offsets[-1:]
-        plan = np.empty(tail[-1])
+        size = tail[-1] + (1 + N_GROUP * len(self.norms) if self.norms is not None else 0)
+        plan = np.empty(size)
         for i, name in enumerate(HEADER_FIELDS):
             plan[i] = self._header[name]
         for i, (name, _) in enumerate(PLAN_BLOCKS):
@@ -382,6 +421,14 @@ class PlanBuilder:
             plan[tail[0]] = self.p_rows
             plan[tail[1]:tail[2]] = self._blocks["dim"]
             plan[tail[2]:tail[3]] = self._blocks["w_row"]
+        if self.norms is not None:
+            o_count, o_groups = norm_offsets(self.p, self.k, self.m, self.p_rows)
+            plan[o_count] = len(self.norms)
+            for g, (i, w, rows) in enumerate(self.norms):
+                entry = plan[o_groups + N_GROUP * g:o_groups + N_GROUP * (g + 1)]
+                entry[:3] = i, w, len(rows)
+                entry[3:] = -1.0
+                entry[3:3 + len(rows)] = rows
         return plan
 
 

@@ -1076,3 +1076,293 @@ def _derivative(y, out, dy, n, m, p, k, n_z, p_rows=-1):
         dy[o_work + i] = out[o_pow + i]
     for i in range(n_z):
         dy[o_z + i] = out[o_dz + i]
+
+
+# ------------------------------------------------------------------------------ norm load terms
+# A plan whose pairs have general norm load terms (``FrictionPair.norms``: a spatial joint's
+# radial, bending and ball loads, weighted groups of 1-3 rows; ``core.layout.RADIAL_NORMS``,
+# ``docs/spatial_friction.md`` section 3) takes the functions below, each a call of its own:
+# the planar stage above (its radial rows, its inlined code) is not touched by them.
+norm_offsets = njit(inline="always", _nrt=False)(layout.norm_offsets)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _norm_tail(plan):
+    """``(number of groups, offset of the first)`` of a plan's norm tail."""
+    o_count, o_groups = norm_offsets(int(plan[H_P]), int(plan[H_K]), int(plan[H_M]),
+                                     plan_rows(plan))
+    return int(plan[o_count]), o_groups
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _norm_loads(x, plan, n_groups, o_groups, Rad):
+    """Each pair's norm loads ``sum_g w_g ||x[r_g]||`` (N) from the KKT solution ``x`` into
+    ``Rad`` (p,), in the groups' order (``GeneralStage.radial_norms``' arithmetic); returns
+    whether every one changed by at most 1e-12 (relative) from its value in ``Rad``."""
+    done = True
+    for i in range(Rad.shape[0]):
+        new = 0.0
+        for g in range(n_groups):
+            o = o_groups + layout.N_GROUP * g
+            if int(plan[o]) == i:
+                acc = 0.0
+                for r in range(int(plan[o + 2])):
+                    xr = x[int(plan[o + 3 + r])]
+                    acc += xr * xr
+                new += plan[o + 1] * math.sqrt(acc)
+        if abs(new - Rad[i]) > 1e-12 * max(1.0, abs(new)):
+            done = False
+        Rad[i] = new
+    return done
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _lipschitz_entry(X, plan, n_groups, o_groups, abs_rows, Wt, i, col):
+    """``L`` of slipping pair ``i`` against the KKT column ``col`` (``1 + s``) of ``X``:
+    ``sum_r |Wt_ir| |X[abs_r, col]| + sum_g w_g ||X[r_g, col]||`` (``GeneralStage.
+    load_lipschitz``)."""
+    acc = 0.0
+    for r in range(abs_rows.shape[0]):
+        acc += abs(Wt[i, r]) * abs(X[int(abs_rows[r]), col])
+    for g in range(n_groups):
+        o = o_groups + layout.N_GROUP * g
+        if int(plan[o]) == i:
+            sq = 0.0
+            for r in range(int(plan[o + 2])):
+                xr = X[int(plan[o + 3 + r]), col]
+                sq += xr * xr
+            acc += plan[o + 1] * math.sqrt(sq)
+    return acc
+
+
+@njit(cache=True, _nrt=False)
+def _certify_norms(X, plan, Wt, slip):
+    """The load certificate of norm terms (``docs/spatial_friction.md`` section 3.2) without
+    eigenvalues: ``OK`` when ``a = min(||L||_inf, ||L||_1, ||L||_F) <= 1 - jam`` (``a >=
+    rho(L)``; ``L`` (n_s, n_s) the slipping pairs' load Lipschitz matrix from the KKT columns
+    ``X[:, 1:]``), else ``UNCERTIFIED`` (the Python path takes ``rho(L)`` and names a map that
+    is not a contraction)."""
+    ns = slip.shape[0]
+    if ns == 0:
+        return OK
+    n_groups, o_groups = _norm_tail(plan)
+    p, k, m = int(plan[H_P]), int(plan[H_K]), int(plan[H_M])
+    abs_rows = plan[plan_offsets(p, k, m)[6]:plan_offsets(p, k, m)[7]]
+    row, col, fro = 0.0, 0.0, 0.0
+    for a in range(ns):
+        acc_r, acc_c = 0.0, 0.0
+        for b in range(ns):
+            lr = _lipschitz_entry(X, plan, n_groups, o_groups, abs_rows, Wt, slip[a], 1 + b)
+            lc = _lipschitz_entry(X, plan, n_groups, o_groups, abs_rows, Wt, slip[b], 1 + a)
+            acc_r += lr
+            acc_c += lc
+            fro += lr * lr
+        row, col = max(row, acc_r), max(col, acc_c)
+    bound = min(row, col, math.sqrt(fro))
+    if 1.0 - bound >= plan[H_JAM]:
+        return OK
+    return UNCERTIFIED
+
+
+#: Power steps of :func:`_certify_perron` at most.
+PERRON_STEPS = 30
+
+
+@njit(cache=True, _nrt=False)
+def _certify_perron(A, jam, u, w):
+    """:func:`_certify_bound`'s certificate where the norms do not decide, without
+    eigenvalues: ``OK`` when the Collatz-Wielandt bound ``a = max_i (|A| u)_i / u_i >=
+    rho(|A|)`` of a positive ``u`` (power steps of ``I + |A|`` from ones, at most
+    :data:`PERRON_STEPS`) has ``1 - a >= jam`` (then ``lambda = c + A |lambda|`` has one
+    solution and every eigenvalue of ``I - A diag(faces)``, ``|faces| <= 1``, lies within
+    ``a`` of 1: not jammed); ``GENERAL`` otherwise (the eigenvalues decide). ``u, w`` (k,)
+    scratch. A load row's axial weight of 25 (a torsion arm 0.02 m) makes ``||A|| = 5`` at
+    ``rho = 0.03``: the norms alone send such an evaluation to the allocating path."""
+    k = A.shape[0]
+    for r in range(k):
+        u[r] = 1.0
+    for _ in range(PERRON_STEPS):
+        bound, top = 0.0, 0.0
+        for r in range(k):
+            acc = 0.0
+            for c in range(k):
+                acc += abs(A[r, c]) * u[c]
+            bound = max(bound, acc / u[r])
+            w[r] = u[r] + acc
+            top = max(top, w[r])
+        if 1.0 - bound >= jam:
+            return OK
+        if not top > 0.0 or not top < math.inf:
+            return GENERAL
+        for r in range(k):
+            u[r] = max(w[r] / top, 1e-200)
+    return GENERAL
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _loads_norms(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, plan, x, N_slip, c, Rad,
+                 mag, Kw, rhs):
+    """:func:`_loads` with the norm terms of the plan's norm tail (:func:`_norm_loads`) in the
+    place of the revolute pins' radial loads: the same fixed point, started at the loads
+    without friction, the same stopping test and cap (``GeneralStage.evaluate``)."""
+    k, ns = c_fixed.shape[0], slip.shape[0]
+    n_groups, o_groups = _norm_tail(plan)
+    _norm_loads(X[:, 0], plan, n_groups, o_groups, Rad)
+    for _ in range(LOAD_ITERATIONS):
+        for r in range(k):
+            c[r] = c_fixed[r]
+            for s_ in range(ns):
+                c[r] += X[int(abs_rows[r]), 1 + s_] * Rad[slip[s_]]
+        _load_magnitudes(Kf, c, faces, mag, Kw, rhs)
+        for s_ in range(ns):
+            i = slip[s_]
+            acc = preload[i] + Rad[i]
+            for r in range(k):
+                acc += Wt[i, r] * mag[r]
+            N_slip[s_] = acc
+        for r in range(x.shape[0]):
+            acc = X[r, 0]
+            for s_ in range(ns):
+                acc += X[r, 1 + s_] * N_slip[s_]
+            x[r] = acc
+        if _norm_loads(x, plan, n_groups, o_groups, Rad):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _stage_loads_norms(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
+                       out, m, p, k, n_z, ns, size, p_rows):
+    """:func:`_stage_loads` of a plan with norm terms: the loads by :func:`_loads_norms`, the
+    rest the same. Returns False when the loads' iteration does not converge."""
+    (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
+     driver) = _plan_parts(plan)
+    (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
+     powers) = _views(vec, m, p, k, n_z, ns, size, p_rows)
+    slip, stick = idx[:ns], idx[ns:ns + size - n - m]
+    A, Kf, Kw = mats[0], mats[1], mats[2]
+    if not _loads_norms(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, plan, x, N_slip, c,
+                        Rad, mag, Kw, rhs):
+        return False
+    o_A = eval_offsets(n, m, p, k, n_z, False, p_rows)[O_A]
+    for r in range(k):  # the equation of the converged loads
+        out[o_A + k * k + r] = c[r]
+    res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
+                          N_slip, n, m, lam_abs, N, F_T)
+    if p_rows != p:  # a vector pair's rows (the sticking rows were right; p_rows > p)
+        _vector_forces(plan, a_all, b_all, N_slip, slip, F_T)
+    P_total, P_drive = 0.0, 0.0
+    for r in range(m):
+        term = x[n + r] * Gv[r]
+        P_total += term
+        P_drive += term * driver[r]
+    powers[0], powers[1], powers[2] = P_drive, P_applied, P_damping
+    powers[3], powers[4] = _dot(F_T, v_T), P_total - P_drive
+    _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz, M,
+           plan[H_STATE_MASS] != 0.0)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z,
+                      modes, faces, out, sw, iw, nk, ns, p_rows, block3):
+    """:func:`_stage_body` (``block3`` false) or :func:`_stage_body_delassus` (``block3``: a
+    mass the caller guarantees block diagonal in 3 x 3 blocks) for a plan with norm terms: the
+    same KKT system, solve and load equation (certified by the norms, else by
+    :func:`_certify_perron`), then the norm terms' certificate
+    (:func:`_certify_norms`: ``UNCERTIFIED``) and loads (:func:`_loads_norms`: ``NO_LOAD``
+    when they do not converge); ``GENERAL`` where those return it (sticking vector pairs above
+    :data:`SMALL_LU` rows, a load equation the norm bound does not certify)."""
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                       int(plan[H_NZ]))
+    size = n + m + nk
+    dependent = p_rows != p and nk > 0  # stick rows that may depend on each other: the LU
+    delassus = block3 and not dependent  # that refuses small pivots (or the general path)
+    if not delassus and size > SMALL_LU:
+        if dependent or not _is_block3(M):
+            return GENERAL
+        delassus = True
+    zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
+    n_vec = _scratch_size(m, p, k, n_z, ns, size, p_rows)
+    skip = n_vec + size * size if delassus else n_vec  # (K is not zeroed for the Delassus
+    for i in range(n_vec):  # solve: _kkt_delassus writes what it reads)
+        sw[i] = 0.0
+    for i in range(skip, zeroed):
+        sw[i] = 0.0
+    vec = sw[:n_vec]
+    o = n_vec
+    K = sw[o:o + size * size].reshape(size, size)
+    o += size * size
+    R = sw[o:o + size * (1 + ns)].reshape(size, 1 + ns)
+    o += size * (1 + ns)
+    mats = sw[o:o + 3 * k * k].reshape(3, k, k)
+    rhs = sw[zeroed:zeroed + k].reshape(k, 1)
+    if delassus:
+        _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K,
+                            R, nk, ns, p_rows)
+    else:
+        _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk,
+                   ns, p_rows)
+    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, dependent):
+        return SINGULAR
+    _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
+                         p_rows)
+    status = _certify_bound(mats[0], mats[1], plan[H_JAM])
+    if status == GENERAL:  # (mats[2], the loads' LU copy, is free until then: the scratch)
+        status = _certify_perron(mats[0], plan[H_JAM], mats[2][0], mats[2][1])
+    if status == OK:
+        status = _certify_norms(R, plan, Wt, iw[:ns])
+    if status != OK:
+        return status
+    if not _stage_loads_norms(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats,
+                              rhs, out, m, p, k, n_z, ns, size, p_rows):
+        return NO_LOAD
+    return OK
+
+
+@njit(cache=True)
+def acceleration_stage_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
+                             Wt, v, z, modes, faces, out):
+    """:func:`acceleration_stage` for a plan with norm terms (``core.layout.RADIAL_NORMS``):
+    the same KKT system and load equation (its certificate by the eigenvalues where the bound
+    does not decide), then :func:`_certify_norms` (``UNCERTIFIED``: the Python path takes
+    ``rho(L)``) and :func:`_loads_norms` (``NO_LOAD``: not converged). The same arguments and
+    statuses."""
+    n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
+                       int(plan[H_NZ]))
+    p_rows = plan_rows(plan)
+    nk, ns = _stick_counts(plan, modes, p_rows)
+    size = n + m + nk
+    vec = np.zeros(_scratch_size(m, p, k, n_z, ns, size, p_rows))
+    idx = np.empty(max(p_rows, 1), dtype=np.int64)
+    K = np.zeros((size, size))
+    R = np.zeros((size, 1 + ns))
+    mats = np.zeros((3, k, k))
+    rhs = np.empty((k, 1))
+    _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
+               p_rows)
+    if p_rows != p and nk:  # stick rows that may depend on each other: the Python path decides
+        if size > SMALL_LU or not _independent_lu(K, R):
+            return SINGULAR
+        X = R
+    elif size <= SMALL_LU:
+        if not _lu_solve(K, R):
+            return SINGULAR
+        X = R
+    elif _is_diagonal(M):
+        X = _schur_solve(M, K, R, n)
+    else:
+        X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
+    _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size,
+                         p_rows)
+    status = _certify_bound(mats[0], mats[1], plan[H_JAM])
+    if status == GENERAL:
+        status = _certify(mats[0], mats[1], plan[H_JAM])
+    if status == OK:
+        status = _certify_norms(X, plan, Wt, idx[:ns])
+    if status != OK:
+        return status
+    if not _stage_loads_norms(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats,
+                              rhs, out, m, p, k, n_z, ns, size, p_rows):
+        return NO_LOAD
+    return OK

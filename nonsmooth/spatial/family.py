@@ -27,6 +27,11 @@ class SpatialFamily(CompiledFamily):
     size: int = 0
     #: what is made once and reused (the step's ``ctx`` for the last plan)
     cache: dict = field(default_factory=dict, compare=False, repr=False)
+    #: With vector pairs: the plan's blocks the run reads back after a DOP853 call (``e_ref``,
+    #: ``stop_speed``: slices) and the run's own plan they go to (``Dynamics.plan``), as
+    #: ``planar_family.PlanarFamily``'s.
+    run_blocks: tuple | None = None
+    home: np.ndarray | None = None
 
     def _ctx(self, plan, Wt):
         from .kernels import workspace
@@ -37,7 +42,23 @@ class SpatialFamily(CompiledFamily):
     def dop853(self, plan, Wt):
         from .phases import spatial_dop853_phase
 
-        return spatial_dop853_phase, self._ctx(plan, Wt)
+        if self.run_blocks is None:
+            return spatial_dop853_phase, self._ctx(plan, Wt)
+        return self._reading_back(spatial_dop853_phase), self._ctx(plan, Wt)
+
+    def _reading_back(self, phase):
+        """``phase`` followed by the copy of the slip directions it refreshed (``e_ref``,
+        ``stop_speed``) from the phase's plan (a copy: ``core.callbacks.extended_plan``) into
+        the run's (``PlanarFamily._reading_back``)."""
+        home, blocks = self.home, self.run_blocks
+
+        def call(ctx, plan, *args):
+            result = phase(ctx, plan, *args)
+            for block in blocks:
+                home[block] = plan[block]
+            return result
+
+        return call
 
     def fixed(self, plan, Wt):
         from .phases import spatial_fixed_phase
@@ -76,16 +97,18 @@ class SpatialFamily(CompiledFamily):
         from . import phases  # noqa: F401 - loads (or compiles, announced) the entry points
 
 
-def spatial_family(system, size: int) -> SpatialFamily:
+def spatial_family(system, size: int, run_blocks=None, home=None) -> SpatialFamily:
     """The compiled family of a :class:`~nonsmooth.spatial.model.SpatialSystem` (``size`` the
-    evaluation buffer's length)."""
+    evaluation buffer's length; with vector pairs ``run_blocks`` and ``home``:
+    :attr:`SpatialFamily.run_blocks`)."""
     from . import kernels
 
     tab = system.kernel_tables
     M = np.ascontiguousarray(system.constant_mass)
     return SpatialFamily(module=kernels, data=(tab.ints, tab.floats, tab.bodies, M,
                                                _block3(M)),
-                         calls_back=system.has_user_functions, size=size)
+                         calls_back=system.has_user_functions, size=size,
+                         run_blocks=run_blocks, home=home)
 
 
 def _block3(M: np.ndarray) -> bool:

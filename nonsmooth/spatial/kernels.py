@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .. import prebuilt
-from ..core.layout import H_K, H_M, H_N, H_NZ, H_P, N_WORK
+from ..core.layout import H_K, H_M, H_N, H_NZ, H_P, H_RADIAL, N_WORK, RADIAL_NORMS
 from ..core.linalg import _all_finite
 from ..core.stage import (
     COINCIDENT,
@@ -38,8 +38,10 @@ from ..core.stage import (
     OK,
     _stage_body,
     _stage_body_delassus,
+    _stage_body_norms,
     _stick_counts,
     acceleration_stage,
+    acceleration_stage_norms,
     eval_offsets,
     plan_rows,
     stage_workspace,
@@ -51,6 +53,8 @@ from .tables import (
     DRIVE_ANGLE,
     DRIVE_DISP,
     FORCE,
+    FRIC_SLIDE,
+    FRIC_TURN,
     GRAVITY,
     ROTSPRING,
     SPH,
@@ -62,7 +66,7 @@ from .tables import (
 prebuilt.prepare()
 
 __all__ = ["spatial_evaluate", "spatial_evaluate_batch", "spatial_potentials", "workspace",
-           "spatial_terms"]
+           "spatial_terms", "spatial_friction_terms"]
 
 #: Floats per body in the kinematics scratch: ``R`` (9), ``r, u, omega (world), omega'``
 _KIN = 21
@@ -511,6 +515,48 @@ def _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G, gamma):
     return P_applied, P_damping, -1, 0
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _turn_rows(kin, a, b, fe, cols, W, bias, row):
+    """A frictional joint's angular rows ``r c_k . (omega_b - omega_a)``, ``c_k = R_a c'_k``
+    (``fe``: the columns ``c'_k`` (3 each), ``r`` at ``fe[9]``) into ``W[row + k]`` (zero
+    before) and their bias ``r (omega_a x c_k) . (omega_b - omega_a)`` into ``bias[row + k]``
+    (``CompiledJointFriction.fill``)."""
+    N = kin.shape[0] - 1
+    ia = a if a >= 0 else N
+    ib = b if b >= 0 else N
+    r = fe[9]
+    wa0, wa1, wa2 = kin[ia, 15], kin[ia, 16], kin[ia, 17]
+    dw0, dw1, dw2 = kin[ib, 15] - wa0, kin[ib, 16] - wa1, kin[ib, 17] - wa2
+    for k in range(cols):
+        x, y, z = fe[3 * k], fe[3 * k + 1], fe[3 * k + 2]
+        c0, c1, c2 = _rot(kin, ia, x, y, z)
+        if b >= 0:
+            b0, b1, b2 = _rot_t(kin, b, c0, c1, c2)
+            W[row + k, 6 * b + 3] = r * b0
+            W[row + k, 6 * b + 4] = r * b1
+            W[row + k, 6 * b + 5] = r * b2
+        if a >= 0:
+            W[row + k, 6 * a + 3] -= r * x
+            W[row + k, 6 * a + 4] -= r * y
+            W[row + k, 6 * a + 5] -= r * z
+        e0, e1, e2 = _cross(wa0, wa1, wa2, c0, c1, c2)
+        bias[row + k] = r * (e0 * dw0 + e1 * dw1 + e2 * dw2)
+
+
+@njit(cache=True, _nrt=False)
+def _friction_into(it, ft, kin, W, bias):
+    """The frictional joints' rows of ``W`` (p_rows, 6 N; zeroed by the caller) and of the
+    tangential bias ``(dW/dt) v`` (p_rows,) at the kinematics ``kin`` (the ``FRIC_TURN`` and
+    ``FRIC_SLIDE`` rows of the table: ``nonsmooth.spatial.tables``)."""
+    for e in range(it.shape[0]):
+        kind = it[e, 0]
+        if kind == FRIC_TURN:
+            _turn_rows(kin, it[e, 1], it[e, 2], ft[e], it[e, 5], W, bias, it[e, 3])
+        elif kind == FRIC_SLIDE:
+            row = it[e, 3]
+            bias[row] = _dot2(kin, it[e, 1], it[e, 2], ft[e], W, row)[1]
+
+
 @njit(cache=True, _nrt=False)
 def _potential(it, ft, bt, N, kin):
     """Gravity's and the springs' potential energy (J) at the kinematics ``kin``."""
@@ -555,13 +601,16 @@ def workspace(it, plan):
     n, m = int(plan[H_N]), _rows_written(it, int(plan[H_M]))
     N = n // 6
     sw, iw = stage_workspace(plan)
-    ws = np.zeros(_terms_size(n, m) + (N + 1) * _KIN + sw.size + 3 * it.shape[0])
+    ws = np.zeros(_terms_size(n, m, plan_rows(plan)) + (N + 1) * _KIN + sw.size
+                  + 3 * it.shape[0])
     return ws, iw
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _terms_size(n, m):
-    return n + 3 * m + m * n
+def _terms_size(n, m, p_rows):
+    """The terms' part of the workspace (zeroed per evaluation): ``f (n), phi, phi_t, gamma
+    (m), G (m, n), W (p_rows, n), bias (p_rows)``."""
+    return n + 3 * m + m * n + p_rows * n + p_rows
 
 
 @njit(cache=True, _nrt=False)
@@ -570,18 +619,24 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
     terms, then ``core.stage._stage_body_delassus`` (``_stage_body`` without ``block3``).
     Returns its status, ``COINCIDENT`` (a spring's
     points; its table row in ``out[0]``), ``NONFINITE`` (a user value or a term not finite) or
-    ``GENERAL`` (the stage needs the allocating path)."""
+    ``GENERAL`` (the stage needs the allocating path). With frictional joints their rows of
+    ``W`` and the tangential bias (:func:`_friction_into`), and with norm load terms
+    (``core.layout.RADIAL_NORMS``) ``core.stage._stage_body_norms``."""
     if not _all_finite(U):
         return NONFINITE
     n, m = int(plan[H_N]), int(plan[H_M])
     mw = _rows_written(it, m)  # (the rows after m: removed as redundant, not read)
     N = n // 6
-    zeroed = _terms_size(n, mw)
+    p_rows = plan_rows(plan)
+    zeroed = _terms_size(n, mw, p_rows)
     for i in range(zeroed):
         ws[i] = 0.0
     f = ws[:n]
     phi, phi_t, gamma = ws[n:n + mw], ws[n + mw:n + 2 * mw], ws[n + 2 * mw:n + 3 * mw]
-    G = ws[n + 3 * mw:zeroed].reshape(mw, n)
+    o_W = n + 3 * mw + mw * n
+    G = ws[n + 3 * mw:o_W].reshape(mw, n)
+    W = ws[o_W:o_W + p_rows * n].reshape(p_rows, n)  # the frictional joints' rows
+    bias = ws[o_W + p_rows * n:zeroed]
     kin = ws[zeroed:zeroed + (N + 1) * _KIN].reshape(N + 1, _KIN)
     _kinematics(N, q, v, kin)
     P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t,
@@ -592,11 +647,14 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
     for i in range(n):
         if not np.isfinite(f[i]):
             return NONFINITE
-    p_rows = plan_rows(plan)
-    W = ws[:0].reshape(0, n)  # no friction pairs yet: W (0, n), its bias (0,)
-    bias = ws[:0]
+    if p_rows:
+        _friction_into(it, ft, kin, W, bias)
     nk, ns = _stick_counts(plan, modes, p_rows)
     sw = ws[zeroed + (N + 1) * _KIN:]
+    if plan[H_RADIAL] == RADIAL_NORMS:  # norm load terms: a stage of their own
+        return _stage_body_norms(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias,
+                                 P_applied, P_damping, plan, Wt, v, z, modes, faces, out, sw, iw,
+                                 nk, ns, p_rows, block3)
     if block3:  # the Delassus solve of the block-diagonal mass (a call of the core's)
         return _stage_body_delassus(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias,
                                     P_applied, P_damping, plan, Wt, v, z, modes, faces, out, sw,
@@ -612,19 +670,27 @@ def _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
     n, m = int(plan[H_N]), int(plan[H_M])
     mw = _rows_written(it, m)
     N = n // 6
+    p_rows = plan_rows(plan)
     f, phi, phi_t, gamma = np.zeros(n), np.zeros(mw), np.zeros(mw), np.zeros(mw)
     G = np.zeros((mw, n))
-    kin = ws[_terms_size(n, mw):_terms_size(n, mw) + (N + 1) * _KIN].reshape(N + 1, _KIN)
+    o_kin = _terms_size(n, mw, p_rows)
+    kin = ws[o_kin:o_kin + (N + 1) * _KIN].reshape(N + 1, _KIN)
     _kinematics(N, q, v, kin)
     P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t,
                                                  G, gamma)
     if err:
         out[0] = row
         return COINCIDENT
-    p_rows = plan_rows(plan)
+    W, bias = np.zeros((p_rows, n)), np.zeros(p_rows)
+    if p_rows:
+        _friction_into(it, ft, kin, W, bias)
+    if plan[H_RADIAL] == RADIAL_NORMS:
+        return acceleration_stage_norms(M, f, phi[:m].copy(), phi_t[:m].copy(), G[:m].copy(),
+                                        gamma[:m].copy(), W, bias, P_applied, P_damping, plan,
+                                        Wt, v, z, modes, faces, out)
     return acceleration_stage(M, f, phi[:m].copy(), phi_t[:m].copy(), G[:m].copy(),
-                              gamma[:m].copy(), np.zeros((p_rows, n)), np.zeros(p_rows),
-                              P_applied, P_damping, plan, Wt, v, z, modes, faces, out)
+                              gamma[:m].copy(), W, bias, P_applied, P_damping, plan, Wt, v, z,
+                              modes, faces, out)
 
 
 @njit(cache=True, inline="always")
@@ -658,6 +724,20 @@ def spatial_terms(it, ft, bt, U, t, q, v, m):
     P_applied, P_damping, _, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G,
                                                gamma)
     return f, phi[:m], phi_t[:m], gamma[:m], G[:m], P_applied, P_damping, err
+
+
+@njit(cache=True)
+def spatial_friction_terms(it, ft, q, v, p_rows):
+    """The frictional joints' ``W`` (p_rows, 6 N) and tangential bias ``(dW/dt) v`` (p_rows,)
+    at ``(q, v)`` (``SpatialSystem.friction_rows``' numbers; the compiled terms and the
+    tests)."""
+    n = v.size
+    N = n // 6
+    kin = np.empty((N + 1, _KIN))
+    _kinematics(N, q, v, kin)
+    W, bias = np.zeros((p_rows, n)), np.zeros(p_rows)
+    _friction_into(it, ft, kin, W, bias)
+    return W, bias
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -253,14 +253,22 @@ class SpatialSystem(System):
             self._tables = spatial_tables(self)
         return self._tables
 
-    def compiled_family(self, size: int):
+    #: The compiled family takes pairs of dim > 1 (a spherical or cylindrical joint's
+    #: friction): ``Dynamics`` passes it the run's blocks of the plan (:meth:`compiled_family`).
+    vector_family = True
+
+    def compiled_family(self, size: int, run_blocks=None, home=None):
         """The compiled kernels and phases (:class:`~nonsmooth.spatial.family.SpatialFamily`;
-        obligation 4) for a run whose evaluation buffer has ``size`` floats."""
-        if self.pairs:  # joint friction: its W and bias are written in Python (terms)
-            return None  # (and so are weights of q: variable_norm_weights)
+        obligation 4) for a run whose evaluation buffer has ``size`` floats; with vector pairs
+        ``run_blocks``, the slices of the plan's ``e_ref`` and ``stop_speed``, and ``home``,
+        the run's plan (as ``planar_family.planar_family``). The frictional joints' rows of
+        ``W`` and their tangential bias are written by the kernels (the table's
+        ``FRIC_TURN`` and ``FRIC_SLIDE`` rows)."""
+        if self.variable_norm_weights:  # weights of q: the Python stage (Terms.norm_weights)
+            return None
         from .family import spatial_family
 
-        return spatial_family(self, size)
+        return spatial_family(self, size, run_blocks, home)
 
     @property
     def has_user_functions(self) -> bool:
@@ -353,9 +361,19 @@ class SpatialSystem(System):
             return self.python_terms(t, q, v)
         if not self._friction:
             return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_a, P_d)
-        K = self.kinematics(q, v)
-        return Terms(self._M, f, phi, phi_t, G, gamma, self.friction_rows(K)[0], P_a, P_d,
-                     self._norm_weights(K))
+        W = self._compiled_friction(q, v)[0]
+        weights = self._norm_weights(self.kinematics(q, v)) if self.variable_norm_weights \
+            else None
+        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_a, P_d, weights)
+
+    def _compiled_friction(self, q, v) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`friction_rows` by the kernels (``kernels.spatial_friction_terms``): ``W``
+        (p_rows, n_v) and the tangential bias (p_rows,) at ``(q, v)``."""
+        from .kernels import spatial_friction_terms
+
+        tab = self.kernel_tables
+        return spatial_friction_terms(tab.ints, tab.floats, np.ascontiguousarray(q, dtype=float),
+                                      np.ascontiguousarray(v, dtype=float), self.p_rows)
 
     def python_terms(self, t, q, v):
         """:meth:`terms` element by element in Python (the reference of the kernels)."""
@@ -423,9 +441,12 @@ class SpatialSystem(System):
         return np.concatenate([fr.norm_weights(K) for fr in self._friction])
 
     def tangential_bias(self, t, q, v):
-        """``(dW/dt) v`` (p_rows,) of the frictional joints (closed form)."""
+        """``(dW/dt) v`` (p_rows,) of the frictional joints (closed form; by the kernels with
+        :attr:`compiled_terms`)."""
         if not self._friction:
             return self._none
+        if self.compiled_terms:
+            return self._compiled_friction(q, v)[1]
         return self.friction_rows(self.kinematics(q, v))[1]
 
     # ------------------------------------------------------------------ redundancy

@@ -5,7 +5,8 @@ plan, Wt, ws, iw)`` (:class:`~nonsmooth.spatial.family.SpatialFamily`).
 
 The DOP853 phase calls the model's user functions back (drivers' motions, forces and torques
 given as functions of time: :mod:`nonsmooth.core.callbacks`); the fixed-step phase and step run
-for models without them. No grazing search (the family has no friction pairs yet).
+for models without them. No grazing search (a sliding velocity that crosses zero and back
+within one step; the Python path has none either).
 """
 
 from __future__ import annotations

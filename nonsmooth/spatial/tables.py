@@ -25,7 +25,18 @@ primitives, drivers, forces and virtual rotors) into three arrays, one row per e
   VROTOR         ``h'_a (3), h'_b (3), G, I_r`` (a virtual rotor: rotor.py)
   ROTSPRING      ``f'_a, g'_a, f'_b (3 each), k, c, angle0`` (a joint's angle spring)
   CROSSDOT2      ``h'_a, h'_b, s'_a, s'_b (3 each)`` (a frictional universal joint's row)
+  FRIC_TURN      ``c'_1, c'_2, c'_3 (3 each; the first ints[5]), r`` (m; a universal
+                 joint's yoke of ``axis_b``: the bodies swapped, ``-r``)
+  FRIC_SLIDE     ``h'_a (3), s'_a (3), s'_b (3)`` (as ``DOT2``)
   =============  ==============================================================
+
+  A frictional joint (``nonsmooth.spatial.joint_friction.CompiledJointFriction``) writes rows
+  of ``W`` and of the tangential bias, not of ``G``: its ``ints[3]`` is its first row of ``W``
+  (``System.w_row``). ``FRIC_TURN``: the angular rows ``r c_k . (omega_b - omega_a)``, ``c_k
+  = R_a c'_k`` (``ints[5]`` columns ``c'_k`` of the joint frame in ``body_a``'s axes: ``h``
+  for a revolute or cylindrical joint, ``(f, g, h)`` for a spherical one, ``r`` its pin or
+  ball radius); ``FRIC_SLIDE``: the slide row ``h_a . (x_b - x_a)``'s derivative along the
+  axis (a translational or cylindrical joint; the row after the angular one);
 
 * ``bodies`` (N, 10): ``[m, J (9, row-major)]`` (kg, kg m^2 about the centre of mass, body
   axes).
@@ -50,10 +61,10 @@ from .primitives import (
 
 __all__ = ["SpatialTables", "spatial_tables", "row_targets", "SPH", "DOT1", "DOT2", "DRIVE_ANGLE",
            "DRIVE_DISP", "GRAVITY", "SPRING", "FORCE", "TORQUE", "VROTOR", "ROTSPRING",
-           "CROSSDOT2"]
+           "CROSSDOT2", "FRIC_TURN", "FRIC_SLIDE"]
 
 (SPH, DOT1, DOT2, DRIVE_ANGLE, DRIVE_DISP, GRAVITY, SPRING, FORCE, TORQUE, VROTOR,
- ROTSPRING, CROSSDOT2) = range(1, 13)
+ ROTSPRING, CROSSDOT2, FRIC_TURN, FRIC_SLIDE) = range(1, 15)
 N_INTS, N_FLOATS = 6, 12
 
 
@@ -184,11 +195,28 @@ def _force_rows(system, rows: _Rows) -> None:
                       cr.rotor.rotor_inertia))
 
 
+def _friction_rows(system, rows: _Rows) -> None:
+    """The frictional joints' rows of ``W`` (``CompiledJointFriction.fill``): a ``FRIC_TURN``
+    row for the angular slip, a ``FRIC_SLIDE`` row for the slip along the axis."""
+    for pair, fr, w in zip(system.pairs, system._friction, system.w_row, strict=True):
+        w = int(w)
+        cols = fr.C_a.shape[1]
+        if cols:  # (a universal joint's yoke "b": its axis fixed in body_b, the bodies
+            # swapped and the radius negated: -r c . (omega_a - omega_b) with c = R_b c')
+            a, b, r = (fr.b, fr.a, -fr.radius) if fr.in_b else (fr.a, fr.b, fr.radius)
+            rows.add(pair.name, FRIC_TURN, a, b, w, (fr.C_a.T.reshape(-1),), frame=cols)
+            rows.rows[-1][1][9] = r
+        if fr.slide is not None:
+            s = fr.slide
+            rows.add(pair.name, FRIC_SLIDE, s.a, s.b, w + cols, (s.h_a, s.s_a, s.s_b))
+
+
 def spatial_tables(system) -> SpatialTables:
     """The tables of a :class:`~nonsmooth.spatial.model.SpatialSystem`."""
     rows = _Rows()
     _joint_rows(system, rows)
     _force_rows(system, rows)
+    _friction_rows(system, rows)
     coords, c_names = [], []
     for name, jr in system.joint_rows.items():
         for coord, prim in jr.coordinates.items():
