@@ -468,13 +468,14 @@ def test_a_load_function_with_a_wrong_signature_is_named():
 # compiled stage of the norm load terms (core.stage._stage_body_norms,
 # acceleration_stage_norms) and whole runs of the closed-form models of
 # tests/test_spatial_friction.py, against the Python path of the joint friction.
-from nonsmooth.errors import FrictionLoadError  # noqa: E402
+from nonsmooth.errors import FrictionLoadError, InconsistentLCPError  # noqa: E402
 from nonsmooth.spatial import tables as st  # noqa: E402
 
 FRICTION = {"Revolute": {"pin_radius": 0.02, "friction_arm": 0.03, "bending_arm": 0.05},
             "Spherical": {"ball_radius": 0.03},
             "Translational": {"initial_overlap": 0.2, "reaction_arm": 0.04},
-            "Cylindrical": {"pin_radius": 0.025, "initial_overlap": 0.3}}
+            "Cylindrical": {"pin_radius": 0.025, "initial_overlap": 0.3},
+            "Universal": {"pin_radius": 0.02, "friction_arm": 0.03, "bending_arm": 0.04}}
 
 
 def friction_chain() -> SpatialModel:
@@ -484,11 +485,13 @@ def friction_chain() -> SpatialModel:
     tilt = from_axis_angle((0.3, -1.0, 0.7), 0.6)
     bodies = [mdl.add(Body(f"b{i}", 1.0 + 0.2 * i, (0.05 + 0.01 * i, 0.06, 0.07),
                            position=(0.3 * i, 0.1 * i, -0.2 * i), orientation=tilt))
-              for i in range(5)]
+              for i in range(6)]
     kinds = {"Revolute": Revolute, "Spherical": Spherical, "Translational": Translational,
-             "Cylindrical": Cylindrical}
+             "Cylindrical": Cylindrical, "Universal": Universal}
     for i, (name, cls) in enumerate(kinds.items()):
         axis = {} if cls is Spherical else {"axis": (0.2, 1.0, -0.4 + 0.3 * i)}
+        if cls is Universal:  # (its two cross axes, perpendicular; the yoke of axis_b fixed
+            axis = {"axis_a": (1.0, 0.0, 0.0), "axis_b": (0.0, 0.6, 0.8)}  # in body_b)
         mdl.add(cls(f"{name.lower()}_pair", bodies[i], bodies[i + 1],
                     point=(0.3 * i + 0.1, 0.05, -0.1 * i), mu=0.2, mu_s=0.3, **axis,
                     **FRICTION[name]))
@@ -664,11 +667,25 @@ def test_an_uncertified_load_falls_back_to_the_python_path():
             assert status == 0 and ev is not None
         else:
             assert status == UNCERTIFIED and ev is None
-            with pytest.raises(FrictionLoadError, match="rho"):
+            # (one slipping load: classified exactly, self-locking here)
+            with pytest.raises((FrictionLoadError, InconsistentLCPError),
+                               match="newton per newton"):
                 dyn.evaluate(0.0, q0, v0, modes, faces)
 
 
+def _hooke():
+    """A body hanging from a frictional Hooke joint, swinging about both cross axes."""
+    mdl = SpatialModel("hooke")
+    bob = mdl.add(Body("bob", 1.2, (0.02, 0.03, 0.01), position=(0.0, 0.0, -0.4),
+                       angular_velocity=(3.0, 2.0, 0.0)))
+    mdl.add(Universal("joint", ground, bob, point=(0, 0, 0), axis_a=(1, 0, 0),
+                      axis_b=(0, 1, 0), mu=0.3, mu_s=0.4, **FRICTION["Universal"]))
+    mdl.add(Gravity())
+    return mdl
+
+
 RUNS_FRICTION = [("spherical", _ball, 3.0), ("revolute axial", _flywheel, 3.0),
+                 ("universal", _hooke, 2.0),
                  ("revolute radial and bending", _overhung, 2.0),
                  ("translational", _slider, 1.0),
                  ("translational feedback", lambda: _slider(0.2, 1.5), 0.6),
