@@ -152,6 +152,10 @@ def test_the_plan_is_the_one_packed_before_bit_for_bit():
             dyn = Dynamics(system, alpha=7.0, beta=3.0, laws=resolve_laws(system, law))
             if dyn._plan is None:
                 continue
+            from nonsmooth.core.layout import H_RADIAL
+
+            if dyn._plan[H_RADIAL] == 2.0:  # the norm tail (spatial joint friction) came after
+                continue  # the legacy packing: tests/test_spatial_compiled.py checks it
             want = _legacy_plan(dyn)
             assert dyn._plan.dtype == want.dtype and dyn._plan.shape == want.shape, name
             assert np.array_equal(dyn._plan, want), (name, law)
