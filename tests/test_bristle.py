@@ -258,9 +258,14 @@ def test_a_run_by_the_compiled_stage_is_the_python_run(monkeypatch):
     assert np.mean(np.abs(a["v_r"]) < 1e-3) > 0.2
     a, b = both(rtol=1e-9, atol=1e-12)
     assert a.method == "Radau"
-    err = float(np.max(np.abs(a.y - b.y)))
-    print(f"compiled vs Python run (Radau, rtol 1e-9): states {err:.1e}")
-    assert err <= 1e-8
+    # each path's Radau picks its own steps from its own rounding, so the two runs differ by
+    # up to their global errors, not by rounding: measured against rtol 1e-12, the dwell state
+    # (order 1) is off by 1e-8 to 4e-8 at rtol 1e-9 on either path, in either direction (it
+    # depends on the CPU: 78 x rtol apart on an AMD EPYC); a wrong term in either path is 1e-4
+    scale = 1e-9 * np.maximum(1.0, np.max(np.abs(b.y), axis=1))
+    err = float(np.max(np.max(np.abs(a.y - b.y), axis=1) / scale))
+    print(f"compiled vs Python run (Radau, rtol 1e-9): states {err:.1f} x rtol")
+    assert err <= 1000.0
 
 
 # ============================================================================ 2. independent
