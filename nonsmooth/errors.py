@@ -32,6 +32,7 @@ __all__ = [
     "ModeError",
     "IntegrationError",
     "FrictionLoadError",
+    "LoadBranchWarning",
     "BudgetError",
     "UserFunctionError",
     "DataError",
@@ -95,6 +96,19 @@ class ModeError(NonsmoothError):
 class FrictionLoadError(NonsmoothError):
     """The normal load of a joint whose load is not piecewise linear (a revolute pin's radial
     reaction) could not be found: the fixed-point iteration did not converge."""
+
+
+class LoadBranchWarning(UserWarning):
+    """A smooth friction law's load equation had more than one solution during the run (its
+    presliding coefficient made friction feed back into the joint's reaction by ``rho(L) >=
+    1``); the run followed the branch connected to the frictionless load (the root the
+    fixed-point iteration reaches from it, the smaller one). ``t`` (s) the first time,
+    ``pairs`` the joints, ``roots`` (N) the solutions there when one load decides it (else
+    empty), ``rho`` the feedback."""
+
+    def __init__(self, message: str, t: float, pairs, roots=(), rho: float = float("nan")):
+        super().__init__(message)
+        self.t, self.pairs, self.roots, self.rho = t, list(pairs), list(roots), rho
 
 
 class IntegrationError(NonsmoothError):

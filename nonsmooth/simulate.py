@@ -273,6 +273,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
                                  n_phases=run.n_phases, t_span=(t0, t_end),
                                  event_names=[ue.name for ue in user_events],
                                  layout=dynamics.layout)
+    branch = dynamics.stage.branch  # evaluations on a smooth law's load branch (if any)
+    result.diagnostics["load_branch"] = 0 if branch is None else int(branch[1])
     if result.output_errors and failure is None:
         name, err = next(iter(result.output_errors.items()))
         failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")

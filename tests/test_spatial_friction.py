@@ -18,6 +18,7 @@ from nonsmooth.errors import (
     FrictionLoadError,
     InconsistentLCPError,
     IndeterminateLCPError,
+    LoadBranchWarning,
     ModelError,
 )
 from nonsmooth.spatial import (
@@ -204,12 +205,12 @@ def test_revolute_preload_holds_and_slides():
 
 
 # ============================================================ certificate and errors
-def _drawer(mu, xs, e=0.1, e_h=0.2, v0=1.5, t_end=0.6):
+def _drawer(mu, xs, e=0.1, e_h=0.2, v0=1.5, t_end=0.6, e_y=0.0, **law):
     mdl = SpatialModel("drawer")
-    s = mdl.add(Body("drawer", mass=2.0, inertia=(0.01, 0.01, 0.01), position=(e, 0, e_h),
+    s = mdl.add(Body("drawer", mass=2.0, inertia=(0.01, 0.01, 0.01), position=(e, e_y, e_h),
                      velocity=(v0, 0, 0)))
     mdl.add(Translational("rail", ground, s, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
-                          mu_s=mu, initial_overlap=xs))
+                          mu_s=mu, initial_overlap=xs, **law))
     mdl.add(Gravity())
     return nonsmooth.simulate(mdl, t_end, dt=0.001, **TIGHT)
 
@@ -246,6 +247,54 @@ def test_self_locking_drawer_named():
     roots = sorted(float(x[0]) for x in info.value.solutions)
     np.testing.assert_allclose(roots, [mg * (1 + e / xs) / (1 + mu * e_h / xs),
                                        mg * (e / xs - 1) / (mu * e_h / xs - 1)], rtol=1e-10)
+
+
+def test_two_roots_named_where_the_iteration_converges():
+    """The backward drawer with its centre of mass also ``e_y`` to the side: the friction
+    force's moment bends the slider about the vertical as well, so the bending load is
+    ``||(e m g - e_h mu N, e_y mu N)|| / x_s``, plus the torsion ``e_y m g / (2 r_n)``. With
+    ``L = mu ||(e_h, e_y)|| / x_s = 1.40`` the load equation has two roots (75.6 N, 203 N), but
+    at the smaller one the map's slope is -0.10 and the frictionless load (143 N) lies between
+    them, so the fixed-point iteration from the frictionless load
+    converges to it: the converged root is certified too, and the second one named
+    (``IndeterminateLCPError`` with both, the roots of ``(x_s^2 - mu^2 (e_h^2 + e_y^2)) N^2 +
+    2 (e m g e_h mu - a x_s^2) N + a^2 x_s^2 - e^2 m^2 g^2 = 0``, ``a = m g (1 + e_y / 2)``),
+    not a silent pick."""
+    mu, xs, e, e_h, e_y = 0.5, 0.08, 0.5, 0.2, 0.1
+    with pytest.raises(IndeterminateLCPError, match="two solutions") as info:
+        _drawer(mu, xs, e, e_h, v0=-1.5, e_y=e_y)
+    roots = sorted(float(x[0]) for x in info.value.solutions)
+    np.testing.assert_allclose(roots, _two_roots(mu, xs, e, e_h, e_y), rtol=1e-10)
+    assert info.value.t == 0.0 and info.value.pairs == ["rail"]
+
+
+def _two_roots(mu, xs, e, e_h, e_y):
+    """The two loads of the sideways backward drawer (N), increasing."""
+    mg = 2.0 * g
+    a = mg * (1 + e_y / 2)
+    return np.sort(np.roots([xs ** 2 - mu ** 2 * (e_h ** 2 + e_y ** 2),
+                             2 * (e * mg * e_h * mu - a * xs ** 2),
+                             a ** 2 * xs ** 2 - (e * mg) ** 2]).real)
+
+
+def test_smooth_law_follows_the_frictionless_branch_and_says_so():
+    """The same drawer under the regularized law (its dry level ``mu_d`` above
+    ``falloff_vel``): a smooth law's coefficient is a function of the state, so its load
+    equation is solved along the branch connected to zero friction (the root the iteration
+    reaches from the frictionless load, the smaller one) and the run says so once
+    (:class:`~nonsmooth.errors.LoadBranchWarning` with both roots) and counts the
+    evaluations: ``N`` is the smaller root, the drawer decelerates by ``mu N / m``."""
+    mu, xs, e, e_h, e_y = 0.5, 0.08, 0.5, 0.2, 0.1
+    exact = _two_roots(mu, xs, e, e_h, e_y)
+    with pytest.warns(LoadBranchWarning, match="branch connected to the frictionless") as ws:
+        r = _drawer(mu, xs, e, e_h, v0=-1.5, t_end=0.05, e_y=e_y, law="regularized",
+                    friction={"falloff_vel": 1e-3, "stiction_extra": 0.0})
+    branch = [w.message for w in ws if isinstance(w.message, LoadBranchWarning)]
+    assert len(branch) == 1 and branch[0].pairs == ["rail"] and branch[0].rho > 1.0
+    np.testing.assert_allclose(branch[0].roots, exact, rtol=1e-10)
+    assert r.status == 0 and r.diagnostics["load_branch"] > 10
+    np.testing.assert_allclose(r["rail.N"][1:], exact[0], rtol=1e-10)
+    np.testing.assert_allclose(r["drawer.vx"], -1.5 + mu * exact[0] / 2.0 * r.t, rtol=1e-9)
 
 
 def test_uncertified_loads_of_several_pairs_named():

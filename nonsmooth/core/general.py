@@ -29,11 +29,12 @@ Zhuang F.F.; Wang, Peng & Zhuang, DCDS-B 16 (2011) 589-605.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ConstraintError, FrictionLoadError
+from ..errors import ConstraintError, FrictionLoadError, LoadBranchWarning
 from .layout import kkt_slices
 
 __all__ = ["Evaluation", "GeneralStage", "kkt_solve", "LOAD_ITERATIONS"]
@@ -166,6 +167,7 @@ class GeneralStage:
         self.abs_rows = np.asarray(abs_rows, dtype=int)
         self.pair_norms = pair_norms
         self._weights = None  # the norm terms' weights of the current evaluation (flat), or None
+        self.branch = None  # [LoadBranchWarning, evaluations] once a smooth law's load branched
         self.has_radial = np.array([bool(g) for g in pair_norms], dtype=bool)
         self.radial = bool(self.has_radial.any())
         self.dim, self.w_row = dim, w_row
@@ -325,6 +327,54 @@ class GeneralStage:
             "newton (>= 1: self-locking or several solutions, docs/spatial_friction.md section "
             "3.3); reduce mu, the pin or ball radius, or lengthen the overlap or bending arm")
 
+    def certify_converged(self, t, X0, X1, Wt, slip, preload, N_slip) -> None:
+        """A converged load iteration is the only solution when ``rho(L) < 1``. Otherwise the
+        equation has another solution or it is not certified: with a set-valued law among the
+        slipping pairs :meth:`certify_loads` names it (the exact classification of one load:
+        two roots, ``IndeterminateLCPError``); when every slipping pair has a smooth law (a
+        presliding coefficient, LuGre's ``sigma_1 dz/dt``, can exceed ``1 / L`` for a moment)
+        the run keeps the root the iteration reached from the frictionless loads (the branch
+        connected to zero friction, the smaller one) and says so once per run
+        (:class:`~nonsmooth.errors.LoadBranchWarning`, with both roots for one load)."""
+        L = self.load_lipschitz(X1, Wt, slip)
+        rho = float(np.max(np.abs(np.linalg.eigvals(L)))) if L.size else 0.0
+        if rho < 1.0 - 1e-9:
+            return
+        if not self.smooth[slip].all():
+            self.certify_loads(t, X1, Wt, slip, X0, preload)
+        if self.branch is not None:
+            self.branch[1] += 1
+            return
+        names = [self.pair_names[i] for i in slip]
+        roots: list[float] = []
+        if slip.size == 1:
+            from ..loads import one_load_roots
+
+            roots = one_load_roots(float(preload[slip[0]]), self._load_terms(X0, X1, Wt,
+                                                                              slip[0]),
+                                   max(float(N_slip[0]), 1.0))
+        others = [r for r in roots if abs(r - float(N_slip[0])) > 1e-6 * max(1.0, r)]
+        also = (f"; the other solution is N = {others[0]:.6g} N" if others else
+                "; the other solutions are not enumerated (several loads)")
+        text = (f"at t = {t:.10g} s the smooth friction law of joint(s) {names} feeds back "
+                f"into the reaction by rho(L) = {rho:.6g} newton per newton (>= 1), so the load "
+                "equation has more than one solution: the run follows the branch connected to "
+                f"the frictionless load, N = {[round(float(n), 9) for n in N_slip]} N{also} "
+                "(docs/spatial_friction.md section 3.3); result.diagnostics['load_branch'] "
+                "counts the evaluations")
+        self.branch = [LoadBranchWarning(text, t, names, roots, rho), 1]
+        warnings.warn(self.branch[0], stacklevel=2)
+
+    def _load_terms(self, X0, X1, Wt, i) -> list:
+        """One slipping pair's load terms ``(w, c, b)`` (:func:`nonsmooth.loads.
+        one_load_roots`): its norm groups and its weighted 1-row loads."""
+        n = self.n_v
+        terms = [(w, X0[n + np.asarray(r)], X1[n + np.asarray(r), 0])
+                 for _, r, w in self.norm_terms(i)]
+        terms += [(float(Wt[i, a]), X0[n + r:n + r + 1], X1[n + r:n + r + 1, 0])
+                  for a, r in enumerate(self.abs_rows) if Wt[i, a] != 0.0]
+        return terms
+
     def classify_one_load(self, t, X0, X1, Wt, i, preload, rho) -> None:
         """One slipping pair whose load is not certified (``L = rho >= 1``): every row is affine
         in its load, ``x = X0 + X1 N``, so the load equation is one convex scalar equation
@@ -334,10 +384,7 @@ class GeneralStage:
         from ..loads import one_load_roots
 
         n = self.n_v
-        terms = [(w, X0[n + np.asarray(r)], X1[n + np.asarray(r), 0])
-                 for _, r, w in self.norm_terms(i)]
-        terms += [(float(Wt[i, a]), X0[n + r:n + r + 1], X1[n + r:n + r + 1, 0])
-                  for a, r in enumerate(self.abs_rows) if Wt[i, a] != 0.0]
+        terms = self._load_terms(X0, X1, Wt, i)
         pre = float(preload[i])
         scale = max(pre, float(np.max(np.abs(X0[n:]), initial=0.0)), 1.0)
         roots = one_load_roots(pre, terms, scale)
@@ -432,9 +479,8 @@ class GeneralStage:
                 f"at t = {t:.10g} s the radial load of the revolute joint(s) {names} did not "
                 f"converge in {LOAD_ITERATIONS} fixed-point iterations (friction feeds back "
                 "into the pin reaction too strongly); reduce mu or the pin radius")
-        # (a converged iteration from the frictionless loads is accepted as the planar radial
-        # load always was, even where rho(L) >= 1: a smooth law's presliding coefficient can
-        # make L large for a moment; the certificate names the iterations that fail)
+        if self.radial and slip.size:  # the converged root certified, or its branch named
+            self.certify_converged(t, X0, X1, Wt, slip, preload, N_slip)
         lam_abs = x[AR]
         signed = lam_abs if faces is None else faces * lam_abs
         N = Wt @ (np.abs(lam_abs) if faces is None else signed) + Rad + preload

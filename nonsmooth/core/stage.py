@@ -10,7 +10,7 @@ bias ``(dW/dt) v`` (p,) and the powers, one evaluation solves
 * the normal loads' equation ``lambda_abs = c + A diag(faces) lambda_abs`` of the load rows
   (the face-fixed continuation of the HLCP ``lambda = c + A |lambda|``), certified unique by a
   norm bound (``_certify_bound``) or the spectral radius (``_certify``), with a revolute pin's
-  radial load by a fixed point (``_radial_loads``);
+  radial load by a fixed point (``_radial_loads``) certified a contraction (``_certify_radial``);
 * the smooth laws' coefficients and state rates (LuGre, regularized: ``_smooth_law``; the
   bristle law with dwell time, on a slip of any dimension: ``_bristle_law``);
 * the outputs into one buffer (``evaluation_layout``) and the powers of the energy balance.
@@ -564,6 +564,35 @@ def _load_magnitudes(Kf, c, faces, mag, Kw, rhs):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _certify_radial(X, rad_rows, abs_rows, Wt, slip, jam):
+    """The load certificate of revolute pins' radial loads (``GeneralStage.load_lipschitz``
+    with 2-row norm terms, ``docs/spatial_friction.md`` section 3.2) without eigenvalues:
+    whether ``a = min(||L||_inf, ||L||_1, ||L||_F) <= 1 - jam`` (``a >= rho(L)``), ``L_ab =
+    ||X[rad_a, 1 + b]|| + sum_r |Wt_ar| |X[abs_r, 1 + b]|`` of the slipping pairs ``a, b``.
+    Otherwise the Python stage takes ``rho(L)`` and names a map that is not a contraction."""
+    ns = slip.shape[0]
+    row, col, fro = 0.0, 0.0, 0.0
+    for a in range(ns):
+        acc_r, acc_c = 0.0, 0.0
+        for b in range(ns):
+            for which in range(2):  # L[a, b] (its row sum) and L[b, a] (its column sum)
+                i, j = (slip[a], b) if which == 0 else (slip[b], a)
+                e = 0.0
+                for r in range(abs_rows.shape[0]):
+                    e += abs(Wt[i, r]) * abs(X[int(abs_rows[r]), 1 + j])
+                if rad_rows[2 * i] >= 0:
+                    e += math.sqrt(X[int(rad_rows[2 * i]), 1 + j] ** 2
+                                   + X[int(rad_rows[2 * i + 1]), 1 + j] ** 2)
+                if which == 0:
+                    acc_r += e
+                    fro += e * e
+                else:
+                    acc_c += e
+        row, col = max(row, acc_r), max(col, acc_c)
+    return 1.0 - min(row, col, math.sqrt(fro)) >= jam
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial, x, N_slip, c,
            Rad, mag, Kw, rhs):
     """The face-fixed normal loads with the radial loads by fixed-point iteration around them,
@@ -720,10 +749,8 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
         status = _certify(mats[0], mats[1], plan[H_JAM])
     if status != OK:
         return status
-    if not _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
-                        out, m, p, k, n_z, ns, size, p_rows):
-        return NO_LOAD
-    return OK
+    return _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
+                        out, m, p, k, n_z, ns, size, p_rows)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -821,18 +848,21 @@ def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, 
 def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs, out, m,
                  p, k, n_z, ns, size, p_rows):
     """The stage from the certified loads' equation on: the loads (radial fixed point),
-    contact forces, powers, and everything into ``out``. Returns False when the radial
-    loads' iteration does not converge."""
+    contact forces, powers, and everything into ``out``. Returns ``OK``, ``UNCERTIFIED`` (the
+    radial loads' map not certified a contraction by :func:`_certify_radial`: the Python stage
+    decides) or ``NO_LOAD`` (their iteration did not converge)."""
     (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
      powers) = _views(vec, m, p, k, n_z, ns, size, p_rows)
     slip, stick = idx[:ns], idx[ns:ns + size - n - m]
     A, Kf, Kw = mats[0], mats[1], mats[2]
-    if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows,
-                  plan[H_RADIAL] != 0.0,
+    radial = plan[H_RADIAL] != 0.0
+    if radial and not _certify_radial(X, rad_rows, abs_rows, Wt, slip, plan[H_JAM]):
+        return UNCERTIFIED
+    if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial,
                   x, N_slip, c, Rad, mag, Kw, rhs):
-        return False
+        return NO_LOAD
     o_A = eval_offsets(n, m, p, k, n_z, False, p_rows)[O_A]
     for r in range(k):  # the equation of the converged loads
         out[o_A + k * k + r] = c[r]
@@ -849,7 +879,7 @@ def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mat
     powers[3], powers[4] = _dot(F_T, v_T), P_total - P_drive
     _write(out, n, m, p, k, x, normal_rows, N, F_T, v_T, lam_abs, powers, res, phi, dphi, dz, M,
            plan[H_STATE_MASS] != 0.0)
-    return True
+    return OK
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -992,10 +1022,8 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     status = _certify_bound(mats[0], mats[1], plan[H_JAM])
     if status != OK:
         return status
-    if not _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
-                        out, m, p, k, n_z, ns, size, p_rows):
-        return NO_LOAD
-    return OK
+    return _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
+                        out, m, p, k, n_z, ns, size, p_rows)
 
 
 
@@ -1035,10 +1063,8 @@ def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_dampi
     status = _certify_bound(mats[0], mats[1], plan[H_JAM])
     if status != OK:
         return status
-    if not _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
-                        out, m, p, k, n_z, ns, size, p_rows):
-        return NO_LOAD
-    return OK
+    return _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
+                        out, m, p, k, n_z, ns, size, p_rows)
 
 @njit(cache=True, _nrt=False, inline="always")
 def _solve_kkt(K, R, n, scratch, T, delassus, dependent):
