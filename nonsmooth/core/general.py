@@ -396,10 +396,16 @@ class GeneralStage:
                 f"{where} and has two solutions, N = {roots[0]:.10g} N and {roots[1]:.10g} N "
                 "(indeterminate: both are physical); reduce mu or lengthen the overlap or "
                 "bending arm", t=t, pairs=[name], solutions=[np.array([r]) for r in roots])
+        cause = ("self-locking: friction creates more load than it needs, the joint jams); "
+                 "reduce mu or lengthen the overlap or bending arm")
+        if self.smooth[i]:  # the coefficient is the law's state, not the geometry's
+            cause = (f"the {self.laws[i].name} law's coefficient comes from its state, so "
+                     "either the joint self-locks or the state ran away: a fixed step (RK4, "
+                     "Euler) too long for the law's stiffness makes its bristle deflection "
+                     "grow without bound); reduce dt or use an adaptive method (Radau)")
         raise InconsistentLCPError(
             f"{where} and has {'no solution' if not roots else 'a solution only at the edge'}"
-            " (self-locking: friction creates more load than it needs, the joint jams); "
-            "reduce mu or lengthen the overlap or bending arm", t=t, pairs=[name])
+            f" ({cause}", t=t, pairs=[name])
 
     # ------------------------------------------------------------------ the evaluation
     def evaluate(self, t, T, v, v_T, modes, fr: Friction, bias, Wt, preload, faces,
