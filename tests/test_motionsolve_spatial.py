@@ -349,7 +349,10 @@ def test_frictional_pendulum_spatial_reading_matches_the_planar_one(t_end):
              ' expr5="FRICTION(1,5)" expr6="FRICTION(1,6)" expr7="FRICTION(1,7)"'
              ' expr8="FRICTION(1,8)"/>')
     text = text.replace("</Model>", extra + "\n</Model>")
-    (mp, rp), (ms, rs) = _both(text, t_end)
+    # over 5 s the two readings' own integration errors at rtol 1e-11 reach 1.0e-9 relative
+    # in a FRICTION component (measured on an AMD EPYC): the model's equivalence is checked at
+    # rtol 1e-12 there
+    (mp, rp), (ms, rs) = _both(text, t_end, rtol=1e-11 if t_end < 1.0 else 1e-12)
     assert ms.system.constraint_names == [f"Joint_0.{c}" for c in
                                           ("f", "g", "h", "perp1", "perp2")]
     assert list(ms.outputs) == list(mp.outputs)
