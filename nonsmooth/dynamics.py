@@ -96,6 +96,11 @@ class _BufferEvaluation(Evaluation):
         return tab.mass
 
 
+#: Compiled calls of a face-free evaluation, each with the last one's signs, before the general
+#: path solves the HLCP (:meth:`Dynamics._evaluate_face_free`).
+_FACE_TRIES = 3
+
+
 class Dynamics:
     """The right-hand side of a compiled system for fixed friction modes and faces, and the
     transition problem at events.
@@ -417,17 +422,25 @@ class Dynamics:
         """The HLCP solved outright by the compiled kernel, where it can be: the face-fixed
         continuation with the faces of the last face-free evaluation is the HLCP's solution when
         its signs agree with those faces (``lambda_abs = c + A |lambda_abs|`` holds) and the
-        kernel certified the solution unique (``rho(|A|) < 1``). None otherwise (a sign that
-        changed, an uncertified or jammed equation, any failure): the general path solves it,
-        names any problem, and its signs become the next guess."""
+        kernel certified the solution unique (``rho(|A|) < 1``). Where a sign changed, the
+        continuation's own signs are the next guess, up to :data:`_FACE_TRIES` kernel calls
+        (at an event the pins' load rows turn over, and each call is microseconds against
+        milliseconds of the general path). None otherwise (signs still changing, an
+        uncertified or jammed equation, any failure): the general path solves it, names any
+        problem, and its signs become the next guess."""
         guess = self._face_guess
-        try:
-            ev = self._evaluate_compiled(t, q, v, modes, guess, z, quiet=True)
-        except np.linalg.LinAlgError:
-            return None
-        if ev is None or not np.all(guess * ev.lam_abs >= 0.0):
-            return None  # the general path's solution sets the next guess
-        return ev
+        for _ in range(_FACE_TRIES):
+            try:
+                ev = self._evaluate_compiled(t, q, v, modes, guess, z, quiet=True)
+            except np.linalg.LinAlgError:
+                return None
+            if ev is None:
+                return None
+            if np.all(guess * ev.lam_abs >= 0.0):
+                self._face_guess = guess
+                return ev
+            guess = np.where(ev.lam_abs < 0.0, -1.0, 1.0)
+        return None  # the general path's solution sets the next guess
 
     def _evaluate_compiled(self, t, q, v, modes, faces, z=None,
                            quiet=False) -> Evaluation | None:

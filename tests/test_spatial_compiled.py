@@ -463,6 +463,24 @@ def test_a_load_function_with_a_wrong_signature_is_named():
         Force("push", body, lambda t, q: (0.0, 0.0, 1.0))
 
 
+@pytest.mark.parametrize("bad", [
+    (math.nan, 0.0, 1.0),  # a non-finite component
+    (0.0, 1.0),  # two components
+    1.0,  # a scalar: not broadcast to three components
+    np.ones((3, 3)),  # a matrix
+])
+def test_a_load_function_returning_a_wrong_value_is_named_where_it_does(bad):
+    """The compiled phase calls the user functions unchecked (``SpatialSystem.user_values``)
+    and checks their values together: a wrong value mid-run is still named, with its element
+    and time."""
+    mdl = SpatialModel("m")
+    body = mdl.add(Body("b", 1.0, (0.1, 0.1, 0.1)))
+    mdl.add(Force("push", body, lambda t: (0.0, 0.0, 1.0) if t < 0.25 else bad))
+    named = r"(?s)push.*at t = 0\.2[5-9]\d* s.*three finite numbers"
+    with pytest.raises(nonsmooth.ModelError, match=named):
+        nonsmooth.simulate(mdl, 1.0)
+
+
 # ------------------------------------------------------------------------ joint friction
 # The frictional joints' rows of W and tangential bias (tables FRIC_TURN / FRIC_SLIDE), the
 # compiled stage of the norm load terms (core.stage._stage_body_norms,

@@ -143,6 +143,7 @@ def _function3(value, what: str) -> Callable[[float, np.ndarray, np.ndarray], np
                 raise ModelError(f"{what}: the function returned {out!r} at t = {t:.6g} s; it "
                                  "must return three finite numbers")
             return out
+        fn.fast = value if state else (lambda t, q, v, f=value: f(t))  # unchecked
         return fn
     const = _vector3(value, what)
     return lambda t, q, v: const

@@ -278,14 +278,29 @@ class SpatialSystem(System):
 
     def user_values(self, t, q, v):
         """The user functions' values at ``(t, q, v)``, (n_el, 3): a driver's ``(f, df/dt,
-        d2f/dt2)``, a force's or torque's three components, in its table row; None without
-        user functions."""
+        d2f/dt2)``, a force's or torque's three components, in its table row (a new array);
+        None without user functions.
+
+        Called back once per evaluation by the compiled phase, so the user functions are called
+        unchecked (``fn.fast``: no per-call array, shape or finiteness test) and the values
+        checked once together; a wrong or non-finite value is then named by the checking
+        wrappers (``elements._function3``), which run again."""
         tab = self.kernel_tables
         if not tab.user:
             return None
         U = np.zeros((tab.ints.shape[0], 3))
-        for e, fn in tab.user:
-            U[e] = fn(t, q, v)
+        try:
+            total = 0.0
+            for e, fn in tab.user:
+                a, b, c = getattr(fn, "fast", fn)(t, q, v)
+                U[e, 0], U[e, 1], U[e, 2] = a, b, c
+                total += a + b + c
+            checked = bool(total - total == 0.0)  # every value finite (or a sum overflowing)
+        except (TypeError, ValueError):
+            checked = False
+        if not checked:
+            for e, fn in tab.user:
+                U[e] = fn(t, q, v)
         return U
 
     def name_failure(self, status: int, row: int, t, q, v) -> str:
