@@ -1,6 +1,7 @@
 """Shared test set-up: the independent reference computations in this folder are importable, and
 the compiled kernels are loaded (or, in a fresh checkout, compiled) once before any test, so that
-the one-line "compiling the kernels" notice never lands in a test's captured output."""
+the one-line "compiling the kernels" notice never lands in a test's captured output; the site
+build and the notebooks run beside the other tests (``background.py``)."""
 
 import sys
 from pathlib import Path
@@ -16,3 +17,19 @@ def pytest_sessionstart(session):
         kernels.warm()
     finally:
         compile_notice.quiet(False)
+
+
+def pytest_collection_finish(session):
+    import background
+
+    files = {item.path.name for item in session.items}
+    if "test_docs.py" in files:
+        background.start_site()
+    if "test_notebooks.py" in files:
+        background.start_notebooks()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import background
+
+    background.stop()

@@ -3,18 +3,17 @@ docstring that griffe cannot parse), every notebook is a page that shows its com
 the gallery has a figure for every bundled model, and the Python on the getting-started page
 runs.
 
-The build goes to a temporary folder (``--site-dir``); the notebooks are rendered with their
+The build goes to a temporary folder (``--site-dir``), started at collection beside the other
+tests (``background.py``); the notebooks are rendered with their
 committed outputs, not executed (``tests/test_notebooks.py`` executes them).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
+import background
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,19 +21,15 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    return proc, out
+def site():
+    """The build started at collection beside the other tests (``background.site``):
+    ``(return code, log, site folder)``."""
+    return background.site()
 
 
 def test_build_is_strict_and_warns_of_nothing(site):
-    proc, out = site
-    log = proc.stdout + proc.stderr
-    assert proc.returncode == 0, log[-4000:]
+    code, log, out = site
+    assert code == 0, log[-4000:]
     warnings = [line for line in log.splitlines() if re.match(r"\s*(WARNING|ERROR)\b", line)]
     assert not warnings, "\n".join(warnings)
     assert (out / "index.html").is_file() and (out / "api" / "building" / "index.html").is_file()
@@ -42,7 +37,7 @@ def test_build_is_strict_and_warns_of_nothing(site):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_page_shows_its_figures(site, path):
-    _, out = site
+    *_, out = site
     page = out / "notebooks" / path.stem / "index.html"
     assert page.is_file(), f"{path.name} is not a page of the site"
     html = page.read_text()
@@ -58,7 +53,7 @@ def test_the_notebooks_in_the_navigation_are_the_notebooks_in_the_repository():
 def test_the_gallery_shows_every_bundled_model(site):
     from nonsmooth import models
 
-    _, out = site
+    *_, out = site
     html = (out / "gallery" / "index.html").read_text()
     for name in models.available():
         png = out / "gallery" / f"{name}.png"
@@ -67,7 +62,7 @@ def test_the_gallery_shows_every_bundled_model(site):
 
 
 def test_api_reference_documents_the_public_names(site):
-    _, out = site
+    *_, out = site
     html = "".join(p.read_text() for p in (out / "api").rglob("index.html"))
     for name in ("nonsmooth.simulate", "nonsmooth.Result", "nonsmooth.compare",
                  "nonsmooth.Model", "nonsmooth.planar.PlanarModel", "nonsmooth.bodies.Body",
