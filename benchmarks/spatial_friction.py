@@ -142,7 +142,7 @@ def main() -> None:
     with python_path():
         run(model)
         wall_p, rp = best_of(lambda: run(model), repeat)
-    rtol, atol = model.system.default_tolerances["explicit"]
+    rtol, atol = SpatialSystem.default_tolerances["explicit"]
     print(f"three-joint arm, 0-{T_END:g} s, DOP853 at the defaults (rtol {rtol:g}, atol "
           f"{atol:g}), {GRID.size} outputs")
     report("compiled", wall_c, rc)
