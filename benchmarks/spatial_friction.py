@@ -17,8 +17,8 @@ frictional joints in stick-slip over 0-5 s in at most 0.5 s of wall time. The me
 * ``slide``: a translational joint along the outer link carrying a slider (reaction, bending
   over the overlap, torsion), pushed along it by ``F = 1.5 sin(1.8 pi t)`` N.
 
-``nonsmooth.simulate`` 0-5 s with the defaults (DOP853 at the spatial family's rtol 5e-13,
-atol 5e-15), outputs every 0.01 s. The
+``nonsmooth.simulate`` 0-5 s with the defaults (DOP853, rtol 1e-11, atol 1e-13), outputs
+every 0.01 s. The
 compiled path (the spatial kernels write the joints' ``W`` rows and tangential bias, the
 compiled stage the norm load terms with their certificate) against the Python path of commit
 937dcaa (the family off, the stage in Python: ``Dynamics._compile_plan`` skipped); printed:
@@ -26,11 +26,11 @@ wall time (best of 3, ``--quick``: 1; after a warm-up run), evaluations, events,
 and slip events per joint, the largest state difference of the two paths, the ratio, and the
 verdict against 0.5 s.
 
-Measured (session 8, a machine 1.5x slower than session 6's, commit 03d6ab4): compiled
-0.38-0.46 s best of 3, 6784 evaluations, 70 events; the Python path 13.5 s (30x); at rtol 1e-11
-0.28-0.31 s (5198 evaluations). Before this session's two changes (the face-free evaluations at
-events retried in the kernel with the continuation's signs instead of the 6 ms general stage;
-the user functions called unchecked, 39 -> 9 us per evaluation) 0.67 s at rtol 1e-11.
+Measured (session 8, on a machine 1.5x slower than session 6's): compiled 0.28-0.41 s best of
+3, 5198 evaluations, 70 events; the Python path 10 s (25x). Before this session's two changes
+(the face-free evaluations at events retried in the kernel with the continuation's signs
+instead of the 6 ms general stage; the user functions called unchecked, 39 -> 9 us per
+evaluation) 0.67 s.
 
 Measured earlier (commit 68f989c, 2 shared cores): compiled 0.416 s best of 3 (batches of 8 runs:
 min 0.38-0.49 s, median about 0.5 s), 5198 evaluations, 70 events, every joint 5-9 stick and
@@ -142,9 +142,7 @@ def main() -> None:
     with python_path():
         run(model)
         wall_p, rp = best_of(lambda: run(model), repeat)
-    rtol, atol = SpatialSystem.default_tolerances["explicit"]
-    print(f"three-joint arm, 0-{T_END:g} s, DOP853 at the defaults (rtol {rtol:g}, atol "
-          f"{atol:g}), {GRID.size} outputs")
+    print(f"three-joint arm, 0-{T_END:g} s, DOP853 rtol 1e-11 (defaults), {GRID.size} outputs")
     report("compiled", wall_c, rc)
     report("python", wall_p, rp)
     same = rc.t.shape == rp.t.shape

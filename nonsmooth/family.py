@@ -59,9 +59,6 @@ numbers its own; ``docs/seam.md`` section 1):
 10. Cache key. ``kernel_key() -> str | None``: what names the family's compiled code (a
     generated module: a hash of the model's source and the kernel sources; the package's
     planar kernels: their module's name, which ``prebuilt`` ships). Default: None.
-11. Default tolerances. ``default_tolerances``: ``{"explicit": (rtol, atol), "implicit":
-    (rtol, atol)}`` for the runs that give none, or None: the engine's
-    (``run.schedule.DEFAULT_TOLERANCES``). Default: None.
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the
 run, ``Dynamics`` and the families can all import it without a cycle

@@ -57,11 +57,11 @@ from .run.schedule import (
     ADAPTIVE_METHODS,
     DEFAULT_TOLERANCES,
     FIXED_STEP_METHODS,
+    IMPLICIT_METHODS,
     METHODS,
     _check_options,
     _schedule,
     _time_span,
-    default_tolerances,
 )
 from .run.state import _Run
 from .run.steppers import _FixedStepper  # noqa: F401 - re-exported: the old import path
@@ -176,16 +176,14 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         Stops are not outputs unless they are on the output grid (an output at a stop shows the
         values from the stop on).
     rtol : float, optional
-        Relative tolerance of the adaptive methods; default the model family's
-        (``System.default_tolerances``: the spatial family's 5e-13 for the explicit methods),
-        else :data:`DEFAULT_TOLERANCES` (1e-11 for the explicit methods: the belt's stick-slip
-        period to ~3e-10; 1e-8 for the implicit ones, whose cost grows fast with the accuracy
-        on stiff laws).
+        Relative tolerance of the adaptive methods; default :data:`DEFAULT_TOLERANCES` (1e-11
+        for the explicit methods: the belt's stick-slip period to ~3e-10; 1e-8 for the
+        implicit ones, whose cost grows fast with the accuracy on stiff laws).
     atol : float or array_like, shape (n_q + n_v + n_z,), optional
         Absolute tolerance: one number, or one per state component of ``y = [q, v, z]``
         (``Result.y``'s rows; ``z`` the smooth laws' internal states); the work integrals of
-        the energy balance take the smallest given value. Default 1e-13 (explicit methods;
-        spatial models 5e-15), 1e-10 (implicit).
+        the energy balance take the smallest given value. Default 1e-13 (explicit methods),
+        1e-10 (implicit).
     alpha, beta : float, optional
         Baumgarte parameters (1/s); default the model's, else 10.
     friction : str, FrictionLaw or dict, optional
@@ -238,7 +236,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         method = "Radau" if any(law.smooth for law in laws) else "DOP853"
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    tolerances = default_tolerances(system, method)
+    tolerances = DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"]
     rtol = tolerances[0] if rtol is None else rtol
     atol = tolerances[1] if atol is None else atol
     dt = _check_options(t0, t_end, mdl.dt if dt is None else dt, rtol, atol, max_evaluations,

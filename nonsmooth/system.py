@@ -406,10 +406,6 @@ class System:
         """What names the family's compiled code (obligation 10): none."""
         return None
 
-    #: The family's default ``(rtol, atol)`` per kind of method (obligation 11), or None: the
-    #: engine's (``run.schedule.DEFAULT_TOLERANCES``).
-    default_tolerances: dict[str, tuple[float, float]] | None = None
-
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")
 

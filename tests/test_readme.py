@@ -176,10 +176,6 @@ def test_default_settings_in_the_prose():
                r"friction and `Radau` \(rtol (\S+), atol (\S+)\) with the smooth laws")
     assert tuple(map(float, m.groups())) == (*DEFAULT_TOLERANCES["explicit"],
                                               *DEFAULT_TOLERANCES["implicit"])
-    m = _claim(r"a spatial model's `DOP853`: rtol (\S+),\s+atol (\S+), its family's own default")
-    from nonsmooth.spatial.model import SpatialSystem
-
-    assert tuple(map(float, m.groups())) == SpatialSystem.default_tolerances["explicit"]
     m = _claim(r"runs with them use scipy's `Radau` \(rtol (\S+), atol ([^)\s]+)\)")
     assert tuple(map(float, m.groups())) == DEFAULT_TOLERANCES["implicit"]
     m = _claim(r"Coulomb runs use DOP853 \(rtol ([^)\s]+)\)")

@@ -27,15 +27,6 @@ IMPLICIT_METHODS = ("Radau", "BDF", "LSODA")
 DEFAULT_TOLERANCES = {"explicit": (1e-11, 1e-13), "implicit": (1e-8, 1e-10)}
 
 
-def default_tolerances(system, method: str) -> tuple[float, float]:
-    """``(rtol, atol)`` of a run of ``system`` by ``method`` that gives none: the family's
-    (``System.default_tolerances``, family contract obligation 11), else
-    :data:`DEFAULT_TOLERANCES`."""
-    kind = "implicit" if method in IMPLICIT_METHODS else "explicit"
-    own = getattr(system, "default_tolerances", None)
-    return tuple((own or DEFAULT_TOLERANCES).get(kind, DEFAULT_TOLERANCES[kind]))
-
-
 def _tol(t: float) -> float:
     """Times closer than this to ``t`` are the same instant (s)."""
     return 1e-13 * max(1.0, abs(t))

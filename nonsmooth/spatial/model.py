@@ -350,15 +350,6 @@ class SpatialSystem(System):
         """The bodies' rotations, positions and velocities at ``(q, v)``."""
         return Kinematics(self.n_bodies, np.asarray(q, float), np.asarray(v, float))
 
-    #: The spatial family's default ``(rtol, atol)`` (family contract obligation 11): tighter
-    #: than the engine's 1e-11 for the explicit methods. DOP853's outputs between its steps
-    #: come from its 7th-order dense output, 10-20x less accurate than the steps themselves
-    #: (measured on the spatial double pendulum at rtol 1e-11: 1.6e-11 m at the 1001 outputs,
-    #: 5e-14 - 2.4e-12 m at step ends); at 5e-13 the outputs are 2000x more accurate than
-    #: MuJoCo's RK4 at its default step (issue 21), for 1.4x the evaluations of 1e-11
-    #: (``docs/spatial.md`` section 6, ``benchmarks/spatial.py``).
-    default_tolerances = {"explicit": (5e-13, 5e-15), "implicit": (1e-8, 1e-10)}
-
     #: Whether :meth:`terms` takes the compiled kernels (``spatial.kernels.spatial_terms``,
     #: the same arithmetic; ``tests/test_spatial_compiled.py`` compares them); False: the
     #: Python path (:meth:`python_terms`) everywhere.
