@@ -658,6 +658,28 @@ def test_one_compiled_evaluation_of_each_pair_kind_equals_the_python_path(name, 
         _assert_same_evaluation(dyn.evaluation_from(out[0]), ref, (name, mode, "kernels"))
 
 
+def test_a_face_free_evaluation_with_every_face_wrong_stays_compiled():
+    """At events the HLCP is solved outright (``Dynamics._evaluate_face_free``): with the last
+    evaluation's faces all contradicted, the kernel is called again with the continuation's own
+    signs, and its certified solution is the general path's (which is not called)."""
+    mdl = _arm()
+    system = mdl.compile()
+    q0, v0 = mdl.initial_state()
+    modes = np.ones(system.n_pairs)
+    ev_g = Dynamics(system)._evaluate_general(0.3, q0, v0, modes, None, None)
+    dyn = Dynamics(system)
+    dyn._face_guess = np.where(ev_g.lam_abs < 0.0, 1.0, -1.0)  # every face wrong
+
+    def general(*args, **kwargs):
+        raise AssertionError("the general path was called")
+
+    dyn._evaluate_general = general
+    ev = dyn.evaluate(0.3, q0, v0, modes)
+    assert np.max(np.abs(ev.lam_abs - ev_g.lam_abs)) < 1e-12
+    assert np.max(np.abs(ev.dv - ev_g.dv)) < 1e-12
+    assert np.array_equal(dyn._face_guess, np.where(ev_g.lam_abs < 0.0, -1.0, 1.0))
+
+
 def test_an_uncertified_load_falls_back_to_the_python_path():
     """The self-locking drawer (``L = mu e_h / x_s = 1.25``): the compiled stage does not
     certify its loads (``UNCERTIFIED``), the evaluation takes the Python path, which names
