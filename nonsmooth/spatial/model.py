@@ -251,6 +251,7 @@ class SpatialSystem(System):
             from .tables import spatial_tables
 
             self._tables = spatial_tables(self)
+            self._user_fast = [(e, getattr(fn, "fast", fn)) for e, fn in self._tables.user]
         return self._tables
 
     #: The compiled family takes pairs of dim > 1 (a spherical or cylindrical joint's
@@ -291,8 +292,8 @@ class SpatialSystem(System):
         U = np.zeros((tab.ints.shape[0], 3))
         try:
             total = 0.0
-            for e, fn in tab.user:
-                a, b, c = getattr(fn, "fast", fn)(t, q, v)
+            for e, fast in self._user_fast:
+                a, b, c = fast(t, q, v)
                 U[e, 0], U[e, 1], U[e, 2] = a, b, c
                 total += a + b + c
             checked = bool(total - total == 0.0)  # every value finite (or a sum overflowing)
