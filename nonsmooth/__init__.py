@@ -23,6 +23,7 @@ from .errors import (
     ModeError,
     ModelError,
     NonsmoothError,
+    NotRecordedError,
 )
 from .events import EventLog, EventRecord
 from .fit import Fit, IdentifiabilityWarning, fit  # eager: the function shadows the module
@@ -90,6 +91,7 @@ __all__ = [
     "IntegrationError",
     "DataError",
     "FitError",
+    "NotRecordedError",
     "__version__",
 ]
 

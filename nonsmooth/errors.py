@@ -37,6 +37,7 @@ __all__ = [
     "UserFunctionError",
     "DataError",
     "FitError",
+    "NotRecordedError",
 ]
 
 
@@ -131,6 +132,13 @@ class DataError(NonsmoothError, ValueError):
     repeated times, a missing time column, unknown output names (the model's are listed), fewer
     values than fitted parameters, sample times outside the runs' span, malformed weights. The
     message names the column and the row."""
+
+
+class NotRecordedError(NonsmoothError, AttributeError):
+    """A :class:`~nonsmooth.result.Result` field the run did not compute: a run with
+    ``simulate(..., derived=False)`` records the states, energies and work at its outputs, not
+    the accelerations, multipliers and constraint drift of their evaluations (nor the outputs
+    computed from them). The message names the field and the option."""
 
 
 class FitError(NonsmoothError):

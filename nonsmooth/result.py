@@ -41,17 +41,49 @@ dimension > 1).
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from .core.layout import N_WORK, WORK_NAMES, StateLayout
+from .errors import NotRecordedError
 from .events import EventLog
 
 __all__ = ["Result", "element_outputs"]
 
 _PAIR_ARRAYS = ("lambda_N", "N", "F_T", "v_T")
+
+#: The fields of the evaluations at the outputs that ``simulate(..., derived=False)`` does not
+#: compute (accelerations, multipliers, constraint values and rates): reading one raises
+#: :class:`~nonsmooth.errors.NotRecordedError`.
+DERIVED = ("dv", "lam", "phi", "dphi")
+
+
+def _not_recorded(what: str) -> NotRecordedError:
+    return NotRecordedError(
+        f"{what} was not computed by this run: simulate(..., derived=False) records the "
+        "states, energies and work at the outputs, not their evaluations (accelerations, "
+        "multipliers, constraint drift, and the outputs computed from them); run again with "
+        "derived=True (the default)")
+
+
+def _derived_field(name: str) -> property:
+    """The property of one of :data:`DERIVED`: its array, or NotRecordedError where the run
+    did not compute it."""
+    key = "_" + name
+
+    def get(self):
+        value = self.__dict__.get(key)
+        if value is None:
+            raise _not_recorded(f"Result.{name}")
+        return value
+
+    def put(self, value) -> None:
+        self.__dict__[key] = value
+
+    return property(get, put, doc=f"``{name}`` at the outputs (:class:`Result`).")
 
 
 def _angle_rows(M: np.ndarray, angles: np.ndarray) -> np.ndarray:
@@ -188,12 +220,17 @@ class Result:
                                               (or interrupted): the rows up to the failure
     message : str
     output_errors : dict of str to str        outputs whose function raised (left out)
+    not_recorded : list of str                the model's outputs a ``derived=False`` run
+                                              leaves out (computed from ``dv``, ``lam``,
+                                              ``phi`` or ``dphi``, which it does not record:
+                                              reading any raises NotRecordedError)
     """
 
     def __init__(self):
         self.outputs: dict[str, np.ndarray] = {}
         self.units: dict[str, str] = {}
         self.named: dict[str, tuple] = {}
+        self.not_recorded: list[str] = []
         self._knots: list = []
         self._knot_acceleration = None
         self._sol = None
@@ -202,7 +239,8 @@ class Result:
     def from_records(cls, rec: dict, events: list, model, *, laws: list, max_residual: float,
                      n_evaluations: int, n_steps: int, method, dt, alpha, beta, status, message,
                      wall_time, knots=(), knot_acceleration=None, n_phases: int = 1,
-                     t_span=None, event_names=(), layout: StateLayout | None = None):
+                     t_span=None, event_names=(), layout: StateLayout | None = None,
+                     derived: bool = True):
         """The Result of a run's recorded rows (``Recorder.arrays()``: the fields of
         :data:`nonsmooth.recorder.FIELDS`), its event log and counters; reads nothing else of
         the run. ``knots``: the dense output's further states (:class:`~.dense.DenseOutput`);
@@ -210,7 +248,9 @@ class Result:
         when ``sol`` is first used); ``event_names``: the user event functions' names (the
         keys of ``t_events``); ``layout``: the integrated state's layout
         (:class:`~nonsmooth.core.layout.StateLayout`; default ``n_q``, ``n_v`` of the system
-        and ``n_z`` of the recorded width)."""
+        and ``n_z`` of the recorded width); ``derived`` False: the rows hold no evaluations
+        (:data:`DERIVED` raise :class:`~nonsmooth.errors.NotRecordedError`, and so do the
+        model's outputs computed from them)."""
         r = cls()
         system = model.system
         n_q, n, m, p = system.n_q, system.n_v, system.n_constraints, system.n_pairs
@@ -226,8 +266,8 @@ class Result:
         r.layout = layout
         r.q, r.v, r.work, r.z = layout.rows(y)
         r.laws = [law.name for law in laws]
-        r.dv = np.array(rec["dv"], dtype=float).reshape(N, n)
-        r.lam = np.array(rec["lam"], dtype=float).reshape(N, m)
+        r.dv = np.array(rec["dv"], dtype=float).reshape(N, n) if derived else None
+        r.lam = np.array(rec["lam"], dtype=float).reshape(N, m) if derived else None
         for key in ("lambda_N", "N", "F_T", "v_T", "modes"):  # F_T, v_T: by row of W (p_rows)
             width = getattr(system, "p_rows", p) if key in ("F_T", "v_T") else p
             setattr(r, key, np.array(rec[key], dtype=float).reshape(N, width))
@@ -235,7 +275,8 @@ class Result:
         r.V = np.array(rec["V"], dtype=float)
         phi = np.array(rec["phi"], dtype=float).reshape(N, m)
         dphi = np.array(rec["dphi"], dtype=float).reshape(N, m)
-        r.phi, r.dphi = phi, dphi
+        r.phi, r.dphi = (phi, dphi) if derived else (None, None)
+        r.not_recorded = []  # the model's outputs computed from what derived=False leaves out
         r.events = EventLog(events, names=[*(pr.name for pr in system.pairs),
                                            *system.constraint_names, *event_names],
                             t_end=(float(knots[-1][0]) if len(knots) else
@@ -263,8 +304,10 @@ class Result:
         r.energy_error = balance
         kinds = [e.kind for e in r.events]
         r.diagnostics = {
-            "max_drift_position": float(np.max(np.abs(phi))) if phi.size else 0.0,
-            "max_drift_velocity": float(np.max(np.abs(dphi))) if dphi.size else 0.0,
+            "max_drift_position": (float(np.max(np.abs(phi))) if phi.size else 0.0)
+            if derived else math.nan,
+            "max_drift_velocity": (float(np.max(np.abs(dphi))) if dphi.size else 0.0)
+            if derived else math.nan,
             "max_lcp_residual": float(max_residual),
             "energy_balance_error": float(np.max(np.abs(balance))) if N else 0.0,
             "energy_balance_relative": float(np.max(np.abs(balance))) / scale if N else 0.0,
@@ -284,6 +327,9 @@ class Result:
         for name, out in model.outputs.items():
             try:
                 r.outputs[name] = np.asarray(out.function(r), dtype=float).reshape(N)
+            except NotRecordedError:  # derived=False: an output of the evaluations
+                r.not_recorded.append(name)
+                continue
             except Exception as exc:  # a user's output function: kept out, reported by simulate
                 from .diagnose import user_frame
 
@@ -369,7 +415,14 @@ class Result:
             if arr.shape[1] > 1:
                 return arr
             raise KeyError(f"no output {name!r}: the model has no frictional pairs")
-        raise KeyError(f"no output {name!r}; available: {', '.join(self.available())}")
+        raise self._unknown(name)
+
+    def _unknown(self, name: str) -> Exception:
+        """The error of a name ``result[name]`` does not answer: an output a ``derived=False``
+        run left out (NotRecordedError), else a KeyError listing the names it answers."""
+        if name in getattr(self, "not_recorded", ()):
+            return _not_recorded(f"output {name!r}")
+        return KeyError(f"no output {name!r}; available: {', '.join(self.available())}")
 
     def _pair_columns(self, base: str, pair: str) -> int | slice:
         """The column of ``pair`` in a per-pair array (``lambda_N``, ``N``), or its rows of
@@ -558,3 +611,7 @@ class Result:
         from .spatial.animation import animate
 
         return animate(self, path, fps, **options)
+
+
+for _name in DERIVED:
+    setattr(Result, _name, _derived_field(_name))

@@ -135,7 +135,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
              q0=None, v0=None, max_step: float = math.inf,
              progress: Callable[[float], None] | None = None, throw: bool = True,
              max_evaluations: int = MAX_EVALUATIONS, timeout: float | None = None,
-             max_outputs: int = MAX_OUTPUTS) -> Result:
+             max_outputs: int = MAX_OUTPUTS, derived: bool = True) -> Result:
     """Simulate a model over ``t_span``.
 
     Parameters
@@ -214,6 +214,16 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         Most output rows ``(t_end - t0) / dt + 1`` (or ``len(t_eval)``) a run may ask for, and
         most steps of a fixed-step method (default :data:`MAX_OUTPUTS`); more is refused
         before the run starts (the rows are kept in memory).
+    derived : bool
+        Evaluate the dynamics at every output (default): the accelerations ``dv``, multipliers
+        ``lam`` (joint reactions, driver forces), constraint drift ``phi``/``dphi`` and the
+        model's outputs computed from them. False records the states, energies and work only,
+        as MuJoCo's ``rollout`` records the state: the adaptive methods then evaluate the
+        right-hand side at their steps' stages alone (a third less time for a frictionless
+        spatial model at 1001 outputs, ``benchmarks/spatial.py``). Reading a field it leaves
+        out raises :class:`~nonsmooth.errors.NotRecordedError`; the energy-balance check
+        still runs. Only for a model without friction pairs and without tracked faces (their
+        output evaluations check the phase's modes): else a ValueError.
 
     Returns
     -------
@@ -258,6 +268,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     user_events = UserEvent.wrap_all(events)
     run = _Run(system, dynamics, user_events, progress, max_evaluations=int(max_evaluations),
                timeout=timeout)
+    run.derived = _check_derived(derived, system, mdl.name, method)
     wall = time.perf_counter()
     status, message, failure = _guarded_run(run, mdl, laws, method, t0, sched, dt, rtol, atol,
                                             max_step)
@@ -272,7 +283,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
                                  knot_acceleration=run.side_acceleration,
                                  n_phases=run.n_phases, t_span=(t0, t_end),
                                  event_names=[ue.name for ue in user_events],
-                                 layout=dynamics.layout)
+                                 layout=dynamics.layout, derived=derived)
     branch = dynamics.stage.branch  # evaluations on a smooth law's load branch (if any)
     result.diagnostics["load_branch"] = 0 if branch is None else int(branch[1])
     if result.output_errors and failure is None:
@@ -286,6 +297,23 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         return result
     _warn_energy(result)
     return result
+
+
+def _check_derived(derived, system, name: str, method: str) -> bool:
+    """``simulate``'s ``derived`` checked (a bool; False only for a model whose output
+    evaluations check nothing: no friction pair, no tracked face). Returns whether the run
+    evaluates its outputs: a fixed-step method evaluates its step ends anyway (the Result
+    leaves them out all the same)."""
+    if not isinstance(derived, (bool, np.bool_)):
+        raise ValueError(f"derived must be True or False, got {derived!r}")
+    if not derived and (system.n_pairs or len(system.abs_rows)):
+        what = (f"{system.n_pairs} friction pair(s)" if system.n_pairs
+                else f"{len(system.abs_rows)} tracked face(s) (|lambda_N| rows)")
+        raise ValueError(
+            f"derived=False: model {name} has {what}, and the evaluations at the outputs check "
+            "the phase's stick/slip modes and faces (an output that contradicts them is an "
+            "event stepped over); use derived=True (the default)")
+    return bool(derived) or method in FIXED_STEP_METHODS
 
 
 def _kept_records(run, method, dt, status, message, failure):

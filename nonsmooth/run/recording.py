@@ -41,6 +41,9 @@ class Recording:
         or faces (an event stepped over), or None; the outputs before it are recorded."""
         dyn, sl = self.dyn, self.layout
         k = times.size
+        if not self.derived and self.system.constant_mass is not None:
+            self._record_states(times, Y, modes)
+            return None
         if (self.family is None
                 or dyn.n_evaluations + k > self.max_evaluations):  # the budget ends in the block
             return self._outputs_one_by_one(times, Y, modes)
@@ -120,6 +123,24 @@ class Recording:
             lambda_N=col("lambda_N"), N=col("N"), F_T=col("F_T"), v_T=col("v_T"),
             modes=np.tile(np.where(self.dyn.smooth, np.nan, modes), (len(times), 1)),
             residual=res, phi=col("phi"), dphi=col("dphi"), T=T, V=V)
+        if self.progress is not None:
+            self.progress(float(times[-1]))
+
+    def _record_states(self, times, Y, modes):
+        """Record the outputs of one adaptive step without their evaluations (a run with
+        ``derived=False``, whose model has no friction pair and no tracked face, so that the
+        evaluations would check nothing): the states, the energies (the mass matrix constant)
+        and the work; the evaluations' fields NaN (the Result does not expose them)."""
+        sl, k = self.layout, times.size
+        n, m = sl.n_v, self.system.n_constraints
+        te = np.minimum(np.asarray(times, dtype=float), self.t_clamp)  # left limit at a stop
+        V = Y[sl.v].T
+        self.recorder.add(
+            t=np.array(times, dtype=float), y=np.array(Y.T), dv=np.full((k, n), np.nan),
+            lam=np.full((k, m), np.nan), lambda_N=np.zeros((k, 0)), N=np.zeros((k, 0)),
+            F_T=np.zeros((k, 0)), v_T=np.zeros((k, 0)), modes=np.zeros((k, 0)),
+            residual=np.zeros(k), phi=np.full((k, m), np.nan), dphi=np.full((k, m), np.nan),
+            T=_kinetic(self, V, None), V=_potentials(self, te, Y[sl.q].T))
         if self.progress is not None:
             self.progress(float(times[-1]))
 

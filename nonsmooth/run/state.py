@@ -46,6 +46,9 @@ class _Run(Recording, Modes):
         self.layout = L = dynamics.layout
         self.user_events = user_events
         self.progress = progress
+        # False: the adaptive methods' outputs are recorded without their evaluations
+        # (simulate(..., derived=False): models without friction pairs and tracked faces)
+        self.derived = True
         self.events: list[EventRecord] = []
         n, m, p, pr = L.n_v, system.n_constraints, system.n_pairs, system.p_rows
         # the family's kinematic map dq/dt = qdot(q, v) and projection of q (nonsmooth.family,
