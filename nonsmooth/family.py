@@ -59,6 +59,11 @@ numbers its own; ``docs/seam.md`` section 1):
 10. Cache key. ``kernel_key() -> str | None``: what names the family's compiled code (a
     generated module: a hash of the model's source and the kernel sources; the package's
     planar kernels: their module's name, which ``prebuilt`` ships). Default: None.
+11. Default tolerances. ``default_tolerances(method) -> (rtol, atol) | None``: the family's
+    own default of an adaptive method, where its right-hand side allows a tighter one
+    cheaply (the spatial family's frictionless models under DOP853: 5e-13, 5e-15, at 1.4x the
+    evaluations of 1e-11; ``docs/spatial.md`` section 6). Default: None (the engine's,
+    ``run.schedule.DEFAULT_TOLERANCES``).
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the
 run, ``Dynamics`` and the families can all import it without a cycle
@@ -204,3 +209,5 @@ class Family(Protocol):
                      v: np.ndarray) -> str: ...
 
     def kernel_key(self) -> str | None: ...
+
+    def default_tolerances(self, method: str) -> tuple[float, float] | None: ...

@@ -178,12 +178,14 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     rtol : float, optional
         Relative tolerance of the adaptive methods; default :data:`DEFAULT_TOLERANCES` (1e-11
         for the explicit methods: the belt's stick-slip period to ~3e-10; 1e-8 for the
-        implicit ones, whose cost grows fast with the accuracy on stiff laws).
+        implicit ones, whose cost grows fast with the accuracy on stiff laws), or the model
+        family's own (``System.default_tolerances``: a frictionless spatial model's DOP853
+        5e-13, atol 5e-15).
     atol : float or array_like, shape (n_q + n_v + n_z,), optional
         Absolute tolerance: one number, or one per state component of ``y = [q, v, z]``
         (``Result.y``'s rows; ``z`` the smooth laws' internal states); the work integrals of
         the energy balance take the smallest given value. Default 1e-13 (explicit methods),
-        1e-10 (implicit).
+        1e-10 (implicit), or the model family's own with its rtol.
     alpha, beta : float, optional
         Baumgarte parameters (1/s); default the model's, else 10.
     friction : str, FrictionLaw or dict, optional
@@ -246,7 +248,9 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         method = "Radau" if any(law.smooth for law in laws) else "DOP853"
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    tolerances = DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"]
+    own = getattr(system, "default_tolerances", None)  # the family's own (obligation 11)
+    tolerances = ((own(method) if own is not None else None)
+                  or DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"])
     rtol = tolerances[0] if rtol is None else rtol
     atol = tolerances[1] if atol is None else atol
     dt = _check_options(t0, t_end, mdl.dt if dt is None else dt, rtol, atol, max_evaluations,

@@ -406,6 +406,11 @@ class System:
         """What names the family's compiled code (obligation 10): none."""
         return None
 
+    def default_tolerances(self, method: str) -> tuple[float, float] | None:
+        """The family's own default ``(rtol, atol)`` of the adaptive ``method`` (obligation
+        11): none, the engine's (``run.schedule.DEFAULT_TOLERANCES``)."""
+        return None
+
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")
 

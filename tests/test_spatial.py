@@ -616,3 +616,35 @@ def test_the_joint_frame_turns_with_its_carrier():
     Fw = np.column_stack([r[f"weld.F{c}"] for c in "xy"])  # the world components turn
     np.testing.assert_allclose(Fw[:, 0], -m * rate ** 2 * radius * np.cos(rate * r.t),
                                rtol=0, atol=1e-7 * scale)
+
+
+def _driven_disc(position):
+    mdl = SpatialModel("driven disc")
+    disc = mdl.add(_box("disc"))
+    pin = mdl.add(Revolute("pin", ground, disc, point=(0.0, 0.0, 0.0), axis=(0.0, 0.0, 1.0)))
+    mdl.add(Driver("turn", pin, position=position))
+    return mdl.compile()
+
+
+def test_the_family_default_tolerances_only_where_the_right_hand_side_is_smooth():
+    """``SpatialSystem.default_tolerances`` (obligation 11): DOP853 on a frictionless model
+    whose drivers' derivatives are given takes 5e-13; a friction pair, a central-differenced
+    driver or another method keeps the engine's (None), and simulate uses what it says."""
+    from nonsmooth.models import spatial_double_pendulum, spatial_friction_arm
+    from nonsmooth.spatial.model import FRICTIONLESS_TOLERANCES
+
+    assert FRICTIONLESS_TOLERANCES == (5e-13, 5e-15)
+    smooth = spatial_double_pendulum.build().system
+    assert smooth.default_tolerances("DOP853") == FRICTIONLESS_TOLERANCES
+    assert smooth.default_tolerances("RK45") is None
+    assert spatial_friction_arm.build().system.default_tolerances("DOP853") is None
+    given = _driven_disc((np.sin, np.cos, lambda t: -np.sin(t)))
+    assert given.default_tolerances("DOP853") == FRICTIONLESS_TOLERANCES
+    assert _driven_disc(np.sin).default_tolerances("DOP853") is None
+    # simulate takes the family's default: the same run as with it given, not as with 1e-11
+    model = spatial_double_pendulum.build()
+    r = nonsmooth.simulate(model, 0.5, derived=False)
+    tight = nonsmooth.simulate(model, 0.5, rtol=5e-13, atol=5e-15, derived=False)
+    np.testing.assert_array_equal(r.q, tight.q)
+    assert r.diagnostics["n_evaluations"] > nonsmooth.simulate(
+        model, 0.5, rtol=1e-11, atol=1e-13, derived=False).diagnostics["n_evaluations"]

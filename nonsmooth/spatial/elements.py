@@ -565,6 +565,9 @@ class Driver:
         #: ``(initial, speed)`` of a constant-speed motion (the compiled kernels write it
         #: themselves), else None (a user function: :meth:`motion`)
         self.constant_speed = None
+        #: whether the derivatives are central differences of ``f`` (``position=f`` alone:
+        #: a right-hand side smooth to about 1e-9 relative only)
+        self.differenced = callable(position)
         if speed is not None:
             speed = check_number(speed, f"{where}: speed = ")
             initial = check_number(initial, f"{where}: initial = ")
