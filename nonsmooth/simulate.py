@@ -221,11 +221,12 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         ``lam`` (joint reactions, driver forces), constraint drift ``phi``/``dphi`` and the
         model's outputs computed from them. False records the states, energies and work only,
         as MuJoCo's ``rollout`` records the state: the adaptive methods then evaluate the
-        right-hand side at their steps' stages alone (a third less time for a frictionless
-        spatial model at 1001 outputs, ``benchmarks/spatial.py``). Reading a field it leaves
-        out raises :class:`~nonsmooth.errors.NotRecordedError`; the energy-balance check
-        still runs. Only for a model without friction pairs and without tracked faces (their
-        output evaluations check the phase's modes): else a ValueError.
+        right-hand side at their steps' stages alone (about a fifth less time for a
+        frictionless spatial model at 1001 outputs, ``benchmarks/spatial.py``). Reading a
+        field it leaves out raises :class:`~nonsmooth.errors.NotRecordedError`; the
+        energy-balance check still runs. Only for a model without friction pairs and
+        without tracked faces (their output evaluations check the phase's modes): else a
+        ValueError.
 
     Returns
     -------
