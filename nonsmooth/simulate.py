@@ -405,9 +405,11 @@ def _guarded_run(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
         failure = named or exc
         return -1, str(failure), failure
     except KeyboardInterrupt as exc:  # Ctrl-C (or SIGTERM turned into it by the command line)
-        what = getattr(exc, "signal_name", "SIGINT")
-        return -1, f"interrupted ({what}) at t = {run.t_now:.6g} s", exc
+        return _interrupted(run, exc)
     except Exception as exc:  # raised by user code (a force, driver, event ...): name it
+        interrupt = _interrupt_behind(exc)
+        if interrupt is not None:  # the signal arrived inside a compiled call
+            return _interrupted(run, interrupt)
         named = _nonfinite_cause(run, method, dt)
         if named is not None:  # a NaN from user code reached a solver (e.g. "A must be finite")
             return -1, str(named), named
@@ -417,6 +419,27 @@ def _guarded_run(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
     if how == "user":
         return 1, f"a terminal user event stopped the run at t = {t_reached:.10g} s", None
     return 0, "the simulation reached the end time", None
+
+
+def _interrupted(run, exc: KeyboardInterrupt):
+    """The ``(status, message, failure)`` of an interrupted run (SIGINT, or the command line's
+    SIGTERM)."""
+    what = getattr(exc, "signal_name", "SIGINT")
+    return -1, f"interrupted ({what}) at t = {run.t_now:.6g} s", exc
+
+
+def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt an exception wraps, if any: a signal whose Python handler ran
+    inside a numba-compiled call (Ctrl-C, the command line's SIGTERM) ends that call with
+    ``SystemError: CPUDispatcher(...) returned a result with an exception set``, the interrupt
+    its cause; so it is an interrupt, not a failure of the model."""
+    seen = 0
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and seen < 16:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    return None
 
 
 def _nonfinite_cause(run, method, dt) -> UserFunctionError | None:

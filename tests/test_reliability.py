@@ -104,6 +104,29 @@ def _wait_for_main(proc, limit=60.0):
         time.sleep(0.05)
 
 
+def test_a_signal_inside_a_compiled_call_is_an_interrupt_not_a_model_failure():
+    """A signal whose handler runs inside a numba call ends that call with ``SystemError:
+    CPUDispatcher(...) returned a result with an exception set``, the interrupt its cause (the
+    race ``test_interrupted_run_writes_partial_csv`` met once in CI: exit 1, "raised in the
+    model"): the run ends as interrupted, with its partial result."""
+    from nonsmooth.cli import _Terminated
+
+    def push(t, q, v):
+        if t > 0.5:
+            try:
+                raise _Terminated()
+            except _Terminated as exc:
+                raise SystemError("CPUDispatcher(<function planar_terms>) returned a result "
+                                  "with an exception set") from exc
+        return (0.0, 39.24 * t)
+
+    with pytest.raises(_Terminated) as info:
+        nonsmooth.simulate(slider(push), 1.0, method="RK4", dt=1e-3)
+    r = info.value.result
+    assert r.message.startswith("interrupted (SIGTERM) at t = 0.5")
+    assert r.status == -1 and 0.49 < r.t[-1] <= 0.5
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupted_run_writes_partial_csv(tmp_path, sig, code):
     out, events = tmp_path / "long.csv", tmp_path / "long_events.csv"
