@@ -400,6 +400,9 @@ def _guarded_run(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
             how, t_reached = _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol,
                                         max_step)
     except NonsmoothError as exc:
+        interrupt = _interrupt_behind(exc)  # e.g. a user function's error, named, around it
+        if interrupt is not None:
+            return _interrupted(run, interrupt)
         named = (_nonfinite_cause(run, method, dt)  # a user function's NaN behind it?
                  if isinstance(exc, IntegrationError) and "non-finite" in str(exc) else None)
         failure = named or exc

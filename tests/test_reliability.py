@@ -104,11 +104,13 @@ def _wait_for_main(proc, limit=60.0):
         time.sleep(0.05)
 
 
-def test_a_signal_inside_a_compiled_call_is_an_interrupt_not_a_model_failure():
+@pytest.mark.parametrize("wrapper", [SystemError, UserFunctionError])
+def test_a_signal_inside_a_compiled_call_is_an_interrupt_not_a_model_failure(wrapper):
     """A signal whose handler runs inside a numba call ends that call with ``SystemError:
     CPUDispatcher(...) returned a result with an exception set``, the interrupt its cause (the
     race ``test_interrupted_run_writes_partial_csv`` met once in CI: exit 1, "raised in the
-    model"): the run ends as interrupted, with its partial result."""
+    model"), or an error of ours naming a user function around it: the run ends as
+    interrupted, with its partial result."""
     from nonsmooth.cli import _Terminated
 
     def push(t, q, v):
@@ -116,8 +118,8 @@ def test_a_signal_inside_a_compiled_call_is_an_interrupt_not_a_model_failure():
             try:
                 raise _Terminated()
             except _Terminated as exc:
-                raise SystemError("CPUDispatcher(<function planar_terms>) returned a result "
-                                  "with an exception set") from exc
+                raise wrapper("CPUDispatcher(<function planar_terms>) returned a result "
+                              "with an exception set") from exc
         return (0.0, 39.24 * t)
 
     with pytest.raises(_Terminated) as info:
