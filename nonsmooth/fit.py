@@ -631,7 +631,7 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
         raise FitError(f"the run at the initial values ({_values_text(names, start_values)}) "
                        f"failed: {exc}") from exc
     _check_outputs(out, first, where)
-    step = (math.sqrt(_default_rtol(run_options, first.method)) if diff_step is None
+    step = (math.sqrt(_default_rtol(run_options, first.system, first.method)) if diff_step is None
             else float(diff_step))
     rcond = RCOND * step if rcond is None else float(rcond)
     data_values = np.array([columns[name] for name in out])
@@ -1072,14 +1072,14 @@ def _run_options(options, law) -> dict:
     return out
 
 
-def _default_rtol(options: dict, method: str) -> float:
-    """The runs' relative tolerance: the given one, else ``simulate``'s default for the method
-    that ran (``method``, from the first run)."""
-    from .run.schedule import DEFAULT_TOLERANCES, IMPLICIT_METHODS
+def _default_rtol(options: dict, system, method: str) -> float:
+    """The runs' relative tolerance: the given one, else ``simulate``'s default for the
+    system and the method that ran (``method``, from the first run)."""
+    from .run.schedule import default_tolerances
 
     if options.get("rtol") is not None:
         return float(options["rtol"])
-    return DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"][0]
+    return default_tolerances(system, method)[0]
 
 
 def _count(n: int, word: str) -> str:

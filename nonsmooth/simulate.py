@@ -57,11 +57,11 @@ from .run.schedule import (
     ADAPTIVE_METHODS,
     DEFAULT_TOLERANCES,
     FIXED_STEP_METHODS,
-    IMPLICIT_METHODS,
     METHODS,
     _check_options,
     _schedule,
     _time_span,
+    default_tolerances,
 )
 from .run.state import _Run
 from .run.steppers import _FixedStepper  # noqa: F401 - re-exported: the old import path
@@ -249,9 +249,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         method = "Radau" if any(law.smooth for law in laws) else "DOP853"
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    own = getattr(system, "default_tolerances", None)  # the family's own (obligation 11)
-    tolerances = ((own(method) if own is not None else None)
-                  or DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"])
+    tolerances = default_tolerances(system, method)  # the family's own, else the engine's
     rtol = tolerances[0] if rtol is None else rtol
     atol = tolerances[1] if atol is None else atol
     dt = _check_options(t0, t_end, mdl.dt if dt is None else dt, rtol, atol, max_evaluations,

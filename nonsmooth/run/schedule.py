@@ -27,6 +27,16 @@ IMPLICIT_METHODS = ("Radau", "BDF", "LSODA")
 DEFAULT_TOLERANCES = {"explicit": (1e-11, 1e-13), "implicit": (1e-8, 1e-10)}
 
 
+def default_tolerances(system, method: str) -> tuple[float, float]:
+    """The default ``(rtol, atol)`` of ``method`` for ``system``: its family's own
+    (``System.default_tolerances``, the model-family contract's obligation 11), else
+    :data:`DEFAULT_TOLERANCES`."""
+    own = system.default_tolerances(method)
+    if own is not None:
+        return own
+    return DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"]
+
+
 def _tol(t: float) -> float:
     """Times closer than this to ``t`` are the same instant (s)."""
     return 1e-13 * max(1.0, abs(t))
