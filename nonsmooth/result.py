@@ -276,7 +276,6 @@ class Result:
         phi = np.array(rec["phi"], dtype=float).reshape(N, m)
         dphi = np.array(rec["dphi"], dtype=float).reshape(N, m)
         r.phi, r.dphi = (phi, dphi) if derived else (None, None)
-        r.not_recorded = []  # the model's outputs computed from what derived=False leaves out
         r.events = EventLog(events, names=[*(pr.name for pr in system.pairs),
                                            *system.constraint_names, *event_names],
                             t_end=(float(knots[-1][0]) if len(knots) else
@@ -420,7 +419,7 @@ class Result:
     def _unknown(self, name: str) -> Exception:
         """The error of a name ``result[name]`` does not answer: an output a ``derived=False``
         run left out (NotRecordedError), else a KeyError listing the names it answers."""
-        if name in getattr(self, "not_recorded", ()):
+        if name in self.not_recorded:
             return _not_recorded(f"output {name!r}")
         return KeyError(f"no output {name!r}; available: {', '.join(self.available())}")
 

@@ -42,7 +42,7 @@ class Recording:
         dyn, sl = self.dyn, self.layout
         k = times.size
         if not self.derived and self.system.constant_mass is not None:
-            self._record_states(times, Y, modes)
+            self._record_states(times, Y)
             return None
         if (self.family is None
                 or dyn.n_evaluations + k > self.max_evaluations):  # the budget ends in the block
@@ -126,7 +126,7 @@ class Recording:
         if self.progress is not None:
             self.progress(float(times[-1]))
 
-    def _record_states(self, times, Y, modes):
+    def _record_states(self, times, Y):
         """Record the outputs of one adaptive step without their evaluations (a run with
         ``derived=False``, whose model has no friction pair and no tracked face, so that the
         evaluations would check nothing): the states, the energies (the mass matrix constant)
