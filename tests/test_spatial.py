@@ -633,7 +633,6 @@ def test_the_family_default_tolerances_only_where_the_right_hand_side_is_smooth(
     from nonsmooth.models import spatial_double_pendulum, spatial_friction_arm
     from nonsmooth.spatial.model import FRICTIONLESS_TOLERANCES
 
-    assert FRICTIONLESS_TOLERANCES == (5e-13, 5e-15)
     smooth = spatial_double_pendulum.build().system
     assert smooth.default_tolerances("DOP853") == FRICTIONLESS_TOLERANCES
     assert smooth.default_tolerances("RK45") is None
@@ -641,10 +640,18 @@ def test_the_family_default_tolerances_only_where_the_right_hand_side_is_smooth(
     given = _driven_disc((np.sin, np.cos, lambda t: -np.sin(t)))
     assert given.default_tolerances("DOP853") == FRICTIONLESS_TOLERANCES
     assert _driven_disc(np.sin).default_tolerances("DOP853") is None
+    # the fit's finite-difference step follows the runs' rtol: the family's where it has one
+    from nonsmooth.fit import _default_rtol
+    from nonsmooth.models import stick_slip_oscillator
+
+    assert _default_rtol({}, smooth, "DOP853") == FRICTIONLESS_TOLERANCES[0]
+    assert _default_rtol({}, stick_slip_oscillator.build().system, "DOP853") == 1e-11
+    assert _default_rtol({"rtol": 1e-9}, smooth, "DOP853") == 1e-9
     # simulate takes the family's default: the same run as with it given, not as with 1e-11
     model = spatial_double_pendulum.build()
     r = nonsmooth.simulate(model, 0.5, derived=False)
-    tight = nonsmooth.simulate(model, 0.5, rtol=5e-13, atol=5e-15, derived=False)
+    rtol, atol = FRICTIONLESS_TOLERANCES
+    tight = nonsmooth.simulate(model, 0.5, rtol=rtol, atol=atol, derived=False)
     np.testing.assert_array_equal(r.q, tight.q)
     assert r.diagnostics["n_evaluations"] > nonsmooth.simulate(
         model, 0.5, rtol=1e-11, atol=1e-13, derived=False).diagnostics["n_evaluations"]
