@@ -39,8 +39,9 @@ __all__ = ["SpatialModel", "SpatialSystem", "RedundancyWarning"]
 #: Relative singular-value threshold of the redundancy check of ``G`` at the initial state.
 RANK_TOL = 1e-9
 
-#: DOP853's default ``(rtol, atol)`` for a spatial model without friction pairs
-#: (:meth:`SpatialSystem.default_tolerances`; the engine's is ``(1e-11, 1e-13)``).
+#: DOP853's default ``(rtol, atol)`` for a spatial model without friction pairs and without
+#: central-differenced drivers (:meth:`SpatialSystem.default_tolerances`; the engine's is
+#: ``(1e-11, 1e-13)``).
 FRICTIONLESS_TOLERANCES = (5e-13, 5e-15)
 
 
