@@ -537,12 +537,16 @@ class Result:
     def summary(self) -> str:
         d = self.diagnostics
         span = f"t = {self.t[0]:g} .. {self.t[-1]:g} s" if len(self.t) else "no output"
+        rtol = d.get("rtol", math.nan)
+        drift = (f"max drift |Phi| {d['max_drift_position']:.3e}, |dPhi/dt| "
+                 f"{d['max_drift_velocity']:.3e}" if self.__dict__.get("_phi") is not None
+                 else "max drift not recorded (derived=False)")
         lines = [
             f"status {self.status}: {self.message}",
-            f"{span}, {len(self.t)} outputs, method {self.method}",
+            f"{span}, {len(self.t)} outputs, method {self.method}"
+            + ("" if math.isnan(rtol) else f" (rtol {rtol:g})"),
             f"events: {d['n_events']} ({d['n_mode_switches']} mode switches)",
-            f"max drift |Phi| {d['max_drift_position']:.3e}, |dPhi/dt| "
-            f"{d['max_drift_velocity']:.3e}",
+            drift,
             f"max HLCP residual {d['max_lcp_residual']:.3e}",
             f"energy balance error {d['energy_balance_error']:.3e} J "
             f"({d['energy_balance_scaled']:.3e} of the energy scale)",

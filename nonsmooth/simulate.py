@@ -289,6 +289,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
                                  layout=dynamics.layout, derived=derived)
     branch = dynamics.stage.branch  # evaluations on a smooth law's load branch (if any)
     result.diagnostics["load_branch"] = 0 if branch is None else int(branch[1])
+    # the relative tolerance that ran (a family may have its own default): NaN for fixed steps
+    result.diagnostics["rtol"] = float(rtol) if method in ADAPTIVE_METHODS else math.nan
     if result.output_errors and failure is None:
         name, err = next(iter(result.output_errors.items()))
         failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")

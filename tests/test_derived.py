@@ -99,3 +99,13 @@ def test_a_planar_model_whose_mass_is_in_its_evaluations():
     np.testing.assert_allclose(states.T, full.T, rtol=0, atol=1e-12)
     with pytest.raises(NotRecordedError):
         _ = states.dv
+
+
+def test_the_summary_says_what_was_not_recorded_and_the_rtol_that_ran(pendulum_runs):
+    full, states = pendulum_runs
+    assert "max drift not recorded (derived=False)" in states.summary()
+    assert "max drift |Phi|" in full.summary()
+    # this frictionless spatial model's own default rtol (the family's), not the engine's
+    assert "outputs, method DOP853 (rtol 5e-13)" in full.summary()
+    fixed = nonsmooth.simulate(sdp.build(), 0.1, method="RK4", dt=1e-3)
+    assert "method RK4\n" in fixed.summary()
