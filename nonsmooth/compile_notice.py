@@ -12,20 +12,24 @@ calls a model's Python functions: numba compiles those in every process, in mill
 left alone.
 
 The notice goes to ``sys.stderr`` (``nonsmooth: compiling ...``), so it never mixes with a
-command's output; :func:`quiet` silences it (the test suite's set-up, which pytest reports).
+command's output; :func:`quiet` silences it, and so does the environment variable
+``NONSMOOTH_QUIET_COMPILE=1`` for every process that inherits it (the test suite sets it: a
+test's output must not depend on whether numba's cache was warm).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 #: The compiled terms watched (module name -> the function's dotted name, for the notice).
 _WATCHED: dict[str, str] = {}
 _SAID: set[str] = set()
-_STATE = {"installed": False, "quiet": False}
+_STATE = {"installed": False,
+          "quiet": os.environ.get("NONSMOOTH_QUIET_COMPILE", "") not in ("", "0")}
 
-PACKAGE = ("nonsmooth: compiling the kernels (once per machine and numba version; about a "
-           "minute) ...")
+PACKAGE = ("nonsmooth: compiling the kernels this run needs (once per machine and numba "
+           "version; cached on disk) ...")
 MODEL = ("nonsmooth: compiling the kernel of {name} (once per machine for this model; about "
          "30 s) ...")
 
@@ -41,20 +45,51 @@ def _kind(module: str) -> tuple[str, str] | None:
     return None
 
 
-def _announce(dispatcher) -> None:
+def _dispatcher_kind(dispatcher) -> tuple[str, str] | None:
     from numba.core.dispatcher import LiftedCode
 
     if isinstance(dispatcher, LiftedCode):
         # an object-mode block (a kernel's call back into Python): numba cannot cache it and
         # compiles it in every process, in ~50 ms; not the compilation the notice is about
-        return
+        return None
     module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
-    kind = _kind(module)
+    return _kind(module)
+
+
+def _announce(dispatcher) -> None:
+    kind = _dispatcher_kind(dispatcher)
     if kind is None or kind[0] in _SAID:
         return
     _SAID.add(kind[0])
     if not _STATE["quiet"]:
         print(kind[1], file=sys.stderr, flush=True)
+
+
+#: The compilations under way (numba compiles a kernel's callees inside its own compilation):
+#: the outermost one's function and start time, for the progress line.
+_OPEN: list[tuple[object, float]] = []
+
+
+def _started(dispatcher) -> None:
+    import time
+
+    _announce(dispatcher)
+    _OPEN.append((dispatcher, time.perf_counter()))
+
+
+def _ended(dispatcher) -> None:
+    """The progress line: each outermost compilation of one of nonsmooth's kernels, with its
+    time (what a first run is spending its time on)."""
+    import time
+
+    if not _OPEN:
+        return
+    started, start = _OPEN.pop()
+    if _OPEN or _STATE["quiet"] or _dispatcher_kind(started) is None:
+        return
+    name = getattr(getattr(started, "py_func", None), "__qualname__", "a kernel")
+    print(f"nonsmooth:   compiled {name} ({time.perf_counter() - start:.1f} s)",
+          file=sys.stderr, flush=True)
 
 
 def install() -> None:
@@ -63,12 +98,15 @@ def install() -> None:
         return
     from numba.core import event
 
+    def dispatcher(ev):
+        return ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
+
     class Listener(event.Listener):
         def on_start(self, ev):
-            _announce(ev.data.get("dispatcher") if isinstance(ev.data, dict) else None)
+            _started(dispatcher(ev))
 
         def on_end(self, ev):
-            pass
+            _ended(dispatcher(ev))
 
     event.register("numba:compile", Listener())
     _STATE["installed"] = True

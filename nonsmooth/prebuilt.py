@@ -1,6 +1,15 @@
-"""The compiled kernels shipped with the package: numba's on-disk cache, built once, seeded into
-the folders where numba looks for it, so that a first run on a new machine loads the kernels
-instead of compiling them (about a minute).
+"""The compiled kernels carried by a built wheel: numba's on-disk cache, built when the wheel is
+built, seeded into the folders where numba looks for it, so that the first run of an installed
+wheel loads the kernels instead of compiling them.
+
+The cache is a build product, not source: it is not kept in git. ``python -m build`` (the
+package's build backend, ``tools/build_backend.py``) builds the wheel, runs :data:`WORKLOAD`
+on the built package in a fresh numba cache folder (:func:`build`) and builds the wheel again
+with the cache in ``nonsmooth/_prebuilt/``. A clone (``pip install -e .``) has no shipped cache:
+numba compiles a kernel the first time a run needs it, caches it on disk, and
+:mod:`nonsmooth.compile_notice` says so on stderr. ``python tools/prebuild_kernels.py`` builds
+the same cache into a working tree (ignored by git), for a developer who wants a clone's first
+run as fast as an installed wheel's.
 
 numba caches a ``cache=True`` function in an index file (``<module>.<function>-<line>.pyXY.nbi``)
 and one data file per signature (``.nbc``), in the ``__pycache__`` folder next to the module's
@@ -25,10 +34,6 @@ So the kernel sources are treated as one unit (:func:`sources_digest`): the ship
 only the sources it was built from, and :func:`invalidate` drops numba's own cache of them when
 any kernel file has changed since it was written (a developer's edit), which would otherwise
 load stale machine code.
-
-The cache is built by ``python tools/prebuild_kernels.py`` (a developer's step after a kernel
-change; ``tests/test_prebuilt.py`` fails while the shipped cache is stale), which runs a set of
-bundled runs in a fresh cache folder and copies what numba wrote into ``nonsmooth/_prebuilt/``.
 """
 
 from __future__ import annotations
@@ -74,7 +79,6 @@ _choose_cpu()
 #: Where the shipped cache lives, one subfolder per source folder (``nonsmooth``,
 #: ``nonsmooth/models``) and ``generated`` for the bundled models' generated kernel modules.
 ROOT = Path(__file__).with_name("_prebuilt")
-MANIFEST = ROOT / "manifest.json"
 #: The package's top folder (``nonsmooth/``) and the source folders whose kernels are shipped.
 PACKAGE = Path(__file__).resolve().parent
 GENERATED = "generated"
@@ -131,9 +135,9 @@ def cache_folder(source: Path) -> Path | None:
     return None
 
 
-def _manifest() -> dict | None:
+def _manifest(root: Path | None = None) -> dict | None:
     try:
-        return json.loads(MANIFEST.read_text())
+        return json.loads(((root or ROOT) / "manifest.json").read_text())
     except (OSError, ValueError):
         return None
 
@@ -334,19 +338,25 @@ main(["compare", "stick_slip_oscillator", "--t-end", "0.5"])
 """
 
 
-def build(out: Path = ROOT) -> dict:
-    """Compile the kernels by :data:`WORKLOAD` in a fresh cache folder, for the generic CPU, in
-    a new process, and copy numba's files into ``out`` with a manifest. Returns the manifest."""
+def build(out: Path | None = None, workload: str = WORKLOAD) -> dict:
+    """Compile the kernels by ``workload`` (Python source, formatted with ``outdir``: a scratch
+    folder; default :data:`WORKLOAD`) in a fresh cache folder, for the generic CPU, in a new
+    process that imports this installation of the package, and copy numba's files into ``out``
+    with a manifest. Returns the manifest."""
     import subprocess
 
     import numba
 
+    out = ROOT if out is None else Path(out)
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "cache"
         env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "NUMBA_CPU_NAME": CPU_NAME}
         env.pop("NUMBA_CPU_FEATURES", None)
         env.pop("NUMBA_OPT", None)
-        code = WORKLOAD.format(outdir=str(Path(tmp) / "reproduction"))
+        code = workload.format(outdir=str(Path(tmp) / "reproduction"))
+        package_root = str(PACKAGE.parent)  # this installation, wherever the child starts
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root,
+                                                          env.get("PYTHONPATH")]))
         subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=tmp,
                        stdout=subprocess.DEVNULL)
         if out.exists():
@@ -390,11 +400,11 @@ def _subpath(folder: Path) -> str:
     return _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py"))
 
 
-def stale() -> list[str]:
-    """The shipped indexes whose source file has changed since the cache was built (and the
-    package's cached kernel sources that have no shipped index): empty when the cache is
-    current."""
-    manifest = _manifest() or {"indexes": {}}
+def stale(root: Path | None = None) -> list[str]:
+    """The shipped indexes (of the cache in ``root``) whose source file has changed since the
+    cache was built (and the package's cached kernel sources that have no shipped index): empty
+    when the cache is current."""
+    manifest = _manifest(root) or {"indexes": {}}
     problems = []
     for name, entry in manifest["indexes"].items():
         if entry["folder"] == GENERATED:

@@ -1,22 +1,15 @@
-"""Shared test set-up: the independent reference computations in this folder are importable, and
-the compiled kernels are loaded (or, in a fresh checkout, compiled) once before any test, so that
-the one-line "compiling the kernels" notice never lands in a test's captured output; the site
-build and the notebooks run beside the other tests (``background.py``)."""
+"""Shared test set-up: the independent reference computations in this folder are importable; the
+compile notice is silenced in every process the tests start (``NONSMOOTH_QUIET_COMPILE``: a
+test's output must not depend on whether numba's cache was warm; ``tests/test_prebuilt.py``
+checks the notice in processes of its own); each test compiles only the kernels it runs (no
+warm-up); the site build and the notebooks run beside the other tests (``background.py``)."""
 
+import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-
-
-def pytest_sessionstart(session):
-    from nonsmooth import compile_notice, kernels
-
-    compile_notice.quiet()  # pytest shows its own progress; a later compilation prints
-    try:
-        kernels.warm()
-    finally:
-        compile_notice.quiet(False)
+os.environ["NONSMOOTH_QUIET_COMPILE"] = "1"
 
 
 def pytest_collection_finish(session):

@@ -1,7 +1,8 @@
-"""The compiled kernels shipped with the package (``nonsmooth/prebuilt.py``) and the compile
-notice (``nonsmooth/compile_notice.py``): the shipped cache is current, a first run on a machine
-with an empty numba cache compiles nothing, and the notice is printed exactly when numba
-compiles one of the package's kernels."""
+"""The compiled kernels built into a wheel (``nonsmooth/prebuilt.py``, ``tools/build_backend.py``)
+and the compile notice (``nonsmooth/compile_notice.py``): a cache built from the current sources
+is current and seeds an empty cache folder so that nothing is compiled, an edited source makes it
+stale, and the notice is printed exactly when numba compiles one of the package's kernels. The
+whole wheel (built, unpacked, its first run compiling nothing) is the slow test at the end."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+
+import pytest
 
 from nonsmooth import generated, prebuilt
 
-REBUILD = "rebuild it with `python tools/prebuild_kernels.py` and commit nonsmooth/_prebuilt/"
+REPO = Path(__file__).resolve().parents[1]
 
 #: Counts numba's compilations of the package's functions in a child process (a cache load is
 #: not a compilation), then runs the code given after it.
@@ -31,42 +35,81 @@ class Count(event.Listener):
 event.register("numba:compile", Count())
 """
 
+#: A small workload: two of the package's kernels, in seconds.
+SMALL = """
+import numpy as np
+from nonsmooth import kernels
+kernels._dot(np.ones(3), np.ones(3))
+kernels._all_finite(np.ones((2, 3)))
+"""
 
-def child(code: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
+
+#: A process of a clone: no cache built into the package (a developer may have one locally).
+NO_CACHE = ("import pathlib\nfrom nonsmooth import prebuilt\n"
+            "prebuilt.ROOT = pathlib.Path('no-cache-here')\n")
+
+
+def child(code: str, cache: Path, *args: str, env: dict | None = None,
+          **kwargs) -> subprocess.CompletedProcess:
     """Run ``code`` in a new Python process whose numba cache folders are under ``cache``
-    (empty the first time: a machine that never ran nonsmooth)."""
+    (empty the first time: a machine that never ran nonsmooth), with the compile notice on."""
+    extra = env or {}
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache / "numba"),
            "XDG_CACHE_HOME": str(cache / "xdg")}
     env.pop("NUMBA_CPU_NAME", None)
+    env.pop("NONSMOOTH_QUIET_COMPILE", None)
+    env.update(extra)
+    cache.mkdir(parents=True, exist_ok=True)
     return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
-                          text=True, timeout=600, cwd=cache)
+                          text=True, timeout=kwargs.get("timeout", 600), cwd=cache)
 
 
-def test_the_shipped_cache_is_for_this_numba_python_and_platform():
-    manifest = json.loads(prebuilt.MANIFEST.read_text())
-    import numba
-
-    assert prebuilt.usable(manifest), (
-        f"the shipped kernels are for numba {manifest['numba']}, {manifest['python']}, "
-        f"{manifest['platform']}; this is numba {numba.__version__}, {prebuilt.python_tag()}, "
-        f"{prebuilt.platform_tag()}: {REBUILD}")
-    assert len(manifest["indexes"]) > 20
+@pytest.fixture(scope="module")
+def small_cache(tmp_path_factory) -> Path:
+    """A cache built by :func:`prebuilt.build` from the current sources with :data:`SMALL`."""
+    out = tmp_path_factory.mktemp("prebuilt") / "_prebuilt"
+    prebuilt.build(out, workload=SMALL)
+    return out
 
 
-def test_the_shipped_cache_was_built_from_the_current_sources():
-    assert prebuilt.stale() == [], f"stale shipped kernels {prebuilt.stale()}: {REBUILD}"
-    for name, entry in json.loads(prebuilt.MANIFEST.read_text())["indexes"].items():
-        folder = prebuilt.ROOT / entry["folder"]
+def test_a_cache_built_from_the_current_sources_is_current_and_for_this_numba(small_cache):
+    manifest = json.loads((small_cache / "manifest.json").read_text())
+    assert prebuilt.usable(manifest)
+    assert prebuilt.stale(small_cache) == []
+    names = {n.split(".")[1].split("-")[0] for n in manifest["indexes"]}
+    assert {"_dot", "_all_finite"} <= names, names
+    for name, entry in manifest["indexes"].items():
+        folder = small_cache / entry["folder"]
         assert (folder / name).is_file() and entry["data"], name
         assert all((folder / data).is_file() for data in entry["data"]), name
 
 
-def test_a_changed_source_makes_the_cache_stale(monkeypatch):
-    manifest = json.loads(prebuilt.MANIFEST.read_text())
+def test_a_changed_source_makes_the_cache_stale(small_cache, monkeypatch):
+    manifest = json.loads((small_cache / "manifest.json").read_text())
     name = next(n for n, e in manifest["indexes"].items() if e["source"] == "kernels.py")
     manifest["indexes"][name]["sha256"] = "0" * 64  # made from other sources
-    monkeypatch.setattr(prebuilt, "_manifest", lambda: manifest)
-    assert prebuilt.stale() == [f"nonsmooth/kernels.py ({name})"]
+    monkeypatch.setattr(prebuilt, "_manifest", lambda root=None: manifest)
+    assert prebuilt.stale(small_cache)[0] == f"nonsmooth/kernels.py ({name})"
+    manifest["sources"] = "0" * 64
+    assert "the kernel sources as a whole" in prebuilt.stale(small_cache)[-1]
+
+
+def test_the_built_cache_seeds_an_empty_cache_folder_and_nothing_is_compiled(small_cache,
+                                                                            tmp_path):
+    code = (f"import pathlib\nfrom nonsmooth import prebuilt\n"
+            f"prebuilt.ROOT = pathlib.Path({str(small_cache)!r})\n" + COUNTER + SMALL
+            + "print('compiled:', compiled)\n")
+    proc = child(code, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "compiled: []" in proc.stdout, proc.stdout
+    assert "compiling" not in proc.stderr, proc.stderr
+    assert list((tmp_path / "numba").rglob("*.nbi")), "nothing was seeded"
+    # without the cache (a clone), the same run compiles both and says so
+    (tmp_path / "clone").mkdir()
+    proc = child(NO_CACHE + COUNTER + SMALL + "print('compiled:', compiled)\n",
+                 tmp_path / "clone")
+    assert proc.returncode == 0, proc.stderr
+    assert "linalg._dot" in proc.stdout and "linalg._all_finite" in proc.stdout, proc.stdout
 
 
 def test_a_kernel_edit_removes_the_cached_functions_of_every_kernel_source(tmp_path,
@@ -102,65 +145,26 @@ def test_a_kernel_edit_removes_the_cached_functions_of_every_kernel_source(tmp_p
     assert indexes() == ["c.h-3.py311.nbi"]
 
 
-def test_the_bundled_crank_rocker_kernel_module_is_shipped():
-    # its name is a hash of the model's and the kernels' sources: an edit of either makes a new
-    # module, which must be shipped again
-    from nonsmooth.models import crank_rocker
-
-    terms = crank_rocker.build().system.compiled
-    name = f"nonsmooth_gen_{generated._key(terms.function, terms.potential)}.py"
-    shipped = {p.name: p for p in prebuilt.generated_sources()}
-    assert name in shipped, f"{name} is not shipped ({sorted(shipped)}): {REBUILD}"
-    indexes = json.loads(prebuilt.MANIFEST.read_text())["indexes"]
-    assert {"evaluate", "fixed_phase", "dop853_phase", "evaluate_batch"} <= {
-        n.split(".")[1].split("-")[0] for n, e in indexes.items() if e["source"] == name}
-
-
-def test_a_first_run_on_an_empty_cache_compiles_nothing(tmp_path):
-    # the README's main job's model (two-coordinate form, RK4) and planar models under the
-    # default DOP853 (with a scalar and a vector atol): every kernel loaded from the shipped
-    # cache, no notice; numba is imported before nonsmooth here (nonsmooth still chooses the
-    # generic CPU: numba has compiled nothing yet)
-    code = COUNTER + """
-from nonsmooth.cli import main
-assert main(["run", "crank_rocker", "--t-end", "0.2", "--method", "RK4"]) == 0
-assert main(["run", "crank_rocker", "--t-end", "0.2"]) == 0  # its generated DOP853 phase
-assert main(["run", "stick_slip_oscillator", "--t-end", "2"]) == 0
-assert main(["run", "crank_rocker", "--set", "form=planar", "--t-end", "0.2"]) == 0
-import nonsmooth
-from nonsmooth.models import stick_slip_oscillator
-model = stick_slip_oscillator.build()
-size = nonsmooth.simulate(model, 0.5).y.shape[0]
-nonsmooth.simulate(model, 0.5, atol=[1e-13] * size)  # a vector atol: the same kernels
-print("compiled:", compiled)
-"""
-    proc = child(code, tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "compiled: []" in proc.stdout, proc.stdout
-    assert "compiling" not in proc.stderr, proc.stderr
-    seeded = list((tmp_path / "numba").rglob("*.nbi"))
-    assert seeded, "nothing was seeded into the empty cache folder"
-
-
 def test_the_notice_is_printed_exactly_when_numba_compiles(tmp_path):
-    # a kernel of the package with a signature nobody shipped: compiled, so announced once; the
-    # shipped float signature is loaded, not announced; a second process loads the new one
-    code = """
+    # a clone's first run: the kernels compiled, announced once with a progress line for each
+    # kernel it compiles; a second process loads them from numba's cache: nothing printed
+    code = NO_CACHE + """
 import numpy as np
 from nonsmooth import kernels
-kernels._dot(np.ones(3), np.ones(3))  # shipped: loaded
-kernels._dot(np.ones(3, dtype=np.int64), np.ones(3, dtype=np.int64))  # new: compiled
-kernels._dot(np.ones(2, dtype=np.int64), np.ones(2, dtype=np.int64))  # the same: no 2nd line
+kernels._dot(np.ones(3), np.ones(3))
+kernels._dot(np.ones(2), np.ones(2))  # the same signature: no second compilation
+kernels._dot(np.ones(3, dtype=np.int64), np.ones(3, dtype=np.int64))  # compiled, not announced
 """
     first = child(code, tmp_path)
     assert first.returncode == 0, first.stderr
-    assert first.stderr.count("nonsmooth: compiling the kernels") == 1, first.stderr
+    lines = first.stderr.splitlines()
+    assert lines[0].startswith("nonsmooth: compiling the kernels this run needs"), lines
+    assert lines.count(lines[0]) == 1, lines
+    assert sum("compiled _dot (" in line for line in lines) == 2, lines  # two signatures
     second = child(code, tmp_path)
-    assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr
-    (tmp_path / "other").mkdir()
-    loaded_only = child("import numpy as np\nfrom nonsmooth import kernels\n"
-                        "kernels._dot(np.ones(3), np.ones(3))\n", tmp_path / "other")
-    assert loaded_only.returncode == 0 and loaded_only.stderr == "", loaded_only.stderr
+    assert second.returncode == 0 and second.stderr == "", second.stderr
+    quiet = child(code, tmp_path / "quiet", env={"NONSMOOTH_QUIET_COMPILE": "1"})  # compiles
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
 
 
 def test_host_means_this_machines_cpu(tmp_path):
@@ -172,3 +176,42 @@ def test_host_means_this_machines_cpu(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           timeout=120, cwd=tmp_path)
     assert proc.stdout.split() == ["True", "False"], proc.stderr
+
+
+#: The first runs a new user makes, in a process whose caches are empty.
+FIRST_RUNS = """
+from nonsmooth.cli import main
+assert main(["reproduce", "crank-rocker", "--outdir", "reproduction"]) == 0
+assert main(["run", "crank_rocker", "--t-end", "0.2", "--method", "RK4"]) == 0
+assert main(["run", "stick_slip_oscillator", "--t-end", "2"]) == 0
+assert main(["run", "spatial_double_pendulum", "--t-end", "0.2"]) == 0
+print("compiled:", compiled)
+"""
+
+
+@pytest.mark.slow
+def test_a_built_wheel_carries_the_kernels_and_its_first_run_compiles_nothing(tmp_path):
+    """``python -m build --wheel`` (no isolation: this environment's packages) through the
+    package's backend: the wheel carries a current cache with the bundled crank-rocker's
+    generated module, and the README's main job from the unpacked wheel compiles nothing."""
+    dist = tmp_path / "dist"
+    proc = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation",
+                           "--outdir", str(dist), str(REPO)], capture_output=True, text=True,
+                          timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    (wheel,) = dist.glob("nonsmooth-*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(site)
+    root = site / "nonsmooth" / "_prebuilt"
+    manifest = json.loads((root / "manifest.json").read_text())
+    assert prebuilt.usable(manifest) and prebuilt.stale(root) == []
+    from nonsmooth.models import crank_rocker
+
+    terms = crank_rocker.build().system.compiled
+    name = f"nonsmooth_gen_{generated._key(terms.function, terms.potential)}.py"
+    assert (root / "generated" / name).is_file(), sorted(os.listdir(root / "generated"))
+    run = child(COUNTER + FIRST_RUNS, tmp_path / "first", env={"PYTHONPATH": str(site)})
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "compiled: []" in run.stdout, run.stdout[-3000:]
+    assert "compiling" not in run.stderr, run.stderr
