@@ -19,9 +19,9 @@ import time
 import numpy as np
 from numba import njit
 
-from nonsmooth import kernels
 from nonsmooth.dynamics import Dynamics
 from nonsmooth.models import crank_rocker, stick_slip_oscillator
+from nonsmooth.planar import kernels
 
 CALLS = 200_000
 

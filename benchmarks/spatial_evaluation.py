@@ -32,10 +32,10 @@ import mujoco
 import numpy as np
 from numba import njit
 
-from nonsmooth import kernels
 from nonsmooth.dynamics import Dynamics
 from nonsmooth.models import crank_rocker
 from nonsmooth.models import spatial_double_pendulum as sdp
+from nonsmooth.planar import kernels
 from nonsmooth.spatial import Body, Gravity, Revolute, SpatialModel, ground
 from nonsmooth.spatial import kernels as sk
 from nonsmooth.spatial.rotation import from_axis_angle

@@ -26,9 +26,9 @@ import time
 import numpy as np
 
 from nonsmooth.dynamics import Dynamics
-from nonsmooth.forces import Gravity, Spring
-from nonsmooth.joints import Driver, Translational
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Gravity, Spring
+from nonsmooth.planar.joints import Driver, Translational
 from nonsmooth.transition import enumerate_transition
 
 V_BELT, MU_S, MU_D, K_SPRING = 0.1, 0.5, 0.3, 100.0

@@ -182,7 +182,7 @@ def build(name_or_path: str, **params):
         file = getattr(module, "__file__", None)
         line = _line(exc, Path(file)) if file else ""
         raise ModelError(f"{where}: build() raised {type(exc).__name__}: {exc}{line}") from None
-    from nonsmooth.planar import PlanarModel
+    from nonsmooth.planar.model import PlanarModel
 
     if isinstance(built, System) and not isinstance(built, PlanarModel):
         raise ModelError(f"{where}: build() returned a bare {type(built).__name__}; return a "

@@ -1,5 +1,5 @@
 """The crank-rocker's two-coordinate terms as one numba function (``crank_rocker.py``,
-``form="lagrange"``), for the engine's generated kernel (:mod:`nonsmooth.generated`).
+``form="lagrange"``), for the engine's generated kernel (:mod:`nonsmooth.generalized.generated`).
 
 The same expressions, in the same order, as the model's callables (``simulate`` checks the two
 against each other at the initial state; ``tests/test_crank_rocker.py`` at random states), so

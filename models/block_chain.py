@@ -32,8 +32,6 @@ import math
 import numpy as np
 
 from nonsmooth.errors import ModelError
-from nonsmooth.forces import Gravity, Spring
-from nonsmooth.joints import Driver, Translational
 from nonsmooth.model import (
     FRICTION_PARAMETERS,
     Model,
@@ -43,7 +41,9 @@ from nonsmooth.model import (
     check_parameters,
     friction_params,
 )
-from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Gravity, Spring
+from nonsmooth.planar.joints import Driver, Translational
+from nonsmooth.planar.model import Body, PlanarModel, PointMass, ground
 
 NAME = "block_chain"
 DESCRIPTION = "Burridge-Knopoff chain: N blocks on a driven belt, springs between them"

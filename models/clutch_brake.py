@@ -10,11 +10,11 @@ holds against the housing; 0 - 3 s. The step at ``t_stop`` is the model's ``tsto
 
 Here each shaft is a planar body pinned at the origin (J3 and J2 to the ground, J1 to J2 by a
 revolute whose relative angle carries the spring-damper), the clutch a
-:class:`nonsmooth.clutch.Clutch` (torque on J2) and the brake a :class:`nonsmooth.clutch.Brake`
-(torque on J1). :func:`reference` integrates the same drive train independently of the engine
-(its own equations per mode, scipy's DOP853 at rtol 1e-13 between events located by
-``solve_ivp``, the modes after each event by enumeration); ``tests/test_clutch_brake.py``
-compares the two.
+:class:`nonsmooth.planar.clutch.Clutch` (torque on J2) and the brake a
+:class:`nonsmooth.planar.clutch.Brake` (torque on J1). :func:`reference` integrates the same drive
+train independently of the engine (its own equations per mode, scipy's DOP853 at rtol 1e-13 between
+events located by ``solve_ivp``, the modes after each event by enumeration);
+``tests/test_clutch_brake.py`` compares the two.
 
 Outputs: ``w1, w2, w3`` (rad/s), ``tau_clutch`` (N m, on J2), ``tau_brake`` (N m, on J1),
 ``tau_spring`` (N m, on J1), ``mode_clutch``, ``mode_brake`` (+1 slip+, -1 slip-, 0 stick).
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nonsmooth.clutch import Brake, Clutch
-from nonsmooth.forces import JointDamper, RotationalSpring, Torque
-from nonsmooth.joints import Revolute
 from nonsmooth.model import Model, Output, Parameter, check_parameters
-from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.clutch import Brake, Clutch
+from nonsmooth.planar.forces import JointDamper, RotationalSpring, Torque
+from nonsmooth.planar.joints import Revolute
+from nonsmooth.planar.model import Body, PlanarModel, ground
 
 NAME = "clutch_brake"
 DESCRIPTION = "Modelica's Friction example: drive train with a clutch, a spring and a brake"

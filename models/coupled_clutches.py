@@ -9,7 +9,7 @@ torque is ``mu fn``, ``fn_max = 20`` N). J1 is driven by ``10 sin(2 pi 5 t)`` N 
 clutch 3's at ``T3 = 0.9`` s (the steps are the model's ``tstops``); 0 - 1.5 s.
 
 Here each inertia is a planar body pinned to the ground at the origin (its angle is the
-shaft's), each clutch a :class:`nonsmooth.clutch.Clutch` between neighbours (torque on the
+shaft's), each clutch a :class:`nonsmooth.planar.clutch.Clutch` between neighbours (torque on the
 right-hand body). :func:`reference` solves the same drivetrain independently of the engine:
 rigid groups of stuck inertias, each phase's velocities in closed form (the torques' integrals),
 event times by Brent's method on those closed forms, and the modes after each event by
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nonsmooth.clutch import Clutch
-from nonsmooth.forces import Torque
-from nonsmooth.joints import Revolute
 from nonsmooth.model import Model, Output, Parameter, check_parameters
-from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.clutch import Clutch
+from nonsmooth.planar.forces import Torque
+from nonsmooth.planar.joints import Revolute
+from nonsmooth.planar.model import Body, PlanarModel, ground
 
 NAME = "coupled_clutches"
 DESCRIPTION = "Modelica's CoupledClutches: 4 inertias, 3 clutches engaging in turn"

@@ -26,8 +26,6 @@ import math
 
 import numpy as np
 
-from nonsmooth.forces import Gravity, JointDamper
-from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.model import (
     FRICTION_PARAMETERS,
     Model,
@@ -39,7 +37,9 @@ from nonsmooth.model import (
     friction_coefficient,
     friction_params,
 )
-from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Gravity, JointDamper
+from nonsmooth.planar.joints import Driver, Revolute, Translational
+from nonsmooth.planar.model import Body, PlanarModel, PointMass, ground
 from nonsmooth.system import Constraint, FrictionPair, GeneralizedSystem
 
 NAME = "crank_rocker"
@@ -143,7 +143,7 @@ def _build_lagrange(p):
     def tangential_bias(t, q, v):
         return (-L3 * cos(q[1] - q[0]) * (v[1] - v[0]) * v[1],)
 
-    from nonsmooth.generated import CompiledTerms
+    from nonsmooth.generalized.generated import CompiledTerms
     from nonsmooth.models import _crank_rocker_terms as compiled
 
     system = GeneralizedSystem(

@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import math
 
-from nonsmooth.forces import Damper, Gravity, Spring
-from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.model import (
     FRICTION_PARAMETERS,
     Model,
@@ -45,7 +43,9 @@ from nonsmooth.model import (
     friction_coefficient,
     friction_params,
 )
-from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Damper, Gravity, Spring
+from nonsmooth.planar.joints import Driver, Revolute, Translational
+from nonsmooth.planar.model import Body, PlanarModel, PointMass, ground
 
 NAME = "forced_stick_slip"
 DESCRIPTION = "Belt block forced harmonically through its spring (period-n and chaotic stick-slip)"

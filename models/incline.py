@@ -23,8 +23,6 @@ import math
 
 import numpy as np
 
-from nonsmooth.forces import Gravity
-from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.model import (
     FRICTION_PARAMETERS,
     Model,
@@ -35,7 +33,9 @@ from nonsmooth.model import (
     friction_coefficient,
     friction_params,
 )
-from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Gravity
+from nonsmooth.planar.joints import Driver, Revolute, Translational
+from nonsmooth.planar.model import Body, PlanarModel, PointMass, ground
 
 NAME = "incline"
 DESCRIPTION = "Block on an inclined plane with a driven angle (stick, breakaway, sliding)"

@@ -42,8 +42,6 @@ from __future__ import annotations
 import math
 
 from nonsmooth.errors import ModelError
-from nonsmooth.forces import Gravity, Torque
-from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.model import (
     FRICTION_PARAMETERS,
     Model,
@@ -55,7 +53,9 @@ from nonsmooth.model import (
     friction_coefficient,
     friction_params,
 )
-from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.forces import Gravity, Torque
+from nonsmooth.planar.joints import Driver, Revolute, Translational
+from nonsmooth.planar.model import Body, PlanarModel, ground
 
 NAME = "slider_crank"
 DESCRIPTION = "Slider-crank with a frictional slider in a horizontal guide (Zhuang & Wang)"

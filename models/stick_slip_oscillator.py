@@ -18,8 +18,6 @@ on the block along x), ``mode`` (+1 slip+, -1 slip-, 0 stick).
 
 from __future__ import annotations
 
-from nonsmooth.forces import Damper, Gravity, Spring
-from nonsmooth.joints import Driver, Translational
 from nonsmooth.model import (
     FRICTION_PARAMETERS,
     Model,
@@ -30,7 +28,9 @@ from nonsmooth.model import (
     friction_coefficient,
     friction_params,
 )
-from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Damper, Gravity, Spring
+from nonsmooth.planar.joints import Driver, Translational
+from nonsmooth.planar.model import Body, PlanarModel, PointMass, ground
 
 NAME = "stick_slip_oscillator"
 DESCRIPTION = "Block on a driven belt, spring and damper to the wall (stick-slip)"

@@ -25,28 +25,24 @@ from .errors import (
     NonsmoothError,
     NotRecordedError,
 )
-from .events import EventLog, EventRecord
 from .fit import Fit, IdentifiabilityWarning, fit  # eager: the function shadows the module
 from .model import Model, Output, Parameter
 from .result import Result
+from .run.events import EventLog, EventRecord
 from .simulate import METHODS, simulate
 from .system import Constraint, FrictionPair, GeneralizedSystem, System
 
 #: The model-building names, imported on first use (``nonsmooth.Body`` ...): the builder's
 #: modules are not needed to run a bundled model, and ``import nonsmooth`` stays fast
 #: (``benchmarks/startup.py``). Name -> module.
-_BUILDER = {
-    "PlanarModel": "planar", "Body": "bodies", "PointMass": "bodies", "ground": "bodies",
-    "Revolute": "joints", "Translational": "joints", "Driver": "joints",
-    "Spring": "forces", "Damper": "forces", "JointDamper": "forces",
-    "RotationalSpring": "forces", "Force": "forces", "Torque": "forces", "Gravity": "forces",
-    "RotorInertia": "inertia",
-    "Clutch": "clutch", "Brake": "clutch", "Clamp": "clutch",  # a given normal force
-    "SlidingContact": "sliding_contact",  # a body point on a table: friction of dim 2
-}
+#: The planar family's builder names (``nonsmooth.planar``), at the top level too.
+_BUILDER = dict.fromkeys(
+    ["PlanarModel", "Body", "PointMass", "ground", "Revolute", "Translational", "Driver",
+     "Spring", "Damper", "JointDamper", "RotationalSpring", "Force", "Torque", "Gravity",
+     "RotorInertia", "Clutch", "Brake", "Clamp", "SlidingContact"], "planar")
 
 #: Lazily imported entry points besides the builder (name -> module).
-_LAZY = {**_BUILDER, "sweep": "study", "Study": "study", "CompiledTerms": "generated",
+_LAZY = {**_BUILDER, "sweep": "study", "Study": "study", "CompiledTerms": "generalized",
          "SpatialModel": "spatial",  # the spatial family's builder (nonsmooth.spatial)
          "poincare": "sections", "Section": "sections"}  # Poincare sections
 

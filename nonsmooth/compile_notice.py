@@ -5,7 +5,7 @@ numba broadcasts a ``"numba:compile"`` event around every compilation of a dispa
 not found in its cache (``numba.core.event``; a cache hit broadcasts nothing). A listener
 registered once per process (:func:`install`) sees whose function it is: the package's own
 kernels (a module of ``nonsmooth``), a generated kernel module of a model's compiled terms
-(``nonsmooth_gen_*``, :mod:`nonsmooth.generated`), or a model's own compiled terms
+(``nonsmooth_gen_*``, :mod:`nonsmooth.generalized.generated`), or a model's own compiled terms
 (:func:`watch`). Each of the three is announced once per process, at the start of its first
 compilation; everything else (a user's own numba code, the object-mode blocks by which a kernel
 calls a model's Python functions: numba compiles those in every process, in milliseconds) is

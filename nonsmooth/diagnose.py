@@ -68,7 +68,7 @@ def nonfinite_source(system, t: float, q: np.ndarray, v: np.ndarray) -> str | No
     (the integration itself diverged). Exceptions raised by user code propagate."""
     if not (_finite(q) and _finite(v) and math.isfinite(t)):
         return None
-    from .planar import PlanarSystem
+    from .planar.model import PlanarSystem
     from .system import GeneralizedSystem
 
     if isinstance(system, PlanarSystem):

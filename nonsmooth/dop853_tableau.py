@@ -2,7 +2,7 @@
 the published values of Hairer's ``dop853.f`` (Hairer, Norsett & Wanner, *Solving Ordinary
 Differential Equations I*, 2nd ed., 1993, section II.10), as scipy ships them in
 ``scipy.integrate._ivp.dop853_coefficients`` (``tests/test_dop853.py`` checks that they are equal).
-Kept here as data so that the compiled integrator (:mod:`nonsmooth.dop853`) does not import
+Kept here as data so that the compiled integrator (:mod:`nonsmooth.planar.dop853`) does not import
 ``scipy.integrate`` (0.3 s of start-up).
 
 ``A (16, 16)`` and ``C (16,)``: the tableau of the 12 stages and the 3 dense-output stages;

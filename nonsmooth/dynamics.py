@@ -227,8 +227,8 @@ class Dynamics:
     def _compile_plan(self, tables, packed) -> None:
         """Pack the constants of :func:`nonsmooth.core.stage.acceleration_stage` (its ``plan``);
         ``packed`` each law's ``(kind, numbers)`` (:meth:`FrictionLaw.pack`)."""
-        from . import kernels
-        from .planar import _vector
+        from .planar import kernels
+        from .planar.model import _vector
 
         sysm = self.system
         n, m, p = self.n, self.m, self.p
@@ -281,7 +281,7 @@ class Dynamics:
                 self._fast = (self._kernel, tables.ints, tables.floats, sysm._U, tables.mass,
                               self._plan, self._Wt)
             if not self._callable_weights:  # whole phases and output blocks compiled
-                from .planar_family import planar_family
+                from .planar.family import planar_family
 
                 self._family = planar_family(sysm, self._size,
                                              self._run_blocks if self.vector else None,
@@ -297,8 +297,8 @@ class Dynamics:
             # (a generated module's terms know scalar pairs only: a model with vector pairs
             # evaluates its terms in Python and the stage compiled)
             if compiled is not None and not self._callable_weights and not self.vector:
-                from .generated import kernel_module
-                from .generated_family import GeneratedFamily
+                from .generalized.family import GeneratedFamily
+                from .generalized.generated import kernel_module
 
                 # the model's own compiled terms and the stage in one generated kernel
                 module = kernel_module(compiled, self._plan, self._Wt)

@@ -90,9 +90,9 @@ __all__ = ["CompiledFamily", "Family", "StateLayout"]
 class CompiledFamily:
     """A family's compiled entry points and the constant data they take (obligation 4): what
     the run calls to take whole phases and blocks of outputs in compiled code. A family
-    subclasses it (``nonsmooth.planar_family.PlanarFamily``,
-    ``nonsmooth.generated_family.GeneratedFamily``) and implements the methods below; the run calls
-    nothing else of it, so it never sees a family's tables.
+    subclasses it (``nonsmooth.planar.family.PlanarFamily``,
+    ``nonsmooth.generalized.family.GeneratedFamily``) and implements the methods below; the run
+    calls nothing else of it, so it never sees a family's tables.
 
     Attributes
     ----------

@@ -202,7 +202,7 @@ class Model:
 def as_model(obj, *, q0=None, v0=None) -> Model:
     """Accept a Model, a model builder (a PlanarModel, a SpatialModel: anything with
     ``compile()`` and ``initial_state()``) or a System (+ q0, v0) and return a Model."""
-    from .planar import PlanarModel
+    from .planar.model import PlanarModel
 
     if isinstance(obj, Model):
         if q0 is None and v0 is None:

@@ -49,7 +49,7 @@ import numpy as np
 
 from .core.layout import N_WORK, WORK_NAMES, StateLayout
 from .errors import NotRecordedError
-from .events import EventLog
+from .run.events import EventLog
 
 __all__ = ["Result", "element_outputs"]
 
@@ -194,7 +194,7 @@ class Result:
                                               axis, as ``solve_ivp``'s (n_states = n_q + n_v +
                                               n_z)
     sol : DenseOutput                         ``sol(t)``: the state at any time of the run's
-                                              span (:mod:`nonsmooth.dense`: cubic Hermite on
+                                              span (:mod:`nonsmooth.run.dense`: cubic Hermite on
                                               the outputs, events and stops)
     t_events : dict of str to ndarray         times (s) of each user event function's
                                               occurrences, keyed by its name
@@ -242,7 +242,7 @@ class Result:
                      t_span=None, event_names=(), layout: StateLayout | None = None,
                      derived: bool = True):
         """The Result of a run's recorded rows (``Recorder.arrays()``: the fields of
-        :data:`nonsmooth.recorder.FIELDS`), its event log and counters; reads nothing else of
+        :data:`nonsmooth.run.recorder.FIELDS`), its event log and counters; reads nothing else of
         the run. ``knots``: the dense output's further states (:class:`~.dense.DenseOutput`);
         ``knot_acceleration(side, y)``: a knot side's ``dv`` when it is not stored (evaluated
         when ``sol`` is first used); ``event_names``: the user event functions' names (the
@@ -362,12 +362,12 @@ class Result:
 
     @property
     def sol(self):
-        """The dense output (:class:`~nonsmooth.dense.DenseOutput`): ``sol(t)`` is the state
+        """The dense output (:class:`~nonsmooth.run.dense.DenseOutput`): ``sol(t)`` is the state
         ``[q, v, z]`` at a time or times within the run's span, shape (n_states,) or
         (n_states, k); cubic Hermite on the outputs, events and time stops (accurate to the
         output spacing)."""
         if self._sol is None:
-            from .dense import DenseOutput
+            from .run.dense import DenseOutput
 
             knots = []
             for t, y, before, after in self._knots:  # the sides of events and stops: now

@@ -43,7 +43,6 @@ from .errors import (
     NonsmoothError,
     UserFunctionError,
 )
-from .events import UserEvent
 from .limits import (
     DRIFT_LIMIT,
     ENERGY_WARNING,
@@ -52,6 +51,7 @@ from .limits import (
     SMALL_SYSTEM,
 )
 from .result import Result
+from .run.events import UserEvent
 from .run.loop import _integrate_phases
 from .run.schedule import (
     ADAPTIVE_METHODS,

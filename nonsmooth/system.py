@@ -132,7 +132,7 @@ class FrictionPair:
     # inside each evaluation); ``norms``: more such terms with weights, ``((rows, weight), ...)``
     # (1-3 rows each, weight >= 0: a spatial joint's radial, bending and ball loads,
     # ``docs/spatial_friction.md`` section 3), ``N += sum_g w_g ||lambda_g||``; ``preload``: a
-    # constant load (N), or a given normal force N(t) (a clutch's, ``nonsmooth.clutch``; its
+    # constant load (N), or a given normal force N(t) (a clutch's, ``nonsmooth.planar.clutch``; its
     # negative values count as 0: the element is open).
     def make_law(self, law: str | None = None):
         """The :class:`nonsmooth.friction.FrictionLaw` of this pair (``law`` overrides): the
@@ -498,10 +498,10 @@ class GeneralizedSystem(System):
         d has d consecutive rows).
     tangential_bias : callable (t, q, v) -> array_like (p_rows,), optional
         ``(dW/dt) v``; default a central difference.
-    compiled : nonsmooth.generated.CompiledTerms, optional
+    compiled : nonsmooth.generalized.generated.CompiledTerms, optional
         The same terms as one numba function (with a constant mass matrix): each evaluation is
-        then one compiled call (:mod:`nonsmooth.generated`) instead of the callables from
-        Python. The callables stay the definition: ``simulate`` checks the compiled terms
+        then one compiled call (:mod:`nonsmooth.generalized.generated`) instead of the callables
+        from Python. The callables stay the definition: ``simulate`` checks the compiled terms
         against them at the initial state (:meth:`check_compiled`). Not with a kinematic
         map (``velocities``, ``qdot``, ``project``): the generated module integrates
         ``dq/dt = v``.
@@ -600,7 +600,8 @@ class GeneralizedSystem(System):
             raise ModelError(
                 "GeneralizedSystem: compiled terms (compiled=) support only the identity "
                 "kinematic map dq/dt = v (their generated module integrates it, "
-                f"nonsmooth.generated); this system has {self.n_q} coordinates, {self.n_v} "
+                f"nonsmooth.generalized.generated); this system has {self.n_q} coordinates, "
+                f"{self.n_v} "
                 "velocities" + (", a qdot" if qdot is not None else "")
                 + (", a project" if project is not None else "")
                 + ": leave out compiled= (the callables then run on the Python path)")
@@ -667,10 +668,10 @@ class GeneralizedSystem(System):
 
     def kernel_key(self) -> str | None:
         """The hash that names the generated module of the compiled terms
-        (:mod:`nonsmooth.generated`), or None without them."""
+        (:mod:`nonsmooth.generalized.generated`), or None without them."""
         if self.compiled is None:
             return None
-        from .generated import _key
+        from .generalized.generated import _key
 
         return _key(self.compiled.function, self.compiled.potential)
 

@@ -193,7 +193,8 @@ def test_a_models_own_time_stops_beyond_a_shorter_run_are_left_out():
 
 # ============================================================================ namespace
 def test_the_builder_is_importable_from_the_top_level():
-    from nonsmooth import bodies, forces, inertia, joints, planar
+    from nonsmooth.planar import bodies, forces, inertia, joints
+    from nonsmooth.planar import model as planar
 
     for name in BUILDER:
         assert name in ns.__all__
@@ -209,7 +210,8 @@ def test_the_builder_is_importable_from_the_top_level():
 
 def test_import_nonsmooth_does_not_load_the_builder():
     code = ("import sys, nonsmooth; print(sorted(m for m in ('nonsmooth.planar', "
-            "'nonsmooth.joints', 'nonsmooth.forces', 'nonsmooth.inertia', 'nonsmooth.dynamics', "
+            "'nonsmooth.planar.joints', 'nonsmooth.planar.forces', 'nonsmooth.planar.inertia', "
+            "'nonsmooth.dynamics', "
             "'numba', 'scipy.integrate') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
@@ -599,7 +601,7 @@ def test_bad_constant_forces_and_torques_are_refused(make, match):
 def test_a_vector_pairs_force_by_name_is_its_rows():
     """``result["F_T:pair"]`` of a pair of dimension 2 is its two rows of ``W`` (N, 2), equal to
     its named components; a scalar pair's stays one column."""
-    from nonsmooth.sliding_contact import SlidingContact
+    from nonsmooth.planar.sliding_contact import SlidingContact
 
     mdl = ns.PlanarModel("puck")
     puck = mdl.add(ns.Body("puck", 2.0, 0.01, velocity=(2.0, -1.5)))

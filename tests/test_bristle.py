@@ -20,14 +20,14 @@ from scipy.integrate import solve_ivp
 
 import nonsmooth
 from nonsmooth.errors import ModelError
-from nonsmooth.forces import Force, Gravity, Spring
 from nonsmooth.friction import LAWS, Bristle, LuGre
-from nonsmooth.joints import Driver, Translational
 from nonsmooth.model import Model
 from nonsmooth.models import stick_slip_oscillator as oscillator
 from nonsmooth.planar import PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Force, Gravity, Spring
+from nonsmooth.planar.joints import Driver, Translational
+from nonsmooth.planar.sliding_contact import SlidingContact
 from nonsmooth.simulate import resolve_laws
-from nonsmooth.sliding_contact import SlidingContact
 
 G = 9.81
 #: A law with a presliding range of 5e-5 m at mu_s, moderately damped bristles

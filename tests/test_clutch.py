@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 import nonsmooth
-from nonsmooth.clutch import Brake, Clamp, Clutch
 from nonsmooth.errors import ModelError
-from nonsmooth.forces import Force
-from nonsmooth.joints import Revolute, Translational
 from nonsmooth.model import Model
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.clutch import Brake, Clamp, Clutch
+from nonsmooth.planar.forces import Force
+from nonsmooth.planar.joints import Revolute, Translational
 
 ACCURATE = {"method": "DOP853", "rtol": 1e-12, "atol": 1e-14}
 

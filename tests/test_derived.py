@@ -8,11 +8,11 @@ import pytest
 
 import nonsmooth
 from nonsmooth import NotRecordedError
-from nonsmooth.forces import Gravity
-from nonsmooth.joints import Revolute
 from nonsmooth.models import spatial_double_pendulum as sdp
 from nonsmooth.models import spatial_friction_arm
 from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.forces import Gravity
+from nonsmooth.planar.joints import Revolute
 
 GRID = np.linspace(0.0, 2.0, 201)
 

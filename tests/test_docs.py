@@ -65,10 +65,11 @@ def test_api_reference_documents_the_public_names(site):
     *_, out = site
     html = "".join(p.read_text() for p in (out / "api").rglob("index.html"))
     for name in ("nonsmooth.simulate", "nonsmooth.Result", "nonsmooth.compare",
-                 "nonsmooth.Model", "nonsmooth.planar.PlanarModel", "nonsmooth.bodies.Body",
-                 "nonsmooth.joints.Revolute", "nonsmooth.joints.Translational",
-                 "nonsmooth.joints.Driver", "nonsmooth.forces.Spring", "nonsmooth.clutch.Clutch",
-                 "nonsmooth.clutch.Brake", "nonsmooth.clutch.Clamp",
+                 "nonsmooth.Model", "nonsmooth.planar.PlanarModel", "nonsmooth.planar.bodies.Body",
+                 "nonsmooth.planar.joints.Revolute", "nonsmooth.planar.joints.Translational",
+                 "nonsmooth.planar.joints.Driver", "nonsmooth.planar.forces.Spring",
+                 "nonsmooth.planar.clutch.Clutch",
+                 "nonsmooth.planar.clutch.Brake", "nonsmooth.planar.clutch.Clamp",
                  "nonsmooth.GeneralizedSystem", "nonsmooth.errors.ModelError",
                  "nonsmooth.lcp.solve_lcp", "nonsmooth.study.sweep.sweep"):
         assert f'id="{name}"' in html, name

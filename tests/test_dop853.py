@@ -39,7 +39,7 @@ def python_path(monkeypatch):
 def test_tableau_is_scipys():
     from scipy.integrate._ivp import dop853_coefficients as reference
 
-    from nonsmooth.dop853 import coefficients
+    from nonsmooth.planar.dop853 import coefficients
 
     for name, value in zip(("A", "B", "C", "E3", "E5", "D"), coefficients(), strict=True):
         np.testing.assert_array_equal(value, getattr(reference, name), err_msg=name)

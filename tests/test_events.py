@@ -10,7 +10,7 @@ import pytest
 import nonsmooth
 from nonsmooth import Constraint, FrictionPair, GeneralizedSystem, IntegrationError
 from nonsmooth.dynamics import Dynamics
-from nonsmooth.events import crossed, hermite, locate
+from nonsmooth.run.events import crossed, hermite, locate
 from nonsmooth.simulate import _Run
 
 M, K, G, MU_S, MU_D = 1.0, 100.0, 9.81, 0.4, 0.3

@@ -19,11 +19,11 @@ from scipy.optimize import brentq
 
 import nonsmooth
 from nonsmooth.errors import ModelError
-from nonsmooth.forces import Force, Gravity
 from nonsmooth.friction import LuGre, Regularized
-from nonsmooth.joints import Driver, Translational
 from nonsmooth.models import stick_slip_oscillator as oscillator
 from nonsmooth.planar import PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Force, Gravity
+from nonsmooth.planar.joints import Driver, Translational
 from nonsmooth.simulate import resolve_laws
 
 G = 9.81

@@ -15,7 +15,7 @@ from numba import njit
 import nonsmooth
 from nonsmooth.dynamics import Dynamics
 from nonsmooth.errors import ModelError
-from nonsmooth.generated import CompiledTerms
+from nonsmooth.generalized.generated import CompiledTerms
 from nonsmooth.models import _crank_rocker_terms, crank_rocker
 
 

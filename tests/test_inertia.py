@@ -9,10 +9,10 @@ import pytest
 
 import nonsmooth
 from nonsmooth import ModelError
-from nonsmooth.forces import Gravity
-from nonsmooth.inertia import RotorInertia
-from nonsmooth.joints import Driver, Revolute
 from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.forces import Gravity
+from nonsmooth.planar.inertia import RotorInertia
+from nonsmooth.planar.joints import Driver, Revolute
 
 
 def driven_arm(rotor=None):
@@ -80,7 +80,7 @@ def test_rotor_inertia_errors_are_named():
 def slider_on_a_swinging_guide(rotor=None, driven=False):
     """A block on a rotating bar (the guide swings about a pin): the guide's motion makes the
     slot axis, and so the rotor's mass-matrix term, depend on the configuration."""
-    from nonsmooth.joints import Translational
+    from nonsmooth.planar.joints import Translational
 
     mdl = PlanarModel("swing slider")
     bar = mdl.add(Body("bar", 1.0, 1 / 12, position=(0.5, 0.0), angular_velocity=0.8))
@@ -110,7 +110,7 @@ def test_translational_rotor_conserves_energy_on_a_moving_guide(rotor):
 
 def test_translational_drive_force_grows_by_J_eq_times_acceleration():
     """A block on a fixed slot, its displacement driven: the drive force grows by J_eq s''."""
-    from nonsmooth.joints import Translational
+    from nonsmooth.planar.joints import Translational
 
     def model(rotor=None):
         mdl = PlanarModel("screw drive")

@@ -10,9 +10,9 @@ from scipy.integrate import solve_ivp
 
 import nonsmooth
 from nonsmooth import ModelError
-from nonsmooth.forces import Force, Gravity
-from nonsmooth.joints import Revolute, Translational
 from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.forces import Force, Gravity
+from nonsmooth.planar.joints import Revolute, Translational
 
 M, L, I_C, G = 1.0, 0.1, 1e-3, 9.81  # bob mass (kg), pin to CM (m), inertia about CM (kg m^2)
 I_O = I_C + M * L * L

@@ -1,6 +1,6 @@
-"""The compiled kernels (nonsmooth.kernels over nonsmooth.tables) against the Python element
-methods, element kind by element kind; compiling is pure; the kernels load from numba's cache."""
-
+"""The compiled kernels (nonsmooth.planar.kernels over nonsmooth.planar.tables) against the Python
+element methods, element kind by element kind; compiling is pure; the kernels load from numba's
+cache."""
 from __future__ import annotations
 
 import math
@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 import nonsmooth
-from nonsmooth.forces import Damper, Gravity, JointDamper, RotationalSpring, Spring, Torque
-from nonsmooth.inertia import RotorInertia
-from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.models import load
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
-from nonsmooth.tables import KINDS, compile_tables
+from nonsmooth.planar.forces import Damper, Gravity, JointDamper, RotationalSpring, Spring, Torque
+from nonsmooth.planar.inertia import RotorInertia
+from nonsmooth.planar.joints import Driver, Revolute, Translational
+from nonsmooth.planar.tables import KINDS, compile_tables
 
 
 def every_kind(pin_friction: bool = True) -> PlanarModel:
@@ -41,7 +41,7 @@ def every_kind(pin_friction: bool = True) -> PlanarModel:
     mdl.add(JointDamper("slot damper", slot, c=0.4))
     mdl.add(RotationalSpring("pin spring", pin, k=3.0, rest=0.2))
     mdl.add(RotationalSpring("slot spring", slot, k=6.0, rest=0.1))
-    mdl.add(nonsmooth.forces.Force("push", block, lambda t, q, v: (math.sin(t), 0.2 * q[0]),
+    mdl.add(nonsmooth.planar.forces.Force("push", block, lambda t, q, v: (math.sin(t), 0.2 * q[0]),
                                    point=(0.01, 0.02)))
     mdl.add(Torque("motor", bar, lambda t, q, v: 0.3 - 0.1 * v[2]))
     mdl.add(RotorInertia("screw", slot, rotor_inertia=1e-4, gear_ratio=100.0, mode="virtual"))
@@ -325,7 +325,7 @@ def test_the_per_step_kernel_matches_the_python_step(method, monkeypatch):
     whole phase; its steps equal the Python steps (``run.steppers._rk4_step``)."""
     import importlib
 
-    from nonsmooth import planar_family
+    from nonsmooth.planar import family as planar_family
 
     sim = importlib.import_module("nonsmooth.simulate")
     model = load("stick_slip_oscillator").build(v_belt=0.2, mu_s=0.5)
@@ -352,7 +352,7 @@ def test_the_norm_bound_certificate_never_contradicts_the_eigenvalues():
     says ``OK`` only where ``_certify`` (spectral radius, 2-norm, eigenvalues of
     ``I - A diag(faces)``) does, and decides most well-conditioned load equations; one load
     row is decided exactly, as there."""
-    from nonsmooth import kernels
+    from nonsmooth.planar import kernels
 
     rng = np.random.default_rng(11)
     decided = agreed = 0

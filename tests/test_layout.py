@@ -27,7 +27,7 @@ SIZES = [tuple(int(x) for x in RNG.integers(0, 9, 5)) + (bool(RNG.integers(2)),)
 # ------------------------------------------------------------------------------ evaluation buffer
 @pytest.mark.parametrize("n, m, p, k, n_z, state_mass", SIZES)
 def test_evaluation_layout_is_the_kernels(n, m, p, k, n_z, state_mass):
-    from nonsmooth import kernels
+    from nonsmooth.planar import kernels
 
     assert evaluation_layout(n, m, p, k, state_mass, n_z) == kernels.evaluation_layout(
         n, m, p, k, state_mass, n_z)
@@ -81,8 +81,8 @@ def test_the_plan_builder_refuses_a_missing_field_or_a_wrong_size():
 def _legacy_plan(dyn) -> np.ndarray:
     """The plan as ``Dynamics._compile_plan`` packed it before ``PlanBuilder`` (a copy of
     that code)."""
-    from nonsmooth import kernels
     from nonsmooth.loads import JAM_MARGIN
+    from nonsmooth.planar import kernels
 
     sysm = dyn.system
     tables = getattr(sysm, "tables", None)
@@ -213,7 +213,7 @@ def test_the_absolute_tolerance_of_the_state():
 
 # ------------------------------------------------------------------------------ status codes
 def test_the_status_codes_are_the_kernel_modules():
-    from nonsmooth import dop853, fixed_step, kernels
+    from nonsmooth.planar import dop853, fixed_step, kernels
 
     for name in status.EVALUATION_STATUSES:
         assert getattr(status, name) == getattr(kernels, name), name
@@ -252,7 +252,7 @@ def test_both_families_satisfy_the_contract():
             "or use an adaptive method")
         dyn = Dynamics(system, laws=resolve_laws(system, "lugre"))
         assert dyn.layout == system.layout_with(dyn.n_z) and dyn.n_z > 0
-    assert planar.kernel_key() == "nonsmooth.kernels"
+    assert planar.kernel_key() == "nonsmooth.planar.kernels"
     assert general.kernel_key() is not None and len(general.kernel_key()) == 20
     assert general.constant_mass is general._M and planar.constant_mass is planar.tables.mass
     assert not general.has_user_functions and general.user_values(0.0, q, v) is None

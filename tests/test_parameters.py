@@ -16,7 +16,6 @@ import pytest
 import nonsmooth
 from nonsmooth.cli import main
 from nonsmooth.errors import ModelError
-from nonsmooth.forces import Gravity
 from nonsmooth.friction import (
     BRISTLE_SCHEMA,
     LAW_SCHEMAS,
@@ -28,11 +27,12 @@ from nonsmooth.friction import (
     Regularized,
 )
 from nonsmooth.io.motionsolve import JOINT_FRICTION_DEFAULTS, loads_motionsolve, read_motionsolve
-from nonsmooth.joints import Driver, Translational
 from nonsmooth.model import FRICTION_PARAMETERS, PARAMETER_ALIASES, Parameter, check_parameters
 from nonsmooth.models import available, crank_rocker, load, slider_crank
 from nonsmooth.models import stick_slip_oscillator as oscillator
 from nonsmooth.planar import PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Gravity
+from nonsmooth.planar.joints import Driver, Translational
 from nonsmooth.system import FrictionPair
 
 QUICK = 2.0  # s: a refusal comes before any run, so far within this

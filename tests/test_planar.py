@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from nonsmooth import ModelError
-from nonsmooth.forces import Gravity, JointDamper, RotationalSpring, Spring
-from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Gravity, JointDamper, RotationalSpring, Spring
+from nonsmooth.planar.joints import Driver, Revolute, Translational
 
 DAMPER_C = 0.7  # N m s/rad, on the pin ground-a
 

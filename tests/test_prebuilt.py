@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from nonsmooth import generated, prebuilt
+from nonsmooth import prebuilt
+from nonsmooth.generalized import generated
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -21,11 +21,11 @@ from readme_blocks import readme_marked
 import nonsmooth
 from nonsmooth.cli import main
 from nonsmooth.errors import BudgetError, IntegrationError, ModelError, UserFunctionError
-from nonsmooth.forces import Force, Gravity
-from nonsmooth.joints import Translational
 from nonsmooth.models import build
 from nonsmooth.models import stick_slip_oscillator as belt
 from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.forces import Force, Gravity
+from nonsmooth.planar.joints import Translational
 from nonsmooth.system import GeneralizedSystem
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -270,8 +270,8 @@ def write(tmp_path, name, text):
 
 PLANAR_FILE = """
 from nonsmooth.planar import PlanarModel, Body, ground
-from nonsmooth.joints import Translational
-from nonsmooth.forces import Gravity
+from nonsmooth.planar import Translational
+from nonsmooth.planar import Gravity
 
 def build(m=1.0, n=2, label="block", fixed=False):
     mdl = PlanarModel(label)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import nonsmooth
-from nonsmooth.forces import Gravity
-from nonsmooth.joints import Revolute
 from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.forces import Gravity
+from nonsmooth.planar.joints import Revolute
 
 L, M = 1.0, 1.0
 

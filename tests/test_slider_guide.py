@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import nonsmooth
-from nonsmooth.forces import Force, Gravity
-from nonsmooth.joints import Translational
 from nonsmooth.model import Model, Output
 from nonsmooth.planar import Body, PlanarModel, ground
+from nonsmooth.planar.forces import Force, Gravity
+from nonsmooth.planar.joints import Translational
 
 M, G, MU, V0 = 2.0, 9.81, 0.1, 1.0
 P0 = 2 * M * G  # N/s: the push equals the weight at t* = 0.5 s

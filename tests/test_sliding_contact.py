@@ -10,14 +10,14 @@ import pytest
 from scipy.integrate import solve_ivp
 
 import nonsmooth
-from nonsmooth.clutch import Brake
 from nonsmooth.dynamics import Dynamics
 from nonsmooth.errors import ModelError
-from nonsmooth.forces import Force
-from nonsmooth.joints import Revolute
 from nonsmooth.model import Model
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
-from nonsmooth.sliding_contact import SlidingContact
+from nonsmooth.planar.clutch import Brake
+from nonsmooth.planar.forces import Force
+from nonsmooth.planar.joints import Revolute
+from nonsmooth.planar.sliding_contact import SlidingContact
 from nonsmooth.system import FrictionPair, GeneralizedSystem
 
 ACCURATE = {"method": "DOP853", "rtol": 1e-12, "atol": 1e-14}

@@ -54,10 +54,10 @@ def test_the_compiled_stage_is_the_python_one_on_random_states(law):
 def test_a_given_normal_force_after_a_vector_pair_loads_its_own_pair():
     """A brake with ``N(t)`` after the sliding contact (its first row 2, its pair 1): the
     compiled kernel writes the given force into pair 1's preload, as the Python path does."""
-    from nonsmooth.clutch import Brake
-    from nonsmooth.joints import Revolute
     from nonsmooth.planar import Body, PlanarModel, ground
-    from nonsmooth.sliding_contact import SlidingContact
+    from nonsmooth.planar.clutch import Brake
+    from nonsmooth.planar.joints import Revolute
+    from nonsmooth.planar.sliding_contact import SlidingContact
 
     mdl = PlanarModel("mixed, N(t)")
     puck = mdl.add(Body("puck", 2.0, 0.05))
@@ -210,7 +210,7 @@ def test_the_per_step_kernel_takes_vector_pairs(law, monkeypatch):
     that slips to a stop; the same steps, stop time and forces as the Python step."""
     import importlib
 
-    from nonsmooth import planar_family
+    from nonsmooth.planar import family as planar_family
 
     sim = importlib.import_module("nonsmooth.simulate")
     model = _puck((2.0, -1.5), point=(0.1, -0.05), w0=3.0, law=law)

@@ -256,13 +256,13 @@ CR = dict(J1=16 / 3, m1=4.0, L1=1.0, J2=1 / 6, m2=2.0, L2=0.25, m3=0.5, L3=0.5, 
 def _crank_rocker_planar():
     """``models/crank_rocker.py``'s planar form (``_build_planar``) without the slot's friction
     and damping: rocker and crank rigid bodies, the slider a point mass."""
-    from nonsmooth.forces import Gravity as PlanarGravity
-    from nonsmooth.joints import Driver as PlanarDriver
-    from nonsmooth.joints import Revolute as PlanarRevolute
-    from nonsmooth.joints import Translational as PlanarTranslational
     from nonsmooth.planar import Body as PlanarBody
     from nonsmooth.planar import PlanarModel, PointMass
     from nonsmooth.planar import ground as planar_ground
+    from nonsmooth.planar.forces import Gravity as PlanarGravity
+    from nonsmooth.planar.joints import Driver as PlanarDriver
+    from nonsmooth.planar.joints import Revolute as PlanarRevolute
+    from nonsmooth.planar.joints import Translational as PlanarTranslational
 
     p = CR
     w1 = p["omega"] * p["L3"] / (p["L3"] + p["L4"])

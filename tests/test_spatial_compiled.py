@@ -294,11 +294,11 @@ def _four_bar(spatial: bool, redundant: str = "remove"):
     C = B + along * e / dist + math.sqrt(b * b - along * along) * np.array([-e[1], e[0]]) / dist
     links = [("crank", O1, B, 1.0), ("coupler", B, C, 2.0), ("rocker", O4, C, 1.5)]
     if not spatial:
-        from nonsmooth.forces import Gravity as PGravity
-        from nonsmooth.joints import Revolute as PRevolute
         from nonsmooth.planar import Body as PBody
         from nonsmooth.planar import PlanarModel
         from nonsmooth.planar import ground as pground
+        from nonsmooth.planar.forces import Gravity as PGravity
+        from nonsmooth.planar.joints import Revolute as PRevolute
 
         mdl = PlanarModel("four-bar, planar")
         bodies = {}

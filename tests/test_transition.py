@@ -27,10 +27,10 @@ from nonsmooth import (
 )
 from nonsmooth.dynamics import Dynamics
 from nonsmooth.errors import NonsmoothError
-from nonsmooth.forces import Gravity, Spring
-from nonsmooth.joints import Driver, Revolute, Translational
 from nonsmooth.lcp import solve_ave
 from nonsmooth.planar import Body, PlanarModel, PointMass, ground
+from nonsmooth.planar.forces import Gravity, Spring
+from nonsmooth.planar.joints import Driver, Revolute, Translational
 from nonsmooth.simulate import project
 
 # --------------------------------------------------------------------------- the oracle

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..events import crossed
+from .events import crossed
 from .phase import _smooth_phase
 from .schedule import _Schedule, _tol
 

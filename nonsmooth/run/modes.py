@@ -15,10 +15,10 @@ from ..errors import (
     IntegrationError,
     UserFunctionError,
 )
-from ..events import EventRecord, mode_name
 from ..limits import (
     ZENO_LIMIT,
 )
+from .events import EventRecord, mode_name
 from .schedule import _EVENT_RESOLUTION
 
 _FACE = {1.0: "+", -1.0: "-", 0.0: "0"}

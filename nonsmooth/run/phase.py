@@ -46,7 +46,7 @@ def _smooth_phase(run: _Run, method, specs, modes, t, y, t_bound, grid, next_k, 
 
 
 def _fixed_compiled(run: _Run, specs, sched) -> bool:
-    """Whether a fixed-step phase runs in compiled calls (:mod:`nonsmooth.fixed_step`): a
+    """Whether a fixed-step phase runs in compiled calls (:mod:`nonsmooth.planar.fixed_step`): a
     planar model without user functions, or a ``GeneralizedSystem`` with compiled terms (its
     generated module); the engine's event functions only (all terminal), outputs at the step
     ends (no ``t_eval``)."""

@@ -18,12 +18,12 @@ from ..errors import (
     IntegrationError,
     NonsmoothError,
 )
-from ..events import EventRecord
 from ..limits import (
     MAX_EVALUATIONS,
 )
-from ..recorder import Recorder
+from .events import EventRecord
 from .modes import Modes
+from .recorder import Recorder
 from .recording import Recording
 
 

@@ -16,7 +16,7 @@ from ..errors import (
     IntegrationError,
     UserFunctionError,
 )
-from ..events import crossed, hermite, locate
+from .events import crossed, hermite, locate
 from .schedule import FIXED_STEP_METHODS, _Schedule, _tol
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only

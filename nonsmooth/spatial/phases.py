@@ -75,7 +75,8 @@ def spatial_fixed_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, 
 @njit(cache=True)
 def spatial_fixed_step(ctx, t, y, f0, h, t_next, modes, faces, rk4, y_new, f_new, out):
     """One RK4 (``rk4``) or Euler step and ``dy/dt`` at its end (as
-    ``nonsmooth.fixed_step.planar_fixed_step``). Returns the first status that is not ``OK``."""
+    ``nonsmooth.planar.fixed_step.planar_fixed_step``). Returns the first status that is not
+    ``OK``."""
     ys = np.empty_like(y)
     k2 = np.empty_like(y)
     k3 = np.empty_like(y)

@@ -58,7 +58,7 @@ class RotorInertia:
     gear_ratio : float
         ``G`` (> 0, dimensionless): rotor turns per joint turn. The joint sees ``G^2 I_r``.
     mode : {"armature", "virtual"}
-        ``"armature"`` (default, as the planar :class:`nonsmooth.inertia.RotorInertia`):
+        ``"armature"`` (default, as the planar :class:`nonsmooth.planar.inertia.RotorInertia`):
         ``G^2 I_r`` on the joint's relative rotation alone; ``"virtual"``: the rotor's
         absolute spin and its gyroscopic reaction on the carrier (module docstring;
         ``docs/method.md`` section 15.1).

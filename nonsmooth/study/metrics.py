@@ -44,7 +44,7 @@ from .definition import SweepError, callable_label
 __all__ = ["Metric", "parse_metric", "parse_metrics", "check_metrics", "available_outputs",
            "EVENT_KINDS", "METRIC_KINDS", "stick_time"]
 
-#: Event kinds a metric may count (``nonsmooth.events``).
+#: Event kinds a metric may count (``nonsmooth.run.events``).
 EVENT_KINDS = ("start", "velocity_zero", "reserve_zero", "normal_sign", "user")
 #: The kinds of metric spec.
 METRIC_KINDS = ("period", "count", "stick_fraction", "max", "min", "rms", "final", "poincare")

@@ -5,9 +5,9 @@ right-hand side ``rhs(ctx, t, y, modes, faces, out, dy) -> status`` (the state `
 work (5), z]`` and its derivative ``dy``; the evaluation's outputs left in ``out``), watches the
 engine's event functions (:mod:`nonsmooth.core.events`) at every step end, locates the first
 crossing on the step's dense output, and writes the states at the output times, all without
-returning to Python. A family instantiates it in source code of its own (``nonsmooth.dop853``
+returning to Python. A family instantiates it in source code of its own (``nonsmooth.planar.dop853``
 for the planar model, the generated module of a ``GeneralizedSystem`` with compiled terms,
-:mod:`nonsmooth.generated`): a ``@njit(cache=True)`` entry point that calls it with
+:mod:`nonsmooth.generalized.generated`): a ``@njit(cache=True)`` entry point that calls it with
 module-level functions, the one pattern numba keeps cached across processes
 (``docs/seam.md`` section 6b).
 

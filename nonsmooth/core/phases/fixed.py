@@ -10,10 +10,10 @@ Python takes a step over where the kernel declines it (an evaluation that is not
 non-finite state: it names the problem) or the evaluation budget is nearly spent.
 
 Written as inlined functions of a family's right-hand side ``rhs(ctx, t, y, modes, faces, out,
-dy)`` and of the event function on the interpolant ``g_at(t, args)``: ``nonsmooth.fixed_step``
-instantiates them for a planar model without user functions, a generated module
-(:mod:`nonsmooth.generated`) around a ``GeneralizedSystem``'s own compiled terms.
-"""
+dy)`` and of the event function on the interpolant ``g_at(t, args)``:
+``nonsmooth.planar.fixed_step`` instantiates them for a planar model without user functions, a
+generated module (:mod:`nonsmooth.generalized.generated`) around a ``GeneralizedSystem``'s own
+compiled terms. """
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 :func:`load_motionsolve` reads a MotionSolve ``.xml`` model, converts it to SI, chooses the model
 family (``family="auto"``, the default: planar when the plane of motion is found, else
 spatial; ``"planar"``: planar models only, others refused by name; ``"spatial"``), builds the
-planar model (:mod:`nonsmooth.planar`, :mod:`nonsmooth.joints`) or the spatial one
+planar model (:mod:`nonsmooth.planar`, :mod:`nonsmooth.planar.joints`) or the spatial one
 (:mod:`nonsmooth.spatial`) and declares the ``Post_Request`` expressions as named outputs in the
 *model's* units.
 

@@ -2,9 +2,9 @@
 
 Each moving ``Body_Rigid`` becomes a planar :class:`~nonsmooth.planar.Body` at its CM
 (``theta = 0`` at t = 0, inertia about the plane normal), each ``Constraint_Joint`` a
-:class:`~nonsmooth.joints.Revolute` or :class:`~nonsmooth.joints.Translational`, gravity a
-:class:`~nonsmooth.forces.Gravity`, and each ``Post_Request`` expression a named output.
-
+:class:`~nonsmooth.planar.joints.Revolute` or :class:`~nonsmooth.planar.joints.Translational`,
+gravity a :class:`~nonsmooth.planar.forces.Gravity`, and each ``Post_Request`` expression a named
+output.
 Joints
 ------
 A MotionSolve joint acts between the I marker's body and the J marker's body; here
@@ -57,8 +57,8 @@ _REVOLUTE_FRICTION = ("pin_radius", "torque_preload")
 def build_model(info) -> Model:
     """The runnable :class:`nonsmooth.Model` of a :class:`~.records.MotionSolveModel` (SI
     inside, outputs in the model's units)."""
-    from ...forces import Gravity
-    from ...planar import PlanarModel
+    from ...planar.forces import Gravity
+    from ...planar.model import PlanarModel
 
     mdl = PlanarModel(info.name)
     engine = _add_bodies(info, mdl)
@@ -92,7 +92,7 @@ def finish_model(info, system, q0, v0, outputs: dict) -> Model:
 
 def _add_bodies(info, mdl) -> dict:
     """Add the moving bodies; ``{Body_Rigid id: engine body}`` (the ground's is ``ground``)."""
-    from ...planar import Body, ground
+    from ...planar.model import Body, ground
 
     plane = info.plane
     engine = {}
@@ -112,7 +112,7 @@ def _add_bodies(info, mdl) -> dict:
 
 
 def _engine_body(engine, marker):
-    from ...planar import ground
+    from ...planar.model import ground
 
     return ground if marker.body is None else engine[marker.body]
 
@@ -135,7 +135,7 @@ def _friction_kwargs(fr, names) -> dict:
 
 def _add_joint(info, mdl, engine, joint):
     """Add a Constraint_Joint (body_i: the J marker's body, body_j: the I marker's)."""
-    from ...joints import Revolute, Translational
+    from ...planar.joints import Revolute, Translational
 
     mi, mj = info.markers[joint.i_marker], info.markers[joint.j_marker]
     body_i, body_j = _engine_body(engine, mj), _engine_body(engine, mi)

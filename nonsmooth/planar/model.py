@@ -5,15 +5,18 @@ Systems*, 1989): a rigid body has ``(x, y, theta)`` (centre of mass, angle of it
 the global x-axis, counter-clockwise positive, rad); a point mass has ``(x, y)``; the ground has
 none. Points on a body are given in body coordinates relative to the centre of mass (m).
 
-Build a model with :class:`PlanarModel`, add bodies, joints (:mod:`nonsmooth.joints`) and forces
-(:mod:`nonsmooth.forces`), then :meth:`PlanarModel.compile` gives a :class:`PlanarSystem` (a
-:class:`nonsmooth.system.System`).
+Build a model with :class:`PlanarModel`, add bodies, joints (:mod:`nonsmooth.planar.joints`) and
+forces (:mod:`nonsmooth.planar.forces`), then :meth:`PlanarModel.compile` gives a
+:class:`PlanarSystem` (a :class:`nonsmooth.system.System`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..core.status import COINCIDENT
+from ..errors import ModelError
+from ..system import FrictionPair, System, Terms
 from . import forces as _forces
 from . import joints as _joints
 from .bodies import (  # noqa: F401  (re-exported: the builder's public names)
@@ -25,10 +28,7 @@ from .bodies import (  # noqa: F401  (re-exported: the builder's public names)
     point_state,
     point_velocity,
 )
-from .core.status import COINCIDENT
-from .errors import ModelError
 from .inertia import RotorInertia
-from .system import FrictionPair, System, Terms
 
 __all__ = ["Ground", "Body", "PointMass", "PlanarModel", "PlanarSystem", "ground"]
 
@@ -40,8 +40,8 @@ class PlanarModel:
     Examples
     --------
     >>> from nonsmooth.planar import PlanarModel, Body, ground
-    >>> from nonsmooth.joints import Revolute
-    >>> from nonsmooth.forces import Gravity
+    >>> from nonsmooth.planar import Revolute
+    >>> from nonsmooth.planar import Gravity
     >>> mdl = PlanarModel()
     >>> bar = mdl.add(Body("bar", mass=1.0, inertia=1 / 12, position=(0.5, 0.0)))
     >>> pin = mdl.add(Revolute("pin", ground, bar, (0.0, 0.0), (-0.5, 0.0)))
@@ -122,8 +122,8 @@ def _bending_weight(joint, system, q):
 
 
 class PlanarSystem(System):
-    """A compiled :class:`PlanarModel`: flat tables (:mod:`nonsmooth.tables`) evaluated by
-    compiled kernels (:mod:`nonsmooth.kernels`).
+    """A compiled :class:`PlanarModel`: flat tables (:mod:`nonsmooth.planar.tables`) evaluated by
+    compiled kernels (:mod:`nonsmooth.planar.kernels`).
 
     Compiling is pure: the model's objects are only read (no coordinate offset is written into a
     body, so one body object may appear in several models). The Python element methods
@@ -226,7 +226,7 @@ class PlanarSystem(System):
 
     def kernel_key(self) -> str | None:
         """The package's planar kernels (shipped compiled, :mod:`nonsmooth.prebuilt`)."""
-        return "nonsmooth.kernels"
+        return "nonsmooth.planar.kernels"
 
     def terms(self, t, q, v):
         tab = self.tables
