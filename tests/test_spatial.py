@@ -383,12 +383,31 @@ def test_model_level_errors():
     mdl.add(Spherical("s", b, stray))
     with pytest.raises(ModelError, match="Spherical 's' uses body 'stray', which was not added"):
         mdl.compile()
-    with pytest.raises(ModelError, match="a body named 'b' already exists"):
+    with pytest.raises(ModelError, match="body 'b': the name is taken by a body"):
         mdl.add(_box())
     with pytest.raises(ModelError, match="cannot add str"):
         mdl.add("b")
     with pytest.raises(ModelError, match="the model has no bodies"):
         SpatialModel("empty").compile()
+
+
+@pytest.mark.parametrize("make", [
+    lambda b: Spherical("b", ground, b),  # a joint named like a body: b.x would be both
+    lambda b: Gravity(name="b"),
+    lambda b: Force("b", b, (0.0, 0.0, 1.0)),
+])
+def test_a_name_taken_by_another_element_is_refused(make):
+    """One name space for bodies, joints, drivers, forces and rotors: a joint named like a
+    body would have its rows ``b.x ...`` shadowed by the body's coordinates."""
+    mdl = SpatialModel("m")
+    b = mdl.add(_box())
+    element = make(b)
+    with pytest.raises(ModelError, match=r"'b': the name is taken by a body added before"):
+        mdl.add(element)
+    # appended around add(): compile's validation names it too
+    (mdl.joints if isinstance(element, Spherical) else mdl.forces).append(element)
+    with pytest.raises(ModelError, match=r"duplicate names \['b'\]"):
+        mdl.compile()
 
 
 def test_redundant_constraints_are_refused_by_name():

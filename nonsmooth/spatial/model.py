@@ -76,10 +76,16 @@ class SpatialModel:
     def add(self, element):
         """Add a body, joint, driver, force element or geared rotor
         (:class:`~nonsmooth.spatial.rotor.RotorInertia`); returns it."""
+        kinds = (el.Body, el.SpatialJoint, el.Driver, el.ForceElement, rt.RotorInertia)
+        if isinstance(element, kinds):
+            for other in self._elements():
+                if other.name == element.name:
+                    raise ModelError(
+                        f"model '{self.name}': {_kind(element)} '{element.name}': the name "
+                        f"is taken by a {_kind(other)} added before; give every body, joint, "
+                        "driver, force and rotor a name of its own (the name prefixes its "
+                        f"outputs, '{element.name}.x' ...)")
         if isinstance(element, el.Body):
-            if any(b.name == element.name for b in self.bodies):
-                raise ModelError(f"model '{self.name}': a body named '{element.name}' already "
-                                 "exists; give every body a unique name")
             self.bodies.append(element)
         elif isinstance(element, el.SpatialJoint):
             self.joints.append(element)
@@ -107,14 +113,19 @@ class SpatialModel:
                     problems.append(f"{type(e).__name__} '{e.name}' uses body '{b.name}', which "
                                     "was not added to the model (model.add(body) first)")
         problems += self._joint_references()
-        names = [e.name for e in self.joints + self.drivers + self.rotors]
+        names = [e.name for e in self._elements()]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
-            problems.append(f"duplicate joint/driver names {dup}")
+            problems.append(f"duplicate names {dup} (every body, joint, driver, force and rotor "
+                            "needs a name of its own: it prefixes its outputs)")
         if not self.bodies:
             problems.append("the model has no bodies")
         if problems:
             raise ModelError(f"invalid spatial model '{self.name}': " + "; ".join(problems))
+
+    def _elements(self) -> list:
+        """Every element added: bodies, joints, drivers, forces and rotors, in that order."""
+        return [*self.bodies, *self.joints, *self.drivers, *self.forces, *self.rotors]
 
     def _joint_references(self) -> list[str]:
         """The drivers, rotational springs and rotors whose joint was not added."""
@@ -692,6 +703,20 @@ class SpatialSystem(System):
             else:
                 cache[what] = self.joint_coordinates(r.t, r.q)
         return cache[what]
+
+
+def _kind(element) -> str:
+    """An element's kind in messages: ``"body"``, ``"revolute joint"``, ``"driver"``,
+    ``"force element Spring"``, ``"rotor inertia"``."""
+    if isinstance(element, el.Body):
+        return "body"
+    if isinstance(element, el.SpatialJoint):
+        return f"{element.label} joint"
+    if isinstance(element, el.Driver):
+        return "driver"
+    if isinstance(element, rt.RotorInertia):
+        return "rotor inertia"
+    return f"force element {type(element).__name__}"
 
 
 def _rotations(Q: np.ndarray, N: int) -> np.ndarray:
