@@ -744,9 +744,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="friction law of every pair: coulomb, lugre, regularized or bristle "
                           "(default: the model's)")
     run.add_argument("--out", metavar="FILE.csv", help="write the output columns as CSV (a "
-                     "model's declared outputs; for a model without: every body's x, y, angle, "
-                     "vx, vy, w, every frictional element's N, F_f or tau, mode, every driver's "
-                     "force or torque)")
+                     "model's declared outputs; for a model without: every body's coordinates "
+                     "and velocities (planar x, y, angle, vx, vy, w; spatial x, y, z, qw, qx, "
+                     "qy, qz, vx, vy, vz, wx, wy, wz), then every frictional element's N, F_f "
+                     "or tau, mode, every driver's force or torque, a spatial joint's "
+                     "reactions)")
     run.add_argument("--events", metavar="FILE.csv", help="write the event log as CSV")
     run.add_argument("--plot", metavar="FILE.png", help="plot the outputs to an image file "
                      "(format by suffix; none: .png)")

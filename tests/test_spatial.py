@@ -591,6 +591,45 @@ def test_bundled_model_runs_from_the_command_line(capsys, tmp_path):
     assert {"rod1.wx_world", "pin1.angle", "pin2.angle", "pin1.Fz"} <= set(r.available())
 
 
+def test_the_csv_of_a_model_without_declared_outputs_has_every_body_then_the_elements(
+        tmp_path, capsys):
+    """As the planar family's: each body's position, quaternion and velocities (world, body
+    axes), then the elements' outputs; the values are the run's ``q`` and ``v``."""
+    from nonsmooth.cli import main
+
+    mdl = SpatialModel("chain")
+    a = mdl.add(_box("a", position=(0.0, 0.0, -0.5), angular_velocity=(1.0, 0.0, 0.0)))
+    b = mdl.add(_box("b", position=(0.0, 0.0, -1.5)))
+    mdl.add(Revolute("hinge", ground, a, point=(0.0, 0.0, 0.0), axis=(1.0, 0.0, 0.0)))
+    mdl.add(Spherical("ball", a, b, point=(0.0, 0.0, -1.0)))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 0.2)
+    header = r.to_csv(tmp_path / "r.csv").read_text().splitlines()[0].split(",")
+    body = [f"{n}.{c}" for n in "ab" for c in ("x", "y", "z", "qw", "qx", "qy", "qz", "vx",
+                                               "vy", "vz", "wx", "wy", "wz", "wx_world",
+                                               "wy_world", "wz_world")]
+    assert header[:1 + len(body)] == ["t", *body]
+    assert header[1 + len(body)] == "hinge.Fx" and "ball.Tz_joint" in header
+    data = np.loadtxt(tmp_path / "r.csv", delimiter=",", skiprows=1)
+    np.testing.assert_allclose(data[:, 1:8], r.q[:, :7], rtol=1e-11, atol=1e-12)
+    np.testing.assert_allclose(data[:, 8:14], r.v[:, :6], rtol=1e-11, atol=1e-12)
+    np.testing.assert_allclose(data[:, 17:24], r.q[:, 7:], rtol=1e-11, atol=1e-12)
+    assert r.units["b.qw"] == "-" and r.units["a.vz"] == "m/s" and r.units["b.wy"] == "rad/s"
+    model_file = tmp_path / "chain.py"  # the command line's --out writes the same columns
+    model_file.write_text("from nonsmooth.spatial import *\n"
+                          "def build():\n"
+                          "    m = SpatialModel('m')\n"
+                          "    a = m.add(Body('a', 1.0, 0.1, position=(0, 0, -0.5)))\n"
+                          "    m.add(Spherical('pin', ground, a))\n"
+                          "    m.add(Gravity())\n"
+                          "    return m\n")
+    out = tmp_path / "cli.csv"
+    assert main(["run", str(model_file), "--t-end", "0.1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert out.read_text().splitlines()[0].startswith(
+        "t,a.x,a.y,a.z,a.qw,a.qx,a.qy,a.qz,a.vx,a.vy,a.vz,a.wx,a.wy,a.wz,a.wx_world,")
+
+
 # ============================================================ reactions in the joint frame
 def test_an_overhung_disc_loads_its_hinge_radially_and_in_bending():
     """A disc hanging at rest on a horizontal hinge (axis x through the origin) with its centre

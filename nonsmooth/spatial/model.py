@@ -631,6 +631,10 @@ class SpatialSystem(System):
         """The family's named outputs (obligation 7): ``{name: (function(result) -> (N,),
         unit, description)}``.
 
+        Every body's coordinates and velocities first, as the planar family's (what
+        ``Result.to_csv`` writes for a model without declared outputs): ``<body>.x .y .z`` (m,
+        world), ``.qw .qx .qy .qz`` (its unit quaternion, body axes to world axes), ``.vx .vy
+        .vz`` (m/s, world) and ``.wx .wy .wz`` (rad/s, body axes); then the elements' outputs:
         ``<body>.wx_world/.wy_world/.wz_world`` (rad/s, world axes), ``<joint>.Fx .Fy .Fz``
         (N) and ``.Tx .Ty .Tz`` (N m): the reaction of ``body_a`` on ``body_b`` at the joint
         point in world axes (:meth:`reactions`; the drivers' multipliers not included), and
@@ -641,12 +645,7 @@ class SpatialSystem(System):
         a :class:`~nonsmooth.spatial.rotor.RotorInertia`, ``G theta_dot``, ``<spring>.torque``
         (N m) of a :class:`~nonsmooth.spatial.elements.RotationalSpring` on ``body_b``.
         """
-        out = {}
-        for i, b in enumerate(self.model.bodies):
-            for k, c in enumerate("xyz"):
-                out[f"{b.name}.w{c}_world"] = (
-                    lambda r, i=i, k=k: _world_omega(r, i)[:, k], "rad/s",
-                    f"angular velocity {c} (world axes)")
+        out = self._body_outputs()
         for name, jr in self.joint_rows.items():
             for k, c in enumerate("xyz"):
                 out[f"{name}.F{c}"] = (lambda r, n=name, k=k: self._cached(r, "F")[n][0][:, k],
@@ -679,6 +678,21 @@ class SpatialSystem(System):
             out.update(friction_outputs(self))
         return out
 
+    def _body_outputs(self) -> dict:
+        """Each body's coordinates, velocities and world angular velocity
+        (:meth:`element_outputs`)."""
+        out = {}
+        for i, b in enumerate(self.model.bodies):
+            for k, (c, unit, what) in enumerate(_BODY_COORDINATES):
+                out[f"{b.name}.{c}"] = (lambda r, j=7 * i + k: r.q[:, j], unit, what)
+            for k, (c, unit, what) in enumerate(_BODY_VELOCITIES):
+                out[f"{b.name}.{c}"] = (lambda r, j=6 * i + k: r.v[:, j], unit, what)
+            for k, c in enumerate("xyz"):
+                out[f"{b.name}.w{c}_world"] = (
+                    lambda r, i=i, k=k: _world_omega(r, i)[:, k], "rad/s",
+                    f"angular velocity {c} (world axes)")
+        return out
+
     def _element_load_outputs(self) -> dict:
         """The rotational springs' torques and the rotors' spins (:meth:`element_outputs`)."""
         out = {}
@@ -703,6 +717,16 @@ class SpatialSystem(System):
             else:
                 cache[what] = self.joint_coordinates(r.t, r.q)
         return cache[what]
+
+
+#: A body's coordinates and velocities among the outputs: ``(suffix, unit, description)``.
+_BODY_COORDINATES = (("x", "m", "centre of mass x (world)"), ("y", "m", "centre of mass y (world)"),
+                     ("z", "m", "centre of mass z (world)"),
+                     *((f"q{c}", "-", f"orientation quaternion {c} (body axes to world axes)")
+                       for c in "wxyz"))
+_BODY_VELOCITIES = (*((f"v{c}", "m/s", f"centre-of-mass velocity {c} (world axes)")
+                      for c in "xyz"),
+                    *((f"w{c}", "rad/s", f"angular velocity {c} (body axes)") for c in "xyz"))
 
 
 def _kind(element) -> str:
