@@ -713,3 +713,116 @@ def test_the_family_default_tolerances_only_where_the_right_hand_side_is_smooth(
     np.testing.assert_array_equal(r.q, tight.q)
     assert r.diagnostics["n_evaluations"] > nonsmooth.simulate(
         model, 0.5, rtol=1e-11, atol=1e-13, derived=False).diagnostics["n_evaluations"]
+
+
+# ============================================================ user functions
+from nonsmooth.errors import UserFunctionError  # noqa: E402
+
+RAISED = [ZeroDivisionError, KeyError, TypeError, AttributeError, IndexError, RuntimeError,
+          AssertionError]
+
+
+def _pendulum(element=None) -> SpatialModel:
+    """A bob on a revolute about x, with ``element(bob, pin)`` added if given."""
+    mdl = SpatialModel("pendulum")
+    bob = mdl.add(_box("bob", position=(0.0, 0.0, -1.0), angular_velocity=(2.0, 0.0, 0.0)))
+    pin = mdl.add(Revolute("pin", ground, bob, axis=(1.0, 0.0, 0.0)))
+    mdl.add(Gravity())
+    if element is not None:
+        mdl.add(element(bob, pin))
+    return mdl
+
+
+def _raiser(kind):
+    def load_law(t, *state):
+        raise kind("no value here")
+    return load_law
+
+
+@pytest.mark.parametrize("kind", RAISED)
+@pytest.mark.parametrize("element, name", [
+    (lambda f: lambda bob, pin: Force("push", bob, f), "force 'push'"),
+    (lambda f: lambda bob, pin: Torque("twist", bob, f), "torque 'twist'"),
+    (lambda f: lambda bob, pin: Driver("motor", pin, position=f), "driver 'motor'"),
+    (lambda f: lambda bob, pin: Driver("motor", pin, position=(lambda t: 0.0, f, f)),
+     "driver 'motor'"),
+])
+def test_a_user_function_that_raises_while_compiling_is_named(kind, element, name):
+    """compile() evaluates the model at t = 0 (the rank test): the error names the element,
+    the function and its file, the exception and the time."""
+    mdl = _pendulum(element(_raiser(kind)))
+    with pytest.raises(UserFunctionError, match=rf"^{name}: the function "
+                       rf"load_law \(test_spatial.py:\d+\) raised {kind.__name__}: .* at "
+                       r"t = 0 s"):
+        mdl.compile()
+
+
+@pytest.mark.parametrize("value, shown", [("abc", "'abc'"),
+                                          ([1.0, [2.0, 3.0], 4.0], r"\[1.0, \[2.0, 3.0\], 4.0\]"),
+                                          ((1.0, 2.0), r"\(1.0, 2.0\)"), (None, "None")])
+def test_a_force_returning_no_three_numbers_is_named_while_compiling(value, shown):
+    mdl = _pendulum(lambda bob, pin: Force("push", bob, lambda t: value))
+    with pytest.raises(UserFunctionError, match=rf"force 'push': the function <lambda> "
+                       rf"\(test_spatial.py:\d+\) returned {shown} at t = 0 s; it must return "
+                       r"three finite numbers \(N\)"):
+        mdl.compile()
+
+
+def test_a_force_indexing_q_out_of_range_is_named_with_the_layout():
+    mdl = _pendulum(lambda bob, pin: Torque("twist", bob, lambda t, q, v: (q[7], 0.0, 0.0)))
+    with pytest.raises(UserFunctionError, match=r"torque 'twist': .* raised IndexError.*q "
+                       r"holds 7 numbers per body \(x, y, z, qw, qx, qy, qz\)"):
+        mdl.compile()
+
+
+def test_the_command_line_names_a_user_function_that_raises_in_one_line(tmp_path, capsys):
+    from nonsmooth.cli import main
+
+    model_file = tmp_path / "model.py"
+    model_file.write_text("from nonsmooth.spatial import *\n"
+                          "def push(t):\n"
+                          "    return (1.0 / t, 0.0, 0.0)\n"
+                          "def build():\n"
+                          "    m = SpatialModel('m')\n"
+                          "    a = m.add(Body('a', 1.0, 0.1, position=(0, 0, -0.5)))\n"
+                          "    m.add(Spherical('pin', ground, a))\n"
+                          "    m.add(Force('push', a, push))\n"
+                          "    return m\n")
+    assert main(["run", str(model_file), "--t-end", "0.1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["nonsmooth: error: force 'push': the function push (model.py:2) raised "
+                   "ZeroDivisionError: float division by zero at t = 0 s; raised in push "
+                   "(model.py:3)"]
+
+
+@pytest.mark.parametrize("method", ["DOP853", "RK45", "RK4"])
+def test_a_force_that_writes_into_q_and_v_does_not_change_the_motion(method):
+    """The user functions get copies of ``q`` and ``v``: the run is the same as without the
+    writes (compiled DOP853 phases call them back; RK45 and RK4 through the Python path)."""
+    def clean(t, q, v):
+        return (0.0, 0.1 * q[2], 0.0)
+
+    def scribbling(t, q, v):
+        out = clean(t, q, v)
+        q[:] = 5.0
+        v[:] = -3.0
+        return out
+
+    runs = [nonsmooth.simulate(_pendulum(lambda bob, pin, f=f: Force("push", bob, f)), 0.3,
+                               method=method, dt=1e-3) for f in (clean, scribbling)]
+    assert runs[1].status == 0
+    np.testing.assert_array_equal(runs[1].q, runs[0].q)
+    np.testing.assert_array_equal(runs[1].v, runs[0].v)
+
+
+@pytest.mark.parametrize("method", ["DOP853", "RK45", "RK4"])
+def test_a_driver_that_returns_nan_mid_run_is_named_with_the_time(method):
+    """Not "the integration is unstable": the driver, its function and the time."""
+    def angle(t):
+        return math.nan if t > 0.05 else 2.0 * t
+
+    mdl = _pendulum(lambda bob, pin: Driver("motor", pin, position=(angle, lambda t: 2.0,
+                                                                     lambda t: 0.0)))
+    with pytest.raises(UserFunctionError, match=r"driver 'motor': the function angle "
+                       r"\(test_spatial.py:\d+\) gave f = nan at t = 0\.05\d* s"):
+        nonsmooth.simulate(mdl, 0.2, method=method, dt=1e-3)

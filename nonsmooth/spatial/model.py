@@ -299,9 +299,10 @@ class SpatialSystem(System):
         None without user functions.
 
         Called back once per evaluation by the compiled phase, so the user functions are called
-        unchecked (``fn.fast``: no per-call array, shape or finiteness test) and the values
-        checked once together; a wrong or non-finite value is then named by the checking
-        wrappers (``elements._function3``), which run again."""
+        unchecked (``fn.fast``: no per-call shape or finiteness test; copies of ``q`` and
+        ``v``) and the values checked once together; a wrong or non-finite value, or a
+        function that raises, is then named by the checking wrappers
+        (``elements._function3``, ``Driver.motion``), which run again."""
         tab = self.kernel_tables
         if not tab.user:
             return None
@@ -313,7 +314,7 @@ class SpatialSystem(System):
                 U[e, 0], U[e, 1], U[e, 2] = a, b, c
                 total += a + b + c
             checked = bool(total - total == 0.0)  # every value finite (or a sum overflowing)
-        except (TypeError, ValueError):
+        except Exception:  # named by the checking wrappers below
             checked = False
         if not checked:
             for e, fn in tab.user:
