@@ -369,6 +369,22 @@ def _box(name="b", **kw):
     (lambda: Driver("d", Revolute("r", ground, _box())), "give exactly one of position"),
     (lambda: Force("f", _box(), (1.0, 2.0)), r"force 'f': force must be three numbers"),
     (lambda: Torque("t", _box(), (1.0, 0, 0), frame="local"), "frame = 'local' is invalid"),
+    # values far beyond any mechanism (1e300 overflowed in the first steps): refused with the
+    # allowed range
+    (lambda: Driver("d", Revolute("r", ground, _box()), speed=1e300),
+     r"driver 'd': speed = 1e\+300 is out of range; it must be at most 1e\+06 rad/s"),
+    (lambda: Driver("d", Translational("p", ground, _box()), speed=-1e300),
+     r"driver 'd': speed = -1e\+300 is invalid; it must be a finite number >= -1e\+06"),
+    (lambda: Driver("d", Revolute("r", ground, _box()), speed=1.0, initial=1e300),
+     r"driver 'd': initial = 1e\+300 is out of range; it must be at most 1e\+06 rad"),
+    (lambda: Spring("k", ground, _box(), (0, 0, 0), (0, 0, 1), 1.0, rest_length=1e300),
+     r"spring 'k': rest_length = 1e\+300 is out of range; it must be at most 1e\+06 m"),
+    (lambda: Force("f", _box(), (0.0, 1e300, 0.0)),
+     r"force 'f': force = \[0.0, 1e\+300, 0.0\] is out of range; each component must be "
+     r"within \+-1e\+15 N"),
+    (lambda: Torque("t", _box(), (-1e300, 0.0, 0.0)), r"within \+-1e\+15 N m"),
+    (lambda: _box(velocity=(1e300, 0.0, 0.0)), r"velocity of body 'b' = .* within \+-1e\+08 m/s"),
+    (lambda: _box(angular_velocity=(0.0, 0.0, -1e300)), r"within \+-1e\+08 rad/s"),
     (lambda: Spring("k", ground, _box(), (0, 0, 0), (0, 0, 1), stiffness=-1.0),
      r"spring 'k': stiffness = -1.0 is invalid"),
 ])

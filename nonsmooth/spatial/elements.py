@@ -40,11 +40,23 @@ __all__ = ["Ground", "ground", "Body", "SpatialJoint", "Spherical", "Revolute", 
 MAX_INERTIA = 1e100
 #: How far a given quaternion's norm may be from 1 (it is then normalized).
 QUATERNION_TOL = 1e-6
+#: The largest length (m) of a spring's rest length or a driver's initial displacement, and
+#: the largest initial angle (rad) of a driver: a thousand kilometres (radians).
+MAX_LENGTH = 1e6
+#: The largest speed (m/s, rad/s) of a driver: beyond it, a unit or typing error; at 1e300 the
+#: first steps overflow.
+MAX_SPEED = 1e6
+#: The largest component of a body's initial velocity (m/s) or angular velocity (rad/s): wider
+#: than a driver's, as a point far out on a fast link moves faster than any joint turns.
+MAX_BODY_SPEED = 1e8
+#: The largest component of a constant force (N) or torque (N m), as a spring's stiffness.
+MAX_LOAD = 1e15
 
 
 # --------------------------------------------------------------------------- input checks
-def _vector3(value, what: str) -> np.ndarray:
-    """``value`` as a finite float 3-vector; ``what`` names it in the message."""
+def _vector3(value, what: str, maximum: float | None = None, unit: str = "") -> np.ndarray:
+    """``value`` as a finite float 3-vector, each component within ``+-maximum`` (``unit``)
+    if given; ``what`` names it in the message."""
     try:
         a = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -53,6 +65,9 @@ def _vector3(value, what: str) -> np.ndarray:
         raise ModelError(f"{what} must be three numbers (x, y, z), got {value!r}")
     if not np.all(np.isfinite(a)):
         raise ModelError(f"{what} must be finite, got {a.tolist()}")
+    if maximum is not None and float(np.max(np.abs(a))) > maximum:
+        raise ModelError(f"{what} = {a.tolist()} is out of range; each component must be "
+                         f"within +-{maximum:g} {unit} (check the units)")
     return a
 
 
@@ -165,7 +180,7 @@ def _function3(value, what: str, element: str, unit: str
         fn.fast = ((lambda t, q, v, f=value: f(t, q.copy(), v.copy())) if state
                    else (lambda t, q, v, f=value: f(t)))  # unchecked
         return fn
-    const = _vector3(value, what)
+    const = _vector3(value, what, MAX_LOAD, unit)
     return lambda t, q, v: const
 
 
@@ -293,9 +308,11 @@ class Body:
         self.position = _vector3(self.position, f"position of body '{self.name}'")
         self.p0 = _orientation(self.orientation, self.name)
         self.R0 = rot.rotation_matrix(self.p0)
-        self.velocity = _vector3(self.velocity, f"velocity of body '{self.name}'")
+        self.velocity = _vector3(self.velocity, f"velocity of body '{self.name}'",
+                                 MAX_BODY_SPEED, "m/s")
         self.angular_velocity = _vector3(self.angular_velocity,
-                                         f"angular_velocity of body '{self.name}'")
+                                         f"angular_velocity of body '{self.name}'",
+                                         MAX_BODY_SPEED, "rad/s")
         self.omega_body = self.R0.T @ self.angular_velocity
 
     def local_point(self, P: np.ndarray) -> np.ndarray:
@@ -617,8 +634,11 @@ class Driver:
         #: a right-hand side smooth to about 1e-9 relative only)
         self.differenced = callable(position)
         if speed is not None:
-            speed = check_number(speed, f"{where}: speed = ")
-            initial = check_number(initial, f"{where}: initial = ")
+            unit = "rad" if coordinate == "angle" else "m"
+            speed = check_number(speed, f"{where}: speed = ", minimum=-MAX_SPEED,
+                                 maximum=MAX_SPEED, why=f" {unit}/s (check the units)")
+            initial = check_number(initial, f"{where}: initial = ", minimum=-MAX_LENGTH,
+                                   maximum=MAX_LENGTH, why=f" {unit} (check the units)")
             self.constant_speed = (initial, speed)
             self._f = lambda t: initial + speed * t
             self._df = lambda t: speed
@@ -766,7 +786,8 @@ class Spring(ForceElement):
         self.c = check_number(damping, f"{where}: damping = ", minimum=0.0, maximum=1e15)
         length = float(np.linalg.norm(self.point_b - self.point_a))
         self.l0 = length if rest_length is None else check_number(
-            rest_length, f"{where}: rest_length = ", minimum=0.0)
+            rest_length, f"{where}: rest_length = ", minimum=0.0, maximum=MAX_LENGTH,
+            why=" m (check the units)")
         if length == 0.0:
             raise ModelError(f"{where}: point_a and point_b coincide at the initial "
                              "configuration; the spring's direction is undefined there")
@@ -904,7 +925,8 @@ class Force(ForceElement):
         self.name, self.body, self.frame, where = _load_target(name, "force", body, frame)
         self.function = _function3(force, f"{where}: force", where, "N")
         #: the constant force (3,), or None for a user function
-        self.constant = None if callable(force) else _vector3(force, f"{where}: force")
+        self.constant = None if callable(force) else _vector3(force, f"{where}: force",
+                                                              MAX_LOAD, "N")
         self.point = None if point is None else _vector3(point, f"{where}: point")
 
     def bodies(self) -> list:
@@ -938,7 +960,8 @@ class Torque(ForceElement):
         self.name, self.body, self.frame, where = _load_target(name, "torque", body, frame)
         self.function = _function3(torque, f"{where}: torque", where, "N m")
         #: the constant torque (3,), or None for a user function
-        self.constant = None if callable(torque) else _vector3(torque, f"{where}: torque")
+        self.constant = None if callable(torque) else _vector3(torque, f"{where}: torque",
+                                                               MAX_LOAD, "N m")
 
     def bodies(self) -> list:
         return [self.body]
