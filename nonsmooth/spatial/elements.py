@@ -599,9 +599,11 @@ class Driver:
         ``f(t)``, or ``(f, df/dt, d2f/dt2)``. With ``f`` alone its derivatives are central
         differences (steps 1e-5 and 1e-4 s: about 1e-9 relative; give them for more).
     speed : float, optional
-        A constant speed (rad/s or m/s): ``f(t) = initial + speed t``.
+        A constant speed (rad/s or m/s), within +-:data:`MAX_SPEED`: ``f(t) = initial +
+        speed t``.
     initial : float
-        The coordinate at ``t = 0`` with ``speed`` (0: the initial configuration).
+        The coordinate at ``t = 0`` with ``speed`` (0: the initial configuration), within
+        +-:data:`MAX_LENGTH` (rad or m).
     coordinate : {"angle", "displacement"}, optional
         Which coordinate of a cylindrical joint.
     """

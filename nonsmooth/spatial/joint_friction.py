@@ -124,9 +124,15 @@ class JointFrictionSpec:
     mu : float               dynamic coefficient ``mu_d`` (-)
     mu_s : float or None     static coefficient (-), >= mu; None: equal to ``mu``
     law : str                ``"coulomb"`` (default), ``"lugre"``, ``"regularized"``, ``"bristle"``
-    friction : dict or None  the law's parameters (``FrictionPair.params``)
+                             (LuGre and bristle need ``mu >= 1e-4``: for ``mu = 0`` the
+                             coulomb or regularized law)
+    friction : dict or None  the law's parameters (``FrictionPair.params``: names of
+                             :mod:`nonsmooth.friction.schema`, checked against the law's ranges
+                             here; an unknown name is refused)
     inputs : str             the four bits, default ``"1111"``
-    arms : dict              the type's entries of :data:`ARMS` (m, N, N m); others refused
+    arms : dict              the type's entries of :data:`ARMS`: radii, arms and overlaps in
+                             (0, :data:`MAX_ARM`] m, preloads in [0, :data:`MAX_PRELOAD`] N or
+                             N m (a preload needs ``mu_s > 0``); others refused
     """
 
     def __init__(self, joint, mu, mu_s, law, friction, inputs, arms: dict):
