@@ -33,7 +33,7 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import NonsmoothError
+from .errors import ModelError, NonsmoothError
 
 __all__ = ["main"]
 
@@ -300,7 +300,7 @@ def _cmd_run(args):
     out = _given(args.out, "--out", "data", "out.csv", both)
     events = _given(args.events, "--events", "event log", "events.csv", both)
     plot = _given(args.plot, "--plot", "plot", "plot.png")
-    anim = _animation_path(args.animate, model)
+    anim = _animation_path(args.animate, model, t_end)
     _distinct_outputs(("--out", out), ("--events", events), ("--plot", plot),
                       ("--animate", anim))
     progress = _Progress(0.0, t_end)
@@ -383,16 +383,31 @@ def _write_each(targets, quiet: bool) -> tuple[list[str], list[str]]:
     return written, failed
 
 
-def _animation_path(path: str | None, model) -> str | None:
+def _animation_path(path: str | None, model, t_end: float) -> str | None:
     """``--animate``'s path, checked before the run: a spatial model, a ``.gif`` (``.mp4``
-    with ffmpeg) in an existing, writable folder (:mod:`nonsmooth.spatial.animation`)."""
+    with ffmpeg) in an existing, writable folder, and at most ``MAX_FRAMES`` frames for a run
+    to ``t_end`` (s) (:mod:`nonsmooth.spatial.animation`)."""
     if path is None:
         return None
-    from .spatial.animation import check_path, spatial_system
+    from .spatial.animation import (
+        MAX_FRAMES,
+        check_frames,
+        check_path,
+        frame_count,
+        spatial_system,
+    )
 
     spatial_system(model)
     _output_path(path, "--animate", "animation", "run.gif")
     check_path(path)
+    try:
+        check_frames(0.0, t_end)
+    except ModelError:
+        raise _UserError(f"--animate {path}: a run to --t-end {t_end:g} s is "
+                         f"{frame_count(0.0, t_end)} frames at 30 per second, more "
+                         f"than the {MAX_FRAMES} allowed; give --t-end "
+                         f"{(MAX_FRAMES - 1) / 30.0:g} or less, or animate part of the result "
+                         "in Python (result.animate(path, fps, speed=...))") from None
     return path
 
 
@@ -744,9 +759,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="friction law of every pair: coulomb, lugre, regularized or bristle "
                           "(default: the model's)")
     run.add_argument("--out", metavar="FILE.csv", help="write the output columns as CSV (a "
-                     "model's declared outputs; for a model without: every body's x, y, angle, "
-                     "vx, vy, w, every frictional element's N, F_f or tau, mode, every driver's "
-                     "force or torque)")
+                     "model's declared outputs; for a model without: every body's coordinates "
+                     "and velocities (planar x, y, angle, vx, vy, w; spatial x, y, z, qw, qx, "
+                     "qy, qz, vx, vy, vz, wx, wy, wz), then every frictional element's N, F_f "
+                     "or tau, mode, every driver's force or torque, a spatial joint's "
+                     "reactions)")
     run.add_argument("--events", metavar="FILE.csv", help="write the event log as CSV")
     run.add_argument("--plot", metavar="FILE.png", help="plot the outputs to an image file "
                      "(format by suffix; none: .png)")

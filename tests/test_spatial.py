@@ -369,6 +369,22 @@ def _box(name="b", **kw):
     (lambda: Driver("d", Revolute("r", ground, _box())), "give exactly one of position"),
     (lambda: Force("f", _box(), (1.0, 2.0)), r"force 'f': force must be three numbers"),
     (lambda: Torque("t", _box(), (1.0, 0, 0), frame="local"), "frame = 'local' is invalid"),
+    # values far beyond any mechanism (1e300 overflowed in the first steps): refused with the
+    # allowed range
+    (lambda: Driver("d", Revolute("r", ground, _box()), speed=1e300),
+     r"driver 'd': speed = 1e\+300 is out of range; it must be at most 1e\+06 rad/s"),
+    (lambda: Driver("d", Translational("p", ground, _box()), speed=-1e300),
+     r"driver 'd': speed = -1e\+300 is invalid; it must be a finite number >= -1e\+06"),
+    (lambda: Driver("d", Revolute("r", ground, _box()), speed=1.0, initial=1e300),
+     r"driver 'd': initial = 1e\+300 is out of range; it must be at most 1e\+06 rad"),
+    (lambda: Spring("k", ground, _box(), (0, 0, 0), (0, 0, 1), 1.0, rest_length=1e300),
+     r"spring 'k': rest_length = 1e\+300 is out of range; it must be at most 1e\+06 m"),
+    (lambda: Force("f", _box(), (0.0, 1e300, 0.0)),
+     r"force 'f': force = \[0.0, 1e\+300, 0.0\] is out of range; each component must be "
+     r"within \+-1e\+15 N"),
+    (lambda: Torque("t", _box(), (-1e300, 0.0, 0.0)), r"within \+-1e\+15 N m"),
+    (lambda: _box(velocity=(1e300, 0.0, 0.0)), r"velocity of body 'b' = .* within \+-1e\+08 m/s"),
+    (lambda: _box(angular_velocity=(0.0, 0.0, -1e300)), r"within \+-1e\+08 rad/s"),
     (lambda: Spring("k", ground, _box(), (0, 0, 0), (0, 0, 1), stiffness=-1.0),
      r"spring 'k': stiffness = -1.0 is invalid"),
 ])
@@ -383,12 +399,31 @@ def test_model_level_errors():
     mdl.add(Spherical("s", b, stray))
     with pytest.raises(ModelError, match="Spherical 's' uses body 'stray', which was not added"):
         mdl.compile()
-    with pytest.raises(ModelError, match="a body named 'b' already exists"):
+    with pytest.raises(ModelError, match="body 'b': the name is taken by a body"):
         mdl.add(_box())
     with pytest.raises(ModelError, match="cannot add str"):
         mdl.add("b")
     with pytest.raises(ModelError, match="the model has no bodies"):
         SpatialModel("empty").compile()
+
+
+@pytest.mark.parametrize("make", [
+    lambda b: Spherical("b", ground, b),  # a joint named like a body: b.x would be both
+    lambda b: Gravity(name="b"),
+    lambda b: Force("b", b, (0.0, 0.0, 1.0)),
+])
+def test_a_name_taken_by_another_element_is_refused(make):
+    """One name space for bodies, joints, drivers, forces and rotors: a joint named like a
+    body would have its rows ``b.x ...`` shadowed by the body's coordinates."""
+    mdl = SpatialModel("m")
+    b = mdl.add(_box())
+    element = make(b)
+    with pytest.raises(ModelError, match=r"'b': the name is taken by a body added before"):
+        mdl.add(element)
+    # appended around add(): compile's validation names it too
+    (mdl.joints if isinstance(element, Spherical) else mdl.forces).append(element)
+    with pytest.raises(ModelError, match=r"duplicate names \['b'\]"):
+        mdl.compile()
 
 
 def test_redundant_constraints_are_refused_by_name():
@@ -572,6 +607,45 @@ def test_bundled_model_runs_from_the_command_line(capsys, tmp_path):
     assert {"rod1.wx_world", "pin1.angle", "pin2.angle", "pin1.Fz"} <= set(r.available())
 
 
+def test_the_csv_of_a_model_without_declared_outputs_has_every_body_then_the_elements(
+        tmp_path, capsys):
+    """As the planar family's: each body's position, quaternion and velocities (world, body
+    axes), then the elements' outputs; the values are the run's ``q`` and ``v``."""
+    from nonsmooth.cli import main
+
+    mdl = SpatialModel("chain")
+    a = mdl.add(_box("a", position=(0.0, 0.0, -0.5), angular_velocity=(1.0, 0.0, 0.0)))
+    b = mdl.add(_box("b", position=(0.0, 0.0, -1.5)))
+    mdl.add(Revolute("hinge", ground, a, point=(0.0, 0.0, 0.0), axis=(1.0, 0.0, 0.0)))
+    mdl.add(Spherical("ball", a, b, point=(0.0, 0.0, -1.0)))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 0.2)
+    header = r.to_csv(tmp_path / "r.csv").read_text().splitlines()[0].split(",")
+    body = [f"{n}.{c}" for n in "ab" for c in ("x", "y", "z", "qw", "qx", "qy", "qz", "vx",
+                                               "vy", "vz", "wx", "wy", "wz", "wx_world",
+                                               "wy_world", "wz_world")]
+    assert header[:1 + len(body)] == ["t", *body]
+    assert header[1 + len(body)] == "hinge.Fx" and "ball.Tz_joint" in header
+    data = np.loadtxt(tmp_path / "r.csv", delimiter=",", skiprows=1)
+    np.testing.assert_allclose(data[:, 1:8], r.q[:, :7], rtol=1e-11, atol=1e-12)
+    np.testing.assert_allclose(data[:, 8:14], r.v[:, :6], rtol=1e-11, atol=1e-12)
+    np.testing.assert_allclose(data[:, 17:24], r.q[:, 7:], rtol=1e-11, atol=1e-12)
+    assert r.units["b.qw"] == "-" and r.units["a.vz"] == "m/s" and r.units["b.wy"] == "rad/s"
+    model_file = tmp_path / "chain.py"  # the command line's --out writes the same columns
+    model_file.write_text("from nonsmooth.spatial import *\n"
+                          "def build():\n"
+                          "    m = SpatialModel('m')\n"
+                          "    a = m.add(Body('a', 1.0, 0.1, position=(0, 0, -0.5)))\n"
+                          "    m.add(Spherical('pin', ground, a))\n"
+                          "    m.add(Gravity())\n"
+                          "    return m\n")
+    out = tmp_path / "cli.csv"
+    assert main(["run", str(model_file), "--t-end", "0.1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert out.read_text().splitlines()[0].startswith(
+        "t,a.x,a.y,a.z,a.qw,a.qx,a.qy,a.qz,a.vx,a.vy,a.vz,a.wx,a.wy,a.wz,a.wx_world,")
+
+
 # ============================================================ reactions in the joint frame
 def test_an_overhung_disc_loads_its_hinge_radially_and_in_bending():
     """A disc hanging at rest on a horizontal hinge (axis x through the origin) with its centre
@@ -655,3 +729,116 @@ def test_the_family_default_tolerances_only_where_the_right_hand_side_is_smooth(
     np.testing.assert_array_equal(r.q, tight.q)
     assert r.diagnostics["n_evaluations"] > nonsmooth.simulate(
         model, 0.5, rtol=1e-11, atol=1e-13, derived=False).diagnostics["n_evaluations"]
+
+
+# ============================================================ user functions
+from nonsmooth.errors import UserFunctionError  # noqa: E402
+
+RAISED = [ZeroDivisionError, KeyError, TypeError, AttributeError, IndexError, RuntimeError,
+          AssertionError]
+
+
+def _pendulum(element=None) -> SpatialModel:
+    """A bob on a revolute about x, with ``element(bob, pin)`` added if given."""
+    mdl = SpatialModel("pendulum")
+    bob = mdl.add(_box("bob", position=(0.0, 0.0, -1.0), angular_velocity=(2.0, 0.0, 0.0)))
+    pin = mdl.add(Revolute("pin", ground, bob, axis=(1.0, 0.0, 0.0)))
+    mdl.add(Gravity())
+    if element is not None:
+        mdl.add(element(bob, pin))
+    return mdl
+
+
+def _raiser(kind):
+    def load_law(t, *state):
+        raise kind("no value here")
+    return load_law
+
+
+@pytest.mark.parametrize("kind", RAISED)
+@pytest.mark.parametrize("element, name", [
+    (lambda f: lambda bob, pin: Force("push", bob, f), "force 'push'"),
+    (lambda f: lambda bob, pin: Torque("twist", bob, f), "torque 'twist'"),
+    (lambda f: lambda bob, pin: Driver("motor", pin, position=f), "driver 'motor'"),
+    (lambda f: lambda bob, pin: Driver("motor", pin, position=(lambda t: 0.0, f, f)),
+     "driver 'motor'"),
+])
+def test_a_user_function_that_raises_while_compiling_is_named(kind, element, name):
+    """compile() evaluates the model at t = 0 (the rank test): the error names the element,
+    the function and its file, the exception and the time."""
+    mdl = _pendulum(element(_raiser(kind)))
+    with pytest.raises(UserFunctionError, match=rf"^{name}: the function "
+                       rf"load_law \(test_spatial.py:\d+\) raised {kind.__name__}: .* at "
+                       r"t = 0 s"):
+        mdl.compile()
+
+
+@pytest.mark.parametrize("value, shown", [("abc", "'abc'"),
+                                          ([1.0, [2.0, 3.0], 4.0], r"\[1.0, \[2.0, 3.0\], 4.0\]"),
+                                          ((1.0, 2.0), r"\(1.0, 2.0\)"), (None, "None")])
+def test_a_force_returning_no_three_numbers_is_named_while_compiling(value, shown):
+    mdl = _pendulum(lambda bob, pin: Force("push", bob, lambda t: value))
+    with pytest.raises(UserFunctionError, match=rf"force 'push': the function <lambda> "
+                       rf"\(test_spatial.py:\d+\) returned {shown} at t = 0 s; it must return "
+                       r"three finite numbers \(N\)"):
+        mdl.compile()
+
+
+def test_a_force_indexing_q_out_of_range_is_named_with_the_layout():
+    mdl = _pendulum(lambda bob, pin: Torque("twist", bob, lambda t, q, v: (q[7], 0.0, 0.0)))
+    with pytest.raises(UserFunctionError, match=r"torque 'twist': .* raised IndexError.*q "
+                       r"holds 7 numbers per body \(x, y, z, qw, qx, qy, qz\)"):
+        mdl.compile()
+
+
+def test_the_command_line_names_a_user_function_that_raises_in_one_line(tmp_path, capsys):
+    from nonsmooth.cli import main
+
+    model_file = tmp_path / "model.py"
+    model_file.write_text("from nonsmooth.spatial import *\n"
+                          "def push(t):\n"
+                          "    return (1.0 / t, 0.0, 0.0)\n"
+                          "def build():\n"
+                          "    m = SpatialModel('m')\n"
+                          "    a = m.add(Body('a', 1.0, 0.1, position=(0, 0, -0.5)))\n"
+                          "    m.add(Spherical('pin', ground, a))\n"
+                          "    m.add(Force('push', a, push))\n"
+                          "    return m\n")
+    assert main(["run", str(model_file), "--t-end", "0.1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["nonsmooth: error: force 'push': the function push (model.py:2) raised "
+                   "ZeroDivisionError: float division by zero at t = 0 s; raised in push "
+                   "(model.py:3)"]
+
+
+@pytest.mark.parametrize("method", ["DOP853", "RK45", "RK4"])
+def test_a_force_that_writes_into_q_and_v_does_not_change_the_motion(method):
+    """The user functions get copies of ``q`` and ``v``: the run is the same as without the
+    writes (compiled DOP853 phases call them back; RK45 and RK4 through the Python path)."""
+    def clean(t, q, v):
+        return (0.0, 0.1 * q[2], 0.0)
+
+    def scribbling(t, q, v):
+        out = clean(t, q, v)
+        q[:] = 5.0
+        v[:] = -3.0
+        return out
+
+    runs = [nonsmooth.simulate(_pendulum(lambda bob, pin, f=f: Force("push", bob, f)), 0.3,
+                               method=method, dt=1e-3) for f in (clean, scribbling)]
+    assert runs[1].status == 0
+    np.testing.assert_array_equal(runs[1].q, runs[0].q)
+    np.testing.assert_array_equal(runs[1].v, runs[0].v)
+
+
+@pytest.mark.parametrize("method", ["DOP853", "RK45", "RK4"])
+def test_a_driver_that_returns_nan_mid_run_is_named_with_the_time(method):
+    """Not "the integration is unstable": the driver, its function and the time."""
+    def angle(t):
+        return math.nan if t > 0.05 else 2.0 * t
+
+    mdl = _pendulum(lambda bob, pin: Driver("motor", pin, position=(angle, lambda t: 2.0,
+                                                                     lambda t: 0.0)))
+    with pytest.raises(UserFunctionError, match=r"driver 'motor': the function angle "
+                       r"\(test_spatial.py:\d+\) gave f = nan at t = 0\.05\d* s"):
+        nonsmooth.simulate(mdl, 0.2, method=method, dt=1e-3)

@@ -75,6 +75,37 @@ def test_cli_animate(tmp_path, capsys):
         assert match in err, err
 
 
+def test_cli_refuses_too_many_frames_before_the_run(tmp_path, capsys, monkeypatch):
+    """A run to --t-end 200 s is 6001 frames at 30 per second: refused before simulating
+    (nothing is simulated, nothing is written), with the longest end time that fits."""
+    import importlib
+
+    from nonsmooth.cli import main
+
+    sim = importlib.import_module("nonsmooth.simulate")  # the module (nonsmooth.simulate is
+    # also the function)
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(sim, "simulate", no_run)
+    out = tmp_path / "long.gif"
+    assert main(["run", "spatial_four_bar", "--t-end", "200", "--animate", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and not out.exists()
+    assert captured.err == (f"nonsmooth: error: --animate {out}: a run to --t-end 200 s is "
+                            "6001 frames at 30 per second, more than the 5000 allowed; give "
+                            "--t-end 166.633 or less, or animate part of the result in Python "
+                            "(result.animate(path, fps, speed=...))\n")
+
+
+def test_animate_refuses_too_many_frames_with_the_longest_span(four_bar, tmp_path):
+    with pytest.raises(ModelError, match=r"animate: 10001 frames for t = 0 \.\. 0\.5 s at "
+                       r"20000 frames per second .*at most 0\.24995 s of motion"):
+        four_bar.animate(tmp_path / "x.gif", fps=20000)
+    assert not list(tmp_path.iterdir())
+
+
 def test_mp4_needs_ffmpeg(four_bar, tmp_path, monkeypatch):
     import nonsmooth.spatial.animation as anim
 

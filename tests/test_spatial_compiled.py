@@ -25,6 +25,7 @@ from numba import njit
 import nonsmooth
 from nonsmooth.core import linalg
 from nonsmooth.dynamics import Dynamics
+from nonsmooth.errors import UserFunctionError
 from nonsmooth.models import (
     spatial_double_pendulum,
     spatial_four_bar,
@@ -477,7 +478,7 @@ def test_a_load_function_returning_a_wrong_value_is_named_where_it_does(bad):
     body = mdl.add(Body("b", 1.0, (0.1, 0.1, 0.1)))
     mdl.add(Force("push", body, lambda t: (0.0, 0.0, 1.0) if t < 0.25 else bad))
     named = r"(?s)push.*at t = 0\.2[5-9]\d* s.*three finite numbers"
-    with pytest.raises(nonsmooth.ModelError, match=named):
+    with pytest.raises(UserFunctionError, match=named):
         nonsmooth.simulate(mdl, 1.0)
 
 

@@ -335,6 +335,53 @@ def test_friction_keywords_errors():
         Universal("u", ground, b, mu=0.1, yoke_choice="K_YOKE")
 
 
+@pytest.mark.parametrize("make, match", [
+    (lambda b: Revolute("r", ground, b, mu=0.1, friction=[1, 2]),
+     r"revolute 'r': friction = \[1, 2\] is invalid; give the law's parameters as a dict"),
+    (lambda b: Revolute("r", ground, b, mu=0.1, law=None),
+     r"revolute 'r': law = None is invalid; allowed: 'coulomb', 'lugre'"),
+    (lambda b: Spherical("s", ground, b, mu=0.1, law="lugre", friction={"sigma9": 1.0}),
+     r"spherical 's': unknown friction parameter\(s\) \['sigma9'\]; the lugre law takes "
+     r"\['sigma0', 'sigma1', 'sigma2', 'v_s', 'effect'\]"),
+    (lambda b: Revolute("r", ground, b, mu=0.1, pin_radius=1e6),
+     r"revolute 'r': pin_radius = 1000000.0 is invalid; it must be a finite number in "
+     r"\(0, 1000\] m"),
+    (lambda b: Translational("t", ground, b, mu=0.1, force_preload=1e300),
+     r"force_preload = 1e\+300 is invalid; it must be a finite number in \[0, 1e\+09\] \(N\)"),
+    (lambda b: Revolute("r", ground, b, mu=0.0, torque_preload=0.5),
+     r"revolute 'r': a preload \(torque_preload\) needs a static coefficient mu_s > 0"),
+    (lambda b: Revolute("r", ground, b, mu=0.0, law="lugre"),
+     r"revolute 'r': lugre friction: mu_d = 0.0 is invalid.*use the coulomb law with mu = 0"),
+])
+def test_friction_inputs_refused_by_name_where_the_joint_is_made(make, match):
+    with pytest.raises(ModelError, match=match):
+        make(Body("b", mass=1.0, inertia=(1, 1, 1)))
+
+
+@pytest.mark.parametrize("law", ["coulomb", "regularized"])
+@pytest.mark.parametrize("joint", ["Revolute", "Spherical", "Translational", "Cylindrical"])
+def test_a_joint_with_mu_zero_runs_as_the_frictionless_one(joint, law):
+    """mu = 0 is inside the coefficients' range [0, 10]: the joint's pair has no preload (no
+    division by mu_s = 0) and the motion is the frictionless joint's."""
+    kinds = {"Revolute": Revolute, "Spherical": Spherical, "Translational": Translational,
+             "Cylindrical": Cylindrical}
+
+    def run(**friction):
+        mdl = SpatialModel("free")
+        b = mdl.add(Body("b", mass=1.0, inertia=(0.02, 0.03, 0.04), position=(0.3, 0.0, -0.5),
+                         velocity=(0.4, 0.0, 0.0), angular_velocity=(1.0, 0.5, 0.2)))
+        mdl.add(kinds[joint]("j", ground, b, point=(0.0, 0.0, 0.0), axis=(1.0, 0.0, 0.0),
+                             **friction) if joint != "Spherical"
+                else Spherical("j", ground, b, point=(0.0, 0.0, 0.0), **friction))
+        mdl.add(Gravity(direction=(0.3, 0.2, -1.0)))
+        return nonsmooth.simulate(mdl, 0.5, **TIGHT)
+
+    free, zero = run(), run(mu=0.0, law=law)
+    assert zero.status == 0 and zero.pair_names == ["j"]
+    np.testing.assert_allclose(zero.q, free.q, atol=1e-9)
+    assert np.all(zero["j.N_preload"] == 0.0)
+
+
 # ============================================================ the bundled arm model
 def test_friction_arm_model_sticks_slips_and_balances():
     """``models/spatial_friction_arm.py``: the shoulder and the elbow stick and slip, the sleeve
@@ -387,12 +434,10 @@ def test_effect_switches_the_sliding_level(law, effect, level):
 
 
 def test_effect_named_when_invalid():
+    """Named where the joint is made (the law's parameters are checked there)."""
     b = Body("b", mass=1.0, inertia=(1, 1, 1))
-    mdl = SpatialModel("bad effect")
-    mdl.add(b)
-    mdl.add(Spherical("s", ground, b, mu=0.1, friction={"effect": "SOMETIMES"}))
-    with pytest.raises(ModelError, match="effect"):
-        nonsmooth.simulate(mdl, 0.1)
+    with pytest.raises(ModelError, match="spherical 's': .*effect"):
+        Spherical("s", ground, b, mu=0.1, friction={"effect": "SOMETIMES"})
 
 
 # ============================================================ overlap_delta (check 4b)

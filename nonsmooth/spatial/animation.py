@@ -73,9 +73,30 @@ def check_path(path) -> Path:
     return p
 
 
+def check_frames(t0: float, t_end: float, fps: float = 30.0, speed: float = 1.0) -> int:
+    """The number of frames of an animation of ``[t0, t_end]`` (s) at ``fps`` and ``speed``
+    (both > 0), or a :class:`~nonsmooth.errors.ModelError` when it is above
+    :data:`MAX_FRAMES` (checked before a run: the command line's ``--animate``)."""
+    if not (fps > 0 and math.isfinite(fps)) or not (speed > 0 and math.isfinite(speed)):
+        raise ModelError(f"animate: fps = {fps!r} and speed = {speed!r} must be positive")
+    n = frame_count(t0, t_end, fps, speed)
+    if n > MAX_FRAMES:
+        longest = (MAX_FRAMES - 1) * speed / fps
+        raise ModelError(f"animate: {n} frames for t = {t0:g} .. {t_end:g} s at {fps:g} frames "
+                         f"per second and speed {speed:g} (at most {MAX_FRAMES}: each is one "
+                         f"render); animate at most {longest:g} s of motion, or lower fps or "
+                         "raise speed (result.animate(path, fps, speed=...))")
+    return n
+
+
+def frame_count(t0: float, t_end: float, fps: float = 30.0, speed: float = 1.0) -> int:
+    """The number of frames of :func:`frame_times`."""
+    return int(math.floor((t_end - t0) * fps / speed + 1e-9)) + 1
+
+
 def frame_times(t0: float, t_end: float, fps: float, speed: float = 1.0) -> np.ndarray:
     """The frame times (s), shape (n,): ``t0 + k speed / fps`` up to ``t_end``."""
-    n = int(math.floor((t_end - t0) * fps / speed + 1e-9)) + 1
+    n = frame_count(t0, t_end, fps, speed)
     return t0 + np.arange(n) * (speed / fps)
 
 
@@ -148,12 +169,8 @@ def animate(result, path, fps: float = 30.0, *, speed: float = 1.0, triads: bool
     """
     system = spatial_system(result)
     p = check_path(path)
-    if not (fps > 0 and math.isfinite(fps)) or not (speed > 0 and math.isfinite(speed)):
-        raise ModelError(f"animate: fps = {fps!r} and speed = {speed!r} must be positive")
+    check_frames(float(result.t[0]), float(result.t[-1]), fps, speed)
     times = frame_times(float(result.t[0]), float(result.t[-1]), fps, speed)
-    if len(times) > MAX_FRAMES:
-        raise ModelError(f"animate: {len(times)} frames (more than {MAX_FRAMES}); lower fps "
-                         "or raise speed")
     from matplotlib import animation
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure

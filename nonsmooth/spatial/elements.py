@@ -18,7 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import ModelError
+from ..diagnose import user_frame
+from ..errors import ModelError, NonsmoothError, UserFunctionError
 from ..validate import check_name, check_number
 from . import rotation as rot
 from .primitives import (
@@ -39,11 +40,23 @@ __all__ = ["Ground", "ground", "Body", "SpatialJoint", "Spherical", "Revolute", 
 MAX_INERTIA = 1e100
 #: How far a given quaternion's norm may be from 1 (it is then normalized).
 QUATERNION_TOL = 1e-6
+#: The largest length (m) of a spring's rest length or a driver's initial displacement, and
+#: the largest initial angle (rad) of a driver: a thousand kilometres (radians).
+MAX_LENGTH = 1e6
+#: The largest speed (m/s, rad/s) of a driver: beyond it, a unit or typing error; at 1e300 the
+#: first steps overflow.
+MAX_SPEED = 1e6
+#: The largest component of a body's initial velocity (m/s) or angular velocity (rad/s): wider
+#: than a driver's, as a point far out on a fast link moves faster than any joint turns.
+MAX_BODY_SPEED = 1e8
+#: The largest component of a constant force (N) or torque (N m), as a spring's stiffness.
+MAX_LOAD = 1e15
 
 
 # --------------------------------------------------------------------------- input checks
-def _vector3(value, what: str) -> np.ndarray:
-    """``value`` as a finite float 3-vector; ``what`` names it in the message."""
+def _vector3(value, what: str, maximum: float | None = None, unit: str = "") -> np.ndarray:
+    """``value`` as a finite float 3-vector, each component within ``+-maximum`` (``unit``)
+    if given; ``what`` names it in the message."""
     try:
         a = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -52,6 +65,9 @@ def _vector3(value, what: str) -> np.ndarray:
         raise ModelError(f"{what} must be three numbers (x, y, z), got {value!r}")
     if not np.all(np.isfinite(a)):
         raise ModelError(f"{what} must be finite, got {a.tolist()}")
+    if maximum is not None and float(np.max(np.abs(a))) > maximum:
+        raise ModelError(f"{what} = {a.tolist()} is out of range; each component must be "
+                         f"within +-{maximum:g} {unit} (check the units)")
     return a
 
 
@@ -131,22 +147,69 @@ def _orientation(value, name: str) -> np.ndarray:
     return a / norm
 
 
-def _function3(value, what: str) -> Callable[[float, np.ndarray, np.ndarray], np.ndarray]:
+def _function3(value, what: str, element: str, unit: str
+               ) -> Callable[[float, np.ndarray, np.ndarray], np.ndarray]:
     """A constant 3-vector, or a user function ``f(t)`` or ``f(t, q, v)`` returning one, as a
-    function of ``(t, q, v)`` (``q`` (7 N,), ``v`` (6 N,): the model's coordinates)."""
+    function of ``(t, q, v)`` (``q`` (7 N,), ``v`` (6 N,): the model's coordinates; the user
+    function gets copies, so that writing into them cannot change the run's state).
+
+    ``what`` names the value in messages (``"force 'push': force"``), ``element`` the element
+    (``"force 'push'"``), ``unit`` its unit. The checked function raises
+    :class:`~nonsmooth.errors.UserFunctionError` naming the element, the function, its file and
+    the time when the user function raises or returns anything but three finite numbers; its
+    attribute ``fast`` calls the user function unchecked (``SpatialSystem.user_values``)."""
     if callable(value):
         state = _takes_state(value, what)
 
         def fn(t, q, v, f=value):
-            out = np.asarray(f(t, q, v) if state else f(t), dtype=float)
-            if out.shape != (3,) or not np.all(np.isfinite(out)):
-                raise ModelError(f"{what}: the function returned {out!r} at t = {t:.6g} s; it "
-                                 "must return three finite numbers")
+            try:
+                raw = f(t, q.copy(), v.copy()) if state else f(t)
+            except NonsmoothError:
+                raise
+            except Exception as exc:
+                raise user_function_raised(element, f, exc, t) from exc
+            try:
+                out = np.asarray(raw, dtype=float)
+            except (TypeError, ValueError):
+                out = None
+            if out is None or out.shape != (3,) or not np.all(np.isfinite(out)):
+                raise UserFunctionError(
+                    f"{element}: the function {describe_function(f)} returned {raw!r} at "
+                    f"t = {t:.10g} s; it must return three finite numbers ({unit})")
             return out
-        fn.fast = value if state else (lambda t, q, v, f=value: f(t))  # unchecked
+        fn.fast = ((lambda t, q, v, f=value: f(t, q.copy(), v.copy())) if state
+                   else (lambda t, q, v, f=value: f(t)))  # unchecked
         return fn
-    const = _vector3(value, what)
+    const = _vector3(value, what, MAX_LOAD, unit)
     return lambda t, q, v: const
+
+
+def describe_function(f: Callable) -> str:
+    """A user function in messages: its name and where it is defined, ``push (model.py:12)``
+    (the name alone when it has no Python code, e.g. a builtin)."""
+    name = getattr(f, "__name__", None) or repr(f)
+    code = getattr(f, "__code__", None)
+    if code is None:
+        return name
+    from pathlib import Path
+
+    return f"{name} ({Path(code.co_filename).name}:{code.co_firstlineno})"
+
+
+def user_function_raised(element: str, f: Callable, exc: Exception,
+                         t: float) -> UserFunctionError:
+    """The :class:`~nonsmooth.errors.UserFunctionError` of the user function ``f`` of
+    ``element`` (``"force 'push'"``) that raised ``exc`` at time ``t`` (s): the element, the
+    function and its file, the line that raised, the exception."""
+    defined, raised = describe_function(f), user_frame(exc)
+    where = ("" if not raised or raised.rsplit(" ", 1)[-1] == defined.rsplit(" ", 1)[-1]
+             else f"; raised in {raised}")
+    hint = ""
+    if isinstance(exc, IndexError):
+        hint = ("; q holds 7 numbers per body (x, y, z, qw, qx, qy, qz) and v 6 (vx, vy, vz, "
+                "wx, wy, wz), body after body in the order they were added")
+    return UserFunctionError(f"{element}: the function {defined} raised "
+                             f"{type(exc).__name__}: {exc} at t = {t:.10g} s{where}{hint}")
 
 
 def _takes_state(f: Callable, what: str) -> bool:
@@ -245,9 +308,11 @@ class Body:
         self.position = _vector3(self.position, f"position of body '{self.name}'")
         self.p0 = _orientation(self.orientation, self.name)
         self.R0 = rot.rotation_matrix(self.p0)
-        self.velocity = _vector3(self.velocity, f"velocity of body '{self.name}'")
+        self.velocity = _vector3(self.velocity, f"velocity of body '{self.name}'",
+                                 MAX_BODY_SPEED, "m/s")
         self.angular_velocity = _vector3(self.angular_velocity,
-                                         f"angular_velocity of body '{self.name}'")
+                                         f"angular_velocity of body '{self.name}'",
+                                         MAX_BODY_SPEED, "rad/s")
         self.omega_body = self.R0.T @ self.angular_velocity
 
     def local_point(self, P: np.ndarray) -> np.ndarray:
@@ -534,9 +599,11 @@ class Driver:
         ``f(t)``, or ``(f, df/dt, d2f/dt2)``. With ``f`` alone its derivatives are central
         differences (steps 1e-5 and 1e-4 s: about 1e-9 relative; give them for more).
     speed : float, optional
-        A constant speed (rad/s or m/s): ``f(t) = initial + speed t``.
+        A constant speed (rad/s or m/s), within +-:data:`MAX_SPEED`: ``f(t) = initial +
+        speed t``.
     initial : float
-        The coordinate at ``t = 0`` with ``speed`` (0: the initial configuration).
+        The coordinate at ``t = 0`` with ``speed`` (0: the initial configuration), within
+        +-:data:`MAX_LENGTH` (rad or m).
     coordinate : {"angle", "displacement"}, optional
         Which coordinate of a cylindrical joint.
     """
@@ -569,8 +636,11 @@ class Driver:
         #: a right-hand side smooth to about 1e-9 relative only)
         self.differenced = callable(position)
         if speed is not None:
-            speed = check_number(speed, f"{where}: speed = ")
-            initial = check_number(initial, f"{where}: initial = ")
+            unit = "rad" if coordinate == "angle" else "m"
+            speed = check_number(speed, f"{where}: speed = ", minimum=-MAX_SPEED,
+                                 maximum=MAX_SPEED, why=f" {unit}/s (check the units)")
+            initial = check_number(initial, f"{where}: initial = ", minimum=-MAX_LENGTH,
+                                   maximum=MAX_LENGTH, why=f" {unit} (check the units)")
             self.constant_speed = (initial, speed)
             self._f = lambda t: initial + speed * t
             self._df = lambda t: speed
@@ -589,10 +659,38 @@ class Driver:
                 raise ModelError(f"{where}: position must be a function f(t) or three "
                                  f"functions (f, df/dt, d2f/dt2), got {position!r}")
             self._f, self._df, self._ddf = f, df, ddf
+        #: the user's functions behind f, df/dt, d2f/dt2 (named in messages), None: a speed
+        self._given = (None if speed is not None else (position,) * 3 if callable(position)
+                       else (self._f, self._df, self._ddf))
 
     def motion(self, t: float) -> tuple[float, float, float]:
-        """``(f(t), df/dt, d2f/dt2)`` (rad or m, per s, per s^2)."""
-        return float(self._f(t)), float(self._df(t)), float(self._ddf(t))
+        """``(f(t), df/dt, d2f/dt2)`` (rad or m, per s, per s^2); a user function that raises
+        or returns anything but a finite number is a
+        :class:`~nonsmooth.errors.UserFunctionError` naming the driver, the function, its
+        file and the time."""
+        if self._given is None:
+            return float(self._f(t)), float(self._df(t)), float(self._ddf(t))
+        out = []
+        for label, g, user in zip(("f", "df/dt", "d2f/dt2"), (self._f, self._df, self._ddf),
+                                  self._given, strict=True):
+            try:
+                raw = g(t)
+            except NonsmoothError:
+                raise
+            except Exception as exc:
+                raise user_function_raised(f"driver '{self.name}'", user, exc, t) from exc
+            try:
+                x = float(raw)
+            except (TypeError, ValueError):
+                x = math.nan
+            if not math.isfinite(x):
+                u = "rad" if self.coordinate == "angle" else "m"
+                raise UserFunctionError(
+                    f"driver '{self.name}': the function {describe_function(user)} gave "
+                    f"{label} = {raw!r} at t = {t:.10g} s; a driver's motion must be finite "
+                    f"numbers (f in {u}, df/dt in {u}/s, d2f/dt2 in {u}/s^2)")
+            out.append(x)
+        return out[0], out[1], out[2]
 
     @property
     def unit(self) -> str:
@@ -607,16 +705,17 @@ class Driver:
 
     def fill(self, prim, K: Kinematics, t: float, row: int, phi, phi_t, G, gamma) -> None:
         """The driver's row from its joint's coordinate primitive ``prim``."""
+        f, df, ddf = self.motion(t)
         if self.coordinate == "angle":
             theta, Grow, second = prim.evaluate(K, G.shape[1])
             G[row] += Grow
-            d = theta - float(self._f(t))
+            d = theta - f
             phi[row] = math.atan2(math.sin(d), math.cos(d))
         else:
             value, second = prim.evaluate(K, G, row)
-            phi[row] = value - float(self._f(t))
-        phi_t[row] = -float(self._df(t))
-        gamma[row] = float(self._ddf(t)) - second
+            phi[row] = value - f
+        phi_t[row] = -df
+        gamma[row] = ddf - second
 
 
 # --------------------------------------------------------------------------- forces
@@ -689,7 +788,8 @@ class Spring(ForceElement):
         self.c = check_number(damping, f"{where}: damping = ", minimum=0.0, maximum=1e15)
         length = float(np.linalg.norm(self.point_b - self.point_a))
         self.l0 = length if rest_length is None else check_number(
-            rest_length, f"{where}: rest_length = ", minimum=0.0)
+            rest_length, f"{where}: rest_length = ", minimum=0.0, maximum=MAX_LENGTH,
+            why=" m (check the units)")
         if length == 0.0:
             raise ModelError(f"{where}: point_a and point_b coincide at the initial "
                              "configuration; the spring's direction is undefined there")
@@ -825,9 +925,10 @@ class Force(ForceElement):
 
     def __init__(self, name, body, force, *, point=None, frame: str = "world"):
         self.name, self.body, self.frame, where = _load_target(name, "force", body, frame)
-        self.function = _function3(force, f"{where}: force")
+        self.function = _function3(force, f"{where}: force", where, "N")
         #: the constant force (3,), or None for a user function
-        self.constant = None if callable(force) else _vector3(force, f"{where}: force")
+        self.constant = None if callable(force) else _vector3(force, f"{where}: force",
+                                                              MAX_LOAD, "N")
         self.point = None if point is None else _vector3(point, f"{where}: point")
 
     def bodies(self) -> list:
@@ -859,9 +960,10 @@ class Torque(ForceElement):
 
     def __init__(self, name, body, torque, *, frame: str = "world"):
         self.name, self.body, self.frame, where = _load_target(name, "torque", body, frame)
-        self.function = _function3(torque, f"{where}: torque")
+        self.function = _function3(torque, f"{where}: torque", where, "N m")
         #: the constant torque (3,), or None for a user function
-        self.constant = None if callable(torque) else _vector3(torque, f"{where}: torque")
+        self.constant = None if callable(torque) else _vector3(torque, f"{where}: torque",
+                                                               MAX_LOAD, "N m")
 
     def bodies(self) -> list:
         return [self.body]

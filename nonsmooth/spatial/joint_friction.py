@@ -37,6 +37,7 @@ reference, ``Force_JointFriction``; ``docs/spatial_friction.md`` sections 2 and 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -63,6 +64,12 @@ ARMS = {
 #: is ``body_b``, its J marker ``body_a``: ``I_YOKE`` the cross axis fixed in ``body_b``)
 YOKES = {"both": ("a", "b"), "j_yoke": ("a",), "i_yoke": ("b",)}
 _PRELOADS = ("torque_preload", "force_preload")
+#: The largest radius, arm or overlap (m): a kilometre, MotionSolve's default overlap of 1000
+#: (in metres) included; beyond it a unit error (a length in mm given in m), and the loads' fixed
+#: point overflows.
+MAX_ARM = 1e3
+#: The largest preload (N or N m), as the regularized law's largest force.
+MAX_PRELOAD = 1e9
 #: ``overlap_delta``: the overlap ``x_s = initial_overlap + sign * s`` with ``s`` the joint's
 #: displacement along its axis (MotionSolve: INCREASE when I moves along +z of J)
 OVERLAP = {"constant": 0.0, "increase": 1.0, "decrease": -1.0}
@@ -81,6 +88,33 @@ def _bits(where: str, inputs) -> tuple[bool, bool, bool, bool]:
     return tuple(c == "1" for c in text)
 
 
+def _law_and_params(where: str, law, friction) -> tuple[str, dict]:
+    """The joint's law (a name of :data:`nonsmooth.friction.LAWS`, lower case) and its
+    parameters (a dict whose keys are parameters of some law: a pair's description serves
+    every law, ``simulate(friction=...)`` may pick another), checked."""
+    from ..friction import LAWS
+    from ..friction.schema import LAW_SCHEMAS
+
+    if not isinstance(law, str) or law.lower() not in LAWS:
+        raise ModelError(f"{where}: law = {law!r} is invalid; allowed: "
+                         f"{', '.join(repr(k) for k in LAWS)}")
+    law = law.lower()
+    if friction is None:
+        return law, {}
+    if not isinstance(friction, Mapping):
+        raise ModelError(f"{where}: friction = {friction!r} is invalid; give the law's "
+                         "parameters as a dict, e.g. friction={'sigma0': 1e5, 'v_s': 1e-3} "
+                         "(lugre)")
+    known = {name for schema in LAW_SCHEMAS.values() for name in schema.names} - {"mu_s", "mu_d"}
+    unknown = sorted(str(k) for k in friction if k not in known)
+    if unknown:
+        own = [n for n in LAW_SCHEMAS[law].names if n not in ("mu_s", "mu_d")]
+        raise ModelError(f"{where}: unknown friction parameter(s) {unknown}; the {law} law "
+                         f"takes {own or 'none (mu and mu_s are keywords of the joint)'}; the "
+                         f"others: {sorted(known - set(own))}")
+    return law, dict(friction)
+
+
 class JointFrictionSpec:
     """A spatial joint's friction, validated (the joint classes' friction keywords).
 
@@ -90,9 +124,15 @@ class JointFrictionSpec:
     mu : float               dynamic coefficient ``mu_d`` (-)
     mu_s : float or None     static coefficient (-), >= mu; None: equal to ``mu``
     law : str                ``"coulomb"`` (default), ``"lugre"``, ``"regularized"``, ``"bristle"``
-    friction : dict or None  the law's parameters (``FrictionPair.params``)
+                             (LuGre and bristle need ``mu >= 1e-4``: for ``mu = 0`` the
+                             coulomb or regularized law)
+    friction : dict or None  the law's parameters (``FrictionPair.params``: names of
+                             :mod:`nonsmooth.friction.schema`, checked against the law's ranges
+                             here; an unknown name is refused)
     inputs : str             the four bits, default ``"1111"``
-    arms : dict              the type's entries of :data:`ARMS` (m, N, N m); others refused
+    arms : dict              the type's entries of :data:`ARMS`: radii, arms and overlaps in
+                             (0, :data:`MAX_ARM`] m, preloads in [0, :data:`MAX_PRELOAD`] N or
+                             N m (a preload needs ``mu_s > 0``); others refused
     """
 
     def __init__(self, joint, mu, mu_s, law, friction, inputs, arms: dict):
@@ -117,27 +157,48 @@ class JointFrictionSpec:
                                      f"{meaning}")
                 values[key] = word
         for key, value in arms.items():
-            x = float(value) if isinstance(value, (int, float)) else math.nan
-            ok = math.isfinite(x) and (x >= 0.0 if key in _PRELOADS else x > 0.0)
-            if not ok:
-                bound = ">= 0" if key in _PRELOADS else "> 0"
+            x = (float(value) if isinstance(value, (int, float)) and not isinstance(value, bool)
+                 else math.nan)
+            preload = key in _PRELOADS
+            top = MAX_PRELOAD if preload else MAX_ARM
+            if not (math.isfinite(x) and (x >= 0.0 if preload else x > 0.0) and x <= top):
+                bound = (f"in [0, {top:g}] ({'N m' if key.startswith('torque') else 'N'})"
+                         if preload else f"in (0, {top:g}] m (a length in mm is 1e-3 m)")
                 raise ModelError(f"{where}: {key} = {value!r} is invalid; it must be a finite "
-                                 f"number {bound} (SI units: m, N, N m)")
+                                 f"number {bound}")
             values[key] = x
         self.arms = values
         self.inputs = _bits(where, inputs)
+        law, params = _law_and_params(where, law, friction)
         self.pair = FrictionPair(joint.name, None, mu, mu_s, law=law,
-                                 params=dict(friction or {}), load=())  # checks mu, mu_s
+                                 params=params, load=())  # checks mu, mu_s
         self.mu, self.mu_s, self.law = self.pair.mu, self.pair.mu_s, law
-        self.params = dict(friction or {})
+        self.params = params
+        try:  # the law's own ranges (LuGre's mu >= 1e-4 ...), here rather than at the run
+            self.pair.make_law()
+        except ModelError as exc:
+            raise ModelError(f"{where}: {exc}") from None
+        pre = self.preload_terms()
+        if pre and not self.mu_static > 0.0:
+            raise ModelError(f"{where}: a preload ({', '.join(pre)}) needs a static coefficient "
+                             f"mu_s > 0 (it enters as the normal load preload / mu_s), got "
+                             f"mu_s = {self.mu_static:g}; give mu_s > 0 or no preload")
 
     @property
     def mu_static(self) -> float:
         return self.mu if self.mu_s is None else self.mu_s
 
-    def preload(self) -> float:
-        """The preload's normal load (N): ``T_pre / (mu_s r)`` and ``F_pre / mu_s``."""
+    def preload_terms(self) -> list[str]:
+        """The preloads that act (Preload bit on, value > 0), by name."""
         if not self.inputs[0]:
+            return []
+        return [key for key in _PRELOADS if self.arms.get(key, 0.0) > 0.0]
+
+    def preload(self) -> float:
+        """The preload's normal load (N): ``T_pre / (mu_s r)`` and ``F_pre / mu_s`` (0
+        without a preload, whatever ``mu_s``: a frictionless joint, ``mu = 0``, has none)."""
+        pre = self.preload_terms()
+        if not pre:
             return 0.0
         a, mu_s = self.arms, self.mu_static
         radius = a.get("pin_radius", a.get("ball_radius", 1.0))

@@ -76,10 +76,16 @@ class SpatialModel:
     def add(self, element):
         """Add a body, joint, driver, force element or geared rotor
         (:class:`~nonsmooth.spatial.rotor.RotorInertia`); returns it."""
+        kinds = (el.Body, el.SpatialJoint, el.Driver, el.ForceElement, rt.RotorInertia)
+        if isinstance(element, kinds):
+            for other in self._elements():
+                if other.name == element.name:
+                    raise ModelError(
+                        f"model '{self.name}': {_kind(element)} '{element.name}': the name "
+                        f"is taken by a {_kind(other)} added before; give every body, joint, "
+                        "driver, force and rotor a name of its own (the name prefixes its "
+                        f"outputs, '{element.name}.x' ...)")
         if isinstance(element, el.Body):
-            if any(b.name == element.name for b in self.bodies):
-                raise ModelError(f"model '{self.name}': a body named '{element.name}' already "
-                                 "exists; give every body a unique name")
             self.bodies.append(element)
         elif isinstance(element, el.SpatialJoint):
             self.joints.append(element)
@@ -107,14 +113,19 @@ class SpatialModel:
                     problems.append(f"{type(e).__name__} '{e.name}' uses body '{b.name}', which "
                                     "was not added to the model (model.add(body) first)")
         problems += self._joint_references()
-        names = [e.name for e in self.joints + self.drivers + self.rotors]
+        names = [e.name for e in self._elements()]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
-            problems.append(f"duplicate joint/driver names {dup}")
+            problems.append(f"duplicate names {dup} (every body, joint, driver, force and rotor "
+                            "needs a name of its own: it prefixes its outputs)")
         if not self.bodies:
             problems.append("the model has no bodies")
         if problems:
             raise ModelError(f"invalid spatial model '{self.name}': " + "; ".join(problems))
+
+    def _elements(self) -> list:
+        """Every element added: bodies, joints, drivers, forces and rotors, in that order."""
+        return [*self.bodies, *self.joints, *self.drivers, *self.forces, *self.rotors]
 
     def _joint_references(self) -> list[str]:
         """The drivers, rotational springs and rotors whose joint was not added."""
@@ -288,9 +299,10 @@ class SpatialSystem(System):
         None without user functions.
 
         Called back once per evaluation by the compiled phase, so the user functions are called
-        unchecked (``fn.fast``: no per-call array, shape or finiteness test) and the values
-        checked once together; a wrong or non-finite value is then named by the checking
-        wrappers (``elements._function3``), which run again."""
+        unchecked (``fn.fast``: no per-call shape or finiteness test; copies of ``q`` and
+        ``v``) and the values checked once together; a wrong or non-finite value, or a
+        function that raises, is then named by the checking wrappers
+        (``elements._function3``, ``Driver.motion``), which run again."""
         tab = self.kernel_tables
         if not tab.user:
             return None
@@ -302,7 +314,7 @@ class SpatialSystem(System):
                 U[e, 0], U[e, 1], U[e, 2] = a, b, c
                 total += a + b + c
             checked = bool(total - total == 0.0)  # every value finite (or a sum overflowing)
-        except (TypeError, ValueError):
+        except Exception:  # named by the checking wrappers below
             checked = False
         if not checked:
             for e, fn in tab.user:
@@ -620,6 +632,10 @@ class SpatialSystem(System):
         """The family's named outputs (obligation 7): ``{name: (function(result) -> (N,),
         unit, description)}``.
 
+        Every body's coordinates and velocities first, as the planar family's (what
+        ``Result.to_csv`` writes for a model without declared outputs): ``<body>.x .y .z`` (m,
+        world), ``.qw .qx .qy .qz`` (its unit quaternion, body axes to world axes), ``.vx .vy
+        .vz`` (m/s, world) and ``.wx .wy .wz`` (rad/s, body axes); then the elements' outputs:
         ``<body>.wx_world/.wy_world/.wz_world`` (rad/s, world axes), ``<joint>.Fx .Fy .Fz``
         (N) and ``.Tx .Ty .Tz`` (N m): the reaction of ``body_a`` on ``body_b`` at the joint
         point in world axes (:meth:`reactions`; the drivers' multipliers not included), and
@@ -630,12 +646,7 @@ class SpatialSystem(System):
         a :class:`~nonsmooth.spatial.rotor.RotorInertia`, ``G theta_dot``, ``<spring>.torque``
         (N m) of a :class:`~nonsmooth.spatial.elements.RotationalSpring` on ``body_b``.
         """
-        out = {}
-        for i, b in enumerate(self.model.bodies):
-            for k, c in enumerate("xyz"):
-                out[f"{b.name}.w{c}_world"] = (
-                    lambda r, i=i, k=k: _world_omega(r, i)[:, k], "rad/s",
-                    f"angular velocity {c} (world axes)")
+        out = self._body_outputs()
         for name, jr in self.joint_rows.items():
             for k, c in enumerate("xyz"):
                 out[f"{name}.F{c}"] = (lambda r, n=name, k=k: self._cached(r, "F")[n][0][:, k],
@@ -668,6 +679,21 @@ class SpatialSystem(System):
             out.update(friction_outputs(self))
         return out
 
+    def _body_outputs(self) -> dict:
+        """Each body's coordinates, velocities and world angular velocity
+        (:meth:`element_outputs`)."""
+        out = {}
+        for i, b in enumerate(self.model.bodies):
+            for k, (c, unit, what) in enumerate(_BODY_COORDINATES):
+                out[f"{b.name}.{c}"] = (lambda r, j=7 * i + k: r.q[:, j], unit, what)
+            for k, (c, unit, what) in enumerate(_BODY_VELOCITIES):
+                out[f"{b.name}.{c}"] = (lambda r, j=6 * i + k: r.v[:, j], unit, what)
+            for k, c in enumerate("xyz"):
+                out[f"{b.name}.w{c}_world"] = (
+                    lambda r, i=i, k=k: _world_omega(r, i)[:, k], "rad/s",
+                    f"angular velocity {c} (world axes)")
+        return out
+
     def _element_load_outputs(self) -> dict:
         """The rotational springs' torques and the rotors' spins (:meth:`element_outputs`)."""
         out = {}
@@ -692,6 +718,30 @@ class SpatialSystem(System):
             else:
                 cache[what] = self.joint_coordinates(r.t, r.q)
         return cache[what]
+
+
+#: A body's coordinates and velocities among the outputs: ``(suffix, unit, description)``.
+_BODY_COORDINATES = (("x", "m", "centre of mass x (world)"), ("y", "m", "centre of mass y (world)"),
+                     ("z", "m", "centre of mass z (world)"),
+                     *((f"q{c}", "-", f"orientation quaternion {c} (body axes to world axes)")
+                       for c in "wxyz"))
+_BODY_VELOCITIES = (*((f"v{c}", "m/s", f"centre-of-mass velocity {c} (world axes)")
+                      for c in "xyz"),
+                    *((f"w{c}", "rad/s", f"angular velocity {c} (body axes)") for c in "xyz"))
+
+
+def _kind(element) -> str:
+    """An element's kind in messages: ``"body"``, ``"revolute joint"``, ``"driver"``,
+    ``"force element Spring"``, ``"rotor inertia"``."""
+    if isinstance(element, el.Body):
+        return "body"
+    if isinstance(element, el.SpatialJoint):
+        return f"{element.label} joint"
+    if isinstance(element, el.Driver):
+        return "driver"
+    if isinstance(element, rt.RotorInertia):
+        return "rotor inertia"
+    return f"force element {type(element).__name__}"
 
 
 def _rotations(Q: np.ndarray, N: int) -> np.ndarray:
