@@ -1,7 +1,8 @@
 """The documentation site: ``mkdocs build --strict`` passes (no broken link, missing page or
 docstring that griffe cannot parse), every notebook is a page that shows its committed figures,
 the gallery has a figure for every bundled model, and the Python on the getting-started page
-runs.
+runs. What a reader sees is checked on the rendered pages: no Sphinx role (``:class:`x```) and
+no raw ``$...$`` math in the text, no private member in the API reference.
 
 The build goes to a temporary folder (``--site-dir``), started at collection beside the other
 tests (``background.py``); the notebooks are rendered with their
@@ -18,6 +19,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+#: A Sphinx role left as text (the docstrings' ``:class:`x``` ...).
+SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|mod|attr|data|exc|obj):")
+#: TeX between dollars left as text (the notebooks' ``$\lambda_N$``).
+RAW_MATH = re.compile(r"\$\$?[^$\s][^$]*\$")
+
+
+def page_text(html: str) -> str:
+    """What a reader reads of a page: its article's text outside code, output and scripts, and
+    outside the math that MathJax typesets (elements of class ``arithmatex``)."""
+    start, end = html.find("<article"), html.find("</article>")
+    html = html[start:end] if 0 <= start < end else html
+    html = re.sub(r"<(script|style|pre|code)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r'<(span|div) class="arithmatex">.*?</\1>', " ", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def pages(out: Path) -> list[Path]:
+    """Every page of the built site."""
+    return sorted(p for p in out.rglob("index.html") if "assets" not in p.parts)
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +93,39 @@ def test_api_reference_documents_the_public_names(site):
                  "nonsmooth.GeneralizedSystem", "nonsmooth.errors.ModelError",
                  "nonsmooth.lcp.solve_lcp", "nonsmooth.study.sweep.sweep"):
         assert f'id="{name}"' in html, name
+
+
+def test_pages_show_no_sphinx_roles_and_no_raw_math(site):
+    *_, out = site
+    shown = {p.relative_to(out).parent.as_posix(): page_text(p.read_text()) for p in pages(out)}
+    assert "api/building" in shown and "notebooks/crank_rocker" in shown, sorted(shown)
+    roles = {k: SPHINX_ROLE.findall(t)[:3] for k, t in shown.items() if SPHINX_ROLE.search(t)}
+    assert not roles, f"Sphinx roles shown as text: {roles}"
+    math = {k: RAW_MATH.findall(t)[:3] for k, t in shown.items() if RAW_MATH.search(t)}
+    assert not math, f"raw TeX shown as text: {math}"
+
+
+def test_notebook_math_is_typeset(site):
+    """The notebooks' math is handed to MathJax, which the pages load and configure."""
+    *_, out = site
+    html = (out / "notebooks" / "crank_rocker" / "index.html").read_text()
+    assert r'<span class="arithmatex">\(\lambda_N\)</span>' in html
+    assert "javascripts/mathjax.js" in html and "mathjax@3" in html
+    assert "MathJax.Hub.Config" not in html  # nbconvert's MathJax 2 block, which loads nothing
+
+
+def test_api_reference_hides_private_members_and_links_its_names(site):
+    *_, out = site
+    for page in (out / "api").rglob("index.html"):
+        html = page.read_text()
+        ids = re.findall(r'id="(nonsmooth\.[\w.]+)"', html)
+        private = [i for i in ids if any(part.startswith("_") for part in i.split("."))]
+        assert not private, f"{page}: private members documented: {private}"
+    html = (out / "api" / "running" / "index.html").read_text()
+    # a role naming a documented object links to it: simulate's :class:`ConstraintError`
+    assert re.search(r'<a class="autorefs autorefs-internal"[^>]*'
+                     r'href="\.\./errors/#nonsmooth\.errors\.ConstraintError"><code>'
+                     r"ConstraintError</code></a>", html)
 
 
 def test_getting_started_python_runs(tmp_path, monkeypatch):
