@@ -2,7 +2,8 @@
 docstring that griffe cannot parse), every notebook is a page that shows its committed figures,
 the gallery has a figure for every bundled model, and the Python on the getting-started page
 runs. What a reader sees is checked on the rendered pages: no Sphinx role (``:class:`x```) and
-no raw ``$...$`` math in the text, no private member in the API reference.
+no raw ``$...$`` math in the text, no private member in the API reference, and the pages of the
+navigation are written for users (no issue numbers, no sessions: design notes stay outside it).
 
 The build goes to a temporary folder (``--site-dir``), started at collection beside the other
 tests (``background.py``); the notebooks are rendered with their
@@ -34,6 +35,35 @@ def page_text(html: str) -> str:
     html = re.sub(r"<(script|style|pre|code)\b.*?</\1>", " ", html, flags=re.S)
     html = re.sub(r'<(span|div) class="arithmatex">.*?</\1>', " ", html, flags=re.S)
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+#: Words of a development log, which a page written for users does not use.
+DEVELOPMENT_LOG = re.compile(r"\bissues?\s*#?\d+|#\d+\b|\bsessions?\b|\bdesign(?:ed)?\b", re.I)
+
+
+def nav_pages() -> list[str]:
+    """The Markdown and notebook sources in ``mkdocs.yml``'s navigation."""
+    import yaml
+
+    def walk(item):
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            for value in item.values():
+                yield from walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                yield from walk(value)
+
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+    return list(walk(nav))
+
+
+def rendered(out: Path, src: str) -> Path:
+    """The page built from the source ``src`` (``api/index.md``, ``spatial.md``)."""
+    stem = src.rsplit(".", 1)[0]
+    stem = stem[: -len("index")].rstrip("/") if stem.endswith("index") else stem
+    return out / stem / "index.html" if stem else out / "index.html"
 
 
 def pages(out: Path) -> list[Path]:
@@ -126,6 +156,44 @@ def test_api_reference_hides_private_members_and_links_its_names(site):
     assert re.search(r'<a class="autorefs autorefs-internal"[^>]*'
                      r'href="\.\./errors/#nonsmooth\.errors\.ConstraintError"><code>'
                      r"ConstraintError</code></a>", html)
+
+
+def test_navigation_pages_are_written_for_users(site):
+    """No page of the navigation reads as a development log (issue numbers, sessions,
+    "designed"); the spatial guides are in it, the design notes are not."""
+    *_, out = site
+    nav = nav_pages()
+    for src in ("spatial.md", "spatial_friction.md", "motionsolve.md"):
+        assert src in nav, src
+    assert not [src for src in nav if src.startswith("design/")], nav
+    found = {}
+    for src in nav:
+        page = rendered(out, src)
+        assert page.is_file(), (src, page)
+        hits = DEVELOPMENT_LOG.findall(page_text(page.read_text()))
+        if hits:
+            found[src] = hits[:5]
+    assert not found, f"pages of the navigation that read as a development log: {found}"
+    # the design notes are still built, outside the navigation, where the sources point
+    assert (out / "design" / "spatial" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("name", ["spatial", "spatial_friction"])
+def test_spatial_guides_python_runs(name):
+    text = (ROOT / "docs" / f"{name}.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 1
+    scope = {}
+    exec(compile(blocks[0], f"{name}.md", "exec"), scope)
+    result = scope["result"]
+    if name == "spatial":  # the spring's torque is -k (angle - angle0) (damper in the disc)
+        assert abs(scope["torque"][-1] + 8.0 * (scope["angle"][-1] - 0.3)) < 1e-9
+        assert result.status == 0 and result.t[-1] == 2.0
+    else:  # the ball's spin-down stops at w0 I_z / (mu_d r_ball m g), the load is m g
+        m, g, i_z, r_ball, mu_d, w0 = 2.0, 9.81, 0.05, 0.02, 0.3, 10.0
+        assert abs(scope["stop"] - w0 * i_z / (mu_d * r_ball * m * g)) < 1e-6
+        assert abs(scope["load"] - m * g) < 1e-9
+        assert "4.25 s here" in text and round(w0 * i_z / (mu_d * r_ball * m * g), 2) == 4.25
 
 
 def test_getting_started_python_runs(tmp_path, monkeypatch):
