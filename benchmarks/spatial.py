@@ -2,7 +2,7 @@
 
     python benchmarks/spatial.py [--quick] [--plot FILE]
 
-Issue 21, check 5 (``docs/spatial.md`` section 6). The mechanism: ``spatial_double_pendulum``
+Issue 21, check 5 (``docs/design/spatial.md`` section 6). The mechanism: ``spatial_double_pendulum``
 at its defaults (two rods on revolute joints, the second hinge tilted by 1 rad from the first
 about rod 1: a genuinely 3-D motion), frictionless, 0-10 s. nonsmooth builds it as two
 Euler-parameter bodies with five constraint rows each (``build()``, Baumgarte 10 1/s); MuJoCo
@@ -36,7 +36,7 @@ times more accurate (nonsmooth at its defaults for this frictionless model, DOP8
 5e-13, atol 5e-15 (``SpatialSystem.default_tolerances``), against MuJoCo's RK4 at 0.002 s;
 the same step in nonsmooth's RK4 printed too, and the engine-wide default rtol 1e-11, at
 which the error at the outputs is DOP853's 7th-order dense output's, 10-20x its steps' own:
-``docs/spatial.md`` section 6).
+``docs/design/spatial.md`` section 6).
 
 The spatial family runs in its compiled kernels (``nonsmooth/spatial/kernels.py``, about
 3-5 us per evaluation inside the DOP853 phase, its arithmetic and dense output included),

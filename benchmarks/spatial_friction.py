@@ -3,7 +3,7 @@ the Python path.
 
     python benchmarks/spatial_friction.py [--quick]
 
-Issue 22's target (``docs/spatial_friction.md`` section 6.3): a spatial mechanism with 3
+Issue 22's target (``docs/design/spatial_friction.md`` section 6.3): a spatial mechanism with 3
 frictional joints in stick-slip over 0-5 s in at most 0.5 s of wall time. The mechanism
 (:func:`build`): a two-link arm, set-valued Coulomb friction in every joint (MotionSolve's
 ``Force_JointFriction``, ``nonsmooth.spatial.joint_friction``):

@@ -7,6 +7,11 @@
   short run of each model (:func:`gallery_runs`), so it cannot go stale: a new model in
   ``models/`` gets its section, a changed one its new figure. A few seconds per model once the
   kernels are compiled.
+* The notebooks' math (``$...$``, ``$$...$$`` in their Markdown cells) is written as the
+  Markdown pages' math is (``pymdownx.arithmatex``, generic: ``\\(...\\)`` in a span of class
+  ``arithmatex``), which the one MathJax configuration of the site typesets
+  (``docs/javascripts/mathjax.js``); nbconvert's own MathJax 2 block, which loads nothing, is
+  dropped (:func:`notebook_math`).
 
 ``python docs/hooks.py OUTDIR`` writes the gallery page and figures to a folder, to look at them
 without a site.
@@ -49,6 +54,39 @@ def _first_paragraph(doc: str | None) -> str:
     paras = [p for p in (doc or "").strip().split("\n\n") if p.strip()]
     text = paras[1] if len(paras) > 1 else (paras[0] if paras else "")
     return _sphinx_to_markdown(text).rstrip(":")  # an rst "::" introduces a block not shown
+
+
+#: nbconvert's MathJax 2 loader and configuration (its script's address is empty on the site).
+_NBCONVERT_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->",
+                                re.S)
+#: Elements whose text is not prose: code, preformatted output, scripts, styles.
+_VERBATIM = ("pre", "code", "script", "style", "textarea", "kbd", "samp")
+_TAG = re.compile(r"(<!--.*?-->|<[^>]*>)", re.S)
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+_INLINE = re.compile(r"(?<![\\$])\$(?=\S)([^$]+?)\$(?!\$)")
+
+
+def _math_spans(text: str) -> str:
+    """Text of the page with its ``$$..$$`` and ``$..$`` math in arithmatex's generic form."""
+    text = _DISPLAY.sub(lambda m: f'<span class="arithmatex">\\[{m.group(1)}\\]</span>', text)
+    return _INLINE.sub(lambda m: f'<span class="arithmatex">\\({m.group(1)}\\)</span>', text)
+
+
+def notebook_math(html: str) -> str:
+    """A rendered notebook page (HTML) with its math in arithmatex's generic form, outside code,
+    output and scripts, and without nbconvert's MathJax 2 block."""
+    html = _NBCONVERT_MATHJAX.sub("", html)
+    parts, depth = [], 0
+    for i, piece in enumerate(_TAG.split(html)):
+        if i % 2:  # a tag or comment
+            name = re.match(r"</?\s*([a-zA-Z0-9]+)", piece)
+            if name and name.group(1).lower() in _VERBATIM and not piece.endswith("/>"):
+                depth += -1 if piece.startswith("</") else 1
+                depth = max(depth, 0)
+            parts.append(piece)
+        else:
+            parts.append(piece if depth else _math_spans(piece))
+    return "".join(parts)
 
 
 def gallery_runs():
@@ -104,6 +142,12 @@ def on_files(files: Files, config) -> Files:
     for src_uri, content in images.items():
         files.append(File.generated(config, src_uri, content=content))
     return files
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if page.file.src_uri.startswith("notebooks/") and page.file.src_uri.endswith(".ipynb"):
+        return notebook_math(html)
+    return html
 
 
 if __name__ == "__main__":

@@ -36,6 +36,11 @@ def load(name_or_path: str) -> ModuleType:
     if text.lower().endswith(".xml"):  # a MotionSolve model (planar subset)
         from nonsmooth.io.motionsolve import motionsolve_module
 
+        bundled = Path(__file__).with_name(Path(text).name)
+        if not Path(text).is_file() and bundled.is_file() and bundled.stem in available():
+            raise ModelError(f"MotionSolve file {text} does not exist here; the bundled file "
+                             f"{bundled.name} is the model {bundled.stem}: run it by name "
+                             f"(nonsmooth run {bundled.stem}), or copy {bundled} to edit it")
         return motionsolve_module(text)
     if text.endswith(".py") or "/" in text or "\\" in text:
         return _load_file(text)

@@ -674,6 +674,19 @@ def _cmd_fit(args):
     return 0
 
 
+def _cmd_measure(args):
+    from .measure import simulated_measurements, write_csv
+
+    out = _output_path(args.out, "--out", "data", "measured.csv")
+    _check_method(args.method)
+    options = {"method": args.method} if args.method else {}
+    data = simulated_measurements(args.model, args.output, t_end=args.t_end,
+                                  samples=args.samples, noise=args.noise, seed=args.seed,
+                                  params=_parse_set(args.set), **options)
+    _write(lambda: write_csv(data, out), out, "data")
+    return 0
+
+
 def _sweep_options(args) -> dict:
     """The simulate options of ``sweep``'s arguments, checked (one-line errors)."""
     _check_method(args.method)
@@ -877,6 +890,34 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--workers", type=int, default=None, metavar="N",
                      help="worker processes (with --scheduler processes; default: every core)")
     fit.set_defaults(func=_cmd_fit)
+    from .measure import DEFAULT_SAMPLES
+
+    msr = sub.add_parser("measure", help="simulated measurements to try a fit on",
+                         description=(
+                             "Run MODEL (a name, a .py or .xml model file) and write the "
+                             "outputs named by --output at equally spaced times, with Gaussian "
+                             "noise of standard deviation --noise (in each output's units), "
+                             "as the CSV file that `nonsmooth fit` reads (a header row t,"
+                             "OUTPUT,...). A stand-in for measured data: the values are the "
+                             "model's at its parameters (--set) and the noise is reproducible "
+                             "(--seed)."))
+    msr.add_argument("model")
+    msr.add_argument("--output", action="append", required=True, metavar="NAME",
+                     help="an output to measure, a name the run answers (repeatable)")
+    msr.add_argument("--out", required=True, metavar="FILE.csv", help="the CSV file to write")
+    msr.add_argument("--t-end", type=float, default=None,
+                     help="end time [s] (default: the model's)")
+    msr.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+                     help="number of sample times from t = 0 to --t-end (default: "
+                          "%(default)s)")
+    msr.add_argument("--noise", type=float, default=0.0, metavar="SIGMA",
+                     help="standard deviation of the noise, in each output's units (default: "
+                          "0, none)")
+    msr.add_argument("--seed", type=int, default=0, help="seed of the noise (default: 0)")
+    msr.add_argument("--set", action="append", metavar="NAME=VALUE",
+                     help="a model parameter (repeatable)")
+    msr.add_argument("--method", default=None, help="integrator (default as for run)")
+    msr.set_defaults(func=_cmd_measure)
     models = sub.add_parser("models", help="list the models with their parameters")
     models.set_defaults(func=_cmd_models)
     rep = sub.add_parser("reproduce", help="reproduce a published benchmark")

@@ -22,7 +22,7 @@ numbers its own; ``docs/seam.md`` section 1):
    one-step steppers (RK4/Euler; scipy's RK23/RK45/DOP853 with the FSAL stage evaluated again);
    the implicit solvers, the compiled phases and the compiled RK4/Euler step project at phase
    ends only (a family may stabilize the drift inside ``qdot``; ``docs/method.md`` section
-   1.1; the spatial family needs neither: its ``p / |p|`` evolves alike, ``docs/spatial.md``
+   1.1; the spatial family needs neither: its ``p / |p|`` evolves alike, ``docs/design/spatial.md``
    section 1).
    ``has_kinematic_map`` / ``has_projection`` say whether they are not the identity (the
    run skips the calls otherwise). Default: the identity (``dq/dt = v``), no projection.
@@ -62,7 +62,7 @@ numbers its own; ``docs/seam.md`` section 1):
 11. Default tolerances. ``default_tolerances(method) -> (rtol, atol) | None``: the family's
     own default of an adaptive method, where its right-hand side allows a tighter one
     cheaply (the spatial family's frictionless models under DOP853: 5e-13, 5e-15, at 1.4x the
-    evaluations of 1e-11; ``docs/spatial.md`` section 6). Default: None (the engine's,
+    evaluations of 1e-11; ``docs/design/spatial.md`` section 6). Default: None (the engine's,
     ``run.schedule.DEFAULT_TOLERANCES``).
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the

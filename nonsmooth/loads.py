@@ -222,7 +222,7 @@ def one_load_roots(pre: float, terms: list[tuple[float, np.ndarray, np.ndarray]]
     """Every root ``N >= 0`` of one slipping pair's load equation with norm terms,
     ``N = pre + sum_g w_g ||c_g + b_g N||`` (``terms``: ``(w_g, c_g, b_g)``, 1-3 rows each; a
     1-row term is ``|c + b N|``), for the uncertified case ``L = sum_g w_g ||b_g|| >= 1``
-    (``docs/spatial_friction.md`` section 3.3).
+    (``docs/design/spatial_friction.md`` section 3.3).
 
     ``G(N) = F(N) - N`` is convex (norms of affine functions minus ``N``), so it has no root,
     one (at the edge: ``min G = 0``) or two: the minimum of ``G`` is found by bracketing and

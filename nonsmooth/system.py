@@ -131,9 +131,9 @@ class FrictionPair:
     # rows whose Euclidean norm adds (a revolute pin's reaction, solved by fixed-point iteration
     # inside each evaluation); ``norms``: more such terms with weights, ``((rows, weight), ...)``
     # (1-3 rows each, weight >= 0: a spatial joint's radial, bending and ball loads,
-    # ``docs/spatial_friction.md`` section 3), ``N += sum_g w_g ||lambda_g||``; ``preload``: a
-    # constant load (N), or a given normal force N(t) (a clutch's, ``nonsmooth.planar.clutch``; its
-    # negative values count as 0: the element is open).
+    # ``docs/design/spatial_friction.md`` section 3), ``N += sum_g w_g ||lambda_g||``;
+    # ``preload``: a constant load (N), or a given normal force N(t) (a clutch's,
+    # ``nonsmooth.planar.clutch``; its negative values count as 0: the element is open).
     def make_law(self, law: str | None = None):
         """The :class:`nonsmooth.friction.FrictionLaw` of this pair (``law`` overrides): the
         law's ``from_pair`` with this pair's coefficients and ``params`` (each law takes its own

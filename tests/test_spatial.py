@@ -1,5 +1,5 @@
-"""The spatial family on the Python path (``nonsmooth.spatial``, ``docs/spatial.md``), checked
-against references written apart from it: Euler's closed form of a torque-free body (Jacobi
+"""The spatial family on the Python path (``nonsmooth.spatial``, ``docs/design/spatial.md``),
+checked against references written apart from it: Euler's closed form of a torque-free body (Jacobi
 elliptic functions, ``tests/rigid_body.py``), Newton-Euler equations written here from the
 recorded motion, the planar family's crank-rocker, inverse dynamics of driven joints and
 finite differences of the constraints along the motion."""

@@ -1,5 +1,5 @@
 """Joint friction on spatial joints (``nonsmooth.spatial.joint_friction``,
-``docs/spatial_friction.md`` section 7), set-valued Coulomb, against closed forms where each
+``docs/design/spatial_friction.md`` section 7), set-valued Coulomb, against closed forms where each
 reaction is constant: a ball joint's spin-down, a vertical flywheel loaded axially, an overhung
 disc on a horizontal hinge (radial and bending loads), a slider whose centre of mass overhangs
 (reaction and bending over the overlap), a shaft sliding and spinning in a cylindrical bearing

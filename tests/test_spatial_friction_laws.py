@@ -1,11 +1,11 @@
-"""The smooth friction laws on the spatial joints (``docs/spatial_friction.md`` section 7 items
-10-11; issue 22 item 2): LuGre driven at a constant slip on each joint type (revolute,
-spherical, translational, cylindrical) against its steady closed form ``F = N g(v) + sigma2 v``
-with ``N`` from the closed-form load, the friction vector parallel to the slip on the vector
-pairs; the regularized spin-down of a ball joint against the Coulomb closed form as
-``falloff_vel -> 0`` (its creep near the stop in closed form, an error ``O(falloff_vel)``); the
-bristle law's bound ``|F| <= mu_s N + mu_v |v|`` on a stick-slip run; the energy balance and the
-friction's dissipation on every run.
+"""The smooth friction laws on the spatial joints (``docs/design/spatial_friction.md`` section 7
+items 10-11; issue 22 item 2): LuGre driven at a constant slip on each joint type (revolute,
+spherical, translational, cylindrical) against its steady closed form ``F = N g(v) + sigma2 v`` with
+``N`` from the closed-form load, the friction vector parallel to the slip on the vector pairs; the
+regularized spin-down of a ball joint against the Coulomb closed form as ``falloff_vel -> 0`` (its
+creep near the stop in closed form, an error ``O(falloff_vel)``); the bristle law's bound ``|F| <=
+mu_s N + mu_v |v|`` on a stick-slip run; the energy balance and the friction's dissipation on every
+run.
 
 The reference formulas are written out here from the laws' specifications
 (``nonsmooth/friction/lugre.py``, ``regularized.py``, ``bristle.py`` docstrings), not taken

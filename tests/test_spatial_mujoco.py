@@ -1,4 +1,5 @@
-"""The spatial family side by side with MuJoCo (issue 21, ``docs/spatial.md`` section 6 check 5).
+"""The spatial family side by side with MuJoCo (``docs/design/spatial.md`` section 6
+check 5).
 
 The same frictionless double pendulum (``models/spatial_double_pendulum.py``: ``build()`` for
 nonsmooth, two Euler-parameter bodies and ten constraint rows; ``mjcf()`` for MuJoCo, two
@@ -218,7 +219,7 @@ def test_at_its_defaults_nonsmooth_is_1e3_times_more_accurate_than_mujoco_at_its
     default 0.002 s 1.1e-9 m; nonsmooth at its defaults for this frictionless model (DOP853
     rtol 5e-13, atol 5e-15: ``SpatialSystem.default_tolerances``) 5.2e-13 m (2080x), and at
     the engine's general default rtol 1e-11 1.6e-11 m (69x: DOP853's dense output between the
-    steps, ``docs/spatial.md`` section 6), in 0.72x the evaluations."""
+    steps, ``docs/design/spatial.md`` section 6), in 0.72x the evaluations."""
     t_end = 10.0
     grid = DT_OUT * np.arange(int(round(t_end / DT_OUT)) + 1)
     model = sdp.build()

@@ -1,4 +1,4 @@
-"""The heavy symmetric top (issue 21, check 2; ``docs/spatial.md`` section 6): a symmetric
+"""The heavy symmetric top (issue 21, check 2; ``docs/design/spatial.md`` section 6): a symmetric
 body on a spherical joint at the ground, simulated with the spatial family, against the closed
 form of its nutation (Goldstein, *Classical Mechanics*, section 5.7: the bounds are two roots
 of the cubic ``f(u)``, ``u = cos(theta)``, the period an elliptic integral of its roots;

@@ -390,7 +390,7 @@ LAW_SCHEMAS: dict[str, LawSchema] = {s.law: s for s in (COULOMB_SCHEMA, LUGRE_SC
 
 def apply_effect(mu_d: float, mu_s: float | None, params) -> tuple[float, float | None]:
     """The coefficients a set-valued or regularized law uses under MotionSolve's ``effect``
-    (``params["effect"]``, default ``ALL``; ``docs/spatial_friction.md`` section 4.3):
+    (``params["effect"]``, default ``ALL``; ``docs/design/spatial_friction.md`` section 4.3):
     ``STICTION`` the static coefficient everywhere (``mu_d := mu_s``), ``SLIDING`` the dynamic
     one everywhere (``mu_s := mu_d``: the pair sticks at the dynamic level), ``ALL`` both as
     given. Returns ``(mu_d, mu_s)`` (``mu_s`` None: equal to ``mu_d``). LuGre reads ``effect``

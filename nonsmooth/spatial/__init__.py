@@ -1,4 +1,4 @@
-"""The spatial model family (issue 21, ``docs/spatial.md``): rigid bodies in 3-D with Euler
+"""The spatial model family (issue 21, ``docs/design/spatial.md``): rigid bodies in 3-D with Euler
 parameters (7 position and 6 velocity coordinates per body), on the Python path.
 
 * :mod:`nonsmooth.spatial.rotation`: the rotation algebra (``R(p)``, ``E``, ``L``, rates,

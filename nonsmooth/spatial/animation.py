@@ -1,6 +1,6 @@
-"""Animations of spatial results (``docs/spatial.md`` section 7, step 4): matplotlib 3-D frames
-(``mpl_toolkits.mplot3d``, drawn off screen on the Agg canvas: no display, no pyplot) written as
-a GIF (``matplotlib.animation.PillowWriter``; Pillow comes with matplotlib) or an MP4
+"""Animations of spatial results (``docs/design/spatial.md`` section 7, step 4): matplotlib 3-D
+frames (``mpl_toolkits.mplot3d``, drawn off screen on the Agg canvas: no display, no pyplot) written
+as a GIF (``matplotlib.animation.PillowWriter``; Pillow comes with matplotlib) or an MP4
 (``FFMpegWriter``, when an ``ffmpeg`` executable is found).
 
 What a frame shows, from the recorded motion (``result.sol``, the dense output, at the frame

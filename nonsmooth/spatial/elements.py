@@ -1,4 +1,4 @@
-"""The spatial family's elements: bodies, joints, drivers and forces (``docs/spatial.md``).
+"""The spatial family's elements: bodies, joints, drivers and forces (``docs/design/spatial.md``).
 
 Points and axes of joints and forces are given in **world coordinates at the initial
 configuration** (the bodies' ``position`` and ``orientation``); compiling stores them in each

@@ -1,6 +1,6 @@
 """Joint friction of the spatial family: MotionSolve's ``Force_JointFriction`` on the revolute,
-spherical, translational and cylindrical joints (``docs/spatial_friction.md``, ``docs/method.md``
-section 15.4).
+spherical, translational and cylindrical joints (``docs/design/spatial_friction.md``,
+``docs/method.md`` section 15.4).
 
 A frictional joint is one :class:`~nonsmooth.system.FrictionPair` whose slip velocity and
 normal load come from the joint's own rows (``body_a`` the carrier, MotionSolve's J marker;
@@ -31,7 +31,7 @@ the normal load before the coefficient, as in the planar family (``N_pre = prelo
 r)``). The overlap is ``x_s = initial_overlap`` or, with ``overlap_delta="increase"`` /
 ``"decrease"``, ``initial_overlap +- s`` (``s`` the joint's displacement; ``x_s <= 0`` is a
 ``ModelError``). References: Altair MotionSolve
-reference, ``Force_JointFriction``; ``docs/spatial_friction.md`` sections 2 and 4.
+reference, ``Force_JointFriction``; ``docs/design/spatial_friction.md`` sections 2 and 4.
 """
 
 from __future__ import annotations

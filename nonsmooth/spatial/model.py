@@ -1,4 +1,4 @@
-"""The spatial model builder and its compiled system (the Python path of ``docs/spatial.md``
+"""The spatial model builder and its compiled system (the Python path of ``docs/design/spatial.md``
 section 7, steps 1-2).
 
 :class:`SpatialModel` collects bodies (:class:`~nonsmooth.spatial.elements.Body`), joints,
@@ -339,7 +339,7 @@ class SpatialSystem(System):
         """DOP853 on a frictionless model whose drivers' derivatives are given (not central
         differences): :data:`FRICTIONLESS_TOLERANCES` (obligation 11); else the engine's.
         Then the right-hand side is smooth to round-off, and DOP853's error at the outputs is
-        its dense output's, 10-20x its steps' own at rtol 1e-11 (``docs/spatial.md`` section
+        its dense output's, 10-20x its steps' own at rtol 1e-11 (``docs/design/spatial.md`` section
         6): 5e-13 brings the outputs to the steps' accuracy at 1.4x the evaluations (the
         double pendulum, gyroscope, four-bar and robot arm alike). With friction pairs
         (events, ``|lambda_N|`` loads, iterated norm loads) or a ``Driver(position=f)`` whose

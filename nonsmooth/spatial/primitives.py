@@ -1,5 +1,5 @@
 """Joint primitives of the spatial family: constraint values, velocity-level Jacobian rows and
-``gamma = -(dG/dt) v`` in closed form (``docs/spatial.md`` section 2, ``docs/method.md``
+``gamma = -(dG/dt) v`` in closed form (``docs/design/spatial.md`` section 2, ``docs/method.md``
 section 15), numpy only.
 
 Conventions (Nikravesh, *Computer-Aided Analysis of Mechanical Systems*, 1988, ch. 11; Haug,
@@ -224,7 +224,7 @@ class AnglePrimitive:
 class CrossDot2Primitive:
     """The vector between two points along the common normal of two body vectors: ``phi =
     (R_a h_a x R_b h_b) . (x_b - x_a)`` (1 row, m); with ``h_a``, ``h_b`` a universal joint's
-    cross axes, the third component of its point constraint (``docs/spatial_friction.md``
+    cross axes, the third component of its point constraint (``docs/design/spatial_friction.md``
     section 2.1).
 
     With ``n = h_a x h_b``, ``d = x_b - x_a``: ``G`` is ``-n`` on ``u_a``, ``n`` on ``u_b``,

@@ -1,5 +1,5 @@
-"""Rotor inertia of a geared revolute joint in the spatial family (``docs/spatial.md`` section
-3, ``docs/method.md`` section 15.1).
+"""Rotor inertia of a geared revolute joint in the spatial family (``docs/design/spatial.md``
+section 3, ``docs/method.md`` section 15.1).
 
 A motor of rotor inertia ``I_r`` (kg m^2, about its spin axis) drives a :class:`Revolute` joint
 through a reduction of ratio ``G`` (rotor turns per joint turn): the rotor turns about the

@@ -64,8 +64,8 @@ displacement (cylindrical: either). The spatial driver's coordinate is 0 at t = 
 driving torque / force on the I body is the output ``<motion>.torque`` / ``.force`` (SI).
 
 Reference: Altair MotionSolve Reference Guide, XML format (Body_Rigid, Constraint_Joint,
-Motion_Joint, Force_JointFriction, Post_Request); ``docs/spatial.md``,
-``docs/spatial_friction.md`` and ``docs/method.md`` section 15 for the spatial family.
+Motion_Joint, Force_JointFriction, Post_Request); ``docs/design/spatial.md``,
+``docs/design/spatial_friction.md`` and ``docs/method.md`` section 15 for the spatial family.
 """
 
 from __future__ import annotations
