@@ -298,7 +298,7 @@ class GeneralStage:
 
     def load_lipschitz(self, X1, Wt, slip) -> np.ndarray:
         """The Lipschitz matrix ``L`` (n_s, n_s) of the slipping pairs' loads as a function of
-        their own loads (``docs/spatial_friction.md`` section 3.2): ``L_ij = sum_g w_g
+        their own loads (``docs/design/spatial_friction.md`` section 3.2): ``L_ij = sum_g w_g
         ||X1[r_g, j]|| + sum_r Wt_ir |X1[r, j]|``; ``rho(L) < 1`` certifies one solution of
         the load equation and the convergence of its iteration."""
         n = self.n_v
@@ -324,8 +324,8 @@ class GeneralStage:
         raise FrictionLoadError(
             f"at t = {t:.10g} s the normal loads of the joint(s) {names} are not unique: "
             f"friction feeds back into the joints' reactions by rho(L) = {rho:.6g} newton per "
-            "newton (>= 1: self-locking or several solutions, docs/spatial_friction.md section "
-            "3.3); reduce mu, the pin or ball radius, or lengthen the overlap or bending arm")
+            "newton (>= 1: self-locking or several solutions, docs/design/spatial_friction.md "
+            "section 3.3); reduce mu, the pin or ball radius, or lengthen the overlap or bending arm")
 
     def certify_converged(self, t, X0, X1, Wt, slip, preload, N_slip) -> None:
         """A converged load iteration is the only solution when ``rho(L) < 1``. Otherwise the
@@ -360,7 +360,7 @@ class GeneralStage:
                 f"into the reaction by rho(L) = {rho:.6g} newton per newton (>= 1), so the load "
                 "equation has more than one solution: the run follows the branch connected to "
                 f"the frictionless load, N = {[round(float(n), 9) for n in N_slip]} N{also} "
-                "(docs/spatial_friction.md section 3.3); result.diagnostics['load_branch'] "
+                "(docs/design/spatial_friction.md section 3.3); result.diagnostics['load_branch'] "
                 "counts the evaluations")
         self.branch = [LoadBranchWarning(text, t, names, roots, rho), 1]
         warnings.warn(self.branch[0], stacklevel=2)

@@ -303,7 +303,7 @@ def vector_offsets(p, k, m, p_rows):
 
 
 #: The header's ``radial`` of a plan whose pairs have general norm load terms
-#: (``FrictionPair.norms``: weighted groups of 1-3 rows, ``docs/spatial_friction.md`` section
+#: (``FrictionPair.norms``: weighted groups of 1-3 rows, ``docs/design/spatial_friction.md`` section
 #: 3): they are in the norm tail (:func:`norm_offsets`), ``rad_rows`` is all -1, and the plan
 #: always has the vector tail (``p_rows`` then may equal ``p``).
 RADIAL_NORMS = 2.0

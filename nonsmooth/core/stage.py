@@ -566,7 +566,7 @@ def _load_magnitudes(Kf, c, faces, mag, Kw, rhs):
 @njit(cache=True, _nrt=False, inline="always")
 def _certify_radial(X, rad_rows, abs_rows, Wt, slip, jam):
     """The load certificate of revolute pins' radial loads (``GeneralStage.load_lipschitz``
-    with 2-row norm terms, ``docs/spatial_friction.md`` section 3.2) without eigenvalues:
+    with 2-row norm terms, ``docs/design/spatial_friction.md`` section 3.2) without eigenvalues:
     whether ``a = min(||L||_inf, ||L||_1, ||L||_F) <= 1 - jam`` (``a >= rho(L)``), ``L_ab =
     ||X[rad_a, 1 + b]|| + sum_r |Wt_ar| |X[abs_r, 1 + b]|`` of the slipping pairs ``a, b``.
     Otherwise the Python stage takes ``rho(L)`` and names a map that is not a contraction."""
@@ -1107,7 +1107,7 @@ def _derivative(y, out, dy, n, m, p, k, n_z, p_rows=-1):
 # ------------------------------------------------------------------------------ norm load terms
 # A plan whose pairs have general norm load terms (``FrictionPair.norms``: a spatial joint's
 # radial, bending and ball loads, weighted groups of 1-3 rows; ``core.layout.RADIAL_NORMS``,
-# ``docs/spatial_friction.md`` section 3) takes the functions below, each a call of its own:
+# ``docs/design/spatial_friction.md`` section 3) takes the functions below, each a call of its own:
 # the planar stage above (its radial rows, its inlined code) is not touched by them.
 norm_offsets = njit(inline="always", _nrt=False)(layout.norm_offsets)
 
@@ -1163,7 +1163,7 @@ def _lipschitz_entry(X, plan, n_groups, o_groups, abs_rows, Wt, i, col):
 
 @njit(cache=True, _nrt=False)
 def _certify_norms(X, plan, Wt, slip):
-    """The load certificate of norm terms (``docs/spatial_friction.md`` section 3.2) without
+    """The load certificate of norm terms (``docs/design/spatial_friction.md`` section 3.2) without
     eigenvalues: ``OK`` when ``a = min(||L||_inf, ||L||_1, ||L||_F) <= 1 - jam`` (``a >=
     rho(L)``; ``L`` (n_s, n_s) the slipping pairs' load Lipschitz matrix from the KKT columns
     ``X[:, 1:]``), else ``UNCERTIFIED`` (the Python path takes ``rho(L)`` and names a map that
