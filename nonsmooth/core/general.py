@@ -325,7 +325,8 @@ class GeneralStage:
             f"at t = {t:.10g} s the normal loads of the joint(s) {names} are not unique: "
             f"friction feeds back into the joints' reactions by rho(L) = {rho:.6g} newton per "
             "newton (>= 1: self-locking or several solutions, docs/design/spatial_friction.md "
-            "section 3.3); reduce mu, the pin or ball radius, or lengthen the overlap or bending arm")
+            "section 3.3); reduce mu, the pin or ball radius, or lengthen the overlap or bending "
+            "arm")
 
     def certify_converged(self, t, X0, X1, Wt, slip, preload, N_slip) -> None:
         """A converged load iteration is the only solution when ``rho(L) < 1``. Otherwise the
