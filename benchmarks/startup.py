@@ -38,8 +38,8 @@ def main() -> None:
         ("python -c 'import numpy'", [py, "-c", "import numpy"], None),
         ("python -c 'import nonsmooth'", [py, "-c", "import nonsmooth"], 0.25),
         ("python -m nonsmooth --help", [py, "-m", "nonsmooth", "--help"], 0.25),
-        ("kernels loaded from the cache", [py, "-c", "from nonsmooth import kernels; "
-                                           "kernels.warm()"], None),
+        ("kernels loaded from the cache", [py, "-c", "from nonsmooth.planar.warm "
+                                           "import warm; warm()"], None),
         ("nonsmooth run stick_slip_oscillator", [py, "-m", "nonsmooth", "run",
                                                  "stick_slip_oscillator", "--t-end", "1"],
          None),

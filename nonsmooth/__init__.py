@@ -10,6 +10,7 @@ modules: ``docs/architecture.md``.
 """
 
 from . import prebuilt  # noqa: F401 - first: it chooses numba's CPU target (see there)
+from ._distribution import version as _version
 from .compare import Comparison, compare
 from .dynamics import DEFAULT_ALPHA, DEFAULT_BETA
 from .errors import (
@@ -90,17 +91,6 @@ __all__ = [
     "NotRecordedError",
     "__version__",
 ]
-
-
-def _version() -> str:
-    """The installed distribution's version (``importlib.metadata``: the one number, in
-    ``pyproject.toml``); ``0+unknown`` for a source tree that was never installed."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("nonsmooth")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 def __getattr__(name: str):

@@ -13,51 +13,17 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["nonfinite_source", "nonfinite_error", "user_frame", "check_mass_matrix"]
+__all__ = ["nonfinite_source", "nonfinite_error", "user_frame", "check_mass_matrix", "finite"]
 
 _PACKAGE = Path(__file__).resolve().parent
 
 
-def _finite(value) -> bool:
+def finite(value) -> bool:
+    """Whether ``value`` is numbers, all finite (False for what is not numbers)."""
     try:
         return bool(np.all(np.isfinite(np.asarray(value, dtype=float))))
     except (TypeError, ValueError):
         return False
-
-
-def _planar_source(system, t, q, v) -> str | None:
-    """Only user-supplied functions are suspects: a built-in element (spring, damper ...) that
-    overflows at a finite state is the integration diverging, not the element."""
-    for fe in system.model.forces:
-        fn = getattr(fe, "function", None)
-        if callable(fn) and not _finite(fn(t, q, v)):
-            return f"the function of {type(fe).__name__.lower()} '{fe.name}'"
-    for j in system.model.joints:
-        given = getattr(j, "normal_force", None)  # a clutch's, brake's or clamp's N(t)
-        if callable(given) and not _finite(given(t)):
-            return f"the normal force of {type(j).__name__.lower()} '{j.name}'"
-        parts = [getattr(j, a, None) for a in ("_f", "_df", "_ddf")]
-        if all(callable(f) for f in parts) and not all(_finite(f(t)) for f in parts):
-            return f"the motion of {type(j).__name__.lower()} '{j.name}'"
-    return None
-
-
-def _generalized_source(system, t, q, v) -> str | None:
-    calls = [("forces(t, q, v)", system._forces, (t, q, v)),
-             ("inertial(t, q, v)", system._inertial, (t, q, v)),
-             ("damping(t, q, v)", system._damping, (t, q, v)),
-             ("potential_gradient(t, q)", system._dV, (t, q)),
-             ("mass(q)", system._mass_fn, (q,)),
-             ("tangential(t, q)", system._W, (t, q))]
-    for c in system._constraints:
-        calls += [(f"constraint {c.name!r} phi(t, q)", c.phi, (t, q)),
-                  (f"constraint {c.name!r} jacobian(t, q)", c.jacobian, (t, q)),
-                  (f"constraint {c.name!r} gamma(t, q, v)", c.gamma, (t, q, v)),
-                  (f"constraint {c.name!r} phi_t(t, q)", c.phi_t, (t, q))]
-    for what, fn, args in calls:
-        if fn is not None and not _finite(fn(*args)):
-            return f"the GeneralizedSystem's {what}"
-    return None
 
 
 def nonfinite_source(system, t: float, q: np.ndarray, v: np.ndarray) -> str | None:
@@ -66,16 +32,9 @@ def nonfinite_source(system, t: float, q: np.ndarray, v: np.ndarray) -> str | No
     Returns a description such as ``"the function of force 'push'"`` or
     ``"the GeneralizedSystem's forces(t, q, v)"``, or None when every element is finite there
     (the integration itself diverged). Exceptions raised by user code propagate."""
-    if not (_finite(q) and _finite(v) and math.isfinite(t)):
+    if not (finite(q) and finite(v) and math.isfinite(t)):
         return None
-    from .planar.model import PlanarSystem
-    from .system import GeneralizedSystem
-
-    if isinstance(system, PlanarSystem):
-        return _planar_source(system, t, q, v)
-    if isinstance(system, GeneralizedSystem):
-        return _generalized_source(system, t, q, v)
-    return None
+    return system.nonfinite_source(t, q, v)  # the family's own (System.nonfinite_source)
 
 
 def nonfinite_error(system, times, q, v):
@@ -109,7 +68,7 @@ def check_mass_matrix(M: np.ndarray, t: float | None = None) -> str | None:
     M = np.asarray(M, dtype=float)
     at = "" if t is None else f"(q) at t = {t:.10g} s"
     hint = "" if t is None else "; check the mass(q) function"
-    if not _finite(M):
+    if not finite(M):
         return f"mass matrix M{at} has non-finite entries"
     scale = float(np.max(np.abs(M))) if M.size else 0.0
     asym = float(np.max(np.abs(M - M.T))) if M.size else 0.0

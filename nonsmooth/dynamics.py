@@ -101,6 +101,11 @@ class _BufferEvaluation(Evaluation):
 _FACE_TRIES = 3
 
 
+def _contiguous(x) -> np.ndarray:
+    """A contiguous float vector (the one array layout the kernels are compiled for)."""
+    return np.ascontiguousarray(x, dtype=float)
+
+
 class Dynamics:
     """The right-hand side of a compiled system for fixed friction modes and faces, and the
     transition problem at events.
@@ -227,8 +232,7 @@ class Dynamics:
     def _compile_plan(self, tables, packed) -> None:
         """Pack the constants of :func:`nonsmooth.core.stage.acceleration_stage` (its ``plan``);
         ``packed`` each law's ``(kind, numbers)`` (:meth:`FrictionLaw.pack`)."""
-        from .planar import kernels
-        from .planar.model import _vector
+        from .core.stage import acceleration_stage
 
         sysm = self.system
         n, m, p = self.n, self.m, self.p
@@ -268,7 +272,7 @@ class Dynamics:
             self.stop_speed = self._plan[o_stop:end]
             self._run_blocks = (slice(o_eref, o_enext), slice(o_stop, end))
         self._layout = L = evaluation_layout(n, m, p, k, state_mass, self.n_z, self.p_rows)
-        self._vector = _vector
+        self._vector = _contiguous
         self._views = evaluation_slices(L)
         self._res_at, self._size, self._k = L["residual"][0], L["size"], k
         self._zero_bias = np.zeros(self.p_rows)
@@ -276,19 +280,16 @@ class Dynamics:
         self._face_guess = np.ones(k)  # the faces of the last face-free evaluation
         if tables is not None:
             sysm._kern()  # loaded (or compiled, announced) now, not on first use
-            self._kernel = kernels.planar_evaluate
+            self._kernel = sysm._kern().planar_evaluate
             if not sysm._user and not self._callable_weights:
                 self._fast = (self._kernel, tables.ints, tables.floats, sysm._U, tables.mass,
                               self._plan, self._Wt)
             if not self._callable_weights:  # whole phases and output blocks compiled
-                from .planar.family import planar_family
-
-                self._family = planar_family(sysm, self._size,
-                                             self._run_blocks if self.vector else None,
-                                             self._plan)
+                self._family = sysm.compiled_family(self._size,
+                                                    self._run_blocks if self.vector else None,
+                                                    self._plan)
         else:
-            kernels.warm("stage")
-            self._kernel = kernels.acceleration_stage
+            self._kernel = acceleration_stage
             if norms is not None:  # (the allocating stage of the norm terms)
                 from .core.stage import acceleration_stage_norms
 
@@ -297,14 +298,10 @@ class Dynamics:
             # (a generated module's terms know scalar pairs only: a model with vector pairs
             # evaluates its terms in Python and the stage compiled)
             if compiled is not None and not self._callable_weights and not self.vector:
-                from .generalized.family import GeneratedFamily
-                from .generalized.generated import kernel_module
-
                 # the model's own compiled terms and the stage in one generated kernel
-                module = kernel_module(compiled, self._plan, self._Wt)
+                module, self._family = sysm.generated_kernels(self._plan, self._Wt, self._size)
                 self._generated = (module.evaluate, compiled.parameters, sysm._M)
                 self._generated_module = module  # its fixed-step phase: simulate
-                self._family = GeneratedFamily(module, (compiled.parameters,), size=self._size)
             elif not self._callable_weights and not self.vector:
                 # a family with its own compiled module (the spatial one), or None
                 self._family = sysm.compiled_family(self._size)

@@ -145,3 +145,9 @@ class FitError(NonsmoothError):
     """A fit could not go on: the run at the initial parameter values failed, or the runs a
     Jacobian column needs failed on both sides of the point (the model refuses the values, or
     the run fails there); the message names the parameter values and the run's error."""
+
+
+class SweepError(NonsmoothError, ValueError):
+    """A sweep that cannot start or continue: a malformed grid or metric, an unwritable store,
+    a resume whose definition differs from the stored one, an unreachable Dask scheduler, a
+    build function that cannot be sent to the workers. Nothing has run when it is raised."""

@@ -202,15 +202,12 @@ class Model:
 def as_model(obj, *, q0=None, v0=None) -> Model:
     """Accept a Model, a model builder (a PlanarModel, a SpatialModel: anything with
     ``compile()`` and ``initial_state()``) or a System (+ q0, v0) and return a Model."""
-    from .planar.model import PlanarModel
-
     if isinstance(obj, Model):
         if q0 is None and v0 is None:
             return obj
         return replace(obj, q0=obj.q0 if q0 is None else q0,  # every other field kept
                        v0=obj.v0 if v0 is None else v0)
-    if isinstance(obj, PlanarModel) or (callable(getattr(obj, "compile", None))
-                                        and callable(getattr(obj, "initial_state", None))):
+    if callable(getattr(obj, "compile", None)) and callable(getattr(obj, "initial_state", None)):
         system = obj.compile()  # a builder of any family (PlanarModel, SpatialModel)
         qi, vi = obj.initial_state()
         return Model(system, qi if q0 is None else q0, vi if v0 is None else v0, obj.name)

@@ -611,9 +611,7 @@ class Result:
         at ``fps`` frames per second: :func:`nonsmooth.spatial.animation.animate` (its
         ``options``: ``speed``, ``triads``, ``trace``, the view). A result of another family
         raises :class:`~nonsmooth.errors.ModelError`. Returns the path written."""
-        from .spatial.animation import animate
-
-        return animate(self, path, fps, **options)
+        return self.model.system.animate(self, path, fps, **options)  # System.animate
 
 
 for _name in DERIVED:

@@ -42,7 +42,7 @@ import numpy as np
 
 from .core.layout import StateLayout
 from .core.status import EVALUATION_STATUSES, NONFINITE
-from .diagnose import check_mass_matrix
+from .diagnose import check_mass_matrix, finite
 from .errors import ModelError
 
 __all__ = [
@@ -376,11 +376,13 @@ class System:
         """Names of the frictional pairs (p) (obligation 6)."""
         return [pr.name for pr in self.pairs]
 
-    def compiled_family(self, size: int):
+    def compiled_family(self, size: int, run_blocks=None, home=None):
         """The family's compiled entry points (obligation 4: a
         :class:`~nonsmooth.family.CompiledFamily`) for a run whose evaluation buffer has
-        ``size`` floats, or None (the Python path; the default). The planar and generated
-        families are made by ``Dynamics`` from their tables and modules."""
+        ``size`` floats, or None (the Python path; the default); with vector pairs
+        ``run_blocks``, the slices of the plan's ``e_ref`` and ``stop_speed``, and ``home``, the
+        run's plan. A generalized system's compiled terms make theirs with the run's plan
+        (:meth:`GeneralizedSystem.generated_kernels`)."""
         return None
 
     @property
@@ -404,6 +406,20 @@ class System:
 
     def kernel_key(self) -> str | None:
         """What names the family's compiled code (obligation 10): none."""
+        return None
+
+    def animate(self, result, path, fps: float = 30.0, **options):
+        """Draw ``result``'s motion to ``path`` (``Result.animate``): the families that draw
+        (the spatial one) override it; here a :class:`~nonsmooth.errors.ModelError`."""
+        name = getattr(result.model, "name", type(self).__name__)
+        raise ModelError(f"cannot animate '{name}': animations are drawn for spatial models "
+                         "(nonsmooth.spatial) only; plot a planar result with result.plot()")
+
+    def nonfinite_source(self, t: float, q: np.ndarray, v: np.ndarray) -> str | None:
+        """The element or user function whose value at the finite state ``(t, q, v)`` is NaN
+        or infinite, in words (``"the function of force 'push'"``), or None when every one is
+        finite there (the integration itself diverged); part of obligation 8, called only
+        after a failure (:func:`nonsmooth.diagnose.nonfinite_source`). Default: None."""
         return None
 
     def default_tolerances(self, method: str) -> tuple[float, float] | None:
@@ -665,6 +681,34 @@ class GeneralizedSystem(System):
     def constant_mass(self) -> np.ndarray | None:
         """The mass matrix given as an array (n_v, n_v), or None for a function of ``q``."""
         return self._M
+
+    def generated_kernels(self, plan: np.ndarray, Wt: np.ndarray, size: int):
+        """The kernel module generated around the compiled terms (:attr:`compiled`) with the
+        run's ``plan`` and constant ``Wt``, and its compiled family
+        (:class:`~nonsmooth.generalized.family.GeneratedFamily`, evaluation buffer of ``size``
+        floats): ``(module, family)``."""
+        from .generalized.family import GeneratedFamily
+        from .generalized.generated import kernel_module
+
+        module = kernel_module(self.compiled, plan, Wt)
+        return module, GeneratedFamily(module, (self.compiled.parameters,), size=size)
+
+    def nonfinite_source(self, t, q, v) -> str | None:
+        calls = [("forces(t, q, v)", self._forces, (t, q, v)),
+                 ("inertial(t, q, v)", self._inertial, (t, q, v)),
+                 ("damping(t, q, v)", self._damping, (t, q, v)),
+                 ("potential_gradient(t, q)", self._dV, (t, q)),
+                 ("mass(q)", self._mass_fn, (q,)),
+                 ("tangential(t, q)", self._W, (t, q))]
+        for c in self._constraints:
+            calls += [(f"constraint {c.name!r} phi(t, q)", c.phi, (t, q)),
+                      (f"constraint {c.name!r} jacobian(t, q)", c.jacobian, (t, q)),
+                      (f"constraint {c.name!r} gamma(t, q, v)", c.gamma, (t, q, v)),
+                      (f"constraint {c.name!r} phi_t(t, q)", c.phi_t, (t, q))]
+        for what, fn, args in calls:
+            if fn is not None and not finite(fn(*args)):
+                return f"the GeneralizedSystem's {what}"
+        return None
 
     def kernel_key(self) -> str | None:
         """The hash that names the generated module of the compiled terms

@@ -13,13 +13,19 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "nonsmooth"
 
-#: The planar family's modules (its model, tables, kernels and their instantiations).
-PLANAR_FAMILY = ("planar", "tables", "kernels", "dop853", "fixed_step", "planar_family",
-                 "bodies", "joints", "forces", "inertia", "clutch", "sliding_contact")
+#: The model families' packages, and the old import paths of the planar and generalized
+#: families' modules (``nonsmooth/_moved.py``).
+FAMILIES = ("planar", "generalized", "spatial")
+OLD_PATHS = ("tables", "kernels", "dop853", "fixed_step", "planar_family", "bodies", "joints",
+             "forces", "inertia", "clutch", "sliding_contact", "generated", "generated_family",
+             "events", "recorder", "dense")
 #: What the core must not import (model families, the run, Dynamics).
-CORE_FORBIDDEN = (*PLANAR_FAMILY, "generalized", "generated", "system", "simulate", "dynamics")
+CORE_FORBIDDEN = (*FAMILIES, *OLD_PATHS, "system", "simulate", "dynamics")
 #: What the run must not import: a family's modules (it calls the contract).
-RUN_FORBIDDEN = (*PLANAR_FAMILY, "generated")
+RUN_FORBIDDEN = (*FAMILIES, *OLD_PATHS)
+#: The modules that see every family only through the contract (``family.py``,
+#: ``System``'s methods): the evaluator, the result, the failure diagnosis, the model.
+CONTRACT_USERS = ("family.py", "dynamics.py", "result.py", "diagnose.py", "model.py")
 #: The planar tables' names (``tables.PlanarTables``), which the core and the run never use.
 TABLE_NAMES = ("tables", "ints", "floats", "pair_rows", "it", "ft")
 #: What the family contract must not import.
@@ -93,6 +99,105 @@ def test_the_core_layouts_and_statuses_import_no_numba(name):
 
 def test_the_family_contract_imports_no_numba_scipy_or_family():
     assert forbidden_imports(PACKAGE / "family.py", FAMILY_FORBIDDEN) == []
+
+
+@pytest.mark.parametrize("name", CONTRACT_USERS)
+def test_the_evaluator_result_diagnosis_and_model_import_no_family(name):
+    assert forbidden_imports(PACKAGE / name, (*FAMILIES, *OLD_PATHS)) == []
+
+
+@pytest.mark.parametrize("path", sorted(p for p in PACKAGE.rglob("*.py")
+                                        if "_prebuilt" not in p.parts),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_imports_an_old_path(path):
+    """The package itself uses the new places; the old paths are for users' scripts."""
+    if path.parent == PACKAGE and path.stem in OLD_PATHS:
+        return  # the old path's own module
+    assert forbidden_imports(path, OLD_PATHS) == []
+
+
+def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    """``module -> the package's modules it imports`` (every import, lazy ones too, except
+    those under ``if TYPE_CHECKING:``, which are not imports at run time); ``nonsmooth.models``
+    (the bundled models' folder) included."""
+    files = {".".join(p.relative_to(package.parent).with_suffix("").parts): p
+             for p in package.rglob("*.py") if "_prebuilt" not in p.parts}
+    files.update({f"nonsmooth.models.{p.stem}": p for p in
+                  (package.parent / "models").glob("*.py")})
+    modules = {name.removesuffix(".__init__"): path for name, path in files.items()}
+
+    def owner(name: str) -> str | None:  # the module a dotted name lives in
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                node.body = []
+        package_parts = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        targets = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets |= {owner(a.name) for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = (package_parts[:len(package_parts) - node.level + 1] if node.level
+                        else [])
+                prefix = ".".join(base + ([node.module] if node.module else []))
+                targets |= {owner(f"{prefix}.{a.name}") for a in node.names}
+        graph[name] = {t for t in targets if t and t != name}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_circle_anywhere_in_the_package():
+    assert import_circles(import_graph()) == []
+
+
+def test_the_circle_check_finds_a_circle(tmp_path):
+    pkg = tmp_path / "nonsmooth"
+    (pkg / "sub").mkdir(parents=True)
+    (tmp_path / "models").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("def f():\n    from .sub import b\n")
+    (pkg / "sub" / "b.py").write_text("from .. import a\n")
+    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                              "    from . import a\n")
+    (pkg / "d.py").write_text("import nonsmooth.c\n")
+    assert import_circles(import_graph(pkg)) == [["nonsmooth.a", "nonsmooth.sub.b"]]
 
 
 #: The run's modules: ``simulate`` and ``nonsmooth/run/``.

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .scaling import norm2, times_ratio
+from .arithmetic import norm2, times_ratio
 
 __all__ = ["lcp_residual", "hlcp_residual"]
 

@@ -47,6 +47,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .arithmetic import ldexp, norm2, times_ratio
 from .result import HLCPResult, LCPResult
 
 __all__ = [
@@ -106,63 +107,6 @@ def binary_exponent(x) -> int | None:
     if largest == 0.0:
         return None
     return int(np.frexp(largest)[1]) - 1
-
-
-def ldexp(x, exponent: int) -> np.ndarray:
-    """``x * 2^exponent``, exact unless the result leaves the range of doubles.
-
-    Parameters
-    ----------
-    x : array_like
-    exponent : int
-
-    Returns
-    -------
-    ndarray
-        Overflow gives ``inf`` and underflow ``0`` or subnormal values, silently.
-    """
-    with np.errstate(over="ignore", under="ignore"):
-        return np.ldexp(np.asarray(x, dtype=float), int(exponent))
-
-
-def times_ratio(x, numerator: float, denominator: float) -> np.ndarray:
-    """``x * numerator / denominator`` without overflow or underflow of the ratio itself.
-
-    Parameters
-    ----------
-    x : array_like
-    numerator, denominator : float
-        Positive finite scales.
-
-    Returns
-    -------
-    ndarray
-    """
-    mantissa_n, exponent_n = np.frexp(numerator)
-    mantissa_d, exponent_d = np.frexp(denominator)
-    with np.errstate(over="ignore", under="ignore"):
-        scaled = np.asarray(x, dtype=float) * (float(mantissa_n) / float(mantissa_d))
-    return ldexp(scaled, int(exponent_n) - int(exponent_d))
-
-
-def norm2(x) -> float:
-    """Euclidean norm that neither overflows nor underflows for representable results.
-
-    Parameters
-    ----------
-    x : array_like
-
-    Returns
-    -------
-    float
-        ``nan`` or ``inf`` when ``x`` holds them.
-    """
-    x = np.asarray(x, dtype=float)
-    largest = float(np.max(np.abs(x))) if x.size else 0.0
-    if largest == 0.0 or not math.isfinite(largest):
-        return largest
-    with np.errstate(under="ignore"):
-        return largest * float(np.sqrt(np.sum(np.square(x / largest))))
 
 
 def _power_of_ten(exponent2: int) -> str:

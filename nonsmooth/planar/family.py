@@ -94,9 +94,9 @@ class PlanarFamily(CompiledFamily):
         return planar_potentials(it, ft, np.ascontiguousarray(Q))
 
     def warm(self, what):
-        from . import kernels
+        from .warm import warm
 
-        kernels.warm(what)
+        warm(what)
 
 
 def planar_family(system, size: int, run_blocks=None, home=None) -> PlanarFamily:

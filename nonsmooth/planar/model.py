@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.status import COINCIDENT
+from ..diagnose import finite
 from ..errors import ModelError
 from ..system import FrictionPair, System, Terms
 from . import forces as _forces
@@ -179,8 +180,9 @@ class PlanarSystem(System):
     def _kern(self):
         if self._kernels is None:
             from . import kernels
+            from .warm import warm
 
-            kernels.warm("planar")
+            warm("planar")
             self._kernels = kernels
         return self._kernels
 
@@ -223,6 +225,31 @@ class PlanarSystem(System):
             return (f"spring/damper '{self.tables.names[row]}': its two points coincide at "
                     f"t = {t:.10g} s; its direction is undefined")
         return super().name_failure(status, row, t, q, v)
+
+    def compiled_family(self, size: int, run_blocks=None, home=None):
+        """The planar kernels and phases over this system's tables
+        (:class:`~nonsmooth.planar.family.PlanarFamily`; obligation 4) for a run whose
+        evaluation buffer has ``size`` floats; with vector pairs ``run_blocks``, the slices of
+        the plan's ``e_ref`` and ``stop_speed``, and ``home``, the run's plan."""
+        from .family import planar_family
+
+        return planar_family(self, size, run_blocks, home)
+
+    def nonfinite_source(self, t, q, v) -> str | None:
+        """Only user-supplied functions are suspects: a built-in element (spring, damper ...)
+        that overflows at a finite state is the integration diverging, not the element."""
+        for fe in self.model.forces:
+            fn = getattr(fe, "function", None)
+            if callable(fn) and not finite(fn(t, q, v)):
+                return f"the function of {type(fe).__name__.lower()} '{fe.name}'"
+        for j in self.model.joints:
+            given = getattr(j, "normal_force", None)  # a clutch's, brake's or clamp's N(t)
+            if callable(given) and not finite(given(t)):
+                return f"the normal force of {type(j).__name__.lower()} '{j.name}'"
+            parts = [getattr(j, a, None) for a in ("_f", "_df", "_ddf")]
+            if all(callable(f) for f in parts) and not all(finite(f(t)) for f in parts):
+                return f"the motion of {type(j).__name__.lower()} '{j.name}'"
+        return None
 
     def kernel_key(self) -> str | None:
         """The package's planar kernels (shipped compiled, :mod:`nonsmooth.prebuilt`)."""

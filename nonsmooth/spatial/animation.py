@@ -41,13 +41,13 @@ MAX_FRAMES = 5000
 def spatial_system(obj):
     """The :class:`~nonsmooth.spatial.SpatialSystem` of a result or model, or a
     :class:`~nonsmooth.errors.ModelError` saying that only spatial results are animated."""
-    from .model import SpatialModel, SpatialSystem
-
     model = getattr(obj, "model", obj)  # a Result's model, else the model itself
-    if isinstance(model, SpatialModel):
-        return model.compile()
     system = getattr(model, "system", model)
-    if not isinstance(system, SpatialSystem):
+    if not hasattr(system, "kernel_key") and callable(getattr(model, "compile", None)):
+        system = model.compile()  # a builder (a SpatialModel)
+    # (the spatial family's system by its kernels' key: this module is the model's, which it
+    # must not import back)
+    if getattr(system, "kernel_key", lambda: None)() != "nonsmooth.spatial.kernels":
         name = getattr(model, "name", type(model).__name__)
         raise ModelError(f"cannot animate '{name}': animations are drawn for spatial models "
                          "(nonsmooth.spatial) only; plot a planar result with result.plot()")

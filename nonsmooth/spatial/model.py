@@ -331,6 +331,12 @@ class SpatialSystem(System):
                     f"t = {t:.10g} s; its direction is undefined")
         return super().name_failure(status, row, t, q, v)
 
+    def animate(self, result, path, fps: float = 30.0, **options):
+        """``result``'s motion drawn to ``path`` (:func:`nonsmooth.spatial.animation.animate`)."""
+        from .animation import animate
+
+        return animate(result, path, fps, **options)
+
     def kernel_key(self) -> str:
         """The shipped kernels of the family (``nonsmooth.spatial.kernels``; obligation 10)."""
         return "nonsmooth.spatial.kernels"

@@ -22,20 +22,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import NonsmoothError
+from ..errors import SweepError
+from .metrics import callable_label
 
-__all__ = ["SweepError", "ModelSource", "SweepDefinition", "define", "parse_grid",
+__all__ = ["SweepError", "callable_label", "ModelSource", "SweepDefinition", "define", "parse_grid",
            "differences", "SIMULATE_OPTIONS"]
 
 #: ``simulate`` keyword arguments a sweep passes through unchanged (``options=``).
 SIMULATE_OPTIONS = ("rtol", "atol", "max_step", "friction", "alpha", "beta", "max_evaluations",
                     "timeout", "max_outputs")
-
-
-class SweepError(NonsmoothError, ValueError):
-    """A sweep that cannot start or continue: a malformed grid or metric, an unwritable store,
-    a resume whose definition differs from the stored one, an unreachable Dask scheduler, a
-    build function that cannot be sent to the workers. Nothing has run when it is raised."""
 
 
 # ------------------------------------------------------------------------------ the model
@@ -307,12 +302,6 @@ def _signature_check(fn: Callable) -> Callable[[str, object], object]:
         return value
 
     return convert
-
-
-def callable_label(fn: Callable) -> str:
-    """How ``sweep.json`` names a function: ``callable:module:qualname``."""
-    return (f"callable:{getattr(fn, '__module__', '?')}:"
-            f"{getattr(fn, '__qualname__', getattr(fn, '__name__', repr(fn)))}")
 
 
 def _check_time(name: str, value):

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .definition import SweepError, callable_label
+from ..errors import SweepError
 
 __all__ = ["Metric", "parse_metric", "parse_metrics", "check_metrics", "available_outputs",
            "EVENT_KINDS", "METRIC_KINDS", "stick_time"]
@@ -56,6 +56,13 @@ _MODE_EVENTS = ("start", "velocity_zero", "reserve_zero")
 _SPECS = ("period:KIND[:PAIR], count:KIND[:PAIR], stick_fraction[:PAIR], max:OUTPUT, "
           "min:OUTPUT, rms:OUTPUT, final:OUTPUT, poincare:OUTPUT[:period[=T]][:phase=P]"
           "[:cross=NAME>V][:last=K]")
+
+
+def callable_label(fn: Callable) -> str:
+    """How ``sweep.json`` names a function: ``callable:module:qualname``."""
+    return (f"callable:{getattr(fn, '__module__', '?')}:"
+            f"{getattr(fn, '__qualname__', getattr(fn, '__name__', repr(fn)))}")
+
 
 
 @dataclass(frozen=True)

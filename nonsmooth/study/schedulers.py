@@ -381,9 +381,9 @@ class Dask(Scheduler):
 
 
 def _worker_version() -> str:
-    import nonsmooth
+    from .._distribution import version
 
-    return nonsmooth.__version__
+    return version()
 
 
 def make_scheduler(scheduler: str, workers: int | None) -> Scheduler:
