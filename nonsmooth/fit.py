@@ -101,6 +101,9 @@ def load_data(data) -> dict[str, np.ndarray]:
         raise DataError(f"{where} has no time column 't' (columns: "
                         f"{', '.join(columns) or 'none'}); name the sample times t (s)")
     n = columns["t"].size
+    if n == 0:
+        raise DataError(f"{where} has no samples (a header row {', '.join(columns)} and no "
+                        "values); give one row per sample below the header")
     for key, arr in columns.items():
         if arr.size != n:
             raise DataError(f"{where}: column {key!r} has {arr.size} values, t has {n}; give one "
@@ -152,7 +155,7 @@ def _read_csv(path: Path) -> dict[str, np.ndarray]:
 
     where = f"data file {path}"
     try:
-        with open(path, newline="") as fh:
+        with open(path, newline="", encoding="utf-8-sig") as fh:  # a spreadsheet's BOM
             rows = list(csv.reader(fh))
     except OSError as exc:
         raise DataError(f"cannot read the {where}: {exc.strerror or exc}") from None
@@ -611,12 +614,12 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
     start_values = _initial(names, table, fixed, source, x0, lower, upper)
     out = _outputs(outputs, columns)
     t = columns["t"]
-    span = _span(t_span, t)
     n_values = t.size * len(out)
-    if n_values <= len(names):
+    if n_values <= len(names) or t.size < 2:
         raise DataError(f"too few samples: {t.size} sample(s) of {len(out)} output(s) for "
-                        f"{len(names)} parameter(s); a fit needs more values than parameters "
-                        f"(at least {len(names) + 1})")
+                        f"{len(names)} parameter(s); a fit needs at least 2 sample times and "
+                        f"more values than parameters (at least {len(names) + 1})")
+    span = _span(t_span, t)
     w = _weights(weights, out, columns)
     run_options = _run_options(options, law)
     if diff_step is not None and not (math.isfinite(diff_step) and 0 < diff_step < 1):

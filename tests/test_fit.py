@@ -307,3 +307,31 @@ def test_the_runs_on_worker_processes_give_the_same_fit(belt):
     np.testing.assert_allclose(pooled.x, serial.x, rtol=1e-12)
     np.testing.assert_allclose(pooled.standard_errors, serial.standard_errors, rtol=1e-9)
     assert pooled.n_runs == serial.n_runs
+
+
+# ============================================================================ awkward data files
+def test_a_header_only_csv_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty.csv").write_text("t,x\n")
+    with pytest.raises(DataError, match="has no samples"):
+        load_data(tmp_path / "empty.csv")
+    assert main(["fit", "stick_slip_oscillator", "empty.csv", "--param", "mu_d"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nonsmooth: error: data file empty.csv has no samples")
+    assert err.count("\n") == 1
+
+
+def test_a_byte_order_mark_is_read(belt, tmp_path):
+    path = tmp_path / "bom.csv"
+    pairs = zip(belt["t"][:5].tolist(), belt["x"][:5].tolist(), strict=True)
+    rows = "\n".join(f"{t!r},{x!r}" for t, x in pairs)
+    path.write_bytes(b"\xef\xbb\xbf" + f"t,x\n{rows}\n".encode())
+    loaded = load_data(path)
+    assert list(loaded) == ["t", "x"]
+    np.testing.assert_array_equal(loaded["x"], belt["x"][:5])
+
+
+@pytest.mark.parametrize("t", [0.0, 0.5])
+def test_a_single_sample_is_too_few(t):
+    with pytest.raises(DataError, match="too few samples: 1 sample"):
+        ns.fit("stick_slip_oscillator", {"t": [t], "x": [0.1], "v": [0.0]}, ["mu_d"])
