@@ -18,9 +18,11 @@ one line. Exit codes:
 counts them), 2 on bad input (nothing run), 130 / 143 when interrupted (the finished cases are
 kept in the store; ``--resume`` continues).
 
-``nonsmooth fit`` prints the table of estimates and exits with 0 (an identifiability warning is
-one ``nonsmooth: warning:`` line on stderr), 2 on bad input or bad data (``DataError``), 1 when
-the runs the fit needs fail (``FitError``).
+``nonsmooth fit`` prints the table of estimates and exits with 0 (an identifiability or
+lack-of-fit warning is one ``nonsmooth: warning:`` line on stderr), 2 on bad input or bad data
+(``DataError``), 1 when the runs the fit needs fail or its ``--timeout`` is reached
+(``FitError``), 130 / 143 when interrupted; a fit stopped early (timeout, interrupt) prints the
+best estimates its runs reached, their residual and the iterations, and draws ``--plot``.
 """
 
 from __future__ import annotations
@@ -633,11 +635,15 @@ def _cmd_fit(args):
     _check_method(args.method)
     if args.law:
         _check_laws([args.law])
-    for option, value in (("--t-end", args.t_end), ("--rtol", args.rtol)):
+    for option, value in (("--t-end", args.t_end), ("--rtol", args.rtol),
+                          ("--timeout", args.timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise _UserError(f"{option} {value:g} is invalid: it must be > 0 and finite")
+    if args.max_evaluations is not None and args.max_evaluations <= 0:
+        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
     plot = _given(args.plot, "--plot", "plot", "fit.png")
-    options = {k: v for k, v in (("method", args.method), ("rtol", args.rtol)) if v is not None}
+    options = {k: v for k, v in (("method", args.method), ("rtol", args.rtol),
+                                 ("max_evaluations", args.max_evaluations)) if v is not None}
     from .models import load
 
     load(args.model)  # an unknown model is named before the data are read
@@ -648,15 +654,37 @@ def _cmd_fit(args):
         result = fit(args.model, args.data, names, law=args.law, outputs=args.output or None,
                      x0=x0 or None, bounds=bounds or None, fixed=_parse_set(args.set),
                      t_span=args.t_end, options=options, scheduler=args.scheduler,
-                     workers=args.workers)
-    except FitError as exc:
-        print(f"nonsmooth: error: the fit failed: {exc}".replace("\n", " "), file=sys.stderr)
+                     workers=args.workers, timeout=args.timeout)
+    except (FitError, KeyboardInterrupt) as exc:
+        partial = getattr(exc, "fit", None)  # the best point so far of a stopped fit
+        where = _partial_fit_report(partial, plot)
+        if isinstance(exc, KeyboardInterrupt):
+            return _interrupted(exc, detail=where)
+        text = "the fit stopped" if partial is not None else "the fit failed"
+        print(f"nonsmooth: error: {text}: {exc}{where}".replace("\n", " "), file=sys.stderr)
         return EXIT_FAILED
     print(result.summary(notes=False))  # the identifiability warnings went to stderr
     if plot:
         fmt = "png" if not Path(plot).suffix else None
         _write(lambda: result.plot(plot, format=fmt), plot, "plot")
     return 0
+
+
+def _partial_fit_report(partial, plot: str | None) -> str:
+    """Print a stopped fit's best point so far (its table) and draw its plot; the clause the
+    error line ends with ("" when nothing was reached)."""
+    if partial is None:
+        return "; no run had finished: no estimate to report"
+    print(partial.summary(notes=False))
+    said = "; the best point so far is printed above"
+    if not plot:
+        return said
+    fmt = "png" if not Path(plot).suffix else None
+    try:
+        partial.plot(plot, format=fmt)
+    except OSError as exc:
+        return f"{said}; cannot write the plot to {plot} ({exc.strerror or exc})"
+    return f"{said} and plotted to {plot}"
 
 
 def _sweep_options(args) -> dict:
@@ -859,6 +887,14 @@ def build_parser() -> argparse.ArgumentParser:
                           "dask")
     fit.add_argument("--workers", type=int, default=None, metavar="N",
                      help="worker processes (with --scheduler processes; default: every core)")
+    fit.add_argument("--max-evaluations", type=int, default=None, metavar="N",
+                     help="end each run of the fit after N right-hand-side evaluations (a trial "
+                          "point whose run uses them up counts as failed; default "
+                          "as for run)")
+    fit.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                     help="end the whole fit after this wall-clock time [s], printing the best "
+                          "estimates so far (and plotting them with --plot); exit code 1 "
+                          "(default: none)")
     fit.set_defaults(func=_cmd_fit)
     models = sub.add_parser("models", help="list the models with their parameters")
     models.set_defaults(func=_cmd_models)
