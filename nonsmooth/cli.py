@@ -835,7 +835,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="processes (default: local processes), serial, dask (a local Dask "
                           "cluster) or a Dask scheduler address tcp://host:port")
     swp.add_argument("--workers", type=int, default=None, metavar="N",
-                     help="worker processes (default: every core)")
+                     help="worker processes (default: every core; more than the cores are "
+                          "capped at their number with a warning)")
     swp.add_argument("--resume", action="store_true",
                      help="continue the sweep in --store: run only missing or failed cases")
     swp.add_argument("--save-series", action="store_true",
