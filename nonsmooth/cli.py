@@ -63,6 +63,58 @@ def _on_sigterm(signum, frame):
     raise _Terminated()
 
 
+class _DeferredSignals:
+    """While a run's outputs are written: a first SIGINT / SIGTERM is recorded and the writing
+    goes on, so that no file is left cut short; a second one stops the writing (each file is
+    written under a temporary name and renamed when complete: :func:`_atomic`, so a file
+    stopped halfway is not left either). Main thread only (elsewhere signals are not ours)."""
+
+    def __init__(self):
+        self.received: int | None = None
+        self._saved: dict = {}
+
+    def __enter__(self):
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._saved[sig] = signal.signal(sig, self._on_signal)
+        return self
+
+    def _on_signal(self, signum, frame):
+        if self.received is not None:  # the second signal: stop writing
+            raise _Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        self.received = signum
+
+    def __exit__(self, *exc):
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+        return False
+
+    def interrupt(self) -> KeyboardInterrupt | None:
+        """The interrupt a recorded signal stands for (None if none came)."""
+        if self.received is None:
+            return None
+        return _Terminated() if self.received == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _atomic(write, path: str) -> None:
+    """``write(path)`` through a temporary file beside ``path`` (same suffix: the format is
+    chosen by it), renamed into place when complete: a write that is stopped leaves no file
+    that looks complete. A device or a pipe (``/dev/null``) is written as it is."""
+    p = Path(path)
+    if p.exists() and not p.is_file():
+        write(path)
+        return
+    tmp = p.with_name(f".{p.stem}.{os.getpid()}.partial{p.suffix}")
+    try:
+        write(str(tmp))
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def _interrupted(exc: KeyboardInterrupt, text: str = "", detail: str = "") -> int:
     """Say one line about an interrupt (``text``, default "interrupted (SIGINT)", then
     ``detail``) and return its exit code: 130 for SIGINT, 143 for SIGTERM."""
@@ -320,8 +372,25 @@ def _cmd_run(args):
     if interrupt is None and result.status < 0 and rows == 0:
         raise _UserError(result.message)  # nothing was computed: the input is at fault
     partial = interrupt is not None or result.status < 0
-    written, lost = _write_run_outputs(result, model, out, events, plot, quiet=partial,
-                                       animation=anim) if rows else ([], "")
+    try:
+        with _DeferredSignals() as deferred:  # a signal now: the files are finished first
+            written, lost = _write_run_outputs(result, model, out, events, plot, quiet=partial,
+                                               animation=anim) if rows else ([], "")
+    except KeyboardInterrupt as exc:  # a second signal: the file being written is dropped
+        done = getattr(exc, "written", [])
+        return _interrupted(exc, detail=(
+            f" while the outputs were written: {', '.join(done) or 'nothing'} written "
+            f"({rows} rows, t = {result.t[0]:g} .. {result.t[-1]:g} s); the file being "
+            "written when it came was not kept (no partial file is left)"))
+    if deferred.received is not None and not partial:  # the run had finished
+        whole = (f"; the run had finished: its {rows} rows (t = {result.t[0]:g} .. "
+                 f"{result.t[-1]:g} s, the whole run) written to {', '.join(written)}"
+                 if written else "; the run had finished") + (f"; {lost}" if lost else "")
+        return _interrupted(deferred.interrupt(), "interrupted "
+                            f"({signal.Signals(deferred.received).name}) while the outputs "
+                            "were written, which were finished first", whole)
+    if interrupt is None and deferred.received is not None:  # a failed run, then a signal
+        interrupt = deferred.interrupt()
     if not partial:
         if lost:
             print(f"nonsmooth: error: the run finished but {lost}".replace("\n", " "),
@@ -375,7 +444,10 @@ def _write_each(targets, quiet: bool) -> tuple[list[str], list[str]]:
         if not path:
             continue
         try:
-            fn(path)
+            _atomic(fn, path)
+        except KeyboardInterrupt as exc:  # stopped while writing: say what was written
+            exc.written = written
+            raise
         except OSError as exc:
             failed.append(f"cannot write the {what} to {path} ({exc.strerror or exc})")
             continue
