@@ -26,7 +26,12 @@ from .errors import (
     NonsmoothError,
     NotRecordedError,
 )
-from .fit import Fit, IdentifiabilityWarning, fit  # eager: the function shadows the module
+from .fit import (  # eager: the function shadows the module
+    Fit,
+    IdentifiabilityWarning,
+    LackOfFitWarning,
+    fit,
+)
 from .model import Model, Output, Parameter
 from .result import Result
 from .run.events import EventLog, EventRecord
@@ -60,6 +65,7 @@ __all__ = [
     "fit",
     "Fit",
     "IdentifiabilityWarning",
+    "LackOfFitWarning",
     "Result",
     "Model",
     "Output",

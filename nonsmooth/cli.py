@@ -18,9 +18,11 @@ one line. Exit codes:
 counts them), 2 on bad input (nothing run), 130 / 143 when interrupted (the finished cases are
 kept in the store; ``--resume`` continues).
 
-``nonsmooth fit`` prints the table of estimates and exits with 0 (an identifiability warning is
-one ``nonsmooth: warning:`` line on stderr), 2 on bad input or bad data (``DataError``), 1 when
-the runs the fit needs fail (``FitError``).
+``nonsmooth fit`` prints the table of estimates and exits with 0 (an identifiability or
+lack-of-fit warning is one ``nonsmooth: warning:`` line on stderr), 2 on bad input or bad data
+(``DataError``), 1 when the runs the fit needs fail or its ``--timeout`` is reached
+(``FitError``), 130 / 143 when interrupted; a fit stopped early (timeout, interrupt) prints the
+best estimates its runs reached, their residual and the iterations, and draws ``--plot``.
 """
 
 from __future__ import annotations
@@ -59,6 +61,58 @@ class _Terminated(KeyboardInterrupt):
 
 def _on_sigterm(signum, frame):
     raise _Terminated()
+
+
+class _DeferredSignals:
+    """While a run's outputs are written: a first SIGINT / SIGTERM is recorded and the writing
+    goes on, so that no file is left cut short; a second one stops the writing (each file is
+    written under a temporary name and renamed when complete: :func:`_atomic`, so a file
+    stopped halfway is not left either). Main thread only (elsewhere signals are not ours)."""
+
+    def __init__(self):
+        self.received: int | None = None
+        self._saved: dict = {}
+
+    def __enter__(self):
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._saved[sig] = signal.signal(sig, self._on_signal)
+        return self
+
+    def _on_signal(self, signum, frame):
+        if self.received is not None:  # the second signal: stop writing
+            raise _Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        self.received = signum
+
+    def __exit__(self, *exc):
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+        return False
+
+    def interrupt(self) -> KeyboardInterrupt | None:
+        """The interrupt a recorded signal stands for (None if none came)."""
+        if self.received is None:
+            return None
+        return _Terminated() if self.received == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _atomic(write, path: str) -> None:
+    """``write(path)`` through a temporary file beside ``path`` (same suffix: the format is
+    chosen by it), renamed into place when complete: a write that is stopped leaves no file
+    that looks complete. A device or a pipe (``/dev/null``) is written as it is."""
+    p = Path(path)
+    if p.exists() and not p.is_file():
+        write(path)
+        return
+    tmp = p.with_name(f".{p.stem}.{os.getpid()}.partial{p.suffix}")
+    try:
+        write(str(tmp))
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _interrupted(exc: KeyboardInterrupt, text: str = "", detail: str = "") -> int:
@@ -318,8 +372,25 @@ def _cmd_run(args):
     if interrupt is None and result.status < 0 and rows == 0:
         raise _UserError(result.message)  # nothing was computed: the input is at fault
     partial = interrupt is not None or result.status < 0
-    written, lost = _write_run_outputs(result, model, out, events, plot, quiet=partial,
-                                       animation=anim) if rows else ([], "")
+    try:
+        with _DeferredSignals() as deferred:  # a signal now: the files are finished first
+            written, lost = _write_run_outputs(result, model, out, events, plot, quiet=partial,
+                                               animation=anim) if rows else ([], "")
+    except KeyboardInterrupt as exc:  # a second signal: the file being written is dropped
+        done = getattr(exc, "written", [])
+        return _interrupted(exc, detail=(
+            f" while the outputs were written: {', '.join(done) or 'nothing'} written "
+            f"({rows} rows, t = {result.t[0]:g} .. {result.t[-1]:g} s); the file being "
+            "written when it came was not kept (no partial file is left)"))
+    if deferred.received is not None and not partial:  # the run had finished
+        whole = (f"; the run had finished: its {rows} rows (t = {result.t[0]:g} .. "
+                 f"{result.t[-1]:g} s, the whole run) written to {', '.join(written)}"
+                 if written else "; the run had finished") + (f"; {lost}" if lost else "")
+        return _interrupted(deferred.interrupt(), "interrupted "
+                            f"({signal.Signals(deferred.received).name}) while the outputs "
+                            "were written, which were finished first", whole)
+    if interrupt is None and deferred.received is not None:  # a failed run, then a signal
+        interrupt = deferred.interrupt()
     if not partial:
         if lost:
             print(f"nonsmooth: error: the run finished but {lost}".replace("\n", " "),
@@ -373,7 +444,10 @@ def _write_each(targets, quiet: bool) -> tuple[list[str], list[str]]:
         if not path:
             continue
         try:
-            fn(path)
+            _atomic(fn, path)
+        except KeyboardInterrupt as exc:  # stopped while writing: say what was written
+            exc.written = written
+            raise
         except OSError as exc:
             failed.append(f"cannot write the {what} to {path} ({exc.strerror or exc})")
             continue
@@ -648,11 +722,15 @@ def _cmd_fit(args):
     _check_method(args.method)
     if args.law:
         _check_laws([args.law])
-    for option, value in (("--t-end", args.t_end), ("--rtol", args.rtol)):
+    for option, value in (("--t-end", args.t_end), ("--rtol", args.rtol),
+                          ("--timeout", args.timeout)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise _UserError(f"{option} {value:g} is invalid: it must be > 0 and finite")
+    if args.max_evaluations is not None and args.max_evaluations <= 0:
+        raise _UserError(f"--max-evaluations {args.max_evaluations} is invalid: it must be > 0")
     plot = _given(args.plot, "--plot", "plot", "fit.png")
-    options = {k: v for k, v in (("method", args.method), ("rtol", args.rtol)) if v is not None}
+    options = {k: v for k, v in (("method", args.method), ("rtol", args.rtol),
+                                 ("max_evaluations", args.max_evaluations)) if v is not None}
     from .models import load
 
     load(args.model)  # an unknown model is named before the data are read
@@ -663,9 +741,14 @@ def _cmd_fit(args):
         result = fit(args.model, args.data, names, law=args.law, outputs=args.output or None,
                      x0=x0 or None, bounds=bounds or None, fixed=_parse_set(args.set),
                      t_span=args.t_end, options=options, scheduler=args.scheduler,
-                     workers=args.workers)
-    except FitError as exc:
-        print(f"nonsmooth: error: the fit failed: {exc}".replace("\n", " "), file=sys.stderr)
+                     workers=args.workers, timeout=args.timeout)
+    except (FitError, KeyboardInterrupt) as exc:
+        partial = getattr(exc, "fit", None)  # the best point so far of a stopped fit
+        where = _partial_fit_report(partial, plot)
+        if isinstance(exc, KeyboardInterrupt):
+            return _interrupted(exc, detail=where)
+        text = "the fit stopped" if partial is not None else "the fit failed"
+        print(f"nonsmooth: error: {text}: {exc}{where}".replace("\n", " "), file=sys.stderr)
         return EXIT_FAILED
     print(result.summary(notes=False))  # the identifiability warnings went to stderr
     if plot:
@@ -685,6 +768,23 @@ def _cmd_measure(args):
                                   params=_parse_set(args.set), **options)
     _write(lambda: write_csv(data, out), out, "data")
     return 0
+
+
+def _partial_fit_report(partial, plot: str | None) -> str:
+    """Print a stopped fit's best point so far (its table) and draw its plot; the clause the
+    error line ends with ("" when nothing was reached)."""
+    if partial is None:
+        return "; no run had finished: no estimate to report"
+    print(partial.summary(notes=False))
+    said = "; the best point so far is printed above"
+    if not plot:
+        return said
+    fmt = "png" if not Path(plot).suffix else None
+    try:
+        partial.plot(plot, format=fmt)
+    except OSError as exc:
+        return f"{said}; cannot write the plot to {plot} ({exc.strerror or exc})"
+    return f"{said} and plotted to {plot}"
 
 
 def _sweep_options(args) -> dict:
@@ -837,7 +937,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="processes (default: local processes), serial, dask (a local Dask "
                           "cluster) or a Dask scheduler address tcp://host:port")
     swp.add_argument("--workers", type=int, default=None, metavar="N",
-                     help="worker processes (default: every core)")
+                     help="worker processes (default: every core; more than the cores are "
+                          "capped at their number with a warning)")
     swp.add_argument("--resume", action="store_true",
                      help="continue the sweep in --store: run only missing or failed cases")
     swp.add_argument("--save-series", action="store_true",
@@ -889,6 +990,14 @@ def build_parser() -> argparse.ArgumentParser:
                           "dask")
     fit.add_argument("--workers", type=int, default=None, metavar="N",
                      help="worker processes (with --scheduler processes; default: every core)")
+    fit.add_argument("--max-evaluations", type=int, default=None, metavar="N",
+                     help="end each run of the fit after N right-hand-side evaluations (a trial "
+                          "point whose run uses them up counts as failed; default "
+                          "as for run)")
+    fit.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                     help="end the whole fit after this wall-clock time [s], printing the best "
+                          "estimates so far (and plotting them with --plot); exit code 1 "
+                          "(default: none)")
     fit.set_defaults(func=_cmd_fit)
     from .measure import DEFAULT_SAMPLES
 

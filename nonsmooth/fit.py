@@ -58,8 +58,8 @@ import numpy as np
 
 from .errors import DataError, FitError, ModelError, NonsmoothError
 
-__all__ = ["fit", "Fit", "IdentifiabilityWarning", "load_data", "RCOND", "CORRELATION_LIMIT",
-           "NULL_SHARE"]
+__all__ = ["fit", "Fit", "IdentifiabilityWarning", "LackOfFitWarning", "load_data", "RCOND",
+           "CORRELATION_LIMIT", "NULL_SHARE", "NOISE_RATIO"]
 
 #: Correlations of two estimates above this in magnitude warn (IdentifiabilityWarning): the
 #: data barely tell the two apart (condition number of the pair ``sqrt((1+rho)/(1-rho))``
@@ -73,9 +73,17 @@ RCOND = 100.0
 #: unit singular vector exceeds this in magnitude.
 NULL_SHARE = 0.05
 
+#: Given weights (``1 / sigma`` of the samples' noise), a fit whose weighted residual's scale
+#: ``s`` exceeds this (the residual this many times the noise the weights imply) warns
+#: (:class:`LackOfFitWarning`), when the chi-square test of ``s^2 dof`` also rejects the
+#: noise level at :data:`LACK_OF_FIT_LEVEL`.
+NOISE_RATIO = 3.0
+#: Significance level of the lack-of-fit test (``P(chi2_dof > s^2 dof)`` below it).
+LACK_OF_FIT_LEVEL = 1e-3
+
 #: ``simulate`` keyword arguments ``fit`` passes to every run (``options=``).
 RUN_OPTIONS = ("method", "rtol", "atol", "max_step", "alpha", "beta", "max_evaluations",
-               "timeout", "tstops")
+               "timeout", "tstops", "max_outputs")
 
 
 class IdentifiabilityWarning(UserWarning):
@@ -87,6 +95,23 @@ class IdentifiabilityWarning(UserWarning):
     def __init__(self, message: str, parameters: Sequence[str] = ()):
         super().__init__(message)
         self.parameters = tuple(parameters)
+
+
+class LackOfFitWarning(UserWarning):
+    """The fit's optimum does not explain the data: the weighted residual is far above the
+    noise the given weights imply (a local minimum, bounds that exclude the truth, or a model
+    that cannot produce the data), or an estimate ended at one of its bounds (the data pull it
+    outside; its standard error assumes an interior optimum). ``parameters`` names the
+    estimates at a bound."""
+
+    def __init__(self, message: str, parameters: Sequence[str] = ()):
+        super().__init__(message)
+        self.parameters = tuple(parameters)
+
+
+class _Stopped(Exception):
+    """The fit's wall-clock ``timeout`` was reached (raised between runs, or by a run that the
+    time left ended)."""
 
 
 # ------------------------------------------------------------------------------ the data
@@ -101,6 +126,9 @@ def load_data(data) -> dict[str, np.ndarray]:
         raise DataError(f"{where} has no time column 't' (columns: "
                         f"{', '.join(columns) or 'none'}); name the sample times t (s)")
     n = columns["t"].size
+    if n == 0:
+        raise DataError(f"{where} has no samples (a header row {', '.join(columns)} and no "
+                        "values); give one row per sample below the header")
     for key, arr in columns.items():
         if arr.size != n:
             raise DataError(f"{where}: column {key!r} has {arr.size} values, t has {n}; give one "
@@ -152,7 +180,7 @@ def _read_csv(path: Path) -> dict[str, np.ndarray]:
 
     where = f"data file {path}"
     try:
-        with open(path, newline="") as fh:
+        with open(path, newline="", encoding="utf-8-sig") as fh:  # a spreadsheet's BOM
             rows = list(csv.reader(fh))
     except OSError as exc:
         raise DataError(f"cannot read the {where}: {exc.strerror or exc}") from None
@@ -246,6 +274,7 @@ class _Runner:
     t_eval: np.ndarray
     outputs: tuple
     options: dict
+    deadline: float | None = None  # the fit's end (``time.time()``, s); None: no limit
 
     #: What the study schedulers read of a sweep's runner (the metrics of a failed row).
     definition = SimpleNamespace(metrics=())
@@ -254,10 +283,16 @@ class _Runner:
         """The :class:`~nonsmooth.result.Result` of a run with ``params`` (raises)."""
         from .simulate import simulate
 
+        options = self.options
+        if self.deadline is not None:  # a run ends by the fit's timeout at the latest
+            left = self.deadline - time.time()
+            if left <= 0:
+                raise _Stopped()
+            options = {**options, "timeout": min(options.get("timeout") or math.inf, left)}
         model = self.source.build({**self.fixed, **params})
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # energy-balance notes of trials
-            return simulate(model, self.t_span, t_eval=self.t_eval, **self.options)
+            return simulate(model, self.t_span, t_eval=self.t_eval, **options)
 
     def values(self, result) -> np.ndarray:
         """The fitted outputs of ``result``, (m, n)."""
@@ -268,7 +303,11 @@ class _Runner:
         ``error`` and ``error_type`` (a model that refuses the values, a failed run)."""
         try:
             values = self.values(self.result(params))
+        except _Stopped:
+            return {"case": index, "status": "timeout"}
         except (NonsmoothError, ValueError, ArithmeticError) as exc:
+            if self.deadline is not None and time.time() >= self.deadline:
+                return {"case": index, "status": "timeout"}  # ended by the fit's timeout
             return {"case": index, "status": "failed", "error": " ".join(str(exc).split()),
                     "error_type": type(exc).__name__}
         return {"case": index, "status": "ok", "values": values}
@@ -280,7 +319,8 @@ class _Runs:
     def __init__(self, runner: _Runner, names: Sequence[str], scheduler: str,
                  workers: int | None):
         self.runner, self.names = runner, list(names)
-        self.count = 0
+        self.count = 0  # runs made
+        self.jacobians = 0  # Jacobians evaluated (the iterations, over every stage)
         self._scheduler = None
         self._payload = None
         if scheduler != "serial":
@@ -360,7 +400,16 @@ class Fit:
     n_iterations : int              Jacobians ``least_squares`` evaluated (``njev``; the last
                                     stage's with ``horizons``)
     wall_time : float               s
-    success : bool, status : int, message : str   ``least_squares``' own
+    success : bool, status : int, message : str   ``least_squares``' own (a fit stopped early:
+                                    False, -2, why it stopped)
+    warnings : list of str          the identifiability and lack-of-fit warnings' texts
+    at_bound : ndarray of int, (k,) -1 where an estimate ended at its lower bound, +1 at its
+                                    upper, 0 inside (``least_squares``' ``active_mask``)
+    stopped : str                   "" for a finished fit; else why it stopped early (an
+                                    interrupt, its ``timeout``): ``x`` is then the best point
+                                    the runs reached (lowest residual), ``result`` None and the
+                                    statistics (standard errors, covariance, correlation,
+                                    condition number, Jacobian) ``nan``: not computed
     """
 
     model: str
@@ -390,6 +439,8 @@ class Fit:
     status: int
     message: str
     warnings: list = field(default_factory=list)
+    at_bound: np.ndarray | None = None
+    stopped: str = ""
 
     @property
     def estimates(self) -> dict[str, float]:
@@ -424,31 +475,41 @@ class Fit:
         """The table of estimates, standard errors and correlations, the residual and the cost
         (a few lines); with ``notes`` the identifiability warnings too (one line each)."""
         n = self.data["t"].size
-        head = (f"fit of {self.model} to {n} samples of {', '.join(self.outputs)}: "
+        head = (f"{'stopped ' if self.stopped else ''}fit of {self.model} to {n} samples of "
+                f"{', '.join(self.outputs)}: "
                 f"{_count(len(self.parameters), 'parameter')}, "
                 f"{_count(self.n_iterations, 'iteration')}, {self.n_runs} runs, "
                 f"{self.wall_time:.1f} s")
         width = max(9, *(len(p) for p in self.parameters))
         lines = [head, f"{'parameter':<{width}}  {'estimate':>13}  {'std error':>10}  "
                        f"{'rel. error':>10}  {'initial':>11}  unit"]
-        for name, x, e, x0 in zip(self.parameters, self.x, self.standard_errors, self.x0,
-                                  strict=True):
+        at = np.zeros(len(self.parameters), int) if self.at_bound is None else self.at_bound
+        for i, (name, x, e, x0) in enumerate(zip(self.parameters, self.x, self.standard_errors,
+                                                 self.x0, strict=True)):
             rel = (f"{abs(e / x):10.2e}" if math.isfinite(e) and x != 0 else
-                   f"{'not ident.':>10}" if not math.isfinite(e) else f"{'-':>10}")
-            lines.append(f"{name:<{width}}  {x:13.7g}  {e:10.3g}  {rel}  {x0:11.5g}  "
-                         f"{self.units.get(name, '')}".rstrip())
+                   f"{'-':>10}" if math.isnan(e) or x == 0 else f"{'not ident.':>10}")
+            error = f"{'-':>10}" if math.isnan(e) else f"{e:10.3g}"
+            side = ("" if not at[i] else
+                    f"  (at its {'lower' if at[i] < 0 else 'upper'} bound)")
+            lines.append(f"{name:<{width}}  {x:13.7g}  {error}  {rel}  {x0:11.5g}  "
+                         f"{self.units.get(name, '')}".rstrip() + side)
         rms = "; ".join(f"{k} {v:.3g} {self.units.get(k, '')}".rstrip()
                         for k, v in self.residual_rms.items())
         lines.append(f"residual RMS: {rms} (s = {self.s:.4g} weighted, {self.dof} degrees of "
-                     f"freedom); condition number {self.condition_number:.3g}")
-        if len(self.parameters) > 1:
+                     f"freedom)" + ("" if self.stopped else
+                                    f"; condition number {self.condition_number:.3g}"))
+        if self.stopped:
+            lines.append(f"{self.stopped}: the estimates are the best point the runs reached "
+                         "(the lowest residual so far), not a converged optimum; standard "
+                         "errors and correlations not computed")
+        elif len(self.parameters) > 1:
             lines.append("correlation:")
             lines.append(" " * (width + 2) + "".join(f"{p[:8]:>9}" for p in self.parameters))
             for i, name in enumerate(self.parameters):
                 cells = "".join(f"{self.correlation[i, j]:9.4f}" if j <= i else " " * 9
                                 for j in range(len(self.parameters)))
                 lines.append(f"{name:<{width}}  {cells.rstrip()}")
-        if not self.success:
+        if not self.success and not self.stopped:
             lines.append(f"least_squares did not converge: {self.message}")
         lines += [f"warning: {w}" for w in self.warnings] if notes else []
         return "\n".join(lines)
@@ -487,8 +548,10 @@ class Fit:
             res.set_ylabel(f"fit - data [{unit}]" if unit else "fit - data", fontsize=8)
             res.grid(alpha=0.3)
         axes[-1].set_xlabel("t [s]")
-        text = ", ".join(f"{p} = {x:.5g} \u00b1 {e:.2g}" for p, x, e in
-                         zip(self.parameters, self.x, self.standard_errors, strict=True))
+        text = ", ".join(f"{p} = {x:.5g}" + ("" if math.isnan(e) else f" \u00b1 {e:.2g}")
+                         for p, x, e in zip(self.parameters, self.x, self.standard_errors,
+                                            strict=True))
+        text += " (stopped early: the best point so far)" if self.stopped else ""
         fig.suptitle(title or f"{self.model}: {text}", fontsize=10)
         fig.tight_layout()
         if path is not None:
@@ -503,7 +566,7 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
         diff_step: float | None = None, rcond: float | None = None,
         options: Mapping | None = None, scheduler: str = "serial", workers: int | None = None,
         horizons=None, ftol: float = 1e-8, xtol: float = 1e-8, gtol: float = 1e-8,
-        max_nfev: int | None = None, verbose: int = 0) -> Fit:
+        max_nfev: int | None = None, verbose: int = 0, timeout: float | None = None) -> Fit:
     """Fit model parameters to measured time series by bounded nonlinear least squares.
 
     Parameters
@@ -564,6 +627,11 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
         The standard errors are those of the last stage (all the data).
     ftol, xtol, gtol, max_nfev, verbose
         ``scipy.optimize.least_squares``' (``max_nfev`` default ``100 k``).
+    timeout : float, optional
+        Wall-clock limit of the whole fit (s; default none): reached, the fit stops with a
+        :class:`~nonsmooth.errors.FitError` that carries the best point so far as ``exc.fit``
+        (a :class:`Fit` with ``stopped`` set). Each run's own limit is ``options``'
+        ``timeout``, its budget ``options``' ``max_evaluations``.
 
     Returns
     -------
@@ -579,13 +647,19 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
     ModelError
         Unknown or non-numeric parameters, values outside the model's ranges, bad bounds.
     FitError
-        The run at the initial values, or a run a Jacobian needs, failed.
+        The run at the initial values, or a run a Jacobian needs, failed; or the ``timeout``
+        was reached (``exc.fit``: the best point so far). An interrupt (``KeyboardInterrupt``)
+        carries the best point so far as ``exc.fit`` too (None before any run finished).
 
     Warns
     -----
     IdentifiabilityWarning
         Parameters the data do not determine (their standard errors are ``inf``), or
         correlations beyond :data:`CORRELATION_LIMIT`.
+    LackOfFitWarning
+        An estimate ended at one of its bounds (``Fit.at_bound``); or, with given ``weights``,
+        the weighted residual's scale ``s`` is above :data:`NOISE_RATIO` (and the chi-square
+        test rejects the noise the weights imply): the optimum does not explain the data.
 
     References
     ----------
@@ -611,25 +685,23 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
     start_values = _initial(names, table, fixed, source, x0, lower, upper)
     out = _outputs(outputs, columns)
     t = columns["t"]
-    span = _span(t_span, t)
     n_values = t.size * len(out)
-    if n_values <= len(names):
+    if n_values <= len(names) or t.size < 2:
         raise DataError(f"too few samples: {t.size} sample(s) of {len(out)} output(s) for "
-                        f"{len(names)} parameter(s); a fit needs more values than parameters "
-                        f"(at least {len(names) + 1})")
+                        f"{len(names)} parameter(s); a fit needs at least 2 sample times and "
+                        f"more values than parameters (at least {len(names) + 1})")
+    span = _span(t_span, t)
     w = _weights(weights, out, columns)
     run_options = _run_options(options, law)
+    _check_sample_count(t.size, run_options)
     if diff_step is not None and not (math.isfinite(diff_step) and 0 < diff_step < 1):
         raise ValueError(f"diff_step = {diff_step!r}: give a relative step in (0, 1), e.g. 1e-5")
-    runner = _Runner(source, fixed, span, t, tuple(out), run_options)
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"timeout = {timeout!r}: give the fit's wall-clock limit in s (> 0)")
+    deadline = None if timeout is None else time.time() + timeout
+    runner = _Runner(source, fixed, span, t, tuple(out), run_options, deadline)
     where = getattr(source, "label", str(model))
-    try:
-        first = runner.result(dict(zip(names, start_values.tolist(), strict=True)))
-    except (NonsmoothError, ValueError) as exc:
-        if isinstance(exc, ModelError):
-            raise
-        raise FitError(f"the run at the initial values ({_values_text(names, start_values)}) "
-                       f"failed: {exc}") from exc
+    first = _first_run(runner, names, start_values, timeout)
     _check_outputs(out, first, where)
     step = (math.sqrt(_default_rtol(run_options, first.system, first.method)) if diff_step is None
             else float(diff_step))
@@ -641,31 +713,44 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
            "ftol": ftol, "xtol": xtol, "gtol": gtol, "max_nfev": max_nfev or 100 * len(names),
            "verbose": verbose}
     ends = _horizons(horizons, t, span)
-    with _Runs(runner, names, scheduler, workers) as runs:
-        for end in ends[:-1]:  # the growing spans first: each from the last one's estimates
-            keep = t <= end
-            runs.use(_Runner(source, fixed, (span[0], end), t[keep], tuple(out), run_options))
-            part = _Problem(names, scale, data_values[:, keep], w[:, keep], lower, upper, step,
-                            runs)
-            z = least_squares(part.residual, z, jac=part.jacobian, **lsq).x
-        runs.use(runner)
-        problem = _Problem(names, scale, data_values, w, lower, upper, step, runs)
-        if len(ends) == 1:
-            problem.remember(z, runner.values(first))
-        runs.count += 1
-        solution = least_squares(problem.residual, z, jac=problem.jacobian, **lsq)
-        z = solution.x
-        jac_z = problem.jacobian(z)
-        residual = problem.residual(z)
-    if not np.all(np.isfinite(residual)):
-        raise FitError(f"the fit of {where} ended where the run fails "
-                       f"({_values_text(names, z * scale)}): {problem.last_error}")
-    x = z * scale
-    best = runner.result(dict(zip(names, x.tolist(), strict=True)))
+    units = {name: table[name].unit for name in names if name in table}
+    units.update({name: first.units.get(name, "") for name in out})
+    runs = _Runs(runner, names, scheduler, workers)
+    problem = None
+    try:
+        with runs:
+            for end in ends[:-1]:  # the growing spans first: each from the last one's estimates
+                keep = t <= end
+                runs.use(_Runner(source, fixed, (span[0], end), t[keep], tuple(out), run_options,
+                                 deadline))
+                problem = _Problem(names, scale, data_values[:, keep], w[:, keep], lower, upper,
+                                   step, runs, keep)
+                z = least_squares(problem.residual, z, jac=problem.jacobian, **lsq).x
+            runs.use(runner)
+            problem = _Problem(names, scale, data_values, w, lower, upper, step, runs)
+            if len(ends) == 1:
+                problem.remember(z, runner.values(first))
+            runs.count += 1
+            solution = least_squares(problem.residual, z, jac=problem.jacobian, **lsq)
+            z = solution.x
+            jac_z = problem.jacobian(z)
+            residual = problem.residual(z)
+        if not np.all(np.isfinite(residual)):
+            raise FitError(f"the fit of {where} ended where the run fails "
+                           f"({_values_text(names, z * scale)}): {problem.last_error}")
+        x = z * scale
+        best = runner.result(dict(zip(names, x.tolist(), strict=True)))
+    except (KeyboardInterrupt, _Stopped) as exc:
+        why = (f"interrupted ({getattr(exc, 'signal_name', 'SIGINT')})"
+               if isinstance(exc, KeyboardInterrupt) else
+               f"the fit's timeout of {timeout:g} s was reached")
+        partial = _partial_fit(problem, where, names, scale, start_values, (lower, upper), units,
+                               tuple(out), t, columns, runs, start, why, xtol)
+        _stop(exc, partial, why, runs, names)
     fitted = runner.values(best)
     stats = _statistics(jac_z, residual, x, scale, n_values, rcond, absolute_weights)
-    units = {name: table[name].unit for name in names if name in table}
     units.update({name: best.units.get(name, "") for name in out})
+    at_bound = _at_bound(z, lower / scale, upper / scale, xtol)
     notes = _identifiability(names, stats, rcond)
     fit_result = Fit(
         model=where.rsplit("/", 1)[-1], parameters=tuple(names), x=x,
@@ -678,19 +763,132 @@ def fit(model, data, parameters: Sequence[str], *, law=None,
         identifiable=stats["identifiable"], jacobian=jac_z / scale, result=best,
         n_runs=runs.count + 1, n_iterations=int(solution.njev or 0),
         wall_time=time.perf_counter() - start, success=bool(solution.success),
-        status=int(solution.status), message=str(solution.message),
-        warnings=[text for text, _ in notes])
+        status=int(solution.status), message=str(solution.message), at_bound=at_bound)
+    quality = _lack_of_fit(fit_result, weights is not None)
     for text, involved in notes:
         warnings.warn(IdentifiabilityWarning(text, involved), stacklevel=2)
+    for text, involved in quality:
+        warnings.warn(LackOfFitWarning(text, involved), stacklevel=2)
+    fit_result.warnings = [text for text, _ in (*notes, *quality)]
     return fit_result
+
+
+def _first_run(runner: _Runner, names, start_values: np.ndarray, timeout: float | None):
+    """The run at the initial values (a failure: FitError, a model's refusal: ModelError)."""
+    try:
+        return runner.result(dict(zip(names, start_values.tolist(), strict=True)))
+    except _Stopped:
+        raise FitError(f"the fit's timeout of {timeout:g} s was reached before the run at the "
+                       "initial values started") from None
+    except (NonsmoothError, ValueError) as exc:
+        if isinstance(exc, ModelError):
+            raise
+        raise FitError(f"the run at the initial values ({_values_text(names, start_values)}) "
+                       f"failed: {exc}") from exc
+
+
+def _stop(exc: BaseException, partial: Fit | None, why: str, runs: _Runs, names) -> None:
+    """End a fit stopped early: an interrupt goes on with the best point so far as
+    ``exc.fit`` (as simulate's carries its partial Result), a timeout is a FitError with it."""
+    if isinstance(exc, KeyboardInterrupt):
+        exc.fit = partial
+        raise exc
+    best = (f"; the best point so far: {_values_text(names, partial.x)} (s = {partial.s:.4g} "
+            "weighted)" if partial is not None else "")
+    error = FitError(f"{why} after {_count(runs.jacobians, 'iteration')} and {runs.count + 1} "
+                     f"runs{best}; give a longer timeout, fewer parameters or initial values "
+                     "closer to the optimum")
+    error.fit = partial
+    raise error from None
+
+
+def _check_sample_count(n: int, run_options: Mapping) -> None:
+    """Refuse more samples than a run records (``max_outputs``) before any run."""
+    from .limits import MAX_OUTPUTS
+
+    limit = int(run_options.get("max_outputs") or MAX_OUTPUTS)
+    if n > limit:
+        k = math.ceil(n / limit)
+        raise DataError(f"the data have {n:,} samples, more than a run records (max_outputs = "
+                        f"{limit:,}): thin them (keep every {k}-th sample); in Python, "
+                        f"fit(options={{'max_outputs': {n}}}) raises the limit")
+
+
+def _at_bound(z: np.ndarray, lower: np.ndarray, upper: np.ndarray, rtol: float) -> np.ndarray:
+    """-1 where ``z`` lies at its lower bound, +1 at its upper, 0 inside (within ``rtol`` of
+    the bound's magnitude, at least 1: ``least_squares``' own test of an active bound)."""
+    at = np.zeros(z.size, dtype=int)
+    with np.errstate(invalid="ignore"):  # an infinite bound is never reached
+        at[np.isfinite(lower) & ((z - lower) <= rtol * np.maximum(1.0, np.abs(lower)))] = -1
+        at[np.isfinite(upper) & ((upper - z) <= rtol * np.maximum(1.0, np.abs(upper)))] = 1
+    return at
+
+
+def _lack_of_fit(f: Fit, weighted: bool) -> list[tuple[str, list[str]]]:
+    """The warnings of a fit that does not explain its data: estimates at a bound, and (with
+    given weights) a weighted residual far above the noise the weights imply."""
+    notes = []
+    lower, upper = f.bounds
+    at = [(name, x, lower[i] if f.at_bound[i] < 0 else upper[i], f.at_bound[i])
+          for i, (name, x) in enumerate(zip(f.parameters, f.x, strict=True)) if f.at_bound[i]]
+    for name, x, bound, side in at:
+        notes.append((f"{name} = {x:.6g} ended at its {'lower' if side < 0 else 'upper'} bound "
+                      f"{bound:g}: the data pull it outside the bounds, so the optimum is "
+                      "constrained and its standard error (which assumes an interior optimum) "
+                      "does not describe it; widen the bounds if they are not physical limits",
+                      [name]))
+    if weighted and f.dof > 0:
+        from scipy.stats import chi2
+
+        if f.s > NOISE_RATIO and chi2.sf(f.s ** 2 * f.dof, f.dof) < LACK_OF_FIT_LEVEL:
+            rms = "; ".join(f"{k} {v:.3g} {f.units.get(k, '')}".rstrip()
+                            for k, v in f.residual_rms.items())
+            bound = (f"; {', '.join(n for n, *_ in at)} at a bound" if at else "")
+            notes.append((f"the weighted residual is {f.s:.3g} times the noise the weights "
+                          f"imply (s = {f.s:.4g}, about 1 when the weights are 1 / sigma of the "
+                          f"samples' noise; residual RMS {rms}): the fit does not explain the "
+                          "data (a local minimum: try other initial values or horizons; bounds "
+                          f"that exclude the parameters' values{bound}; or a model that cannot "
+                          "produce the data); the standard errors assume a fit that does",
+                          [n for n, *_ in at]))
+    return notes
+
+
+def _partial_fit(problem, where: str, names, scale, start_values, bounds, units, out, t,
+                 columns, runs, start: float, why: str, xtol: float) -> Fit | None:
+    """The :class:`Fit` of a fit stopped early: the best point its runs reached (None if no
+    run finished), the data of its stage; the statistics not computed (``nan``)."""
+    if problem is None or problem.best is None:
+        return None
+    z, values, cost = problem.best
+    keep = slice(None) if problem.keep is None else problem.keep
+    data = {"t": t[keep], **{name: columns[name][keep] for name in out}}
+    k = len(names)
+    dof = values.size - k
+    nan_k, nan_kk = np.full(k, np.nan), np.full((k, k), np.nan)
+    lower, upper = bounds
+    return Fit(
+        model=where.rsplit("/", 1)[-1], parameters=tuple(names), x=z * scale,
+        standard_errors=nan_k, covariance=nan_kk, correlation=nan_kk.copy(), x0=start_values,
+        bounds=bounds, units=units, outputs=out, data=data, weights=problem.w, fitted=values,
+        residual_rms={name: float(np.sqrt(np.mean((values[i] - data[name]) ** 2)))
+                      for i, name in enumerate(out)},
+        s=math.sqrt(cost / dof) if dof > 0 else math.nan, dof=dof, condition_number=math.nan,
+        identifiable=np.zeros(k, dtype=bool), jacobian=np.full((values.size, k), np.nan),
+        result=None, n_runs=runs.count + 1, n_iterations=runs.jacobians,
+        wall_time=time.perf_counter() - start, success=False, status=-2, message=why,
+        at_bound=_at_bound(z, lower / scale, upper / scale, xtol), stopped=why)
 
 
 class _Problem:
     """The residual and its Jacobian in scaled parameters ``z = p / scale`` (the runs
     cached by ``z``)."""
 
-    def __init__(self, names, scale, data_values, w, lower, upper, step, runs: _Runs):
+    def __init__(self, names, scale, data_values, w, lower, upper, step, runs: _Runs,
+                 keep: np.ndarray | None = None):
         self.names, self.scale = names, scale
+        self.keep = keep  # the samples of a stage (horizons); None: all
+        self.best: tuple | None = None  # (z, values, |r|^2) of the lowest residual so far
         self.data_values, self.w = data_values, w
         self.lower, self.upper = lower / scale, upper / scale
         self.step = step
@@ -699,7 +897,12 @@ class _Problem:
         self.last_error = ""
 
     def remember(self, z: np.ndarray, values: np.ndarray) -> None:
-        self._cache[np.asarray(z, dtype=float).tobytes()] = self._residual_of(values)
+        z = np.array(z, dtype=float)
+        r = self._residual_of(values)
+        self._cache[z.tobytes()] = r
+        cost = float(r @ r)
+        if self.best is None or cost < self.best[2]:
+            self.best = (z, np.array(values, dtype=float), cost)
         if len(self._cache) > 64:
             self._cache.pop(next(iter(self._cache)))
 
@@ -712,6 +915,11 @@ class _Problem:
         unique = list({z.tobytes(): z for z in todo}.values())
         if unique:
             rows = self.runs.rows([z * self.scale for z in unique])
+            if any(row["status"] == "timeout" for row in rows):
+                for z, row in zip(unique, rows, strict=True):  # what finished counts as best
+                    if row["status"] == "ok" and np.all(np.isfinite(row["values"])):
+                        self.remember(z, row["values"])
+                raise _Stopped()
             for z, row in zip(unique, rows, strict=True):
                 if row["status"] == "ok" and np.all(np.isfinite(row["values"])):
                     self.remember(z, row["values"])
@@ -730,6 +938,7 @@ class _Problem:
         """Central differences of the residual in ``z`` (one-sided where a step would leave
         the bounds or the model refuses the value), (m n, k)."""
         z = np.array(z, dtype=float)
+        self.runs.jacobians += 1
         h = self.step * np.maximum(np.abs(z), 1.0)
         plus, minus = [], []
         for j in range(z.size):

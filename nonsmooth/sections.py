@@ -45,10 +45,14 @@ import numpy as np
 from .errors import NonsmoothError
 
 __all__ = ["Section", "SectionPoints", "SectionError", "poincare", "parse_section_spec",
-           "section_times", "DEFAULT_LAST"]
+           "section_times", "section_count", "DEFAULT_LAST", "ON_SECTION"]
 
 #: Points a ``poincare:`` sweep metric keeps per case when its spec does not say.
 DEFAULT_LAST = 50
+#: A section's function ``g`` (an output minus its value, ``n . y - c``) that stays within this
+#: of zero over the whole run, relative to ``max(1, |c|, max |terms|)``, is identically on the
+#: section: its sign changes are rounding, not crossings, and the section is refused.
+ON_SECTION = 1e-12
 
 _KINDS = ("stroboscopic", "hyperplane", "crossing")
 _SPEC = ("poincare:OUTPUT[:period[=T]][:phase=P][:cross=NAME>V|NAME<V|NAME=V][:last=K], e.g. "
@@ -106,6 +110,10 @@ class Section:
                 raise SectionError("Section.hyperplane: normal = {} has no component; give "
                                    "{name: coefficient}, e.g. {'block.x': 1.0}")
             normal = {str(k): _number(f"normal[{k!r}]", v) for k, v in normal.items()}
+            if not any(normal.values()):
+                raise SectionError(f"Section.hyperplane: normal = {normal!r} is zero: no "
+                                   "motion can cross it; give a non-zero coefficient, e.g. "
+                                   "{'block.x': 1.0}")
         else:
             arr = np.asarray(normal, dtype=float).reshape(-1) if not isinstance(
                 normal, (str, bytes)) else np.zeros(0)
@@ -137,31 +145,55 @@ class Section:
                 "(Section.stroboscopic(period=T), or period=T in a poincare: spec)")
         return float(period)
 
-    def output_times(self, model, t0: float, t_end: float) -> np.ndarray | None:
+    def output_times(self, model, t0: float, t_end: float,
+                     limit: int | None = None) -> np.ndarray | None:
         """The times a run must output for this section to be exact: the stroboscopic times
-        within ``[t0, t_end]`` (s), shape (k,); None for an event section."""
+        within ``[t0, t_end]`` (s), shape (k,); None for an event section. More than ``limit``
+        times (default :data:`nonsmooth.limits.MAX_OUTPUTS`) are refused before any is made
+        (:class:`SectionError`)."""
         if self.kind != "stroboscopic":
             return None
-        return section_times(self.resolved_period(model), self.phase, t0, t_end)
+        period = self.resolved_period(model)
+        self._check_count(period, t0, t_end, limit, "max_points")
+        return section_times(period, self.phase, t0, t_end)
 
-    def points(self, result) -> SectionPoints:
-        """The section's points in ``result`` (a :class:`~nonsmooth.result.Result`)."""
+    def _check_count(self, period: float, t0: float, t_end: float, limit: int | None,
+                     option: str) -> int:
+        """The number of stroboscopic times in ``[t0, t_end]``, refused above ``limit``."""
+        from .limits import MAX_OUTPUTS
+
+        limit = MAX_OUTPUTS if limit is None else int(limit)
+        count = section_count(period, self.phase, t0, t_end)
+        if count > limit:
+            raise SectionError(
+                f"a stroboscopic section of period {period:g} s over {t0:g} .. {t_end:g} s has "
+                f"{count:.3g} points, more than {option} = {limit:,} (about "
+                f"{count * 8e-9:.3g} GB per column): give a longer period (at least "
+                f"{(t_end - t0) / limit:.3g} s) or a shorter span, or raise {option}")
+        return count
+
+    def points(self, result, max_points: int | None = None) -> SectionPoints:
+        """The section's points in ``result`` (a :class:`~nonsmooth.result.Result`); a
+        stroboscopic section with more than ``max_points`` times (default
+        :data:`nonsmooth.limits.MAX_OUTPUTS`) is refused before any is made."""
         if len(result.t) < 2:
             raise SectionError("the run has fewer than two outputs: no interval to take a "
                                "section in")
         if self.kind == "stroboscopic":
             period = self.resolved_period(result.model)
             span = _span(result)
+            self._check_count(period, *span, max_points, "max_points")
             times = section_times(period, self.phase, *span)
             return SectionPoints(times, self, result)
         if self.kind == "hyperplane":
             coef = self._coefficients(result)
-            return SectionPoints(_crossings(result, coef, self.offset, self.direction), self,
-                                 result)
+            return SectionPoints(_crossings(result, coef, self.offset, self.direction,
+                                            self.describe()), self, result)
         linear = _linear_in_state(result, self.output)
         if linear is not None:
             coef, const = linear
-            times = _crossings(result, coef, self.value - const, self.direction)
+            times = _crossings(result, coef, self.value - const, self.direction,
+                               self.describe())
         else:
             times = _sample_crossings(result, self.output, self.value, self.direction)
         return SectionPoints(times, self, result)
@@ -184,6 +216,12 @@ class Section:
                     f"one: {', '.join(_state_names(result))}); a section on any output is "
                     f"Section.crossing({name!r}, value)")
             coef[column] += c
+        if not np.any(coef):
+            terms = " + ".join(f"{c:g} {k}" for k, c in self.normal.items())
+            raise SectionError(
+                f"Section.hyperplane: the normal {terms} is zero in the state of model "
+                f"{result.model.name} (its coefficients cancel or are all 0): no motion can "
+                "cross it; give a non-zero coefficient of a state component")
         return coef
 
     def describe(self) -> str:
@@ -215,6 +253,15 @@ def _number(name: str, value, *, positive: bool = False, unit: str = "") -> floa
 def _direction(value) -> float:
     x = _number("direction", value)
     return float(np.sign(x))
+
+
+def section_count(period: float, phase: float, t0: float, t_end: float) -> int:
+    """How many stroboscopic times ``phase + j period`` lie within ``[t0, t_end]`` (counted,
+    not made: :func:`section_times` makes them)."""
+    tol = 1e-12 * max(1.0, abs(t0), abs(t_end))
+    j0 = math.ceil((t0 - phase - tol) / period)
+    j1 = math.floor((t_end - phase + tol) / period)
+    return max(0, j1 - j0 + 1)
 
 
 def section_times(period: float, phase: float, t0: float, t_end: float) -> np.ndarray:
@@ -299,7 +346,18 @@ def _watched(g0: np.ndarray, g1: np.ndarray, direction: float) -> np.ndarray:
     return up | down
 
 
-def _crossings(result, coef: np.ndarray, offset: float, direction: float) -> np.ndarray:
+def _refuse_identical(g: np.ndarray, scale: float, what: str) -> None:
+    """Refuse a section whose function ``g`` (its values over the run) stays within
+    :data:`ON_SECTION` times ``scale`` of zero: the run lies on the section throughout."""
+    if g.size and float(np.max(np.abs(g))) <= ON_SECTION * max(1.0, scale):
+        raise SectionError(
+            f"section {what}: the run lies on the section throughout (the difference stays "
+            f"within {float(np.max(np.abs(g))):.3g} of zero, rounding): its sign changes are "
+            "not crossings; choose an output or a value the motion crosses")
+
+
+def _crossings(result, coef: np.ndarray, offset: float, direction: float,
+               what: str = "") -> np.ndarray:
     """Times (s) where ``coef . y(t) = offset`` is crossed, located by Brent's method on the
     run's dense output (cubic Hermite between its knots: the outputs, events and stops)."""
     from scipy.optimize import brentq
@@ -307,6 +365,8 @@ def _crossings(result, coef: np.ndarray, offset: float, direction: float) -> np.
     sol = result.sol
     knots_t, knots_y = sol.t, sol.y
     g = knots_y @ coef - offset
+    _refuse_identical(g, max(abs(offset), float(np.max(np.abs(knots_y) @ np.abs(coef),
+                                                       initial=0.0))), what)
     hits = np.flatnonzero(_watched(g[:-1], g[1:], direction))
 
     def fn(t):
@@ -329,7 +389,10 @@ def _sample_crossings(result, name: str, value: float, direction: float) -> np.n
     from scipy.optimize import brentq
 
     t = result.t
-    g = np.asarray(result[name], dtype=float) - value
+    values = np.asarray(result[name], dtype=float)
+    g = values - value
+    _refuse_identical(g, max(abs(value), float(np.max(np.abs(values), initial=0.0))),
+                      f"{name} = {value:g}")
     hits = np.flatnonzero(_watched(g[:-1], g[1:], direction))
     times = []
     for i in hits:
@@ -453,7 +516,7 @@ def _cubic_at(t: np.ndarray, values: np.ndarray, times: np.ndarray) -> np.ndarra
 
 # ---------------------------------------------------------------------- entry point
 def poincare(source, section: Section, *, t_span=None, last: int | None = None,
-             **options) -> SectionPoints:
+             max_points: int | None = None, **options) -> SectionPoints:
     """The points of a Poincare ``section`` of a run.
 
     Parameters
@@ -468,6 +531,11 @@ def poincare(source, section: Section, *, t_span=None, last: int | None = None,
         A model's run span (s); default the model's.
     last : int, optional
         Keep only the last ``last`` points (the transient left out).
+    max_points : int, optional
+        Most points a stroboscopic section of a :class:`~nonsmooth.result.Result` may have
+        (default :data:`nonsmooth.limits.MAX_OUTPUTS`); a model's run is bounded by its
+        ``max_outputs`` (its section times and output grid together). Counted before
+        anything is made: more are refused (:class:`SectionError` with the count).
     **options
         Other :func:`nonsmooth.simulate` options (``dt``, ``rtol``, ``method`` ...).
 
@@ -492,7 +560,7 @@ def poincare(source, section: Section, *, t_span=None, last: int | None = None,
         if t_span is not None or options:
             raise SectionError("poincare(result, ...): the run is done; t_span and simulate "
                                "options apply to a model only")
-        points = section.points(source)
+        points = section.points(source, max_points)
     else:
         result = _run_for(source, section, t_span, options)
         points = section.points(result)
@@ -510,9 +578,20 @@ def _run_for(source, section: Section, t_span, options: dict):
         raise SectionError("poincare: a stroboscopic section sets the run's output times "
                            "itself; give dt (the spacing of the other outputs), not t_eval")
     t0, t_end = _time_span(model.t_end if t_span is None else t_span)
-    extra = section.output_times(model, t0, t_end)
-    if extra is not None:
+    if section.kind == "stroboscopic":
+        from .limits import MAX_OUTPUTS
+
+        limit = int(options.get("max_outputs") or MAX_OUTPUTS)
         dt = options.pop("dt", None) or model.dt or (t_end - t0) / 1000.0
+        count = section._check_count(section.resolved_period(model), t0, t_end, limit,
+                                     "max_outputs")
+        rows = (t_end - t0) / dt + 1.0
+        if count + rows > limit:  # counted before the grid or the times are made
+            raise SectionError(
+                f"poincare: the run would output {count + rows:.3g} rows (the section's "
+                f"{count:,} times and {rows:.3g} of the grid dt = {dt:g} s), more than "
+                f"max_outputs = {limit:,}: give a larger dt, a longer period or a shorter span")
+        extra = section.output_times(model, t0, t_end, limit)
         options["t_eval"] = merge_times(_grid(t0, t_end, dt), extra)
     return simulate(model, (t0, t_end), **options)
 

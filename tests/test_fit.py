@@ -307,3 +307,223 @@ def test_the_runs_on_worker_processes_give_the_same_fit(belt):
     np.testing.assert_allclose(pooled.x, serial.x, rtol=1e-12)
     np.testing.assert_allclose(pooled.standard_errors, serial.standard_errors, rtol=1e-9)
     assert pooled.n_runs == serial.n_runs
+
+
+# ============================================================================ awkward data files
+def test_a_header_only_csv_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty.csv").write_text("t,x\n")
+    with pytest.raises(DataError, match="has no samples"):
+        load_data(tmp_path / "empty.csv")
+    assert main(["fit", "stick_slip_oscillator", "empty.csv", "--param", "mu_d"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nonsmooth: error: data file empty.csv has no samples")
+    assert err.count("\n") == 1
+
+
+def test_a_byte_order_mark_is_read(belt, tmp_path):
+    path = tmp_path / "bom.csv"
+    pairs = zip(belt["t"][:5].tolist(), belt["x"][:5].tolist(), strict=True)
+    rows = "\n".join(f"{t!r},{x!r}" for t, x in pairs)
+    path.write_bytes(b"\xef\xbb\xbf" + f"t,x\n{rows}\n".encode())
+    loaded = load_data(path)
+    assert list(loaded) == ["t", "x"]
+    np.testing.assert_array_equal(loaded["x"], belt["x"][:5])
+
+
+@pytest.mark.parametrize("t", [0.0, 0.5])
+def test_a_single_sample_is_too_few(t):
+    with pytest.raises(DataError, match="too few samples: 1 sample"):
+        ns.fit("stick_slip_oscillator", {"t": [t], "x": [0.1], "v": [0.0]}, ["mu_d"])
+
+
+# ============================================================================ stopped early
+class _FakeClock:
+    """``time`` for nonsmooth.fit whose ``time()`` advances 1 s per reading: a fit's timeout
+    is reached after a known number of runs, whatever the machine's speed."""
+
+    def __init__(self):
+        import time as real
+
+        self.now, self.perf_counter = 0.0, real.perf_counter
+
+    def time(self):
+        self.now += 1.0
+        return self.now
+
+
+def _interrupting_build(after: int, exc=KeyboardInterrupt):
+    """A build function of the belt oscillator that raises ``exc`` in its ``after``-th call (a
+    Ctrl-C arriving while the fit runs)."""
+    calls = []
+
+    def build_belt(**params):
+        calls.append(params)
+        if len(calls) == after:
+            raise exc()
+        return build("stick_slip_oscillator", **params)
+
+    return build_belt
+
+
+def test_an_interrupted_fit_carries_its_best_point(belt):
+    with pytest.raises(KeyboardInterrupt) as info:
+        ns.fit(_interrupting_build(12), belt, ["mu_d"], outputs=["x"], x0=[0.33],
+               fixed={"mu_s": 0.4})
+    partial = info.value.fit
+    assert partial.stopped == "interrupted (SIGINT)" and not partial.success
+    assert partial.n_iterations >= 1 and partial.n_runs >= 10
+    assert abs(partial["mu_d"] - 0.3) < abs(0.33 - 0.3)  # better than the start
+    assert np.isfinite(partial.s) and partial.residual_rms["x"] > 0
+    assert np.isnan(partial.standard_errors).all()  # not computed: no Jacobian at the point
+    text = partial.summary()
+    assert text.startswith("stopped fit of") and "interrupted (SIGINT): the estimates are" in text
+    assert partial.plot() is not None
+
+
+def test_a_fit_interrupted_before_any_run_finished_has_no_best_point(belt):
+    with pytest.raises(KeyboardInterrupt) as info:
+        ns.fit(_interrupting_build(2), belt, ["mu_d"], outputs=["x"], horizons=2, x0=[0.33],
+               fixed={"mu_s": 0.4})
+    assert info.value.fit is None
+
+
+def test_the_timeout_stops_the_fit_with_its_best_point(belt, monkeypatch):
+    import sys
+
+    fit_module = sys.modules["nonsmooth.fit"]  # the package's name fit is the function
+    monkeypatch.setattr(fit_module, "time", _FakeClock())
+    with pytest.raises(FitError, match=r"the fit's timeout of 8 s was reached after \d+ "
+                                       r"iterations? and \d+ runs; the best point so far: mu_d"
+                       ) as info:
+        ns.fit("stick_slip_oscillator", belt, ["mu_d"], outputs=["x"], x0=[0.33],
+               fixed={"mu_s": 0.4}, timeout=8)
+    partial = info.value.fit
+    assert partial.stopped.startswith("the fit's timeout") and partial.n_runs <= 10
+    with pytest.raises(ValueError, match="timeout = -1"):
+        ns.fit("stick_slip_oscillator", belt, ["mu_d"], outputs=["x"], timeout=-1)
+
+
+def _write_belt(belt, path):
+    np.savetxt(path, np.column_stack([belt["t"], belt["x"]]), delimiter=",", header="t,x",
+               comments="")
+
+
+def test_the_command_line_timeout_prints_the_best_point_and_plots_it(belt, tmp_path, capsys,
+                                                                      monkeypatch):
+    import sys
+
+    fit_module = sys.modules["nonsmooth.fit"]  # the package's name fit is the function
+    monkeypatch.chdir(tmp_path)
+    _write_belt(belt, "belt.csv")
+    monkeypatch.setattr(fit_module, "time", _FakeClock())
+    code = main(["fit", "stick_slip_oscillator", "belt.csv", "--param", "mu_d=0.33", "--set",
+                 "mu_s=0.4", "--timeout", "8", "--plot", "fit.png"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    assert out.startswith("stopped fit of stick_slip_oscillator") and "mu_d" in out
+    assert err.startswith("nonsmooth: error: the fit stopped: the fit's timeout of 8 s")
+    assert err.endswith("the best point so far is printed above and plotted to fit.png\n")
+    assert err.count("\n") == 1 and (tmp_path / "fit.png").is_file()
+
+
+def test_the_command_line_budget_of_each_run(belt, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write_belt(belt, "belt.csv")
+    code = main(["fit", "stick_slip_oscillator", "belt.csv", "--param", "mu_d",
+                 "--max-evaluations", "20"])
+    err = capsys.readouterr().err
+    assert code == 1 and "budget of 20 evaluations" in err and "(--max-evaluations)" in err
+    assert main(["fit", "stick_slip_oscillator", "belt.csv", "--param", "mu_d",
+                 "--max-evaluations", "0"]) == 2
+
+
+def test_fit_messages_advise_only_options_fit_has():
+    """Every ``--option`` the messages of a fit and its runs name is an option of
+    ``nonsmooth fit``."""
+    import re
+    from pathlib import Path
+
+    from nonsmooth.cli import build_parser
+
+    root = Path(ns.__file__).parent
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices["fit"]
+    options = {o for a in sub._actions for o in a.option_strings}
+    named = set()
+    for module in ("fit.py", "run/state.py", "run/schedule.py"):
+        named |= set(re.findall(r"\((--[a-z][a-z-]+)\)", (root / module).read_text()))
+    assert named and named <= options, named - options
+
+
+def test_more_samples_than_a_run_records_are_refused_first():
+    t = np.linspace(0.0, 1.0, 50)
+    with pytest.raises(DataError, match=r"50 samples, more than a run records \(max_outputs = "
+                                        r"10\): thin them \(keep every 5-th sample\)"):
+        ns.fit("stick_slip_oscillator", {"t": t, "x": np.zeros(50)}, ["mu_d"],
+               options={"max_outputs": 10})
+
+
+def _fit_script(tmp_path, belt, signal_name: str):
+    """A model file whose 12th build sends ``signal_name`` to its own process (a real
+    signal arriving while the fit runs), and the data."""
+    _write_belt(belt, tmp_path / "belt.csv")
+    (tmp_path / "belt_model.py").write_text(  # loaded anew by each build: counts in a file
+        "import os, signal\n"
+        "from pathlib import Path\n"
+        "from nonsmooth.models import build as bundled\n"
+        "def build(mu_d=0.3, mu_s=0.4):\n"
+        "    with open(Path(__file__).with_suffix('.calls'), 'a+') as fh:\n"
+        "        fh.write('.')\n"
+        "        fh.seek(0)\n"
+        "        calls = len(fh.read())\n"
+        "    if calls == 12:\n"
+        f"        os.kill(os.getpid(), signal.{signal_name})\n"
+        "    return bundled('stick_slip_oscillator', mu_d=mu_d, mu_s=mu_s)\n")
+    return tmp_path / "belt_model.py"
+
+
+@pytest.mark.parametrize("signal_name, code", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_during_a_fit_prints_the_best_point_so_far(belt, tmp_path, signal_name, code):
+    import subprocess
+    import sys
+
+    model = _fit_script(tmp_path, belt, signal_name)
+    proc = subprocess.run([sys.executable, "-m", "nonsmooth", "fit", str(model), "belt.csv",
+                           "--param", "mu_d=0.33", "--plot", "fit.png"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == code, proc.stderr
+    assert proc.stdout.startswith("stopped fit of belt_model"), proc.stdout
+    assert f"interrupted ({signal_name}): the estimates are the best point" in proc.stdout
+    assert proc.stderr.startswith(f"nonsmooth: interrupted ({signal_name}); the best point so "
+                                  "far is printed above and plotted to fit.png")
+    assert proc.stderr.count("\n") == 1 and (tmp_path / "fit.png").is_file()
+
+
+# ============================================================================ lack of fit
+def test_a_residual_far_above_the_noise_of_the_weights_warns(belt):
+    """mu_s held at 0.5 (the data's is 0.4): the optimum in mu_d leaves a residual many times
+    the noise (3e-4 m) the weights say; the same fit with the true mu_s does not warn."""
+    with pytest.warns(ns.LackOfFitWarning, match=r"the weighted residual is \d+(\.\d+)? times "
+                                                 "the noise the weights imply") as rec:
+        f = ns.fit("stick_slip_oscillator", belt, ["mu_d"], outputs=["x"], weights=1 / 3e-4,
+                   fixed={"mu_s": 0.5}, x0=[0.33])
+    from nonsmooth.fit import NOISE_RATIO
+
+    assert f.s > NOISE_RATIO and rec[0].message.parameters == ()
+    assert any("the weighted residual is" in w for w in f.warnings)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ns.LackOfFitWarning)
+        good = ns.fit("stick_slip_oscillator", belt, ["mu_d"], outputs=["x"], weights=1 / 3e-4,
+                      fixed={"mu_s": 0.4}, x0=[0.33])
+    assert good.s < 1.5 and not good.at_bound.any()
+
+
+def test_an_estimate_at_its_bound_is_reported_as_such(belt):
+    with pytest.warns(ns.LackOfFitWarning, match=r"mu_d = 0\.31 ended at its lower bound "
+                                                 r"0\.31: the data pull it outside") as rec:
+        f = ns.fit("stick_slip_oscillator", belt, ["mu_d"], outputs=["x"],
+                   fixed={"mu_s": 0.4}, bounds={"mu_d": (0.31, 0.35)}, x0=[0.33])
+    assert rec[0].message.parameters == ("mu_d",)
+    assert f.at_bound.tolist() == [-1]
+    assert "(at its lower bound)" in f.summary()

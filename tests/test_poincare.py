@@ -303,3 +303,55 @@ def test_a_stroboscopic_section_keeps_the_compiled_phases(monkeypatch):
                       rtol=1e-9, atol=1e-11)
     assert len(pts) == 7 and pts.result.success
     assert len(pts.result.events.filter(name="contact", kind="stick")) >= 6
+
+
+# ------------------------------------------------------------------------- degenerate sections
+def test_too_many_stroboscopic_points_are_counted_and_refused_before_allocating(monkeypatch):
+    """A period of 1e-9 s over a 3 s run is 3e9 points (24 GB a column): refused with the
+    count before any time is made (np.arange is never called with it)."""
+    import nonsmooth.sections as sections
+
+    result = ns.simulate(build_model("stick_slip_oscillator"), 3.0)
+
+    def made(*args):  # what would allocate the 3e9 times: never reached
+        raise AssertionError(f"section_times{args} called before the points were counted")
+
+    monkeypatch.setattr(sections, "section_times", made)
+    with pytest.raises(SectionError, match=r"period 1e-09 s over 0 \.\. 3 s has 3e\+09 points, "
+                                           r"more than max_points = 2,000,000"):
+        ns.poincare(result, Section.stroboscopic(period=1e-9))
+    with pytest.raises(SectionError, match=r"has 1\.5e\+03 points, more than max_points = 1,000"):
+        ns.poincare(result, Section.stroboscopic(period=2e-3), max_points=1000)
+    model = build_model("forced_stick_slip")
+    with pytest.raises(SectionError, match=r"more than max_outputs = 2,000,000"):
+        ns.poincare(model, Section.stroboscopic(period=1e-7), t_span=30.0)
+    with pytest.raises(SectionError, match=r"the run would output .* more than max_outputs = "
+                                           r"500: give a larger dt"):
+        ns.poincare(model, Section.stroboscopic(), t_span=30.0, dt=0.05, max_outputs=500)
+    monkeypatch.undo()
+    assert len(ns.poincare(result, Section.stroboscopic(period=0.5))) == 7
+
+
+@pytest.mark.parametrize("output, direction", [("belt.y", 1), ("block.y", 0)])
+def test_a_crossing_of_an_output_identically_on_the_section_is_refused(output, direction):
+    """The belt's and the block's y are 0 throughout (rounding flips their sign): no
+    crossings to report."""
+    result = ns.simulate(build_model("stick_slip_oscillator"), 3.0)
+    with pytest.raises(SectionError, match=f"section {output} = 0 .*: the run lies on the "
+                                           "section throughout"):
+        ns.poincare(result, Section.crossing(output, 0.0, direction))
+    with pytest.raises(SectionError, match="the run lies on the section throughout"):
+        ns.poincare(result, Section.hyperplane({output: 1.0}, 0.0, direction))
+    N = float(np.median(result["contact.N"]))  # the constant weight: not linear in the state
+    with pytest.raises(SectionError, match="contact.N = 9.81 .*lies on the section"):
+        ns.poincare(result, Section.crossing("contact.N", N, 0))
+    assert len(ns.poincare(result, Section.crossing("x", 0.02, 0))) > 0  # a real one still is
+
+
+def test_a_hyperplane_with_a_zero_normal_is_refused():
+    with pytest.raises(SectionError, match=r"normal = \{'block.x': 0.0\} is zero"):
+        Section.hyperplane({"block.x": 0.0}, 0.1)
+    result = ns.simulate(build_model("stick_slip_oscillator"), 0.5)
+    with pytest.raises(SectionError, match=r"the normal 1 x \+ -1 block.x is zero in the state "
+                                           r"of model stick_slip_oscillator"):
+        ns.poincare(result, Section.hyperplane({"x": 1.0, "block.x": -1.0}, 0.1))

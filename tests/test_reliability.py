@@ -85,25 +85,6 @@ def test_simulate_failure_carries_the_partial_result():
     assert again.status == -1 and np.array_equal(again.t, partial.t)
 
 
-def _wait_for_main(proc, limit=60.0):
-    """Wait until the command line's ``main`` runs in ``proc``: it catches SIGTERM from then on
-    (Linux: the ``SigCgt`` mask of /proc/PID/status; elsewhere a fixed 4 s). A signal sent
-    earlier, while a loaded machine still starts the interpreter, would find Python's default
-    handling (SIGINT's is installed from the start), not the command line's."""
-    sig = signal.SIGTERM
-    status = f"/proc/{proc.pid}/status"
-    if not os.path.exists(status):
-        time.sleep(4.0)
-        return
-    started = time.perf_counter()
-    while time.perf_counter() - started < limit and proc.poll() is None:
-        with open(status) as fh:
-            caught = next(int(line.split()[1], 16) for line in fh if line.startswith("SigCgt"))
-        if caught >> (sig - 1) & 1:
-            return
-        time.sleep(0.05)
-
-
 @pytest.mark.parametrize("wrapper", [SystemError, UserFunctionError])
 def test_a_signal_inside_a_compiled_call_is_an_interrupt_not_a_model_failure(wrapper):
     """A signal whose handler runs inside a numba call ends that call with ``SystemError:
@@ -129,18 +110,45 @@ def test_a_signal_inside_a_compiled_call_is_an_interrupt_not_a_model_failure(wra
     assert r.status == -1 and 0.49 < r.t[-1] <= 0.5
 
 
+#: The command line with its progress display reporting, once, the first output rows: a file
+#: ``rows.marker`` is made when the run has recorded rows past t = 0.02 s (the display is
+#: called as rows are recorded), so a test waits for a state of the run, not for a time.
+_CLI_WITH_ROW_MARKER = """
+import sys
+from pathlib import Path
+import nonsmooth.cli as cli
+
+shown = cli._Progress.__call__
+
+def report(self, t):
+    if t > 0.02 and not Path("rows.marker").exists():
+        Path("rows.marker").write_text(repr(t))
+    return shown(self, t)
+
+cli._Progress.__call__ = report
+sys.exit(cli.main())
+"""
+
+
+def _wait_for_file(path: Path, proc, limit: float = 600.0) -> None:
+    """Wait until ``path`` exists (``limit`` s at most: a run that never gets there)."""
+    started = time.perf_counter()
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.perf_counter() - started < limit, f"{path} never appeared"
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupted_run_writes_partial_csv(tmp_path, sig, code):
     out, events = tmp_path / "long.csv", tmp_path / "long_events.csv"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "nonsmooth", "run", "stick_slip_oscillator", "--t-end", "1000",
-         "--dt", "1e-3", "--method", "RK4", "--out", str(out), "--events", str(events)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    _wait_for_main(proc)  # the command line has started (its SIGTERM handler is installed)
-    time.sleep(2.0)  # and a few seconds of integration (the run needs minutes)
-    assert proc.poll() is None, proc.communicate()
+        [sys.executable, "-c", _CLI_WITH_ROW_MARKER, "run", "stick_slip_oscillator",
+         "--t-end", "1000", "--dt", "1e-3", "--method", "RK4", "--out", str(out), "--events",
+         str(events)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    _wait_for_file(tmp_path / "rows.marker", proc)  # rows recorded (the run needs minutes)
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=300)
     assert proc.returncode == code, err
     name = "SIGINT" if sig == signal.SIGINT else "SIGTERM"
     assert f"interrupted ({name})" in err and "partial results" in err
@@ -149,6 +157,55 @@ def test_interrupted_run_writes_partial_csv(tmp_path, sig, code):
     assert header[:2] == ["t", "x"] and data.shape[0] > 10
     assert np.allclose(np.diff(data[:, 0]), 1e-3)  # every row up to the interrupt
     assert events.exists()
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_the_outputs_are_written_finishes_them(tmp_path, capsys, monkeypatch,
+                                                              sig, code):
+    """The signal comes as --out is written: the file is finished (every row of the run),
+    the line says so, and the exit code is the interrupt's."""
+    from nonsmooth.result import Result
+
+    write = Result.to_csv
+
+    def signalled(self, path, columns=None):
+        os.kill(os.getpid(), sig)  # delivered while the file is being written
+        return write(self, path, columns)
+
+    monkeypatch.setattr(Result, "to_csv", signalled)
+    out = tmp_path / "o.csv"
+    code_, stdout, err = run_cli(capsys, "run", "stick_slip_oscillator", "--t-end", "0.5",
+                                 "--dt", "1e-3", "--out", out, "--events", tmp_path / "e.csv")
+    name = "SIGINT" if sig == signal.SIGINT else "SIGTERM"
+    assert code_ == code, err
+    assert err.startswith(f"nonsmooth: interrupted ({name}) while the outputs were written, "
+                          "which were finished first; the run had finished: its 501 rows "
+                          "(t = 0 .. 0.5 s, the whole run) written to ")
+    assert err.count("\n") == 1 and (tmp_path / "e.csv").exists()
+    _, data = read_rows(out)
+    assert data.shape[0] == 501 and data[-1, 0] == 0.5
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.csv", "o.csv"]  # no temporary
+
+
+def test_a_second_signal_stops_the_writing_and_leaves_no_cut_file(tmp_path, capsys,
+                                                                  monkeypatch):
+    from nonsmooth.result import Result
+
+    write = Result.to_csv
+
+    def cut(self, path, columns=None):
+        write(self, path, columns)  # the rows are in the (temporary) file, then two Ctrl-C
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+        return path
+
+    monkeypatch.setattr(Result, "to_csv", cut)
+    code, _, err = run_cli(capsys, "run", "stick_slip_oscillator", "--t-end", "0.5", "--out",
+                           tmp_path / "o.csv")
+    assert code == 130, err
+    assert "while the outputs were written: nothing written (501 rows" in err
+    assert "no partial file is left" in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_output_paths_are_checked_before_the_run(capsys, tmp_path):
@@ -618,3 +675,40 @@ def test_a_fixed_step_too_large_for_the_mechanism_is_named_and_keeps_no_garbage(
         nonsmooth.simulate(build("crank_rocker", form=form), 2.0, method="RK4", dt=0.3)
     fine = nonsmooth.simulate(build("crank_rocker", form=form), 2.0, method="RK4", dt=0.01)
     assert fine.status == 0 and fine.diagnostics["max_drift_position"] < 1e-4
+
+
+@pytest.mark.parametrize("method", ["DOP853", "RK4"])
+def test_an_interrupt_during_a_compiled_call_keeps_every_row_it_computed(monkeypatch, method):
+    """A signal that comes while a compiled phase call runs is handled as the call returns:
+    the rows that call computed are recorded first, so the partial result reaches the time
+    the interrupt names (the last output at or before the kernel's time)."""
+    from nonsmooth.spatial import family
+
+    reached, calls = [], []
+
+    def signalled(real):
+        def entry(self, plan, Wt):
+            phase, ctx = real(self, plan, Wt)
+
+            def call(*args):
+                out = phase(*args)
+                calls.append(1)
+                if len(calls) == 3:  # the third call: as if Ctrl-C came while it ran
+                    state = args[12] if method == "DOP853" else args[11]
+                    reached.append(float(state[0]))
+                    os.kill(os.getpid(), signal.SIGINT)
+                return out
+
+            return call, ctx
+        return entry
+
+    for name in ("dop853", "fixed"):
+        monkeypatch.setattr(family.SpatialFamily, name,
+                            signalled(getattr(family.SpatialFamily, name)))
+    dt = 0.002
+    with pytest.raises(KeyboardInterrupt) as info:
+        nonsmooth.simulate(build("spatial_gyroscope"), 300.0, method=method, dt=dt)
+    r = info.value.result
+    assert r.message == f"interrupted (SIGINT) at t = {reached[0]:.6g} s"
+    assert reached[0] - dt < r.t[-1] <= reached[0]  # every row up to where it stopped
+    assert np.allclose(np.diff(r.t), dt)

@@ -122,13 +122,60 @@ def raises_for_fast_belts(result):
 
 
 def test_a_failing_callable_metric_fails_its_case_only(tmp_path):
+    """The metric that raises is null and named in the case's error; the case's other
+    metrics are kept."""
     study = nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.1, 0.3]}, t_end=1.0,
-                            metrics=[raises_for_fast_belts], store=tmp_path / "s",
-                            scheduler="serial", progress=False)
+                            metrics=["max:x", raises_for_fast_belts, "count:reserve_zero"],
+                            store=tmp_path / "s", scheduler="serial", progress=False)
     assert list(study["status"]) == ["ok", "failed"]
     assert study["raises_for_fast_belts"][0] >= 2
-    assert study.rows()[1]["error"] == "no metric for fast belts"
-    assert study.rows()[1]["error_type"] == "RuntimeError"
+    failed = study.rows()[1]
+    assert failed["error"] == ("metric 'raises_for_fast_belts' raised RuntimeError: no metric "
+                               "for fast belts (the run's 2 other metric(s) are kept)")
+    assert failed["error_type"] == "MetricError" and failed["raises_for_fast_belts"] is None
+    assert failed["max:x"] > 0 and failed["count:reserve_zero"] >= 1
+    assert failed["t_reached"] == 1.0
+
+
+def test_a_t_end_function_that_raises_is_a_named_error(tmp_path):
+    def t_end_of(case):
+        return {0.1: 1.0}[case["v_belt"]]
+
+    with pytest.raises(SweepError, match=r"the t_end function .*t_end_of raised KeyError: 0\.3 "
+                                         r'for the case \{"v_belt": 0\.3\}; it must return a '
+                                         r"number > 0 \(s\) for every case"):
+        nonsmooth.sweep("stick_slip_oscillator", {"v_belt": [0.3, 0.1]}, t_end=t_end_of,
+                        metrics=["max:x"], store=tmp_path / "s", scheduler="serial",
+                        progress=False)
+
+
+def test_a_sweep_from_a_deleted_working_folder_is_one_line(tmp_path, monkeypatch, capsys):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    for scheduler in ("serial", "processes"):
+        code = main(["sweep", "stick_slip_oscillator", "--grid", "v_belt=0.1", "--metric",
+                     "max:x", "--store", str(tmp_path / "s"), "--scheduler", scheduler])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1, err
+        assert err.startswith("nonsmooth: error: the working folder no longer exists")
+
+
+def test_more_workers_than_cores_are_capped_and_absurd_counts_refused(monkeypatch):
+    from nonsmooth.study import schedulers
+
+    monkeypatch.setattr(schedulers, "default_workers", lambda: 2)
+    with pytest.warns(UserWarning, match=r"workers = 5 is more than the 2 core\(s\) of this "
+                                         r"machine: 2 worker process\(es\) started"):
+        assert schedulers.make_scheduler("processes", 5).workers == 2
+    with pytest.warns(UserWarning, match="workers = 3"):
+        assert schedulers.make_scheduler("dask", 3).workers == 2
+    with pytest.raises(SweepError, match=r"workers = 1000 is invalid: this machine has 2 "
+                                         r"core\(s\); give at most 2"):
+        schedulers.make_scheduler("processes", 1000)
+    assert schedulers.make_scheduler("processes", 2).workers == 2
+    assert schedulers.make_scheduler("processes", None).workers == 2
 
 
 def dying_build(v_belt):

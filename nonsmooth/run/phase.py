@@ -6,6 +6,8 @@ another. Also the recorded rows' energies of a compiled block (:func:`_record_ro
 
 from __future__ import annotations
 
+import signal
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -83,7 +85,6 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     ``("declined", next_k, t, y)`` where the kernel declines a step or the budget is nearly
     spent (:func:`_smooth_phase` then hands the phase from that step end to the Python
     stepper, which names the problem)."""
-    from ..core.phases import fixed
 
     dyn = run.dyn
     run.family.warm("fixed")
@@ -111,6 +112,20 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     istate = np.array([k0, next_k, k_cap, 0, 0, method == "RK4", 0, _PAUSE_AFTER, 0],
                       dtype=np.int64)
     fstate = np.array([t, t_end, run.t_clamp, run.face_threshold])
+    with _HeldSignals() as held:
+        return _fixed_calls(run, held, phase, ctx, modes, faces, kinds, index, direction, mu_s,
+                            steps, grid, given, istate, fstate, y, f, g, fired, T_out, Y_out,
+                            O_out)
+
+
+def _fixed_calls(run: _Run, held: _HeldSignals, phase, ctx, modes, faces, kinds, index,
+                 direction, mu_s, steps, grid, given, istate, fstate, y, f, g, fired, T_out,
+                 Y_out, O_out):
+    """The compiled RK4/Euler calls of :func:`_compiled_fixed_phase`, each call's rows
+    recorded before a signal that came during it is handed on (``held``)."""
+    from ..core.phases import fixed
+
+    dyn = run.dyn
     while True:
         istate[3], istate[6] = 0, run.max_evaluations - dyn.n_evaluations
         status = phase(ctx, dyn.plan, modes, faces, kinds, index, direction, mu_s,
@@ -124,6 +139,8 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
                 T_out[:istate[3]] = given[int(istate[1]) - int(istate[3]):int(istate[1])]
             _record_rows(run, T_out[:istate[3]], Y_out[:istate[3]], O_out[:istate[3]], modes)
         run.charge(float(fstate[0]))  # the wall-clock budget
+        if held.pending is not None:  # a signal came during the call: its rows are kept
+            held.deliver()
         next_k = int(istate[1])
         if status == fixed.EVENT:
             return "event", next_k, float(fstate[0]), y, np.flatnonzero(fired).tolist()
@@ -167,6 +184,51 @@ def _record_rows(run: _Run, times, Y, out, modes):
 _PAUSE_AFTER = 4000
 
 
+class _HeldSignals:
+    """A compiled phase with SIGINT and SIGTERM held until the rows of each call are recorded.
+
+    Python runs a signal's handler only between two bytecodes: a signal that comes while a
+    compiled call runs is handled as the call returns, before its rows (up to
+    :data:`_PAUSE_AFTER` evaluations of them) are recorded, and the partial result would end
+    a chunk short of where the run stopped. Within this block the handlers only note the
+    signal; :meth:`deliver` (after a call's rows are recorded) and the block's end hand it to
+    the handler it was meant for (the interrupt then carries every row computed). Handlers are
+    swapped once per phase, in the main thread only (elsewhere signals are not Python's)."""
+
+    _SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.pending: int | None = None
+        self._saved: dict = {}
+
+    def __enter__(self) -> _HeldSignals:
+        if threading.current_thread() is threading.main_thread():
+            for sig in self._SIGNALS:
+                handler = signal.getsignal(sig)
+                if callable(handler):  # a Python handler (not SIG_DFL, SIG_IGN or a C one)
+                    self._saved[sig] = handler
+                    signal.signal(sig, self._note)
+        return self
+
+    def _note(self, signum, frame) -> None:
+        if self.pending is None:
+            self.pending = signum
+
+    def deliver(self) -> None:
+        """Restore the handlers and hand a noted signal to its own (which raises, for an
+        interrupt)."""
+        saved, self._saved = self._saved, {}
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+        pending, self.pending = self.pending, None
+        if pending is not None and pending in saved:
+            saved[pending](pending, None)
+
+    def __exit__(self, *exc) -> bool:
+        self.deliver()
+        return False
+
+
 #: Output states one compiled call may return (floats: 16 MB).
 _OUTPUT_FLOATS = 1 << 21
 
@@ -180,7 +242,6 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     :func:`_smooth_phase` then hands the phase from the last accepted step to scipy's DOP853,
     which names the problem."""
     from ..core import callbacks
-    from ..core.phases import dop853
 
     dyn = run.dyn
     kinds = np.array([_EVENT_CODES[s[0]] for s in specs], dtype=np.int64)
@@ -207,39 +268,56 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
         plan = callbacks.extended_plan(dyn.plan, token, run.t_clamp)
         run.family.warm("dop853")
         phase, ctx = run.family.dop853(plan, dyn.Wt)
-        while True:
-            limits = np.array([run.max_evaluations - dyn.n_evaluations, _PAUSE_AFTER],
-                              dtype=np.int64)
-            Y_out = np.empty((cap, y.size))
-            status, n_out, evals, steps, needed = phase(
-                ctx, plan, modes, faces, kinds, index, direction, mu_s, control, atol_y, grid,
-                int(next_k), state, y, f, g, fired, Y_out, limits, dop853.coefficients(), out)
-            dyn.n_evaluations += evals
-            run.n_steps += steps
-            run._last = None
-            error = callbacks.user_error(token)
-            t_called = run.t_now  # the time of the kernel's last call back (where it raised)
-            if n_out:
-                times = grid[next_k:next_k + n_out]
-                redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k,
-                                                      modes, start, "DOP853")
-                if redo is not None and error is None:
-                    return ("redo", next_k, *start, redo)
-            if error is not None:  # a user function raised: its exception, the outputs kept
-                run.t_now = t_called  # named at the time it raised, not the last output's
-                raise error
-            run.charge(float(state[0]))  # the wall-clock budget
-            if status == dop853.EVENT:
-                return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
-            if status == dop853.DONE:
-                return "done", next_k, float(state[0]), y
-            if status == dop853.FULL:
-                cap = max(cap, int(needed))
-            elif status != dop853.PAUSE:  # scipy's solver goes on from the last accepted step
-                return "declined", next_k, float(state[0]), y
+        with _HeldSignals() as held:
+            return _dop853_calls(run, held, phase, ctx, plan, modes, faces, kinds, index,
+                                 direction, mu_s, control, atol_y, grid, next_k, state, y, f,
+                                 g, fired, cap, out, start, token)
     finally:
         if token >= 0:
             callbacks.unregister_user(token)
+
+
+def _dop853_calls(run: _Run, held: _HeldSignals, phase, ctx, plan, modes, faces, kinds, index,
+                  direction, mu_s, control, atol_y, grid, next_k, state, y, f, g, fired, cap,
+                  out, start, token):
+    """The compiled DOP853 calls of :func:`_compiled_phase`, each call's rows recorded before
+    a signal that came during it is handed on (``held``)."""
+    from ..core import callbacks
+    from ..core.phases import dop853
+
+    dyn = run.dyn
+    while True:
+        limits = np.array([run.max_evaluations - dyn.n_evaluations, _PAUSE_AFTER],
+                          dtype=np.int64)
+        Y_out = np.empty((cap, y.size))
+        status, n_out, evals, steps, needed = phase(
+            ctx, plan, modes, faces, kinds, index, direction, mu_s, control, atol_y, grid,
+            int(next_k), state, y, f, g, fired, Y_out, limits, dop853.coefficients(), out)
+        dyn.n_evaluations += evals
+        run.n_steps += steps
+        run._last = None
+        error = callbacks.user_error(token)
+        t_called = run.t_now  # the time of the kernel's last call back (where it raised)
+        if n_out:
+            times = grid[next_k:next_k + n_out]
+            redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k,
+                                                  modes, start, "DOP853")
+            if redo is not None and error is None:
+                return ("redo", next_k, *start, redo)
+        if error is not None:  # a user function raised: its exception, the outputs kept
+            run.t_now = t_called  # named at the time it raised, not the last output's
+            raise error
+        run.charge(float(state[0]))  # the wall-clock budget
+        if held.pending is not None:  # a signal came during the call: its rows are kept
+            held.deliver()
+        if status == dop853.EVENT:
+            return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
+        if status == dop853.DONE:
+            return "done", next_k, float(state[0]), y
+        if status == dop853.FULL:
+            cap = max(cap, int(needed))
+        elif status != dop853.PAUSE:  # scipy's solver goes on from the last accepted step
+            return "declined", next_k, float(state[0]), y
 
 
 def _user_callbacks(run: _Run):

@@ -4,8 +4,10 @@ compute the metrics, optionally write the time series, and return one table row.
 Only the row (a few numbers) travels back: the time series never leave the worker. Every
 failure of the case (the model refusing its parameters, jamming, a non-finite state, a used-up
 budget, an exception in a user function or metric) is caught and becomes a row with
-``status = "failed"``, its one-line ``error`` and ``error_type``; the first warning of a run
-(an energy balance error, a dissipativity condition) goes to ``warning``. The case's
+``status = "failed"``, its one-line ``error`` and ``error_type``; a metric that raises is
+null in the row and named in its error (``MetricError``), the run's other metrics are kept
+(``resume`` runs the case again). The first warning of a run (an energy balance error, a
+dissipativity condition) goes to ``warning``. The case's
 ``timeout`` covers building its model too (a ``BuildTimeoutError`` row when ``build()`` takes
 longer; the run gets what is left). Only an interrupt
 (``KeyboardInterrupt``) propagates, to stop the sweep.
@@ -61,11 +63,12 @@ class CaseRunner:
                     spent = time.perf_counter() - start
                     options = {**options, "timeout": max(options["timeout"] - spent, 1e-3)}
                 result = self._simulate(model, t_end, dt, options)
-                metrics = {m.name: m(result) for m in d.metrics}
             except Exception as exc:  # every failure of one case is a row
                 error = exc
                 result = getattr(exc, "result", result)
                 metrics = {m.name: None for m in d.metrics}
+            else:
+                metrics, error = _metrics(d.metrics, result)
         row.update(status="ok" if error is None else "failed",
                    error=None if error is None else one_line(error),
                    error_type=None if error is None else type(error).__name__,
@@ -94,6 +97,29 @@ class CaseRunner:
                             t_eval=t_eval, throw=True, **options)
         return simulate(model, t_end, method=self.definition.method, dt=dt,
                         throw=True, **options)
+
+
+class MetricError(Exception):
+    """One or more metrics of a case raised (the run and the other metrics are kept): the
+    message names each failed metric and its exception."""
+
+
+def _metrics(metrics, result) -> tuple[dict, Exception | None]:
+    """Each metric of ``result`` computed on its own: a metric that raises is None in the row
+    and named in the case's error (a :class:`MetricError`: the metric, its exception's type and
+    message); the others keep their values."""
+    values, failed = {}, []
+    for m in metrics:
+        try:
+            values[m.name] = m(result)
+        except Exception as exc:
+            values[m.name] = None
+            failed.append(f"metric {m.name!r} raised {type(exc).__name__}: {one_line(exc)}")
+    if not failed:
+        return values, None
+    kept = len(metrics) - len(failed)
+    return values, MetricError("; ".join(failed) + (f" (the run's {kept} other metric(s) are "
+                                                     "kept)" if kept else ""))
 
 
 def build_within(source, params: dict, timeout: float | None):

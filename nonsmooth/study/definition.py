@@ -411,16 +411,30 @@ class SweepDefinition:
         values = []
         for name, value in (("t_end", self.t_end), ("dt", self.dt)):
             if callable(value):
-                value = _check_time(f"{name}({_short(dict(params), 60)})", value(dict(params)))
+                value = _check_time(f"{name}({_short(dict(params), 60)})",
+                                    _call(name, value, params))
                 if value is None:
                     raise SweepError(f"the {name} function returned None; return a number > 0")
             values.append(value)
         options = self.options
         if callable(options):
-            options = _check_options(options(dict(params)))
+            options = _check_options(_call("options", options, params))
             if callable(options):
                 raise SweepError("the options function returned a function; return a dict")
         return values[0], values[1], options
+
+
+def _call(name: str, function: Callable, params: Mapping):
+    """``function(params)`` of a case's setting (``t_end``, ``dt``, ``options``); an exception
+    it raises is a SweepError naming the function and the case."""
+    try:
+        return function(dict(params))
+    except Exception as exc:
+        raise SweepError(f"the {name} function {callable_label(function)} raised "
+                         f"{type(exc).__name__}: {' '.join(str(exc).split()) or '(no message)'} "
+                         f"for the case {_short(dict(params), 60)}; it must return a "
+                         f"{'dict' if name == 'options' else 'number > 0 (s)'} for every "
+                         "case") from None
 
 
 def differences(stored: Mapping, new: Mapping) -> list[str]:

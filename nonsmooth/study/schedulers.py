@@ -386,9 +386,51 @@ def _worker_version() -> str:
     return version()
 
 
+#: More local workers than this many per core are refused (a typo such as ``--workers 1000``:
+#: each worker is a process of ~200 MB); between one and this many per core they are capped at
+#: the core count, with a warning (a CPU-bound case gains nothing from a second process on a
+#: core).
+MAX_WORKERS_PER_CORE = 8
+
+
+def check_cwd() -> None:
+    """Refuse to start from a working folder that no longer exists (deleted after the shell
+    entered it): spawned workers and relative paths need it (SweepError, one line)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        raise SweepError("the working folder no longer exists (it was deleted or moved after "
+                         "this shell entered it); cd into an existing folder and start again"
+                         ) from None
+
+
+def local_workers(workers: int | None) -> int:
+    """The worker processes to start on this machine: ``workers`` (None: every core), capped
+    at the core count with a warning; more than :data:`MAX_WORKERS_PER_CORE` per core are
+    refused (SweepError)."""
+    cores = default_workers()
+    if workers is None:
+        return cores
+    if workers > MAX_WORKERS_PER_CORE * cores:
+        raise SweepError(f"workers = {workers} is invalid: this machine has {cores} core(s); "
+                         f"give at most {cores} (more than {MAX_WORKERS_PER_CORE} per core, "
+                         "each a process of its own, is refused), or leave it out for every "
+                         "core")
+    if workers > cores:
+        import warnings
+
+        warnings.warn(f"workers = {workers} is more than the {cores} core(s) of this machine: "
+                      f"{cores} worker process(es) started (a case uses one core; more "
+                      "processes would only share them and use more memory)", UserWarning,
+                      stacklevel=3)
+        return cores
+    return workers
+
+
 def make_scheduler(scheduler: str, workers: int | None) -> Scheduler:
     """The scheduler named ``scheduler`` (:data:`SCHEDULERS` or an address ``tcp://...``),
-    not yet started."""
+    not yet started. Local workers (``processes``, ``dask``) are capped at the core count
+    (:func:`local_workers`)."""
     if workers is not None and not (isinstance(workers, int) and workers >= 1):
         raise SweepError(f"workers = {workers!r} is invalid: give an integer >= 1, or None for "
                          f"every core ({default_workers()} here)")
@@ -397,10 +439,12 @@ def make_scheduler(scheduler: str, workers: int | None) -> Scheduler:
                          "Dask scheduler address (tcp://host:port)")
     if scheduler == "serial":
         return Serial()
+    if scheduler in ("processes", "dask"):
+        check_cwd()
     if scheduler == "processes":
-        return Processes(workers)
+        return Processes(local_workers(workers))
     if scheduler == "dask":
-        return Dask(None, workers)
+        return Dask(None, local_workers(workers))
     if "://" in scheduler:
         return Dask(scheduler, workers)
     raise SweepError(f"unknown scheduler {scheduler!r}; choose {', '.join(SCHEDULERS)} or a "

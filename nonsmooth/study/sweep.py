@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from .case import CaseRunner
 from .definition import SweepError, define
-from .schedulers import make_scheduler
+from .schedulers import check_cwd, make_scheduler
 from .store import Store
 from .table import Study
 
@@ -61,6 +61,8 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
         or the address of a Dask scheduler (``"tcp://host:port"``).
     workers : int, optional
         Processes / Dask workers (default: every core; an existing cluster: its workers).
+        Local workers above the core count are capped at it with a warning; more than
+        ``MAX_WORKERS_PER_CORE`` (8) per core are refused.
     resume : bool
         Continue the sweep stored in ``store``: run only the cases that are missing or failed
         (a finished case is never run again). The definition must be the stored one; what
@@ -95,6 +97,7 @@ def sweep(model, grid: Mapping[str, Sequence] | None = None,
         Interrupted: the cases finished so far are stored (``resume=True`` continues); the
         exception carries the partial study as ``exc.study``.
     """
+    check_cwd()  # relative paths and spawned workers need it
     definition, _ = define(model, grid=grid, cases=cases, fixed=params, t_end=t_end, dt=dt,
                            method=method, options=options, metrics=metrics,
                            save_series=save_series, max_cases=max_cases)
