@@ -53,6 +53,7 @@ from .limits import (
 )
 from .result import Result
 from .run.loop import _integrate_phases
+from .run.motions import check_given_motions
 from .run.schedule import (
     ADAPTIVE_METHODS,
     DEFAULT_TOLERANCES,
@@ -263,6 +264,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         system.check_compiled(t0, np.asarray(mdl.q0, dtype=float), np.asarray(mdl.v0, dtype=float))
     alpha = next(x for x in (alpha, mdl.alpha, DEFAULT_ALPHA) if x is not None)
     beta = next(x for x in (beta, mdl.beta, DEFAULT_BETA) if x is not None)
+    check_given_motions(system, t0, t_end, alpha, beta)  # (f, df, ddf) that disagree
     dynamics = Dynamics(system, alpha=alpha, beta=beta, laws=laws)
     atol = _state_atol(atol, system, dynamics.n_z, rtol, _initial_energy(system, t0, mdl))
     for law in laws:

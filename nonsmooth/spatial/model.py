@@ -485,6 +485,11 @@ class SpatialSystem(System):
             return self._compiled_friction(q, v)[1]
         return self.friction_rows(self.kinematics(q, v))[1]
 
+    def given_motions(self) -> list[tuple]:
+        """The drivers given ``position=(f, df, ddf)`` (:meth:`System.given_motions`)."""
+        return [(d.name, "rad" if d.coordinate == "angle" else "m", *d.given_motion)
+                for d in self.model.drivers if d.given_motion is not None]
+
     # ------------------------------------------------------------------ redundancy
     def check_redundancy(self, q0: np.ndarray, v0: np.ndarray, t0: float = 0.0) -> None:
         """Raise :class:`ModelError` when ``G`` (m, 6 N) at ``(t0, q0)`` is rank deficient,
