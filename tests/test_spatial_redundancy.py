@@ -140,3 +140,20 @@ def test_a_flat_parallelogram_is_a_singular_configuration_not_redundant():
     with pytest.warns(RedundancyWarning):
         system = _parallelogram(0.2).compile()
     assert system.removed_rows == ["O4.z", "O4.perp1", "O4.perp2"]
+
+
+def test_a_run_into_a_change_point_stops_with_the_singular_configuration_named():
+    """The parallelogram released 0.2 rad above flat swings down to the flat change point,
+    where its rows lose rank and the steps collapse: the run stops there, in well under a
+    second of evaluations, naming the singular configuration, the time and the rows (not a
+    budget or step-size error after minutes); the outputs up to it are kept."""
+    with pytest.warns(RedundancyWarning):
+        result = nonsmooth.simulate(_parallelogram(0.2), 1.0, throw=False)
+    assert result.status == -1
+    assert "singular configuration (a lock-up, dead point or change point)" in result.message
+    assert "'O4.x'" in result.message
+    t_stop = float(result.message.split("collapsed at t = ")[1].split(" s")[0])
+    assert result.t[-1] <= t_stop < result.t[-1] + 0.002
+    # where it stopped the crank is flat: its tip B = 0.5 (crank.y) from the line, 1e-3 of 1 m
+    assert abs(result["crank.y"][-1]) < 1e-3 < abs(result["crank.y"][0])
+    assert result.diagnostics["n_evaluations"] < 1_000_000

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..core.event_kinds import EVENT_KINDS as _EVENT_CODES
 from .schedule import FIXED_STEP_METHODS, _Schedule, _tol
+from .singular import StepWatch
 from .steppers import _python_phase, _record_outputs
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -207,6 +208,7 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
         plan = callbacks.extended_plan(dyn.plan, token, run.t_clamp)
         run.family.warm("dop853")
         phase, ctx = run.family.dop853(plan, dyn.Wt)
+        watch = StepWatch(run, t, t_end - t)  # a step size collapsing at a singular G
         while True:
             limits = np.array([run.max_evaluations - dyn.n_evaluations, _PAUSE_AFTER],
                               dtype=np.int64)
@@ -229,6 +231,8 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
                 run.t_now = t_called  # named at the time it raised, not the last output's
                 raise error
             run.charge(float(state[0]))  # the wall-clock budget
+            if status == dop853.PAUSE:
+                watch.advance(float(state[0]), steps, y)
             if status == dop853.EVENT:
                 return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
             if status == dop853.DONE:

@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import ModelError
+from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms
 from . import elements as el
 from . import rotor as rt
@@ -87,27 +88,6 @@ class Redundancy(NamedTuple):
     s: np.ndarray
     rank: int
     generic_rank: int
-
-
-def equilibrate(G: np.ndarray, sweeps: int = 20) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(D_r G D_c, D_r, D_c)``: ``G`` (m, n) with its rows and columns scaled to largest
-    entries near 1 (Ruiz's equilibration, *A scaling algorithm to equilibrate both rows and
-    columns norms in matrices*, RAL-TR-2001-034: each sweep divides every row and column by
-    the square root of its largest entry). The rank is unchanged; the numerical rank no longer
-    depends on the rows' units (m, rad) nor on a lever arm of 1e9 m against a pin's
-    dimensionless rows. Zero rows and columns stay zero."""
-    A = np.array(G, dtype=float)
-    dr, dc = np.ones(A.shape[0]), np.ones(A.shape[1])
-    for _ in range(sweeps):
-        r = np.sqrt(np.max(np.abs(A), axis=1, initial=0.0))
-        c = np.sqrt(np.max(np.abs(A), axis=0, initial=0.0))
-        r[r == 0.0], c[c == 0.0] = 1.0, 1.0
-        if np.all(np.abs(r - 1.0) < 1e-3) and np.all(np.abs(c - 1.0) < 1e-3):
-            break
-        A /= r[:, None] * c[None, :]
-        dr /= r
-        dc /= c
-    return A, dr, dc
 
 
 def _check_redundant(redundant, name: str) -> str:
@@ -728,6 +708,15 @@ class SpatialSystem(System):
         self.constraint_kinds = [self.constraint_kinds[k] for k in keep]
         self._finish()
         self._tables = None
+
+    def all_rows_jacobian(self, t: float, q: np.ndarray) -> np.ndarray:
+        """``G`` (m_all, 6 N) of every row, the rows removed as redundant included (the
+        run's check of a singular configuration, :mod:`nonsmooth.run.singular`)."""
+        keep, self._keep = self._keep, None
+        try:
+            return self.python_terms(t, q, np.zeros(self.n_v)).G
+        finally:
+            self._keep = keep
 
     @property
     def removed_rows(self) -> list[str]:
