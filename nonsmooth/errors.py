@@ -33,6 +33,7 @@ __all__ = [
     "IntegrationError",
     "FrictionLoadError",
     "LoadBranchWarning",
+    "DriverMotionWarning",
     "BudgetError",
     "UserFunctionError",
     "DataError",
@@ -110,6 +111,16 @@ class LoadBranchWarning(UserWarning):
     def __init__(self, message: str, t: float, pairs, roots=(), rho: float = float("nan")):
         super().__init__(message)
         self.t, self.pairs, self.roots, self.rho = t, list(pairs), list(roots), rho
+
+
+class DriverMotionWarning(UserWarning):
+    """A driver's given derivatives ``(df/dt, d2f/dt2)`` disagree with finite differences of
+    its position function, by less than makes its row drift past the run's drift limit (a
+    larger disagreement is a :class:`ModelError`); ``driver`` names it."""
+
+    def __init__(self, message: str, driver: str = ""):
+        super().__init__(message)
+        self.driver = driver
 
 
 class IntegrationError(NonsmoothError):

@@ -15,6 +15,7 @@ outside it, or two names of one parameter, with a one-line ``ModelError``.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -199,19 +200,45 @@ class Model:
                                  f"has {n} {what} {names}")
 
 
-def as_model(obj, *, q0=None, v0=None) -> Model:
+def refuse_removed_rows(system, redundant: str | None, name: str) -> None:
+    """Check ``redundant`` (None, ``"remove"`` or ``"refuse"``) and, with ``"refuse"``,
+    raise :class:`ModelError` when ``system`` was compiled with constraint rows removed as
+    redundant (its ``removed_rows``, named)."""
+    if redundant not in (None, "remove", "refuse"):
+        raise ModelError(f"model {name}: redundant = {redundant!r} is invalid; allowed: "
+                         "'remove' (drop redundant constraint rows, with a warning) or "
+                         "'refuse' (name them in an error)")
+    removed = list(getattr(system, "removed_rows", ()) or ())
+    if redundant == "refuse" and removed:
+        raise ModelError(f"model {name}: redundant='refuse', but the model was compiled with "
+                         f"the redundant constraint rows {removed} removed; compile it with "
+                         "redundant='refuse' to see why, or run it with redundant='remove'")
+
+
+def as_model(obj, *, q0=None, v0=None, redundant: str | None = None) -> Model:
     """Accept a Model, a model builder (a PlanarModel, a SpatialModel: anything with
-    ``compile()`` and ``initial_state()``) or a System (+ q0, v0) and return a Model."""
+    ``compile()`` and ``initial_state()``) or a System (+ q0, v0) and return a Model.
+
+    ``redundant`` (``"remove"`` or ``"refuse"``; None: the model's own) is handed to a
+    builder whose ``compile`` takes it (a SpatialModel); a system already compiled with rows
+    removed as redundant is refused with ``"refuse"`` (:func:`refuse_removed_rows`)."""
     if isinstance(obj, Model):
+        refuse_removed_rows(obj.system, redundant, obj.name)
         if q0 is None and v0 is None:
             return obj
         return replace(obj, q0=obj.q0 if q0 is None else q0,  # every other field kept
                        v0=obj.v0 if v0 is None else v0)
     if callable(getattr(obj, "compile", None)) and callable(getattr(obj, "initial_state", None)):
-        system = obj.compile()  # a builder of any family (PlanarModel, SpatialModel)
+        # a builder of any family (PlanarModel, SpatialModel)
+        if redundant is not None and "redundant" in inspect.signature(obj.compile).parameters:
+            system = obj.compile(redundant=redundant)
+        else:
+            system = obj.compile()
+            refuse_removed_rows(system, redundant, obj.name)
         qi, vi = obj.initial_state()
         return Model(system, qi if q0 is None else q0, vi if v0 is None else v0, obj.name)
     if isinstance(obj, System):
+        refuse_removed_rows(obj, redundant, type(obj).__name__)
         if q0 is None:
             raise ModelError("simulating a bare System needs q0 (and v0; default zeros)")
         return Model(obj, q0, np.zeros(obj.n_v) if v0 is None else v0)

@@ -53,6 +53,7 @@ from .limits import (
 from .result import Result
 from .run.events import UserEvent
 from .run.loop import _integrate_phases
+from .run.motions import check_given_motions
 from .run.schedule import (
     ADAPTIVE_METHODS,
     DEFAULT_TOLERANCES,
@@ -135,7 +136,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
              q0=None, v0=None, max_step: float = math.inf,
              progress: Callable[[float], None] | None = None, throw: bool = True,
              max_evaluations: int = MAX_EVALUATIONS, timeout: float | None = None,
-             max_outputs: int = MAX_OUTPUTS, derived: bool = True) -> Result:
+             max_outputs: int = MAX_OUTPUTS, derived: bool = True,
+             redundant: str | None = None) -> Result:
     """Simulate a model over ``t_span``.
 
     Parameters
@@ -227,6 +229,13 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         energy-balance check still runs. Only for a model without friction pairs and
         without tracked faces (their output evaluations check the phase's modes): else a
         ValueError.
+    redundant : {"remove", "refuse"}, optional
+        Constraint rows that are combinations of the others (an over-constrained closed
+        loop: a planar four-bar of spatial revolutes, the Bricard linkage): ``"remove"`` drops
+        them with a warning naming them (the motion is the same; the reactions are one of
+        the set that balances the loop), ``"refuse"`` raises a ``ModelError`` naming them.
+        Default: the model's own (a ``SpatialModel``'s ``redundant``, ``"remove"``); a model
+        already compiled with rows removed is refused with ``"refuse"``.
 
     Returns
     -------
@@ -239,7 +248,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     """
     from .model import as_model
 
-    mdl = as_model(model, q0=q0, v0=v0)
+    mdl = as_model(model, q0=q0, v0=v0, redundant=redundant)
     system = mdl.system
     t0, t_end = _time_span(mdl.t_end if t_span is None else t_span)
     if t_span is None and mdl.span_note:  # the span is a default the model file did not give
@@ -263,6 +272,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
         system.check_compiled(t0, np.asarray(mdl.q0, dtype=float), np.asarray(mdl.v0, dtype=float))
     alpha = next(x for x in (alpha, mdl.alpha, DEFAULT_ALPHA) if x is not None)
     beta = next(x for x in (beta, mdl.beta, DEFAULT_BETA) if x is not None)
+    check_given_motions(system, t0, t_end, alpha, beta)  # (f, df, ddf) that disagree
     dynamics = Dynamics(system, alpha=alpha, beta=beta, laws=laws)
     atol = _state_atol(atol, system, dynamics.n_z, rtol, _initial_energy(system, t0, mdl))
     for law in laws:

@@ -422,6 +422,13 @@ class System:
         after a failure (:func:`nonsmooth.diagnose.nonfinite_source`). Default: None."""
         return None
 
+    def given_motions(self) -> list[tuple]:
+        """The prescribed motions given with their derivatives, which the run checks against
+        finite differences before it starts (:mod:`nonsmooth.run.motions`): ``[(name, unit,
+        f, df/dt, d2f/dt2)]``, ``unit`` the driven coordinate's (``"rad"`` or ``"m"``) and
+        the three functions of ``t`` (s). Default: none."""
+        return []
+
     def default_tolerances(self, method: str) -> tuple[float, float] | None:
         """The family's own default ``(rtol, atol)`` of the adaptive ``method`` (obligation
         11): none, the engine's (``run.schedule.DEFAULT_TOLERANCES``)."""

@@ -424,6 +424,16 @@ class Driver(JointElement):
                 raise ModelError(f"driver '{name}': motion must be three callables (f, df, ddf)")
             self._f, self._df, self._ddf = motion
 
+    @property
+    def given_motion(self) -> tuple[Callable, Callable, Callable] | None:
+        """``(f, df/dt, d2f/dt2)`` given as ``motion=``, else None (a constant speed)."""
+        return None if self.speed is not None else (self._f, self._df, self._ddf)
+
+    @property
+    def unit(self) -> str:
+        """The driven coordinate's unit: ``"rad"`` (a revolute's angle) or ``"m"``."""
+        return "rad" if isinstance(self.joint, Revolute) else "m"
+
     def row_names(self):
         return [self.name]
 

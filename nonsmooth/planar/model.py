@@ -167,6 +167,13 @@ class PlanarSystem(System):
         return replace(pair, load=tuple((row, weight if callable(w) else w)
                                         for row, w in pair.load))
 
+    def given_motions(self) -> list[tuple]:
+        """The drivers given ``motion=(f, df, ddf)`` (:meth:`System.given_motions`)."""
+        from .joints import Driver
+
+        return [(j.name, j.unit, *j.given_motion) for j in self.model.joints
+                if isinstance(j, Driver) and j.given_motion is not None]
+
     def slot_displacement(self, joint, q) -> float:
         """The displacement of a translational joint's slider along its slot at ``q`` (m)."""
         tab = self.tables

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core.event_kinds import EVENT_KINDS as _EVENT_CODES
 from .schedule import FIXED_STEP_METHODS, _Schedule, _tol
+from .singular import StepWatch
 from .steppers import _python_phase, _record_outputs
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -268,8 +269,9 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
         plan = callbacks.extended_plan(dyn.plan, token, run.t_clamp)
         run.family.warm("dop853")
         phase, ctx = run.family.dop853(plan, dyn.Wt)
+        watch = StepWatch(run, t, t_end - t)  # a step size collapsing at a singular G
         with _HeldSignals() as held:
-            return _dop853_calls(run, held, phase, ctx, plan, modes, faces, kinds, index,
+            return _dop853_calls(run, held, watch, phase, ctx, plan, modes, faces, kinds, index,
                                  direction, mu_s, control, atol_y, grid, next_k, state, y, f,
                                  g, fired, cap, out, start, token)
     finally:
@@ -277,11 +279,12 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
             callbacks.unregister_user(token)
 
 
-def _dop853_calls(run: _Run, held: _HeldSignals, phase, ctx, plan, modes, faces, kinds, index,
-                  direction, mu_s, control, atol_y, grid, next_k, state, y, f, g, fired, cap,
-                  out, start, token):
+def _dop853_calls(run: _Run, held: _HeldSignals, watch: StepWatch, phase, ctx, plan, modes,
+                  faces, kinds, index, direction, mu_s, control, atol_y, grid, next_k, state, y,
+                  f, g, fired, cap, out, start, token):
     """The compiled DOP853 calls of :func:`_compiled_phase`, each call's rows recorded before
-    a signal that came during it is handed on (``held``)."""
+    a signal that came during it is handed on (``held``); ``watch`` follows the step size at
+    each pause (a collapse at a singular constraint Jacobian stops the run, named)."""
     from ..core import callbacks
     from ..core.phases import dop853
 
@@ -310,6 +313,8 @@ def _dop853_calls(run: _Run, held: _HeldSignals, phase, ctx, plan, modes, faces,
         run.charge(float(state[0]))  # the wall-clock budget
         if held.pending is not None:  # a signal came during the call: its rows are kept
             held.deliver()
+        if status == dop853.PAUSE:
+            watch.advance(float(state[0]), steps, y)
         if status == dop853.EVENT:
             return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
         if status == dop853.DONE:

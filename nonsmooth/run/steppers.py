@@ -18,6 +18,7 @@ from ..errors import (
 )
 from .events import crossed, hermite, locate
 from .schedule import FIXED_STEP_METHODS, _Schedule, _tol
+from .singular import StepWatch, singular_error
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from .state import _Run
@@ -164,6 +165,7 @@ class _ScipyStepper:
         self.t, self.y = t, self.solver.y
         self.status = "running"
         self._dense = None
+        self.watch = StepWatch(run, t, t_end - t)  # a step size collapsing at a singular G
 
     def step(self):
         solver, run = self.solver, self.run
@@ -175,6 +177,11 @@ class _ScipyStepper:
                                       max(self.dt, solver.t - self.t_old), self.method, self.dt)
                 if isinstance(error, UserFunctionError):
                     raise error
+                singular = singular_error(run, self.t_old, self.y_old,
+                                          f"{self.method} could not step on from t = "
+                                          f"{self.t_old:.9g} s ({message})")
+                if singular is not None:
+                    raise singular
             raise IntegrationError(
                 f"{self.method} failed after t = {self.t_old:.6g} s: {message}; try another "
                 "method, looser tolerances or a smaller max_step")
@@ -183,6 +190,7 @@ class _ScipyStepper:
             solver.f = solver.fun(solver.t, solver.y)  # FSAL: the stage at the projected state
         self.t, self.y, self.status = solver.t, solver.y, solver.status
         self._dense = None
+        self.watch.advance(self.t, 1, self.y)
 
     def dense_output(self):
         if self._dense is None:

@@ -693,6 +693,14 @@ class Driver:
         return out[0], out[1], out[2]
 
     @property
+    def given_motion(self) -> tuple | None:
+        """``(f, df/dt, d2f/dt2)`` given as ``position=(f, df, ddf)``, else None (a constant
+        speed, or ``f`` alone, differenced by the driver itself)."""
+        if self.constant_speed is not None or self.differenced:
+            return None
+        return self._f, self._df, self._ddf
+
+    @property
     def unit(self) -> str:
         return "N m" if self.coordinate == "angle" else "N"
 

@@ -24,9 +24,13 @@ closed form. References: Nikravesh (1988), ch. 6 and 11; Haug (1989), ch. 9-11; 
 
 from __future__ import annotations
 
+import warnings
+from typing import NamedTuple
+
 import numpy as np
 
 from ..errors import ModelError
+from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms
 from . import elements as el
 from . import rotor as rt
@@ -34,10 +38,21 @@ from .joint_friction import CompiledJointFriction
 from .primitives import Kinematics
 from .rotation import rotation_matrices
 
-__all__ = ["SpatialModel", "SpatialSystem", "RedundancyWarning"]
+__all__ = ["SpatialModel", "SpatialSystem", "RedundancyWarning", "Redundancy", "equilibrate"]
 
-#: Relative singular-value threshold of the redundancy check of ``G`` at the initial state.
+#: Relative singular-value threshold of the redundancy check of ``G`` at the initial state,
+#: after equilibration (:func:`equilibrate`: rows and columns scaled to unit largest entries,
+#: so that a row's units, m or rad, and a body's size or distance from the origin do not
+#: decide its rank).
 RANK_TOL = 1e-9
+
+#: The values of ``redundant`` (``SpatialModel``, ``compile``, ``simulate``): what to do with
+#: constraint rows that are combinations of the others at every configuration.
+REDUNDANT_CHOICES = ("remove", "refuse")
+
+#: The step (rad, and this fraction of the model's length scale) to the assembled
+#: configurations next to the initial one at which the redundancy check compares the rank.
+NEARBY_STEP = 1e-3
 
 #: DOP853's default ``(rtol, atol)`` for a spatial model without friction pairs and without
 #: central-differenced drivers (:meth:`SpatialSystem.default_tolerances`; the engine's is
@@ -46,8 +61,42 @@ FRICTIONLESS_TOLERANCES = (5e-13, 5e-15)
 
 
 class RedundancyWarning(UserWarning):
-    """Constraint rows were removed as redundant (``SpatialModel.compile(redundant="remove")``);
-    the message names them."""
+    """Constraint rows were removed as redundant (``redundant="remove"``, the default of
+    :class:`SpatialModel`); the message names them."""
+
+
+class Redundancy(NamedTuple):
+    """The rank analysis of ``G`` at an initial configuration
+    (:meth:`SpatialSystem.redundancy`).
+
+    Attributes
+    ----------
+    redundant : list of int
+        Rows that are combinations of the others at the configurations next to the initial
+        one too (a loop over-constrained by its joints: structural).
+    singular : list of int
+        Rows that are combinations of the others at the initial configuration only (a dead
+        point, lock-up or change point: the configuration is singular).
+    s : ndarray
+        The singular values of the equilibrated ``G`` at the initial configuration.
+    rank : int
+        Its rank there; ``generic_rank`` the rank next to it.
+    """
+
+    redundant: list
+    singular: list
+    s: np.ndarray
+    rank: int
+    generic_rank: int
+
+
+def _check_redundant(redundant, name: str) -> str:
+    """``redundant`` checked against :data:`REDUNDANT_CHOICES`."""
+    if redundant not in REDUNDANT_CHOICES:
+        raise ModelError(f"spatial model '{name}': redundant = {redundant!r} is invalid; "
+                         "allowed: 'remove' (drop the redundant rows, with a warning; the "
+                         "default) or 'refuse' (name them in an error)")
+    return redundant
 
 
 class SpatialModel:
@@ -65,8 +114,10 @@ class SpatialModel:
     (7, 6, 3)
     """
 
-    def __init__(self, name: str = "spatial model"):
+    def __init__(self, name: str = "spatial model", redundant: str = "remove"):
         self.name = name
+        #: what :meth:`compile` does with redundant constraint rows (its ``redundant``)
+        self.redundant = _check_redundant(redundant, name)
         self.bodies: list[el.Body] = []
         self.joints: list[el.SpatialJoint] = []
         self.drivers: list[el.Driver] = []
@@ -137,42 +188,57 @@ class SpatialModel:
         return [f"{kind} '{e.name}' {verb} joint '{e.joint.name}', which was not added to the "
                 "model" for kind, verb, e in users if id(e.joint) not in joint_ids]
 
-    def compile(self, redundant: str = "refuse") -> SpatialSystem:
+    def compile(self, redundant: str | None = None) -> SpatialSystem:
         """Compile into a :class:`SpatialSystem` (validates first).
 
         Parameters
         ----------
-        redundant : {"refuse", "remove"}
-            What to do with constraint rows that are combinations of the others at the initial
-            configuration (a closed loop over-constrained, such as a planar four-bar of five-row
-            revolutes, or the Bricard linkage): ``"refuse"`` (the default) raises a
-            :class:`ModelError` naming them; ``"remove"`` drops them (found by a rank-revealing
-            pass over the rows, drivers first, then the joints in the order added: a row is kept
-            when it raises the rank of the rows kept before it) and warns with their names
-            (:class:`RedundancyWarning`). The removed rows' multipliers are zero: the reactions
-            are then one of the set of reactions that balance the loop (a statically
-            indeterminate loop has no unique one), the motion is the same.
+        redundant : {"remove", "refuse"}, optional
+            What to do with constraint rows that are combinations of the others (a closed loop
+            over-constrained, such as a planar four-bar of five-row revolutes, or the Bricard
+            linkage); default the model's own (``SpatialModel(redundant=)``, ``"remove"``).
+            ``"remove"`` drops them, as MotionSolve and Adams do (found by a rank-revealing
+            pass over the rows, drivers first, then the joints in the order added: a row is
+            kept when it raises the rank of the rows kept before it) and warns with their
+            names (:class:`RedundancyWarning`). The removed rows' multipliers are zero: the
+            reactions are then one of the set of reactions that balance the loop (a
+            statically indeterminate loop has no unique one), the motion is the same.
+            ``"refuse"`` raises a :class:`ModelError` naming them.
+
+        Raises
+        ------
+        ModelError
+            The model is invalid; the rows are redundant and ``redundant="refuse"``; or the
+            initial configuration is singular (a dead point, a lock-up, a change point: rows
+            dependent there and not at the configurations next to it), whatever
+            ``redundant`` says: the motion from it is not determined.
+
+        Notes
+        -----
+        The rank is that of ``G`` equilibrated (:func:`equilibrate`), singular values above
+        :data:`RANK_TOL` of the largest, at the initial configuration and at two assembled
+        configurations next to it (:meth:`SpatialSystem.redundancy`).
         """
-        if redundant not in ("refuse", "remove"):
-            raise ModelError(f"spatial model '{self.name}': redundant = {redundant!r} is "
-                             "invalid; allowed: 'refuse' (name the redundant rows) or 'remove' "
-                             "(drop them, with a warning)")
+        redundant = self.redundant if redundant is None else _check_redundant(redundant,
+                                                                                  self.name)
         self.validate()
         system = SpatialSystem(self)
-        q0, v0 = self.initial_state()
-        dependent, s, rank = system.dependent_rows(q0)
-        if dependent and redundant == "refuse":
-            system.refuse_redundancy(dependent, s, rank)
-        if dependent:
-            import warnings
-
-            names = [system.constraint_names[k] for k in dependent]
+        q0, _ = self.initial_state()
+        found = system.redundancy(q0)
+        if found.singular:
+            system.refuse_singular(found)
+        if found.redundant and redundant == "refuse":
+            system.refuse_redundancy(found.redundant, found.s, found.generic_rank)
+        if found.redundant:
+            names = [system.constraint_names[k] for k in found.redundant]
             warnings.warn(RedundancyWarning(
                 f"spatial model '{self.name}': removed the redundant constraint rows {names} "
-                f"(rank {rank} of {system.n_constraints} rows at the initial configuration); "
-                "their multipliers are zero, so the joints' reactions are one of the loop's "
-                "balancing sets"), stacklevel=2)
-            system.remove_rows(dependent)
+                f"(rank {found.generic_rank} of {system.n_constraints} rows); their "
+                "multipliers are zero, so the joints' reactions are one of the set that "
+                "balances the loop (a statically indeterminate loop has no unique one); the "
+                "motion is the same. SpatialModel(redundant='refuse') refuses them instead"),
+                stacklevel=2)
+            system.remove_rows(found.redundant)
         return system
 
     def initial_state(self) -> tuple[np.ndarray, np.ndarray]:
@@ -503,52 +569,152 @@ class SpatialSystem(System):
             return self._compiled_friction(q, v)[1]
         return self.friction_rows(self.kinematics(q, v))[1]
 
+    def given_motions(self) -> list[tuple]:
+        """The drivers given ``position=(f, df, ddf)`` (:meth:`System.given_motions`)."""
+        return [(d.name, "rad" if d.coordinate == "angle" else "m", *d.given_motion)
+                for d in self.model.drivers if d.given_motion is not None]
+
     # ------------------------------------------------------------------ redundancy
     def check_redundancy(self, q0: np.ndarray, v0: np.ndarray, t0: float = 0.0) -> None:
-        """Raise :class:`ModelError` when ``G`` (m, 6 N) at ``(t0, q0)`` is rank deficient,
-        naming the rows that are combinations of the others (:meth:`dependent_rows`)."""
-        dependent, s, rank = self.dependent_rows(q0, t0)
-        if dependent:
-            self.refuse_redundancy(dependent, s, rank)
+        """Raise :class:`ModelError` when ``G`` (m, 6 N) at ``(t0, q0)`` is rank deficient:
+        a singular configuration, or rows that are combinations of the others
+        (:meth:`redundancy`)."""
+        found = self.redundancy(q0, t0)
+        if found.singular:
+            self.refuse_singular(found, t0)
+        if found.redundant:
+            self.refuse_redundancy(found.redundant, found.s, found.generic_rank)
+
+    def _G(self, t: float, q: np.ndarray) -> np.ndarray:
+        """``G`` (m, 6 N) at ``(t, q)`` (the Python path)."""
+        return self.python_terms(t, q, np.zeros(self.n_v)).G
 
     def dependent_rows(self, q0: np.ndarray, t0: float = 0.0) -> tuple[list, np.ndarray, int]:
         """The rows of ``G`` at ``(t0, q0)`` that are combinations of the others: ``(rows,
-        singular values, rank)``. The rank counts the singular values above :data:`RANK_TOL`
-        times the largest; the rows are found by one pass, drivers first, then the joints'
-        rows in order, a row kept when it raises the rank of those kept before it (so a
-        driver is never the one removed while a joint row can be)."""
-        m = self.n_constraints
+        singular values, rank)`` of the equilibrated ``G`` (:func:`equilibrate`). The rank
+        counts the singular values above :data:`RANK_TOL` times the largest; the rows are
+        found by one pass, drivers first, then the joints' rows in order, a row kept when it
+        raises the rank of those kept before it (so a driver is never the one removed while a
+        joint row can be)."""
+        return self._dependent(self._G(t0, q0))
+
+    def _dependent(self, G: np.ndarray, rows=None) -> tuple[list, np.ndarray, int]:
+        """:meth:`dependent_rows` of the matrix ``G``; with ``rows`` (row indices), of the
+        rows ``G[rows]`` alone (the rows returned are indices into ``G``)."""
+        rows = list(range(G.shape[0])) if rows is None else list(rows)
+        m = len(rows)
         if m == 0:
             return [], np.zeros(0), 0
-        G = self.python_terms(t0, q0, np.zeros(self.n_v)).G
-        s = np.linalg.svd(G, compute_uv=False)
+        A = equilibrate(G[rows])[0]
+        s = np.linalg.svd(A, compute_uv=False)
         tol = RANK_TOL * max(float(s[0]), 1e-300)
         rank = int(np.sum(s > tol))
         if rank == m:
             return [], s, rank
-        order = ([k for k in range(m) if self.constraint_kinds[k] == "driver"]
-                 + [k for k in range(m) if self.constraint_kinds[k] != "driver"])
+        kinds = [self.constraint_kinds[k] for k in rows]
+        order = ([i for i in range(m) if kinds[i] == "driver"]
+                 + [i for i in range(m) if kinds[i] != "driver"])
         kept, dependent = [], []
-        for k in order:
-            rows = G[kept + [k]]
-            if int(np.sum(np.linalg.svd(rows, compute_uv=False) > tol)) > len(kept):
-                kept.append(k)
+        for i in order:
+            if int(np.sum(np.linalg.svd(A[kept + [i]], compute_uv=False) > tol)) > len(kept):
+                kept.append(i)
             else:
-                dependent.append(k)
+                dependent.append(rows[i])
         return sorted(dependent), s, rank
+
+    def redundancy(self, q0: np.ndarray, t0: float = 0.0) -> Redundancy:
+        """The rank analysis of ``G`` at the initial configuration ``(t0, q0)``
+        (:class:`Redundancy`). Rows dependent at ``q0`` are told apart by the rank at two
+        assembled configurations next to it (:meth:`nearby_configuration`): rows dependent
+        there too are redundant (a property of the loop: the four-bar of five-row revolutes
+        at every angle); the rank lost at ``q0`` alone is a singular configuration."""
+        G0 = self._G(t0, q0)
+        dependent, s, rank = self._dependent(G0)
+        if not dependent:
+            return Redundancy([], [], s, rank, rank)
+        best = None  # (rank, G) at the nearby configurations
+        for seed in (0, 1):
+            q1 = self.nearby_configuration(q0, t0, np.random.default_rng(seed))
+            if q1 is not None:
+                G1 = self._G(t0, q1)
+                r1 = self._dependent(G1)[2]
+                if best is None or r1 > best[0]:
+                    best = (r1, G1)
+        if best is None or best[0] <= rank:  # the same rank next to it: all redundant
+            return Redundancy(dependent, [], s, rank, rank)
+        redundant = self._dependent(best[1])[0]
+        singular = self._dependent(G0, [k for k in range(len(G0)) if k not in redundant])[0]
+        return Redundancy(redundant, singular, s, rank, best[0])
+
+    def nearby_configuration(self, q0: np.ndarray, t0: float,
+                             rng: np.random.Generator) -> np.ndarray | None:
+        """An assembled configuration next to ``q0`` (7 N,): a step of :data:`NEARBY_STEP`
+        (rad, and that fraction of the length scale ``L`` of ``G``: its largest lever arm
+        over its largest translation entry, m) along a random direction of the null space of
+        the joints' rows (the drivers' rows left out: their motion moves them), projected
+        back onto the joints' rows by Gauss-Newton; None when the joints allow no motion or
+        the projection does not converge."""
+        joint = [k for k in range(self.n_constraints) if self.constraint_kinds[k] != "driver"]
+        G = self._G(t0, q0)[joint]
+        N = self.n_bodies
+        trans = np.array([6 * b + i for b in range(N) for i in range(3)])
+        rot = trans + 3
+        big_t = float(np.max(np.abs(G[:, trans]), initial=0.0))
+        big_r = float(np.max(np.abs(G[:, rot]), initial=0.0))
+        L = big_r / big_t if big_t > 0.0 and big_r > 0.0 else 1.0
+        if len(joint):
+            A, _, dc = equilibrate(G)
+            _, sv, Vt = np.linalg.svd(A)
+            r = int(np.sum(sv > RANK_TOL * max(float(sv[0]), 1e-300)))
+            null = Vt[r:].T * dc[:, None]  # back to velocity units
+        else:
+            null = np.eye(self.n_v)
+        if null.shape[1] == 0:
+            return None
+        dx = null @ rng.normal(size=null.shape[1])
+        size = max(float(np.max(np.abs(dx[rot]))), float(np.max(np.abs(dx[trans]))) / L)
+        if size == 0.0:
+            return None
+        q = self.project(q0 + self.qdot(q0, dx * NEARBY_STEP / size))
+        tol = 1e-12 * max(1.0, L, float(np.max(np.abs(q0))))
+        for _ in range(30):
+            T = self.python_terms(t0, q, np.zeros(self.n_v))
+            phi = T.phi[joint]
+            if float(np.max(np.abs(phi), initial=0.0)) <= tol:
+                return q
+            step = np.linalg.lstsq(T.G[joint], phi, rcond=None)[0]
+            q = self.project(q - self.qdot(q, step))
+        return None
+
+    def refuse_singular(self, found: Redundancy, t: float = 0.0):
+        """The :class:`ModelError` of a singular configuration (``found.singular`` rows)."""
+        rows = [self.constraint_names[k] for k in found.singular]
+        joints = sorted({n.split(".")[0] for n in rows})
+        extra = ("" if not found.redundant else
+                 f" (besides the redundant rows "
+                 f"{[self.constraint_names[k] for k in found.redundant]})")
+        raise ModelError(
+            f"spatial model '{self.model.name}': the configuration at t = {t:g} s is singular "
+            f"(a dead point, lock-up or change point of the mechanism): the rows {rows} of "
+            f"{joints} are combinations of the others there{extra} but not at the "
+            f"configurations next to it (rank {found.rank} here, {found.generic_rank} next "
+            "to it), so the motion from it is not determined (its reactions grow without "
+            "bound as it is approached). Start the model away from it: move a driver's "
+            "initial value or a body's initial pose by a few degrees")
 
     def refuse_redundancy(self, dependent: list, s: np.ndarray, rank: int):
         """The :class:`ModelError` of redundant rows ``dependent`` (indices)."""
         m = self.n_constraints
         redundant = [self.constraint_names[k] for k in dependent]
         raise ModelError(
-            f"spatial model '{self.model.name}': the constraints are redundant at the initial "
-            f"configuration: {m} rows but rank {rank} (singular values below "
-            f"{RANK_TOL:g} of the largest: {', '.join(f'{x:.3g}' for x in s[rank:])}); rows "
+            f"spatial model '{self.model.name}': the constraints are redundant: {m} rows but "
+            f"rank {rank} at the initial configuration and next to it (singular values of "
+            f"the equilibrated G below {RANK_TOL:g} of the largest: "
+            f"{', '.join(f'{x:.3g}' for x in s[rank:])}); rows "
             f"{redundant} are combinations of the others (a closed loop over-constrained, "
             "e.g. a planar loop of five-row revolutes). Replace a joint by one with fewer rows "
             "(Spherical, Universal, PointOnLine, Cylindrical) so the loop has exactly the "
-            "mobility it needs, or compile(redundant='remove') to drop these rows")
+            "mobility it needs, or use redundant='remove' (the default) to drop these rows")
 
     def remove_rows(self, rows: list) -> None:
         """Drop the constraint rows ``rows`` (indices into the current rows): the terms, the
@@ -560,6 +726,15 @@ class SpatialSystem(System):
         self.constraint_kinds = [self.constraint_kinds[k] for k in keep]
         self._finish()
         self._tables = None
+
+    def all_rows_jacobian(self, t: float, q: np.ndarray) -> np.ndarray:
+        """``G`` (m_all, 6 N) of every row, the rows removed as redundant included (the
+        run's check of a singular configuration, :mod:`nonsmooth.run.singular`)."""
+        keep, self._keep = self._keep, None
+        try:
+            return self.python_terms(t, q, np.zeros(self.n_v)).G
+        finally:
+            self._keep = keep
 
     @property
     def removed_rows(self) -> list[str]:
