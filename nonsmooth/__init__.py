@@ -1,4 +1,7 @@
-"""nonsmooth: planar multibody dynamics with dry friction in joints (translational and revolute).
+"""nonsmooth: planar and spatial multibody dynamics with exact dry friction, event-driven.
+
+The model families are packages: :mod:`nonsmooth.planar`, :mod:`nonsmooth.spatial` and
+:mod:`nonsmooth.generalized` (a system given by its functions).
 
 First-kind Lagrange equations with Baumgarte stabilization; the normal loads of the frictional
 joints (a translational joint's normal force and its rotation lock's bending moment, a revolute

@@ -1,25 +1,32 @@
-"""The README's marked blocks (``<!-- name -->`` ... ``<!-- /name -->`` around a python block to
-run, or a text block of quoted output to compare) and its prose, shared by the tests that check
-them (``test_api.py``, ``test_clutch.py``, ``test_reliability.py``, ``test_readme.py``)."""
+"""The marked blocks of the README and the user guide (``<!-- name -->`` ... ``<!-- /name -->``
+around a python block to run, or a text block of quoted output to compare) and their prose,
+shared by the tests that check them (``test_api.py``, ``test_clutch.py``,
+``test_reliability.py``, ``test_readme.py`` ...). A marker names one block in the two files."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "guide.md"
+
+
+def _documents() -> str:
+    return README.read_text() + "\n" + GUIDE.read_text()
 
 
 def readme_block(marker: str) -> str:
-    """The python code of the README block marked ``marker``."""
-    block = README.read_text().split(f"<!-- {marker} -->")[1].split(f"<!-- /{marker} -->")[0]
-    return re.search(r"```python\n(.*?)```", block, re.S).group(1)
+    """The python code of the block marked ``marker`` (README or user guide)."""
+    return re.search(r"```python\n(.*?)```", readme_marked(marker), re.S).group(1)
 
 
 def readme_marked(marker: str) -> str:
-    """The text between ``<!-- marker -->`` and ``<!-- /marker -->`` (one occurrence)."""
-    text = README.read_text()
-    assert text.count(f"<!-- {marker} -->") == 1, f"README: one <!-- {marker} --> block"
+    """The text between ``<!-- marker -->`` and ``<!-- /marker -->`` (one occurrence in the
+    README and the user guide together)."""
+    text = _documents()
+    assert text.count(f"<!-- {marker} -->") == 1, f"README/guide: one <!-- {marker} --> block"
     return text.split(f"<!-- {marker} -->")[1].split(f"<!-- /{marker} -->")[0]
 
 
@@ -29,9 +36,9 @@ def readme_text_block(marker: str) -> str:
 
 
 def readme_prose() -> str:
-    """The README as one line of prose: whitespace (line breaks, indents) collapsed to single
-    spaces, so that a claim may be matched across the README's line wrapping."""
-    return " ".join(README.read_text().split())
+    """The README and the user guide as one line of prose: whitespace (line breaks, indents)
+    collapsed to single spaces, so that a claim may be matched across their line wrapping."""
+    return " ".join(_documents().split())
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")

@@ -1,5 +1,5 @@
-"""The README tells the truth: every example output and figure it quotes is produced here and
-compared (numbers to the precision the README prints them).
+"""The README and the user guide (``docs/guide.md``) tell the truth: every example output and
+figure they quote is produced here and compared (numbers to the precision they print them).
 
 The marked blocks (``<!-- name -->`` ... ``<!-- /name -->``, read by ``readme_blocks``): the
 failure example's message, the sweep's summary, the crank-rocker reproduction's summary table,
@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from newton_euler import newton_euler_forces
 from readme_blocks import (
+    GUIDE,
     README,
     at_precision,
     readme_block,
@@ -70,7 +71,7 @@ def test_failure_example_prints_what_the_readme_quotes(tmp_path):
 def test_sweep_summary_is_what_the_readme_quotes(tmp_path, monkeypatch, capsys):
     """The README's sweep command prints the quoted summary (run here on one process: the wall
     time, scheduler and worker count in the first line's parentheses are not compared)."""
-    blocks = re.findall(r"```bash\n(nonsmooth sweep .*?)```", README.read_text(), re.S)
+    blocks = re.findall(r"```bash\n(nonsmooth sweep .*?)```", GUIDE.read_text(), re.S)
     assert len(blocks) == 1
     argv, _ = _command("$ " + blocks[0].strip())
     monkeypatch.chdir(tmp_path)
@@ -221,3 +222,46 @@ def test_spatial_friction_example(capsys):
     printed = capsys.readouterr().out.split()
     assert float(printed[0]) == pytest.approx(t_stop, abs=1e-8)
     assert float(printed[1]) == pytest.approx(m * g, rel=1e-12)
+
+
+# ============================================================================ the README's examples
+def test_the_readme_planar_example_reaches_the_belts_closed_form_limit_cycle(tmp_path,
+                                                                             monkeypatch):
+    """The block on the belt: after its first stick, every stick lasts ``2 (F_s - F_d) / (k v)``
+    and every slip the closed form's (``stick_slip_closed_form.belt_cycle``), to 1e-8 s; the
+    plot is written."""
+    from stick_slip_closed_form import belt_cycle
+
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    exec(compile(readme_block("readme-planar"), "README.md", "exec"), namespace)
+    r = namespace["r"]
+    assert r.status == 0 and (tmp_path / "belt.png").is_file()
+    events = [(e.t, e.kind) for e in r.events if e.kind in ("velocity_zero", "reserve_zero")]
+    sticks = [t for t, kind in events if kind == "velocity_zero"]
+    slips = [t for t, kind in events if kind == "reserve_zero"]
+    assert len(sticks) >= 4 and len(slips) >= 4, events
+    t_stick, t_slip = belt_cycle(1.0, 100.0, 0.4, 0.3, 9.81, 0.2)
+    for k in range(1, min(len(sticks), len(slips)) - 1):
+        assert abs((slips[k] - sticks[k]) - t_stick) < 1e-8, (k, events)
+        assert abs((sticks[k + 1] - slips[k]) - t_slip) < 1e-8, (k, events)
+
+
+def test_the_readme_spatial_example_stops_at_the_closed_form_time(tmp_path, monkeypatch):
+    """The ball joint's spin-down stops at ``w0 I_z / (mu_d r_ball m g)``, its load is ``m g``
+    and the animation is written."""
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    exec(compile(readme_block("readme-spatial"), "README.md", "exec"), namespace)
+    r = namespace["r"]
+    m, g, i_z, r_ball, mu_d, w0 = 2.0, 9.81, 0.05, 0.02, 0.3, 10.0
+    assert abs(r.events[-1].t - w0 * i_z / (mu_d * r_ball * m * g)) < 1e-6
+    assert abs(r["ball.N"][0] - m * g) < 1e-9
+    assert (tmp_path / "spin_down.gif").read_bytes()[:6] == b"GIF89a"
+
+
+def test_the_readme_speaks_to_users():
+    """No development log in what a new user reads first: no issue or session numbers."""
+    text = README.read_text()
+    assert not re.findall(r"\bissues?\s*#?\d+|\bsessions?\b", text, re.I)
+    assert len(text) < 12_000  # a front page: the rest is in the user guide
