@@ -615,3 +615,28 @@ def test_a_vector_pairs_force_by_name_is_its_rows():
     assert r["N:contact"].shape == (r.t.size,)
     # slipping: |F| = mu N before the stop (at |v0| / (mu g) = 0.8496 s)
     np.testing.assert_allclose(np.hypot(F[1:, 0], F[1:, 1]), 0.3 * 19.62, rtol=1e-12)
+
+
+# ============================================================================ old import paths
+@pytest.mark.parametrize("old, new", [
+    ("nonsmooth.kernels", "nonsmooth.planar.kernels"),
+    ("nonsmooth.joints", "nonsmooth.planar.joints"),
+    ("nonsmooth.planar_family", "nonsmooth.planar.family"),
+    ("nonsmooth.generated", "nonsmooth.generalized.generated"),
+    ("nonsmooth.events", "nonsmooth.run.events"),
+])
+def test_an_old_import_path_warns_and_gives_the_moved_module(old, new):
+    """The planar and generalized modules moved into their packages: a user's script that
+    imports an old path keeps working for one release, warned; it gets the very module."""
+    code = ("import importlib, warnings\nwarnings.simplefilter('error')\n"
+            f"new = importlib.import_module({new!r})\n"
+            "try:\n"
+            f"    importlib.import_module({old!r})\n"
+            "except DeprecationWarning as w:\n"
+            "    print('WARNED', w)\n"
+            "warnings.simplefilter('ignore')\n"
+            f"print(importlib.import_module({old!r}) is new)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert f"WARNED {old} has moved to {new}" in out, out
+    assert out.strip().endswith("True"), out
