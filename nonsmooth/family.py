@@ -45,11 +45,10 @@ numbers its own; ``docs/seam.md`` section 1):
    ``preload_functions``: set by ``System._finish`` from the constructor's lists.
 6. Names. ``coordinate_names`` (n_q), ``velocity_names`` (n_v), ``row_names`` (m),
    ``pair_names`` (p). Default: the velocities are named as the coordinates.
-7. Element outputs. ``<body>.x``, ``<pair>.N`` ...: ``result.element_outputs`` (by the
-   ``W`` rows' kinds and, for a planar system, its bodies), or the family's own method
-   ``element_outputs(q0, v0, t0) -> {name: (function(result) -> (N,), unit, description)}``
-   where it has one (the spatial family's reactions, joint coordinates, world angular
-   velocities; ``docs/seam.md`` 1.4).
+7. Element outputs. ``<body>.x``, ``<pair>.N`` ...: the family's ``element_outputs(q0, v0,
+   t0) -> {name: (function(result) -> (N,), unit, description)}`` (the planar family's bodies,
+   pairs and drivers, ``planar/outputs.py``; the spatial family's bodies, reactions, joint
+   coordinates, world angular velocities); default: none.
 8. Failure naming. ``name_failure(status, row, t, q, v) -> str``: a kernel's status
    (:mod:`nonsmooth.core.status`) and row in words ("spring/damper 'k1': its two points
    coincide ..."); ``Dynamics`` raises the error with it.

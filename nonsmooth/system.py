@@ -408,6 +408,12 @@ class System:
         """What names the family's compiled code (obligation 10): none."""
         return None
 
+    def element_outputs(self, q0=None, v0=None, t0: float = 0.0) -> dict:
+        """The named outputs of the elements (obligation 7): ``{name: (function(result) ->
+        ndarray (N,), unit, description)}``, the pairs and rows told at ``(t0, q0, v0)``.
+        Default: none (a system in generalized coordinates)."""
+        return {}
+
     def animate(self, result, path, fps: float = 30.0, **options):
         """Draw ``result``'s motion to ``path`` (``Result.animate``): the families that draw
         (the spatial one) override it; here a :class:`~nonsmooth.errors.ModelError`."""

@@ -233,6 +233,13 @@ class PlanarSystem(System):
                     f"t = {t:.10g} s; its direction is undefined")
         return super().name_failure(status, row, t, q, v)
 
+    def element_outputs(self, q0=None, v0=None, t0: float = 0.0) -> dict:
+        """The bodies', pairs' and drivers' outputs (obligation 7;
+        :func:`nonsmooth.planar.outputs.planar_outputs`)."""
+        from .outputs import planar_outputs
+
+        return planar_outputs(self, q0, v0, t0)
+
     def compiled_family(self, size: int, run_blocks=None, home=None):
         """The planar kernels and phases over this system's tables
         (:class:`~nonsmooth.planar.family.PlanarFamily`; obligation 4) for a run whose
