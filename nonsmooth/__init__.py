@@ -25,6 +25,7 @@ from .errors import (
     ModelError,
     NonsmoothError,
     NotRecordedError,
+    UnknownMethodError,
 )
 from .fit import (  # eager: the function shadows the module
     Fit,
@@ -95,6 +96,7 @@ __all__ = [
     "DataError",
     "FitError",
     "NotRecordedError",
+    "UnknownMethodError",
     "__version__",
 ]
 

@@ -1284,7 +1284,7 @@ def _run_options(options, law) -> dict:
 def _default_rtol(options: dict, system, method: str) -> float:
     """The runs' relative tolerance: the given one, else ``simulate``'s default for the
     system and the method that ran (``method``, from the first run)."""
-    from .run.schedule import default_tolerances
+    from .run.methods import default_tolerances
 
     if options.get("rtol") is not None:
         return float(options["rtol"])
