@@ -213,3 +213,7 @@ def test_a_method_is_frozen_and_its_variants_are_new_objects():
     assert isinstance(loose, Method) and methods.DOP853.tolerances == (1e-11, 1e-13)
     r = nonsmooth.simulate(stick_slip_oscillator.build(t_end=0.5), method=loose)
     assert r.method == "DOP853-loose" and r.diagnostics["rtol"] == 1e-6
+    # a fit's finite-difference step follows the runs' tolerance: the object's, unregistered
+    from nonsmooth.fit import _default_rtol
+
+    assert _default_rtol({"method": loose}, r.system, r.method) == 1e-6
