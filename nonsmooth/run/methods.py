@@ -25,7 +25,8 @@ Adding an integrator
    right-hand side is ``run.fun(modes)``; ``run.projected(y)`` is the family's projection of
    ``q``. A method whose step is a problem of its own (a time-stepping scheme's one-step
    impact and friction problem, as Moreau-Jean's) keeps that problem in ``core/`` and its
-   solver in ``lcp/``: the stepper only calls them.
+   solver in ``lcp/``: the stepper only calls them. The stepper module does not import this
+   one (this one imports it: no import circle, ``tests/test_layering.py``).
 2. **Its Method**: an instance of :class:`Method` (or of a subclass with the stepper's own
    facts, as :class:`FixedStepMethod` and :class:`ScipyMethod`) in this module, added to
    :data:`METHODS` (the names users pass, ``simulate(method="...")``, ``--method``).
@@ -36,8 +37,11 @@ Adding an integrator
    ``run/phase.py``; without one, ``compiled_phase=None`` and the Python stepper runs every
    phase.
 
-Nothing else in the run changes: the schedule, the event loop, the records and the result
-read the attributes above.
+For an event-driven integrator nothing else in the run changes: the schedule, the event
+loop, the records and the result read the attributes above. A time-stepping scheme, which
+resolves impacts and stick-slip inside its step instead of locating events, also needs the
+event loop (``run/loop.py``) to take its steps without the engine's event functions: that is
+its own change there, decided by an attribute of its ``Method``, not by its name.
 """
 
 from __future__ import annotations
