@@ -217,3 +217,20 @@ def test_a_method_is_frozen_and_its_variants_are_new_objects():
     from nonsmooth.fit import _default_rtol
 
     assert _default_rtol({"method": loose}, r.system, r.method) == 1e-6
+
+
+def test_a_sweep_stores_its_method_by_name(tmp_path):
+    """A sweep's method goes to its store and its workers by name: a registered ``Method``
+    is stored as its name; one that is not registered is refused before anything runs."""
+    from nonsmooth.errors import SweepError
+
+    kw = {"grid": {"v_belt": [0.1]}, "metrics": ["max:x"], "t_end": 0.2, "progress": False,
+          "scheduler": "serial"}
+    with pytest.raises(SweepError, match=r"method 'Heun' is not one of nonsmooth.METHODS: a "
+                                         r"sweep stores its method by name"):
+        nonsmooth.sweep("stick_slip_oscillator", store=tmp_path / "heun", method=HEUN, **kw)
+    assert not (tmp_path / "heun" / "sweep.json").exists()
+    study = nonsmooth.sweep("stick_slip_oscillator", store=tmp_path / "rk4",
+                            method=methods.RK4, dt=1e-3, **kw)
+    assert study.n_ok == 1, study.run
+    assert '"method": "RK4"' in (tmp_path / "rk4" / "sweep.json").read_text()
