@@ -28,6 +28,7 @@ from .errors import (
     ModelError,
     NonsmoothError,
     NotRecordedError,
+    UnknownMethodError,
 )
 from .fit import (  # eager: the function shadows the module
     Fit,
@@ -98,6 +99,7 @@ __all__ = [
     "DataError",
     "FitError",
     "NotRecordedError",
+    "UnknownMethodError",
     "__version__",
 ]
 

@@ -305,10 +305,14 @@ def _tstops(text: str) -> list[float]:
 
 
 def _check_method(method):
-    from .simulate import METHODS
+    from .errors import UnknownMethodError
+    from .run.methods import method_for
 
-    if method is not None and method not in METHODS:
-        raise _UserError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if method is not None:
+        try:
+            method_for(method)
+        except UnknownMethodError as error:
+            raise _UserError(str(error)) from None
 
 
 def _check_laws(laws):

@@ -18,6 +18,7 @@ Hierarchy::
     +-- UserFunctionError                    a user-supplied function raised or returned NaN/inf
     +-- DataError (also ValueError)          measured data given to fit() are unusable
     +-- FitError                             a fit's runs failed where it needed them
+    +-- UnknownMethodError (also ValueError) no integrator of that name
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ __all__ = [
     "DataError",
     "FitError",
     "NotRecordedError",
+    "UnknownMethodError",
 ]
 
 
@@ -162,3 +164,8 @@ class SweepError(NonsmoothError, ValueError):
     """A sweep that cannot start or continue: a malformed grid or metric, an unwritable store,
     a resume whose definition differs from the stored one, an unreachable Dask scheduler, a
     build function that cannot be sent to the workers. Nothing has run when it is raised."""
+
+
+class UnknownMethodError(NonsmoothError, ValueError):
+    """``simulate(method=...)`` (or ``--method``, a sweep's ``method``) names no integrator:
+    the message lists the valid names (``nonsmooth.METHODS``; names are case-sensitive)."""

@@ -59,10 +59,11 @@ numbers its own; ``docs/seam.md`` section 1):
     generated module: a hash of the model's source and the kernel sources; the package's
     planar kernels: their module's name, which ``prebuilt`` ships). Default: None.
 11. Default tolerances. ``default_tolerances(method) -> (rtol, atol) | None``: the family's
-    own default of an adaptive method, where its right-hand side allows a tighter one
-    cheaply (the spatial family's frictionless models under DOP853: 5e-13, 5e-15, at 1.4x the
-    evaluations of 1e-11; ``docs/design/spatial.md`` section 6). Default: None (the engine's,
-    ``run.schedule.DEFAULT_TOLERANCES``).
+    own default of an adaptive method (``method`` its name, ``run.methods.METHODS``'s key),
+    where its right-hand side allows a tighter one cheaply (the spatial family's frictionless
+    models under DOP853: 5e-13, 5e-15, at 1.4x the evaluations of 1e-11;
+    ``docs/design/spatial.md`` section 6). Default: None (the method's own,
+    ``run.methods.Method.tolerances``: ``run.methods.DEFAULT_TOLERANCES``).
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the
 run, ``Dynamics`` and the families can all import it without a cycle
@@ -151,7 +152,8 @@ class CompiledFamily:
 
     def warm(self, what: str) -> None:  # noqa: B027 - optional: a family that loads lazily
         """Load (or compile, announced) the entry points of ``what`` (``"dop853"``,
-        ``"fixed"``) before their first call."""
+        ``"fixed"``: a method's ``run.methods.Method.compiled_phase``) before their first
+        call."""
 
 
 @runtime_checkable

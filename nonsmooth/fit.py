@@ -1283,12 +1283,14 @@ def _run_options(options, law) -> dict:
 
 def _default_rtol(options: dict, system, method: str) -> float:
     """The runs' relative tolerance: the given one, else ``simulate``'s default for the
-    system and the method that ran (``method``, from the first run)."""
-    from .run.schedule import default_tolerances
+    system and the method that ran (``method``, the first run's name; the ``Method`` object
+    of the options where they give one, which need not be registered under its name)."""
+    from .run.methods import Method, default_tolerances
 
     if options.get("rtol") is not None:
         return float(options["rtol"])
-    return default_tolerances(system, method)[0]
+    given = options.get("method")
+    return default_tolerances(system, given if isinstance(given, Method) else method)[0]
 
 
 def _count(n: int, word: str) -> str:

@@ -174,9 +174,12 @@ def summary_lines(res: dict[str, Result], study: dict[tuple[str, float], Result]
                      f"{abs(r['phi'][-1]):>17.2e}{r.diagnostics['max_drift_velocity']:>21.2e}"
                      f"{tag}")
     drift = {key: float(np.max(np.abs(r["phi"]))) for key, r in study.items() if r.success}
-    rk4 = max(d for (m, _), d in drift.items() if m == "RK4")
+    by_method: dict[str, list[float]] = {}  # the successful runs' drifts by method
+    for (m, _), d in drift.items():
+        by_method.setdefault(m, []).append(d)
+    rk4 = max(by_method.get("RK4", []))
     euler0 = drift.get(("Euler", 0.0), math.nan)
-    euler_best = min(d for (m, _), d in drift.items() if m == "Euler")
+    euler_best = min(by_method.get("Euler", []))
     lines += textwrap.wrap(
         "The paper reports that alpha = beta = 0 with h = 1e-3 diverges. Observed here: with "
         f"RK4 the drift stays below {rk4:.1e} m with or without stabilization (no divergence); "

@@ -6,8 +6,9 @@ finder rely on that). A slipping pair's sliding velocity reaching zero is locate
 the transition problem (:meth:`nonsmooth.dynamics.Dynamics.transition`) decides the new mode and
 the integration restarts fresh from the event: nothing is cached across a discontinuity.
 
-Integrators, behind one event loop (:func:`_integrate_phases`, :func:`_phase`) and a stepper
-protocol (``step()``, ``dense_output()``, ``state_at(t)``):
+Integrators (one :class:`~nonsmooth.run.methods.Method` each, by name in :data:`METHODS`:
+:mod:`nonsmooth.run.methods`), behind one event loop (:func:`_integrate_phases`,
+:func:`_phase`) and a stepper protocol (``step()``, ``dense_output()``, ``state_at(t)``):
 
 * fixed step ``"RK4"`` (classical Runge-Kutta) and ``"Euler"`` (explicit, first order) with step
   ``dt`` (:class:`_FixedStepper`); events are located on the cubic Hermite interpolant of the
@@ -53,17 +54,18 @@ from .limits import (
 from .result import Result
 from .run.events import UserEvent
 from .run.loop import _integrate_phases
-from .run.motions import check_given_motions
-from .run.schedule import (
+from .run.methods import (
     ADAPTIVE_METHODS,
     DEFAULT_TOLERANCES,
     FIXED_STEP_METHODS,
     METHODS,
-    _check_options,
-    _schedule,
-    _time_span,
+    Method,
+    default_method,
     default_tolerances,
+    method_for,
 )
+from .run.motions import check_given_motions
+from .run.schedule import _check_options, _schedule, _time_span
 from .run.state import _Run
 from .run.steppers import _FixedStepper  # noqa: F401 - re-exported: the old import path
 from .system import System
@@ -129,7 +131,7 @@ def project(system: System, t: float, q: np.ndarray, v: np.ndarray, *, tol: floa
 
 
 # ------------------------------------------------------------------------------- entry point
-def simulate(model, t_span=None, *, method: str | None = None, dt: float | None = None,
+def simulate(model, t_span=None, *, method: str | Method | None = None, dt: float | None = None,
              t_eval=None, tstops=None, rtol: float | None = None, atol=None,
              alpha: float | None = None,
              beta: float | None = None, friction=None, events: Sequence[Callable] = (),
@@ -147,8 +149,10 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     t_span : float or (float, float), optional
         End time, or (start, end) in s; default ``(0, model.t_end)`` (a bundled model's own
         end time; 1 s for a model built without one).
-    method : str, optional
-        ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method. Default (the
+    method : str or Method, optional
+        ``"RK4"``, ``"Euler"`` (fixed step ``dt``) or a ``solve_ivp`` method (the names of
+        :data:`METHODS`; an unknown one raises ``UnknownMethodError`` listing them), or a
+        :class:`~nonsmooth.run.methods.Method` object. Default (the
         command line's too): ``"DOP853"`` with set-valued Coulomb friction only (adaptive,
         event-driven, 8th order: tight tolerances cost few steps, so the default is accurate);
         ``"Radau"`` (implicit, the most accurate here) as soon as a pair uses a smooth law:
@@ -254,10 +258,8 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     if t_span is None and mdl.span_note:  # the span is a default the model file did not give
         warnings.warn(mdl.span_note, UserWarning, stacklevel=2)
     laws = resolve_laws(system, friction)
-    if method is None:
-        method = "Radau" if any(law.smooth for law in laws) else "DOP853"
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    method = (default_method(any(law.smooth for law in laws)) if method is None
+              else method_for(method))
     tolerances = default_tolerances(system, method)  # the family's own, else the engine's
     rtol = tolerances[0] if rtol is None else rtol
     atol = tolerances[1] if atol is None else atol
@@ -291,7 +293,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     result = Result.from_records(rec, events, mdl, laws=dynamics.laws,
                                  max_residual=run.max_residual,
                                  n_evaluations=dynamics.n_evaluations, n_steps=run.n_steps,
-                                 method=method, dt=dt, alpha=alpha, beta=beta, status=status,
+                                 method=method.name, dt=dt, alpha=alpha, beta=beta, status=status,
                                  message=message, wall_time=wall, knots=knots,
                                  knot_acceleration=run.side_acceleration,
                                  n_phases=run.n_phases, t_span=(t0, t_end),
@@ -300,7 +302,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     branch = dynamics.stage.branch  # evaluations on a smooth law's load branch (if any)
     result.diagnostics["load_branch"] = 0 if branch is None else int(branch[1])
     # the relative tolerance that ran (a family may have its own default): NaN for fixed steps
-    result.diagnostics["rtol"] = float(rtol) if method in ADAPTIVE_METHODS else math.nan
+    result.diagnostics["rtol"] = math.nan if method.fixed else float(rtol)
     if result.output_errors and failure is None:
         name, err = next(iter(result.output_errors.items()))
         failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")
@@ -314,7 +316,7 @@ def simulate(model, t_span=None, *, method: str | None = None, dt: float | None 
     return result
 
 
-def _check_derived(derived, system, name: str, method: str) -> bool:
+def _check_derived(derived, system, name: str, method: Method) -> bool:
     """``simulate``'s ``derived`` checked (a bool; False only for a model whose output
     evaluations check nothing: no friction pair, no tracked face). Returns whether the run
     evaluates its outputs: a fixed-step method evaluates its step ends anyway (the Result
@@ -328,7 +330,7 @@ def _check_derived(derived, system, name: str, method: str) -> bool:
             f"derived=False: model {name} has {what}, and the evaluations at the outputs check "
             "the phase's stick/slip modes and faces (an output that contradicts them is an "
             "event stepped over); use derived=True (the default)")
-    return bool(derived) or method in FIXED_STEP_METHODS
+    return bool(derived) or method.fixed
 
 
 def _kept_records(run, method, dt, status, message, failure):
@@ -336,8 +338,8 @@ def _kept_records(run, method, dt, status, message, failure):
     run cut before its first output that drifted off the constraints (:func:`_step_too_large`:
     those rows are not the motion), which then fails with the step-size error."""
     rec, events, knots = run.recorder.arrays(), run.events, run.knots
-    too_large = (None if method not in FIXED_STEP_METHODS or isinstance(failure, KeyboardInterrupt)
-                 else _step_too_large(rec, method, dt, run.system.constraint_names))
+    too_large = (None if not method.fixed or isinstance(failure, KeyboardInterrupt)
+                 else _step_too_large(rec, method.name, dt, run.system.constraint_names))
     if too_large is None:
         return rec, events, knots, status, message, failure
     k, failure = too_large
@@ -462,7 +464,7 @@ def _nonfinite_cause(run, method, dt) -> UserFunctionError | None:
         return None
     t, y = run.recorder.last_t, run.recorder.last_y
     try:
-        error = run.nonfinite(t, y, max(run.t_now - t, 0.0), method, dt)
+        error = run.nonfinite(t, y, max(run.t_now - t, 0.0), method.name, dt)
     except Exception:  # the user function raises there too: leave the original report
         return None
     return error if isinstance(error, UserFunctionError) else None

@@ -436,8 +436,8 @@ class System:
         return []
 
     def default_tolerances(self, method: str) -> tuple[float, float] | None:
-        """The family's own default ``(rtol, atol)`` of the adaptive ``method`` (obligation
-        11): none, the engine's (``run.schedule.DEFAULT_TOLERANCES``)."""
+        """The family's own default ``(rtol, atol)`` of the adaptive method named ``method``
+        (obligation 11): none, the method's own (``run.methods.Method.tolerances``)."""
         return None
 
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover

@@ -1,7 +1,8 @@
 """One smooth phase by its chain of runners (:func:`_smooth_phase`): the family's compiled
-phase where the run can take one (DOP853: :func:`_compiled_phase`; RK4/Euler:
-:func:`_compiled_fixed_phase`, through ``CompiledFamily``), then, from where it declines, the
-Python steppers (:mod:`nonsmooth.run.steppers`). A runner returns an outcome and never calls
+phase where the method has one and the run can take it (``Method.compiled_phase``:
+``"dop853"``, :func:`_compiled_phase`; ``"fixed"``, RK4/Euler: :func:`_compiled_fixed_phase`,
+through ``CompiledFamily``), then, from where it declines, the method's Python stepper
+(``Method.stepper``, :mod:`nonsmooth.run.steppers`). A runner returns an outcome and never calls
 another. Also the recorded rows' energies of a compiled block (:func:`_record_rows`)."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.event_kinds import EVENT_KINDS as _EVENT_CODES
-from .schedule import FIXED_STEP_METHODS, _Schedule, _tol
+from .schedule import _Schedule, _tol
 from .singular import StepWatch
 from .steppers import _python_phase, _record_outputs
 
@@ -24,21 +25,22 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 def _smooth_phase(run: _Run, method, specs, modes, t, y, t_bound, grid, next_k, rtol, atol,
                   max_step, dt, sched: _Schedule):
     """One smooth phase from ``t`` to ``t_bound`` (the run's end or a time stop) by its chain of
-    runners: the compiled phase where the run can take one (DOP853: :func:`_compiled_phase`;
-    RK4/Euler: :func:`_compiled_fixed_phase`), then, from where a compiled phase declines (an
-    evaluation it cannot do, a step below round-off, the budget nearly spent), the Python
-    steppers (:func:`_python_phase`), which name the problem. A runner returns an outcome and
+    runners: the method's compiled phase where the run can take one
+    (``method.compiled_phase``: ``"dop853"``, :func:`_compiled_phase`; ``"fixed"``,
+    :func:`_compiled_fixed_phase`), then, from where a compiled phase declines (an
+    evaluation it cannot do, a step below round-off, the budget nearly spent), the method's
+    Python stepper (:func:`_python_phase`), which names the problem. A runner returns an outcome and
     never calls another. Returns the outcome of :func:`_phase`."""
     k_cap = sched.k_cap(t_bound)
-    if method == "DOP853" and run.compiled:
-        outcome = _compiled_phase(run, specs, modes, t, y, t_bound, grid[:k_cap], next_k, rtol,
-                                  atol, max_step, dt)
+    if method.compiled_phase == "dop853" and run.compiled:
+        outcome = _compiled_phase(run, method, specs, modes, t, y, t_bound, grid[:k_cap],
+                                  next_k, rtol, atol, max_step, dt)
         if outcome[0] != "declined":
             return outcome
         _, next_k, t, y = outcome  # scipy's solver goes on from the last accepted step
         return _python_phase(run, method, specs, modes, t, y, t_bound, grid[:k_cap], next_k,
                              rtol, atol, max_step, dt)
-    if method in FIXED_STEP_METHODS and _fixed_compiled(run, specs, sched):
+    if method.compiled_phase == "fixed" and _fixed_compiled(run, specs, sched):
         outcome = _compiled_fixed_phase(run, method, specs, modes, t, y, t_bound, grid, next_k,
                                         dt, sched)
         if outcome[0] != "declined":
@@ -88,7 +90,7 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     stepper, which names the problem)."""
 
     dyn = run.dyn
-    run.family.warm("fixed")
+    run.family.warm(method.compiled_phase)
     phase, ctx = run.family.fixed(dyn.plan, dyn.Wt)
     steps = grid if sched is None else sched.steps
     given = None  # t_eval on the step ends: recorded at the step ends, named by t_eval's times
@@ -110,7 +112,7 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     rows = max(1, min(k_cap - next_k, _OUTPUT_FLOATS // (size + y.size)))
     T_out, Y_out, O_out = np.empty(rows), np.empty((rows, y.size)), np.empty((rows, size))
     k0 = int(np.searchsorted(steps, t + _tol(t), side="right"))
-    istate = np.array([k0, next_k, k_cap, 0, 0, method == "RK4", 0, _PAUSE_AFTER, 0],
+    istate = np.array([k0, next_k, k_cap, 0, 0, method.kernel_rk4, 0, _PAUSE_AFTER, 0],
                       dtype=np.int64)
     fstate = np.array([t, t_end, run.t_clamp, run.face_threshold])
     with _HeldSignals() as held:
@@ -234,8 +236,8 @@ class _HeldSignals:
 _OUTPUT_FLOATS = 1 << 21
 
 
-def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, atol, max_step,
-                    dt):
+def _compiled_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
+                    max_step, dt):
     """A DOP853 phase in compiled calls (``core.phases.dop853.dop853_phase_with``
     instantiated by the family: ``CompiledFamily.dop853``): the same outcomes as
     :func:`_phase`, or ``("declined", next_k, t, y)`` where the kernel stops short (an
@@ -267,21 +269,21 @@ def _compiled_phase(run: _Run, specs, modes, t, y, t_end, grid, next_k, rtol, at
     token = callbacks.register_user(*_user_callbacks(run)) if called_back else -1
     try:
         plan = callbacks.extended_plan(dyn.plan, token, run.t_clamp)
-        run.family.warm("dop853")
+        run.family.warm(method.compiled_phase)
         phase, ctx = run.family.dop853(plan, dyn.Wt)
         watch = StepWatch(run, t, t_end - t)  # a step size collapsing at a singular G
         with _HeldSignals() as held:
-            return _dop853_calls(run, held, watch, phase, ctx, plan, modes, faces, kinds, index,
-                                 direction, mu_s, control, atol_y, grid, next_k, state, y, f,
-                                 g, fired, cap, out, start, token)
+            return _dop853_calls(run, method, held, watch, phase, ctx, plan, modes, faces,
+                                 kinds, index, direction, mu_s, control, atol_y, grid, next_k,
+                                 state, y, f, g, fired, cap, out, start, token)
     finally:
         if token >= 0:
             callbacks.unregister_user(token)
 
 
-def _dop853_calls(run: _Run, held: _HeldSignals, watch: StepWatch, phase, ctx, plan, modes,
-                  faces, kinds, index, direction, mu_s, control, atol_y, grid, next_k, state, y,
-                  f, g, fired, cap, out, start, token):
+def _dop853_calls(run: _Run, method, held: _HeldSignals, watch: StepWatch, phase, ctx, plan,
+                  modes, faces, kinds, index, direction, mu_s, control, atol_y, grid, next_k,
+                  state, y, f, g, fired, cap, out, start, token):
     """The compiled DOP853 calls of :func:`_compiled_phase`, each call's rows recorded before
     a signal that came during it is handed on (``held``); ``watch`` follows the step size at
     each pause (a collapse at a singular constraint Jacobian stops the run, named)."""
@@ -304,7 +306,7 @@ def _dop853_calls(run: _Run, held: _HeldSignals, watch: StepWatch, phase, ctx, p
         if n_out:
             times = grid[next_k:next_k + n_out]
             redo, next_k, start = _record_outputs(run, times, Y_out[:n_out].T, next_k,
-                                                  modes, start, "DOP853")
+                                                  modes, start, method)
             if redo is not None and error is None:
                 return ("redo", next_k, *start, redo)
         if error is not None:  # a user function raised: its exception, the outputs kept

@@ -1,6 +1,7 @@
-"""The run's options and schedule: the methods, the output grid and times (``t_eval``), the
-fixed-step grid, the time stops (``tstops``) and the checks of the options (one-line errors that
-name the option, its allowed range and what to try)."""
+"""The run's options and schedule: the output grid and times (``t_eval``), the fixed-step grid,
+the time stops (``tstops``) and the checks of the options (one-line errors that name the
+option, its allowed range and what to try). The methods (``method`` below: a
+:class:`~nonsmooth.run.methods.Method`) are in :mod:`nonsmooth.run.methods`."""
 
 from __future__ import annotations
 
@@ -8,33 +9,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-
-FIXED_STEP_METHODS = ("RK4", "Euler")
-
-
-ADAPTIVE_METHODS = ("RK45", "DOP853", "RK23", "Radau", "BDF", "LSODA")
-
-
-METHODS = FIXED_STEP_METHODS + ADAPTIVE_METHODS
-
-
-IMPLICIT_METHODS = ("Radau", "BDF", "LSODA")
-
-
-#: Default (rtol, atol) of the adaptive methods: tight for the explicit ones (DOP853 takes few
-#: more steps for them, and events are located on its 7th-order dense output), looser for the
-#: implicit ones used with the stiff smooth laws.
-DEFAULT_TOLERANCES = {"explicit": (1e-11, 1e-13), "implicit": (1e-8, 1e-10)}
-
-
-def default_tolerances(system, method: str) -> tuple[float, float]:
-    """The default ``(rtol, atol)`` of ``method`` for ``system``: its family's own
-    (``System.default_tolerances``, the model-family contract's obligation 11), else
-    :data:`DEFAULT_TOLERANCES`."""
-    own = system.default_tolerances(method)
-    if own is not None:
-        return own
-    return DEFAULT_TOLERANCES["implicit" if method in IMPLICIT_METHODS else "explicit"]
 
 
 def _tol(t: float) -> float:
@@ -109,7 +83,7 @@ def _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outp
     if dt > t_end - t0:
         raise ValueError(f"dt = {dt:g} s is longer than the simulated interval "
                          f"{t_end - t0:g} s; choose dt <= t_end - t0")
-    if on_grid or method in FIXED_STEP_METHODS:
+    if on_grid or method.fixed:
         _check_outputs(t0, t_end, dt, max_outputs, method)
     if np.ndim(rtol) != 0:
         raise ValueError(f"rtol = {rtol!r} is invalid: give one number (a vector atol sets "
@@ -128,8 +102,7 @@ def _check_options(t0, t_end, dt, rtol, atol, max_evaluations, timeout, max_outp
 def _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method,
               given: bool = True) -> _Schedule:
     """The output times, the fixed-step grid and the time stops of a run, checked."""
-    fixed = method in FIXED_STEP_METHODS
-    steps = _grid(t0, t_end, dt) if fixed or t_eval is None else np.zeros(0)
+    steps = _grid(t0, t_end, dt) if method.fixed or t_eval is None else np.zeros(0)
     grid = steps if t_eval is None else _check_t_eval(t_eval, t0, t_end, max_outputs)
     return _Schedule(grid, steps, _check_tstops(tstops, t0, t_end, given), t_end,
                      t_eval is not None)
@@ -201,7 +174,7 @@ def _check_outputs(t0, t_end, dt, max_outputs, method):
     if not math.isfinite(rows) or rows > max_outputs:
         gb = rows * 1.5e3 / 1e9
         hint = (f"use a larger dt (at least {(t_end - t0) / max_outputs:.3g} s)"
-                if method not in FIXED_STEP_METHODS else
+                if not method.fixed else
                 "use an adaptive method (RK45, DOP853) with a larger dt (output spacing), or a "
                 "larger step")
         count = f"{rows:.3g}" if math.isfinite(rows) else "more than 1e308"

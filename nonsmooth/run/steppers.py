@@ -2,7 +2,12 @@
 (:class:`_FixedStepper`, a whole step in one compiled call where the family has one), scipy's
 adaptive ``OdeSolver`` classes one step at a time (:class:`_ScipyStepper`), and the loop that
 steps one, locates the events on each step's dense output and records the outputs
-(:func:`_phase`)."""
+(:func:`_phase`).
+
+Which stepper a method uses, and its rule, cost or solver, is the method's
+(:class:`nonsmooth.run.methods.Method`: ``stepper``, and a ``FixedStepMethod``'s ``rule``,
+``stages``, ``kernel_rk4`` or a ``ScipyMethod``'s ``solver_class()``, ``projects_steps``); the
+stepper protocol a new integrator's stepper follows is in :mod:`nonsmooth.run.methods`."""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from ..errors import (
     UserFunctionError,
 )
 from .events import crossed, hermite, locate
-from .schedule import FIXED_STEP_METHODS, _Schedule, _tol
+from .schedule import _Schedule, _tol
 from .singular import StepWatch, singular_error
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -25,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 
 
 def _rk4_step(rhs, t, y, f0, h):
+    """One classical Runge-Kutta step of length ``h`` from ``(t, y)`` (``f0 = rhs(t, y)``)."""
     k2 = rhs(t + 0.5 * h, y + 0.5 * h * f0)
     k3 = rhs(t + 0.5 * h, y + 0.5 * h * k2)
     k4 = rhs(t + h, y + h * k3)
@@ -32,10 +38,8 @@ def _rk4_step(rhs, t, y, f0, h):
 
 
 def _euler_step(rhs, t, y, f0, h):
+    """One explicit Euler step of length ``h`` from ``(t, y)`` (``f0 = rhs(t, y)``)."""
     return y + h * f0
-
-
-_STEPPERS = {"RK4": _rk4_step, "Euler": _euler_step}
 
 
 # ------------------------------------------------------------------------------- steppers
@@ -43,7 +47,8 @@ _EPS4 = 4 * np.finfo(float).eps
 
 
 class _FixedStepper:
-    """The stepper protocol for the fixed-step methods (RK4, explicit Euler).
+    """The stepper protocol for the fixed-step methods (RK4, explicit Euler:
+    ``methods.FixedStepMethod``, whose ``rule`` takes a step).
 
     Steps land on the step grid ``t0 + k dt`` (the first step after an event or a time stop is
     the remainder of its interval; a phase that ends at a time stop ends with a shorter step
@@ -60,7 +65,7 @@ class _FixedStepper:
 
     def __init__(self, run, method, modes, t, y, steps, t_bound, dt):
         self.run, self.method, self.dt = run, method, dt
-        self.rule = _STEPPERS[method]
+        self.rule = method.rule
         self.rhs = run.fun(modes, cached=False)  # the stages are never evaluated twice
         self.modes = modes
         self.steps, self.t_bound = steps, t_bound
@@ -73,9 +78,18 @@ class _FixedStepper:
         # spatial model): each whole step in one compiled call (whose steps, as the compiled
         # phases', are projected at the phase's end only: nonsmooth.family, obligation 2)
         family = run.family
-        self.compiled = (family is not None and family.steps_compiled and not family.calls_back)
+        # (a method with the family's compiled fixed-step kernels: ``method.compiled_phase``)
+        self.compiled = (family is not None and family.steps_compiled and not family.calls_back
+                         and method.compiled_phase is not None)
         if self.compiled:
-            family.warm("fixed")
+            family.warm(method.compiled_phase)
+
+    @classmethod
+    def start(cls, run, method, modes, t, y, t_bound, *, steps, rtol, atol, max_step, dt):
+        """A phase of the fixed-step ``method`` from ``(t, y)`` to ``t_bound`` on the step grid
+        ``steps`` (the stepper protocol's constructor: ``rtol``, ``atol``, ``max_step`` are
+        not used)."""
+        return cls(run, method, modes, t, y, steps, t_bound, dt)
 
     def _remember(self):
         """Hand the step end's evaluation to the run's cache (the event functions and the
@@ -92,7 +106,7 @@ class _FixedStepper:
         if not (self.compiled and self._compiled_step(t_next)):
             y_new = self.rule(self.rhs, self.t, self.y, self.f, t_next - self.t)
             if not math.isfinite(float(y_new @ y_new)):  # nan and inf propagate through the dot
-                raise run.nonfinite(self.t, self.y, t_next - self.t, self.method, self.dt)
+                raise run.nonfinite(self.t, self.y, t_next - self.t, self.method.name, self.dt)
             y_new = run.projected(y_new)  # the family's projection of q (none: y_new itself)
             self.f = self.rhs(t_next, y_new)
             self.t, self.y = t_next, y_new
@@ -108,13 +122,13 @@ class _FixedStepper:
         from ..core.status import OK
 
         run, dyn = self.run, self.run.dyn
-        cost = 4 if self.method == "RK4" else 1
+        cost = self.method.stages
         if dyn.n_evaluations + cost >= run.max_evaluations:
             return False  # the Python step stops at the exact evaluation
         y, f = self.y, self.f
         y_new, f_new, out = np.empty_like(y), np.empty_like(y), np.empty(dyn.buffer_size)
         status = run.family.step(dyn.plan, dyn.Wt, self.t, y, f, t_next - self.t, t_next,
-                                 self.modes, run.faces, self.method == "RK4", y_new, f_new, out)
+                                 self.modes, run.faces, self.method.kernel_rk4, y_new, f_new, out)
         if status != OK or not math.isfinite(float(y_new @ y_new)):
             return False
         dyn.n_evaluations += cost
@@ -135,19 +149,16 @@ class _FixedStepper:
         return y
 
 
-#: scipy's explicit Runge-Kutta solvers: one-step methods whose state between steps is ``y``
-#: and the derivative ``f`` at it (the next step's first stage, FSAL), so a projected ``y``
-#: with its ``f`` evaluated again is a consistent restart (``_ScipyStepper.step``).
-_PROJECTABLE = ("RK23", "RK45", "DOP853")
-
-
 class _ScipyStepper:
     """The stepper protocol for scipy's adaptive ``OdeSolver`` classes (RK45, DOP853, RK23,
     Radau, BDF, LSODA): their own step control and dense output; the state at an event is the
     dense output there, as in ``solve_ivp``.
 
     A family's projection (``System.project``) is applied after every accepted step of the
-    explicit Runge-Kutta solvers (:data:`_PROJECTABLE`): the solver's ``y`` is replaced by the
+    explicit Runge-Kutta solvers (``ScipyMethod.projects_steps``: one-step methods whose state
+    between steps is ``y`` and the derivative ``f`` at it, the next step's first stage, FSAL,
+    so a projected ``y`` with its ``f`` evaluated again is a consistent restart): the
+    solver's ``y`` is replaced by the
     projected state and its ``f`` (the next step's first stage, and the slope at the end of
     the step's dense output) evaluated there, one evaluation more per step. The implicit
     solvers keep a history (BDF, LSODA) or a Newton state (Radau) that a changed ``y`` would
@@ -157,15 +168,19 @@ class _ScipyStepper:
     fixed = False
 
     def __init__(self, run, method, modes, t, y, t_end, rtol, atol, max_step, dt):
-        import scipy.integrate as integrate
-
         self.run, self.method, self.dt = run, method, dt
-        self.solver = getattr(integrate, method)(run.fun(modes), t, y, t_end, rtol=rtol,
-                                                  atol=atol, max_step=max_step)
+        self.solver = method.solver_class()(run.fun(modes), t, y, t_end, rtol=rtol,
+                                            atol=atol, max_step=max_step)
         self.t, self.y = t, self.solver.y
         self.status = "running"
         self._dense = None
         self.watch = StepWatch(run, t, t_end - t)  # a step size collapsing at a singular G
+
+    @classmethod
+    def start(cls, run, method, modes, t, y, t_bound, *, steps, rtol, atol, max_step, dt):
+        """A phase of scipy's ``method`` from ``(t, y)`` to ``t_bound`` (the stepper
+        protocol's constructor: ``steps`` is not used)."""
+        return cls(run, method, modes, t, y, t_bound, rtol, atol, max_step, dt)
 
     def step(self):
         solver, run = self.solver, self.run
@@ -174,18 +189,19 @@ class _ScipyStepper:
         if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
             if not np.all(np.isfinite(solver.y)) or "step size" in str(message):
                 error = run.nonfinite(self.t_old, self.y_old,
-                                      max(self.dt, solver.t - self.t_old), self.method, self.dt)
+                                      max(self.dt, solver.t - self.t_old), self.method.name,
+                                      self.dt)
                 if isinstance(error, UserFunctionError):
                     raise error
                 singular = singular_error(run, self.t_old, self.y_old,
-                                          f"{self.method} could not step on from t = "
+                                          f"{self.method.name} could not step on from t = "
                                           f"{self.t_old:.9g} s ({message})")
                 if singular is not None:
                     raise singular
             raise IntegrationError(
-                f"{self.method} failed after t = {self.t_old:.6g} s: {message}; try another "
+                f"{self.method.name} failed after t = {self.t_old:.6g} s: {message}; try another "
                 "method, looser tolerances or a smaller max_step")
-        if self.run.project is not None and self.method in _PROJECTABLE:
+        if self.run.project is not None and self.method.projects_steps:
             solver.y = self.run.projected(solver.y)
             solver.f = solver.fun(solver.t, solver.y)  # FSAL: the stage at the projected state
         self.t, self.y, self.status = solver.t, solver.y, solver.status
@@ -203,13 +219,11 @@ class _ScipyStepper:
 
 def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rtol, atol,
                   max_step, dt, *, sched: _Schedule | None = None):
-    """A phase by the Python steppers (:class:`_FixedStepper`, :class:`_ScipyStepper`) from
-    ``t`` to ``t_end`` (the run's end or a time stop)."""
-    if method in FIXED_STEP_METHODS:
-        stepper = _FixedStepper(run, method, modes, t, y, grid if sched is None else sched.steps,
-                                t_end, dt)
-    else:
-        stepper = _ScipyStepper(run, method, modes, t, y, t_end, rtol, atol, max_step, dt)
+    """A phase by the method's Python stepper (``method.stepper``: :class:`_FixedStepper`,
+    :class:`_ScipyStepper`) from ``t`` to ``t_end`` (the run's end or a time stop)."""
+    stepper = method.stepper.start(run, method, modes, t, y, t_end,
+                                   steps=grid if sched is None else sched.steps, rtol=rtol,
+                                   atol=atol, max_step=max_step, dt=dt)
     k_cap = len(grid) if sched is None else sched.k_cap(t_end)
     interpolate = sched is not None and sched.t_eval
     with warnings.catch_warnings():  # scipy's finite-difference Jacobian step control
@@ -321,7 +335,8 @@ def _record_outputs(run: _Run, times, Y, next_k, modes, start, method):
     limit = (tt - t_from) / 8.0
     if limit < 1e-12 * max(1.0, abs(t_from)):
         raise IntegrationError(
-            f"{method} steps over a mode switch near t = {tt:.10g} s that it cannot resolve; "
+            f"{method.name} steps over a mode switch near t = {tt:.10g} s that it cannot "
+            "resolve; "
             "try a smaller dt or max_step, or the RK4 method")
     run.events[:] = [e for e in run.events  # found again after the restart
                      if not (e.kind == "user" and e.t > t_from)]

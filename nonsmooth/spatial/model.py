@@ -59,6 +59,10 @@ NEARBY_STEP = 1e-3
 #: ``(1e-11, 1e-13)``).
 FRICTIONLESS_TOLERANCES = (5e-13, 5e-15)
 
+#: The family's own default ``(rtol, atol)`` by method name (``run.methods.METHODS``' keys)
+#: on such a model: measured for DOP853 only (``docs/design/spatial.md`` section 6).
+FRICTIONLESS_DEFAULTS = {"DOP853": FRICTIONLESS_TOLERANCES}
+
 
 class RedundancyWarning(UserWarning):
     """Constraint rows were removed as redundant (``redundant="remove"``, the default of
@@ -408,8 +412,9 @@ class SpatialSystem(System):
         return "nonsmooth.spatial.kernels"
 
     def default_tolerances(self, method: str) -> tuple[float, float] | None:
-        """DOP853 on a frictionless model whose drivers' derivatives are given (not central
-        differences): :data:`FRICTIONLESS_TOLERANCES` (obligation 11); else the engine's.
+        """DOP853 (``method`` the method's name) on a frictionless model whose drivers'
+        derivatives are given (not central differences): :data:`FRICTIONLESS_TOLERANCES`
+        (obligation 11, :data:`FRICTIONLESS_DEFAULTS`); else the method's own.
         Then the right-hand side is smooth to round-off, and DOP853's error at the outputs is
         its dense output's, 10-20x its steps' own at rtol 1e-11 (``docs/design/spatial.md`` section
         6): 5e-13 brings the outputs to the steps' accuracy at 1.4x the evaluations (the
@@ -417,9 +422,10 @@ class SpatialSystem(System):
         (events, ``|lambda_N|`` loads, iterated norm loads) or a ``Driver(position=f)`` whose
         acceleration is a central difference (about 1e-9 relative: a MotionSolve joint
         motion took 23x the steps at 5e-13) the engine's 1e-11 stays."""
-        if (method == "DOP853" and not self.pairs
+        own = FRICTIONLESS_DEFAULTS.get(str(method))
+        if (own is not None and not self.pairs
                 and not any(d.differenced for d in self.model.drivers)):
-            return FRICTIONLESS_TOLERANCES
+            return own
         return None
 
     # ------------------------------------------------------------------ the kinematic map

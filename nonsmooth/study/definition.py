@@ -340,11 +340,23 @@ def _check_options(options):
 
 
 def _check_method(method):
-    from nonsmooth.simulate import METHODS
+    """The sweep's method by name (stored with the study and sent to the workers): a name of
+    ``nonsmooth.METHODS``, or a registered ``Method`` (its name); None: ``simulate``'s
+    default."""
+    from nonsmooth.errors import UnknownMethodError
+    from nonsmooth.run.methods import METHODS, method_for
 
-    if method is not None and method not in METHODS:
-        raise SweepError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    return method
+    if method is None:
+        return None
+    try:
+        checked = method_for(method)
+    except UnknownMethodError as error:
+        raise SweepError(str(error)) from None
+    if METHODS.get(checked.name) is not checked:
+        raise SweepError(f"method {checked.name!r} is not one of nonsmooth.METHODS: a sweep "
+                         "stores its method by name and its workers look it up; give one of "
+                         + ", ".join(METHODS))
+    return checked.name
 
 
 def _label(value):
