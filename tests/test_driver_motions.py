@@ -83,9 +83,9 @@ CONSISTENT = {
     "kink at a checked time": (_kinked, lambda t: 2 * t if t < 0.5 else 1.0,
                                lambda t: 2.0 if t < 0.5 else 0.0),
     "large offset": (lambda t: 1e4 + t ** 3, lambda t: 3 * t * t, lambda t: 6 * t),
-    "square root (infinite slope at the start)": (
-        math.sqrt, lambda t: 0.5 / math.sqrt(t) if t > 0 else math.inf,
-        lambda t: -0.25 * t ** -1.5 if t > 0 else -math.inf),
+    "square root (steep at the start)": (
+        lambda t: math.sqrt(t + 1e-4), lambda t: 0.5 / math.sqrt(t + 1e-4),
+        lambda t: -0.25 * (t + 1e-4) ** -1.5),
 }
 
 

@@ -57,12 +57,15 @@ _NOT_SOURCE = shutil.ignore_patterns(".git", "*.egg-info", "build", "dist", "__p
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> dict[str, Path]:
     """The sdist and the wheel (built from the sdist) of a clean copy of this tree, without
-    build isolation (no download): ``{"sdist": path, "wheel": path, "log": build output}``."""
+    build isolation (no download) and without the compiled kernels (``prebuild=false``: the
+    kernels' build is ``tests/test_prebuilt.py``'s slow test): ``{"sdist": path, "wheel": path,
+    "log": build output}``."""
     tree = tmp_path_factory.mktemp("tree") / "nonsmooth"
     shutil.copytree(ROOT, tree, ignore=_NOT_SOURCE)
     out = tmp_path_factory.mktemp("dist")
-    proc = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir",
-                           str(out), str(tree)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "build", "--no-isolation",
+                           "--config-setting", "prebuild=false", "--outdir", str(out),
+                           str(tree)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     (sdist,) = out.glob("nonsmooth-*.tar.gz")
     (wheel,) = out.glob("nonsmooth-*.whl")
