@@ -39,8 +39,11 @@ def _project_version() -> str:
 
 def _source_files() -> list[str]:
     """The package's files as the wheel must hold them: ``nonsmooth/**`` and the bundled
-    models (``models/`` installed as ``nonsmooth/models``), Python and data files."""
-    files = [p.relative_to(ROOT).as_posix() for p in (ROOT / "nonsmooth").rglob("*.py")]
+    models (``models/`` installed as ``nonsmooth/models``), Python and data files; not the
+    compiled kernels a developer may have built into the tree (``nonsmooth/_prebuilt/``,
+    ignored by git; a wheel built with ``prebuild=false`` has none)."""
+    files = [p.relative_to(ROOT).as_posix() for p in (ROOT / "nonsmooth").rglob("*.py")
+             if "_prebuilt" not in p.parts]
     for p in (ROOT / "models").iterdir():
         if p.suffix in (".py", ".xml"):
             files.append(f"nonsmooth/models/{p.name}")
