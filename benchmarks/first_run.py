@@ -13,7 +13,7 @@ Issue 18's target: <= 20 s including every compilation the job needs. Side by si
 
 Each case counts numba's compilations of the package's functions in the child (a cache load is
 not one). One run each (a first run cannot be repeated in the same folders); noisy on 2 shared
-cores. A benchmark, not a test: ``tests/test_prebuilt.py`` checks that a first run compiles
+cores. A benchmark, not a test: ``tests/docs/test_prebuilt.py`` checks that a first run compiles
 nothing.
 """
 
