@@ -14,7 +14,7 @@ Without ``--wheel`` or ``--build-wheel`` the wheel's case is left out (building 
 every bundled model's kernels: minutes). Each case counts numba's compilations of the
 package's functions in the child (a cache load is not one) and prints the time of each kernel
 compiled. One run each (a first run cannot be repeated in the same folders); noisy on 2 shared
-cores. A benchmark, not a test: ``tests/test_prebuilt.py`` checks that a wheel's first run
+cores. A benchmark, not a test: ``tests/docs/test_prebuilt.py`` checks that a wheel's first run
 compiles nothing.
 """
 

@@ -2,7 +2,7 @@
 
     python benchmarks/stick_slip.py [--quick]
 
-Problems (closed forms in tests/test_stick_slip.py):
+Problems (closed forms in tests/friction/test_stick_slip.py):
 
 * Coulomb free vibration (m = 1 kg, k = 100 N/m, mu_s = 0.4, mu_d = 0.3, x0 = 0.3 m): the error
   is that of the stop position (|x(t_end) - x_stop|, t_end = t_stop + 0.5 s);

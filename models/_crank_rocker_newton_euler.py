@@ -3,7 +3,7 @@
 Test oracle for the multibody engine; it deliberately imports nothing from
 ``nonsmooth``.  It lives beside the model (installed as
 ``nonsmooth.models._crank_rocker_newton_euler``) so that the tests and the notebooks import it
-without a path into ``tests/`` (``tests/newton_euler.py`` re-exports it for the tests).
+without a path into ``tests/`` (``tests/oracles/newton_euler.py`` re-exports it for the tests).
 Geometry and sign conventions follow ``docs/method.md`` section 12:
 
 * O = (0, 0), O1 = (0, L4), y up, gravity along -y.

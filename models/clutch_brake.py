@@ -14,7 +14,7 @@ revolute whose relative angle carries the spring-damper), the clutch a
 :class:`nonsmooth.planar.clutch.Brake` (torque on J1). :func:`reference` integrates the same drive
 train independently of the engine (its own equations per mode, scipy's DOP853 at rtol 1e-13 between
 events located by ``solve_ivp``, the modes after each event by enumeration);
-``tests/test_clutch_brake.py`` compares the two.
+``tests/planar/test_clutch_brake.py`` compares the two.
 
 Outputs: ``w1, w2, w3`` (rad/s), ``tau_clutch`` (N m, on J2), ``tau_brake`` (N m, on J1),
 ``tau_spring`` (N m, on J1), ``mode_clutch``, ``mode_brake`` (+1 slip+, -1 slip-, 0 stick).

@@ -13,7 +13,8 @@ shaft's), each clutch a :class:`nonsmooth.planar.clutch.Clutch` between neighbou
 right-hand body). :func:`reference` solves the same drivetrain independently of the engine:
 rigid groups of stuck inertias, each phase's velocities in closed form (the torques' integrals),
 event times by Brent's method on those closed forms, and the modes after each event by
-enumerating the stick/slip combinations (``tests/test_coupled_clutches.py`` compares the two).
+enumerating the stick/slip combinations (``tests/planar/test_coupled_clutches.py`` compares the
+two).
 
 Outputs: ``w1 .. w4`` (rad/s), ``tau1 .. tau3`` (N m, clutch torque on the right-hand inertia),
 ``fn1 .. fn3`` (N, normal forces, 0 when open), ``mode1 .. mode3`` (+1 slip+, -1 slip-, 0 stick:

@@ -28,7 +28,7 @@ position), ``v`` (m/s, absolute), ``v_r`` (m/s, ``v - v_belt``: the joint's slip
 ``contact.line1``), ``F_f`` (N, friction on the block along x: ``contact.Ff_h``), ``mode``
 (+1 slip+, -1 slip-, 0 stick). Every element output as well (``contact.N``,
 ``contact.N_reaction``, ``contact.Fy``, ``belt_drive.force`` ...).
-``tests/test_spatial_models.py`` checks the run against the planar one (positions, loads,
+``tests/spatial/test_spatial_models.py`` checks the run against the planar one (positions, loads,
 friction and every event time to 1e-9).
 """
 

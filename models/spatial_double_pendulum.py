@@ -19,7 +19,7 @@ pin1 reaction on rod 1, N). Every element output as well: ``pin1.Fx`` ... ``pin2
 
 ``mjcf(**params)`` writes the same mechanism (revolute ``joint2`` only) as a MuJoCo MJCF
 string in minimal coordinates, its initial ``qpos`` and ``qvel`` alongside: the peer check
-(``docs/design/spatial.md`` section 6, check 5; ``tests/test_spatial_mujoco.py``,
+(``docs/design/spatial.md`` section 6, check 5; ``tests/spatial/test_spatial_mujoco.py``,
 ``benchmarks/spatial.py``). It needs no ``mujoco`` import.
 """
 

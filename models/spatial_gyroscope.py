@@ -13,7 +13,7 @@ Closed form (Goldstein, *Classical Mechanics*, 3rd ed., section 5.7; Landau-Lifs
 m L^2`` (about O), the conserved ``p_psi = J3 omega_3``, ``p_phi`` (the vertical angular
 momentum about O) and the energy give ``u_dot^2 = f(u)``, a cubic; :func:`nutation` returns its
 roots, the nutation bounds and the period (``scipy.special.ellipk``).
-``tests/test_spatial_top.py`` checks the run against it.
+``tests/spatial/test_spatial_top.py`` checks the run against it.
 
 Outputs: ``theta`` (rad, the axis' tilt from the vertical), ``phi`` (rad, the precession angle
 of the axis about z, unwrapped), ``omega3`` (rad/s, the spin component along the axis),

@@ -1,7 +1,7 @@
 """The coefficients of Dormand & Prince's 8(5,3) method with its 7th-order dense output:
 the published values of Hairer's ``dop853.f`` (Hairer, Norsett & Wanner, *Solving Ordinary
 Differential Equations I*, 2nd ed., 1993, section II.10), as scipy ships them in
-``scipy.integrate._ivp.dop853_coefficients`` (``tests/test_dop853.py`` checks that they are equal).
+``scipy.integrate._ivp.dop853_coefficients`` (``tests/run/test_dop853.py`` checks that they are equal).
 Kept here as data so that the compiled integrator (:mod:`nonsmooth.planar.dop853`) does not import
 ``scipy.integrate`` (0.3 s of start-up).
 

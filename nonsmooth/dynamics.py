@@ -15,8 +15,8 @@ compiled path (``plan``, ``_compile_plan``) and the family's compiled entry poin
   method: its docstring, ``docs/method.md`` sections 1-9).
 
 :meth:`Dynamics.transition` decides the modes at an event (:mod:`nonsmooth.transition`;
-pairs of dim > 1: :mod:`nonsmooth.vector_friction`). ``tests/test_kernels.py`` checks that the
-two stages agree.
+pairs of dim > 1: :mod:`nonsmooth.vector_friction`). ``tests/planar/test_kernels.py`` checks that
+the two stages agree.
 
 References: Wang X.J., Wang Q., Zhuang F.F.; Wang, Peng & Zhuang, DCDS-B 16 (2011) 589-605;
 Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16.

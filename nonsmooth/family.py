@@ -67,7 +67,7 @@ numbers its own; ``docs/seam.md`` section 1):
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the
 run, ``Dynamics`` and the families can all import it without a cycle
-(``tests/test_layering.py``).
+(``tests/docs/test_layering.py``).
 """
 
 from __future__ import annotations

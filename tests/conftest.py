@@ -1,6 +1,8 @@
-"""Shared test set-up: the independent reference computations in this folder are importable; the
+"""Shared test set-up: the helpers in this folder (``readme_blocks``, ``background``), the
+independent reference computations of ``oracles/`` and the test modules of every package folder
+are importable by their module names (test module names are unique across the folders); the
 compile notice is silenced in every process the tests start (``NONSMOOTH_QUIET_COMPILE``: a
-test's output must not depend on whether numba's cache was warm; ``tests/test_prebuilt.py``
+test's output must not depend on whether numba's cache was warm; ``tests/docs/test_prebuilt.py``
 checks the notice in processes of its own); each test compiles only the kernels it runs (no
 warm-up); the site build and the notebooks run beside the other tests (``background.py``)."""
 
@@ -8,7 +10,10 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+HERE = Path(__file__).resolve().parent
+FOLDERS = sorted(p for p in HERE.iterdir() if p.is_dir() and p.name[0].isalpha())
+for _folder in [HERE, *FOLDERS]:
+    sys.path.insert(0, str(_folder))
 os.environ["NONSMOOTH_QUIET_COMPILE"] = "1"
 
 

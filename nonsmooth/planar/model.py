@@ -129,7 +129,8 @@ class PlanarSystem(System):
     Compiling is pure: the model's objects are only read (no coordinate offset is written into a
     body, so one body object may appear in several models). The Python element methods
     (``Revolute.fill`` ...) stay as the reference implementation: :meth:`reference_terms` runs
-    them with the offsets bound for the duration of the call only (``tests/test_kernels.py``).
+    them with the offsets bound for the duration of the call only
+    (``tests/planar/test_kernels.py``).
     """
 
     def __init__(self, model: PlanarModel):

@@ -462,7 +462,7 @@ class SpatialSystem(System):
         return Kinematics(self.n_bodies, np.asarray(q, float), np.asarray(v, float))
 
     #: Whether :meth:`terms` takes the compiled kernels (``spatial.kernels.spatial_terms``,
-    #: the same arithmetic; ``tests/test_spatial_compiled.py`` compares them); False: the
+    #: the same arithmetic; ``tests/spatial/test_spatial_compiled.py`` compares them); False: the
     #: Python path (:meth:`python_terms`) everywhere.
     compiled_terms = True
 

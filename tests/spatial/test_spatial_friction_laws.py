@@ -235,8 +235,8 @@ def test_lugre_spherical_terminal_spin_force_parallel_to_slip():
 
 # ============================================================ 2. regularized -> Coulomb
 def _regularized_spin_down(falloff):
-    """Test 1 of ``tests/test_spatial_friction.py`` (a body hanging from a ball joint, spinning
-    about the vertical) with the regularized law, ``w0 = 1`` rad/s; outputs at the Coulomb
+    """Test 1 of ``tests/spatial/test_spatial_friction.py`` (a body hanging from a ball joint,
+    spinning about the vertical) with the regularized law, ``w0 = 1`` rad/s; outputs at the Coulomb
     stop time ``t*`` and on the creep after the slip speed falls below ``falloff``."""
     m, Iz, rb, mu, w0 = 2.0, 0.05, 0.02, 0.3, 1.0
     a = mu * rb * m * g / Iz  # the Coulomb deceleration (rad/s^2)

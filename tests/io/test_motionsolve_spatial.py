@@ -21,7 +21,7 @@ from nonsmooth.errors import ModelError
 from nonsmooth.io.motionsolve import load_motionsolve, loads_motionsolve, read_motionsolve
 from nonsmooth.io.motionsolve.kinematics import _rx, _rz
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "models" / "pendulum_joint_friction.xml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "models" / "pendulum_joint_friction.xml"
 
 SI_UNITS = ('<Param_Unit force_unit="NEWTON" mass_unit="KILOGRAM" length_unit="METER" '
             'time_unit="SECOND"/>')

@@ -20,7 +20,7 @@ from nonsmooth.models import (
 )
 from nonsmooth.spatial.rotation import rotation_matrix
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 KW = dict(rtol=1e-11, atol=1e-13)
 

@@ -275,7 +275,7 @@ def test_the_readme_example_runs():
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from readme_blocks import readme_block
 
     namespace: dict = {}

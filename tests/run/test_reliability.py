@@ -28,7 +28,7 @@ from nonsmooth.planar.forces import Force, Gravity
 from nonsmooth.planar.joints import Translational
 from nonsmooth.system import GeneralizedSystem
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 XML = ROOT / "models" / "pendulum_joint_friction.xml"
 
 UNSTABLE = ["run", "stick_slip_oscillator", "--set", "k=12000", "--set", "mu_s=0", "--set",

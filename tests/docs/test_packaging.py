@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Kept between sessions (per source tree): the wheel's install folder and its numba cache.
 STABLE = Path(tempfile.gettempdir()) / (
@@ -121,7 +121,8 @@ def test_sdist_contents(dist):
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     wanted = {p.relative_to(ROOT).as_posix()
               for folder in ("tests", "docs", "benchmarks", "notebooks", "models")
-              for p in (ROOT / folder).iterdir()
+              for p in ((ROOT / folder).rglob("*") if folder == "tests"  # (a folder per package)
+                        else (ROOT / folder).iterdir())
               if p.is_file() and p.suffix in (".py", ".md", ".ipynb", ".xml")}
     wanted |= {"README.md", "LICENSE", "CHANGELOG.md", "CITATION.cff", "pyproject.toml"}
     missing = sorted(wanted - names)

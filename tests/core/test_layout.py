@@ -155,7 +155,7 @@ def test_the_plan_is_the_one_packed_before_bit_for_bit():
             from nonsmooth.core.layout import H_RADIAL
 
             if dyn._plan[H_RADIAL] == 2.0:  # the norm tail (spatial joint friction) came after
-                continue  # the legacy packing: tests/test_spatial_compiled.py checks it
+                continue  # the legacy packing: tests/spatial/test_spatial_compiled.py checks it
             want = _legacy_plan(dyn)
             assert dyn._plan.dtype == want.dtype and dyn._plan.shape == want.shape, name
             assert np.array_equal(dyn._plan, want), (name, law)

@@ -1,4 +1,4 @@
-"""Self-checks of the independent Newton-Euler oracle (tests/newton_euler.py)."""
+"""Self-checks of the independent Newton-Euler oracle (tests/oracles/newton_euler.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The spatial family on the Python path (``nonsmooth.spatial``, ``docs/design/spatial.md``),
 checked against references written apart from it: Euler's closed form of a torque-free body (Jacobi
-elliptic functions, ``tests/rigid_body.py``), Newton-Euler equations written here from the
+elliptic functions, ``tests/oracles/rigid_body.py``), Newton-Euler equations written here from the
 recorded motion, the planar family's crank-rocker, inverse dynamics of driven joints and
 finite differences of the constraints along the motion."""
 
@@ -36,7 +36,7 @@ from nonsmooth.spatial import (
 )
 from nonsmooth.spatial import rotation as rot
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 G_ACC = 9.81
 
 

@@ -16,7 +16,7 @@ from nonsmooth.errors import DataError, ModelError
 from nonsmooth.fit import load_data
 from nonsmooth.measure import simulated_measurements, write_csv
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: The two commands of the getting-started fit: the data, then the fit (README, docs/index.md).
 MEASURE = ("measure stick_slip_oscillator --output x --t-end 3 --noise 3e-4 "

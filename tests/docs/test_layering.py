@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "nonsmooth"
+PACKAGE = Path(__file__).resolve().parents[2] / "nonsmooth"
 
 #: The model families' packages, and the old import paths of the planar and generalized
 #: families' modules (``nonsmooth/_moved.py``).

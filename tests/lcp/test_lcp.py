@@ -26,7 +26,8 @@ from nonsmooth.lcp import (
 )
 from nonsmooth.lcp.lemke import solve_lemke
 
-# Siconos' LCP test problems, copied with their Apache-2.0 notice (tests/data/siconos_lcp/README.md)
+# Siconos' LCP test problems, copied with their Apache-2.0 notice
+# (tests/lcp/data/siconos_lcp/README.md)
 DATA = Path(__file__).resolve().parent / "data" / "siconos_lcp"
 FILES = sorted(DATA.glob("lcp_*.dat"))
 
@@ -342,7 +343,7 @@ def test_import_does_not_load_cvxpy_or_osqp():
         capture_output=True,
         text=True,
         check=True,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
     ).stdout
     assert output.split() == ["False", "False"]
 

@@ -7,7 +7,7 @@ navigation are written for users (no issue numbers, no sessions: design notes st
 
 The build goes to a temporary folder (``--site-dir``), started at collection beside the other
 tests (``background.py``); the notebooks are rendered with their
-committed outputs, not executed (``tests/test_notebooks.py`` executes them).
+committed outputs, not executed (``tests/docs/test_notebooks.py`` executes them).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import background
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 #: A Sphinx role left as text (the docstrings' ``:class:`x``` ...).

@@ -21,7 +21,7 @@ from nonsmooth.errors import ModelError, UserFunctionError
 from nonsmooth.friction import Coulomb, LuGre
 from nonsmooth.models import stick_slip_oscillator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 BUILDER = ["PlanarModel", "Body", "PointMass", "ground", "Revolute", "Translational", "Driver",
            "Spring", "Damper", "JointDamper", "RotationalSpring", "Force", "Torque", "Gravity",

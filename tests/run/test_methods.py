@@ -22,7 +22,7 @@ from nonsmooth.planar.joints import Revolute
 from nonsmooth.run import methods
 from nonsmooth.run.methods import METHODS, FixedStepMethod, Method, method_for
 
-PACKAGE = Path(__file__).resolve().parent.parent / "nonsmooth"
+PACKAGE = Path(__file__).resolve().parents[2] / "nonsmooth"
 #: The one module that may name the methods in a test.
 OWNER = PACKAGE / "run" / "methods.py"
 #: The groups of names a membership test could use in place of a method's attributes.

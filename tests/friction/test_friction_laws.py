@@ -57,7 +57,7 @@ def regularized_force(v, N, *, viscous, coulomb, falloff_vel, stiction_extra, st
 
 
 def belt_cycle_coulomb(m, k, F_s, F_d, v_belt):
-    """Coulomb belt limit cycle (tests/test_stick_slip.py): (T_stick, T_slip)."""
+    """Coulomb belt limit cycle (tests/friction/test_stick_slip.py): (T_stick, T_slip)."""
     omega = math.sqrt(k / m)
     D = (F_s - F_d) / k
     return (2 * (F_s - F_d) / (k * v_belt),

@@ -18,7 +18,7 @@ import pytest
 from nonsmooth import prebuilt
 from nonsmooth.generalized import generated
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 #: Counts numba's compilations of the package's functions in a child process (a cache load is
 #: not a compilation), then runs the code given after it.

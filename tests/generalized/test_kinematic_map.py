@@ -1,6 +1,6 @@
 """The kinematic map end to end (``nonsmooth.family`` obligation 2): systems whose coordinates
 and velocities differ (``n_q != n_v``) integrate ``dq/dt = qdot(q, v)`` and are projected
-(``System.project``), checked against closed forms. The models: ``tests/rigid_body.py``."""
+(``System.project``), checked against closed forms. The models: ``tests/oracles/rigid_body.py``."""
 
 import numpy as np
 import pytest

@@ -25,7 +25,7 @@ from nonsmooth.spatial import (
 )
 from nonsmooth.spatial import rotation as rot
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TIGHT = {"rtol": 1e-11, "atol": 1e-13, "dt": 0.01}
 
 

@@ -23,7 +23,7 @@ from nonsmooth.io.motionsolve import (
     read_motionsolve,
 )
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "models" / "pendulum_joint_friction.xml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "models" / "pendulum_joint_friction.xml"
 
 SI_UNITS = ('<Param_Unit force_unit="NEWTON" mass_unit="KILOGRAM" length_unit="METER" '
             'time_unit="SECOND"/>')
@@ -258,7 +258,7 @@ def test_unknown_element(tmp_path):
 
 def test_unsupported_joint_type(tmp_path):
     """The planar reading names a joint type it has not (the default reading builds it in the
-    spatial family: tests/test_motionsolve_spatial.py)."""
+    spatial family: tests/io/test_motionsolve_spatial.py)."""
     _one_line_error(tmp_path, xml(joints=JOINT.replace("REVOLUTE", "SPHERICAL")),
                     r"Constraint_Joint id=100: type = 'SPHERICAL' is not supported; supported "
                     "joint types: REVOLUTE, TRANSLATIONAL", family="planar")

@@ -486,7 +486,7 @@ def test_a_load_function_returning_a_wrong_value_is_named_where_it_does(bad):
 # The frictional joints' rows of W and tangential bias (tables FRIC_TURN / FRIC_SLIDE), the
 # compiled stage of the norm load terms (core.stage._stage_body_norms,
 # acceleration_stage_norms) and whole runs of the closed-form models of
-# tests/test_spatial_friction.py, against the Python path of the joint friction.
+# tests/spatial/test_spatial_friction.py, against the Python path of the joint friction.
 from nonsmooth.errors import FrictionLoadError, InconsistentLCPError  # noqa: E402
 from nonsmooth.spatial import tables as st  # noqa: E402
 
@@ -593,7 +593,7 @@ def _arm():
     import importlib.util
     import pathlib
 
-    path = pathlib.Path(__file__).parents[1] / "benchmarks" / "spatial_friction.py"
+    path = pathlib.Path(__file__).parents[2] / "benchmarks" / "spatial_friction.py"
     spec = importlib.util.spec_from_file_location("_bench_spatial_friction", path)
     module = importlib.util.module_from_spec(spec)
     import sys
