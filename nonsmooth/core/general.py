@@ -37,12 +37,15 @@ import numpy as np
 from ..errors import ConstraintError, FrictionLoadError, LoadBranchWarning
 from .layout import kkt_slices
 
-__all__ = ["Evaluation", "GeneralStage", "kkt_solve", "LOAD_ITERATIONS"]
+__all__ = ["Evaluation", "GeneralStage", "kkt_solve", "LOAD_ITERATIONS", "LOAD_ROUNDS"]
 
 _EMPTY = np.zeros(0)
 
 #: Largest number of fixed-point iterations for radial (revolute) loads.
 LOAD_ITERATIONS = 100
+#: Rounds of the accelerated iteration after them, for a map certified a contraction
+#: (:meth:`GeneralStage.accelerated_loads`; the kernels' ``core.stage.LOAD_ROUNDS``).
+LOAD_ROUNDS = 1000
 
 _dgesv = None
 
@@ -408,6 +411,65 @@ class GeneralStage:
             f"{where} and has {'no solution' if not roots else 'a solution only at the edge'}"
             f" ({cause}", t=t, pairs=[name])
 
+    def _slow_loads(self, t, Rad, X0, X1, AR, A, c_fixed, Wt, slip, preload, faces):
+        """:meth:`evaluate`'s loads where the plain iteration did not converge: a map that is
+        not a contraction named (:meth:`certify_loads`), else :meth:`accelerated_loads`, or
+        ``FrictionLoadError``. Returns ``(Rad, c, N_slip, x)``."""
+        if slip.size:  # a map with rho(L) >= 1 named as such
+            self.certify_loads(t, X1, Wt, slip, X0, preload)
+
+        def load_map(R):  # evaluate's arithmetic at the norm loads R
+            c = c_fixed + X1[AR] @ R[slip]
+            mag = self.loads.magnitudes(t, A, c, faces) if AR.size else _EMPTY
+            N_slip = Wt[slip] @ mag + R[slip] + preload[slip]
+            return c, N_slip, X0 + X1 @ N_slip
+
+        found = self.accelerated_loads(Rad, load_map)
+        if found is None:
+            names = [self.pair_names[i] for i in np.flatnonzero(self.has_radial)]
+            raise FrictionLoadError(
+                f"at t = {t:.10g} s the radial load of the revolute joint(s) {names} did not "
+                f"converge in {LOAD_ITERATIONS} fixed-point iterations and {LOAD_ROUNDS} "
+                "accelerated rounds (friction feeds back into the pin reaction too "
+                "strongly); reduce mu or the pin radius")
+        return found
+
+    def accelerated_loads(self, Rad, load_map):
+        """The norm loads' fixed point ``Rad = g(Rad)`` after :data:`LOAD_ITERATIONS` plain
+        steps did not reach it, for a map certified a contraction (``rho(L) < 1``: one fixed
+        point, which the plain steps reach at the rate ``rho``; 0.95 needs ~500 of them): up to
+        :data:`LOAD_ROUNDS` rounds of two plain steps and Aitken's extrapolation of each load
+        from them (Steffensen's method: superlinear on a scalar load), the extrapolated point
+        kept only when its step is smaller than the last plain one, so that the plain steps'
+        convergence is kept (the kernels' ``core.stage._load_iteration``, the same arithmetic).
+        ``load_map(R) -> (c, N_slip, x)`` is the map's affine part at the norm loads ``R``
+        (p,). Returns ``(Rad, c, N_slip, x)`` with ``c, N_slip, x`` at the fixed point, or None
+        when it was not reached."""
+        def g(R):
+            parts = load_map(R)
+            new = self.radial_norms(parts[2])
+            return parts, new, bool(np.all(np.abs(new - R) <= 1e-12
+                                           * np.maximum(1.0, np.abs(new))))
+
+        for _round in range(LOAD_ROUNDS):
+            parts, R1, done = g(Rad)
+            if done:
+                return (R1, *parts)
+            parts, R2, done = g(R1)
+            if done:
+                return (R2, *parts)
+            d1, d2 = R1 - Rad, R2 - R1
+            with np.errstate(all="ignore"):
+                e = R2 - d2 * d2 / (d2 - d1)
+            extrapolated = np.where((d2 != d1) & np.isfinite(e), e, R2)
+            parts, R3, done = g(extrapolated)
+            if done:
+                return (R3, *parts)
+            plain = float(np.max(np.abs(d2), initial=0.0))
+            step = float(np.max(np.abs(R3 - extrapolated), initial=0.0))
+            Rad = R3 if step < plain else R2
+        return None
+
     # ------------------------------------------------------------------ the evaluation
     def evaluate(self, t, T, v, v_T, modes, fr: Friction, bias, Wt, preload, faces,
                  vector=False) -> Evaluation:
@@ -479,13 +541,8 @@ class GeneralStage:
             if done:
                 break
         else:
-            if slip.size:  # a map with rho(L) >= 1 named as such
-                self.certify_loads(t, X1, Wt, slip, X0, preload)
-            names = [self.pair_names[i] for i in np.flatnonzero(self.has_radial)]
-            raise FrictionLoadError(
-                f"at t = {t:.10g} s the radial load of the revolute joint(s) {names} did not "
-                f"converge in {LOAD_ITERATIONS} fixed-point iterations (friction feeds back "
-                "into the pin reaction too strongly); reduce mu or the pin radius")
+            Rad, c, N_slip, x = self._slow_loads(t, Rad, X0, X1, AR, A, c_fixed, Wt, slip,
+                                                 preload, faces)
         if self.radial and slip.size:  # the converged root certified, or its branch named
             self.certify_converged(t, X0, X1, Wt, slip, preload, N_slip)
         lam_abs = x[AR]

@@ -12,6 +12,9 @@ runtime (``_nrt=False``: no reference counts) where they allocate nothing.
   that is block diagonal in 3 x 3 blocks (a spatial body's ``m I`` and ``J``; a planar
   body's ``(m, m, J)``): the blocks inverted by their adjugates, ``D`` and its solve by the
   in-kernel LU, in a caller's scratch (:func:`_schur_size`).
+* :func:`_rows_independent`: whether the constraint and stick rows below ``M`` are
+  independent with a margin (rank-revealing: the QR factorization of ``C^T`` with column
+  pivoting), the kernels' decision where stick rows may depend on each other;
 * :func:`_dot`, :func:`_all_finite`, :func:`_is_diagonal`, :func:`_is_block3`.
 """
 
@@ -24,7 +27,7 @@ from numba import njit
 
 __all__ = ["_dot", "_pivot", "_lu_solve", "_independent_lu", "_is_diagonal", "_schur_solve",
            "_is_block3", "_block_schur", "_schur_size", "_touching_size",
-           "_rows_touching", "_all_finite"]
+           "_rows_touching", "_all_finite", "_rows_independent", "RANK_TOL"]
 
 
 @njit(cache=True, _nrt=False)
@@ -376,4 +379,74 @@ def _all_finite(U):
         for j in range(U.shape[1]):
             if not np.isfinite(U[e, j]):
                 return False
+    return True
+
+
+#: :func:`_rows_independent` accepts rows whose pivoted Gram-Schmidt norms all exceed this
+#: fraction of ``max(1, the largest row norm)``: 100 times the Python stage's test (a singular
+#: value of ``[G; W_stick]`` at or below ``1e-9 max(1, s_max)``, ``numpy.linalg.svd``), so
+#: that every system the kernels solve the Python stage solves by its LU as well; between the
+#: two, and for dependent rows, the kernels decline and the Python stage decides (least squares
+#: or the named error).
+RANK_TOL = 1e-7
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _pivot_row(Q, k):
+    """Swap the remaining row (``k`` on) of largest norm into row ``k``; returns its norm (NaN
+    for a row with a NaN)."""
+    mr, n = Q.shape
+    best, piv = -1.0, k
+    for r in range(k, mr):
+        acc = 0.0
+        for b in range(n):
+            acc += Q[r, b] * Q[r, b]
+        if acc > best or not acc == acc:  # (a NaN row is taken, and refused by the caller)
+            best, piv = acc, r
+    if piv != k:
+        for b in range(n):
+            Q[k, b], Q[piv, b] = Q[piv, b], Q[k, b]
+    return math.sqrt(best)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _orthogonalize(Q, k):
+    """The rows after ``k`` made orthogonal to the unit row ``k``, twice ("twice is enough":
+    Giraud, Langou & Rozloznik 2005)."""
+    mr, n = Q.shape
+    for r in range(k + 1, mr):
+        for _ in range(2):
+            d = 0.0
+            for b in range(n):
+                d += Q[r, b] * Q[k, b]
+            for b in range(n):
+                Q[r, b] -= d * Q[k, b]
+
+
+@njit(cache=True, _nrt=False)
+def _rows_independent(K, n, Q, tol):
+    """Whether the rows of ``C = K[n:, :n]`` (``m`` of them) are linearly independent with a
+    margin: modified Gram-Schmidt with row pivoting (the QR factorization of ``C^T`` with
+    column pivoting, Businger & Golub 1965; Golub & Van Loan, *Matrix Computations*, 4th ed.,
+    2013, section 5.4.2), each remaining row orthogonalized twice against each accepted one.
+    The pivots' norms ``|r_kk|`` (decreasing) estimate the singular values of ``C``; True when
+    every one exceeds ``tol * max(1, |r_11|)``, False for a smaller one, more rows than
+    columns or a non-finite entry. ``Q`` (m, n) scratch. Work ``O(m^2 n)``."""
+    mr = K.shape[0] - n
+    if mr > n:
+        return False
+    for r in range(mr):
+        for b in range(n):
+            Q[r, b] = K[n + r, b]
+    first = 1.0
+    for k in range(mr):
+        norm = _pivot_row(Q, k)
+        if k == 0:
+            first = max(1.0, norm)
+        if not norm > tol * first:  # small, or NaN
+            return False
+        inv = 1.0 / norm
+        for b in range(n):
+            Q[k, b] *= inv
+        _orthogonalize(Q, k)
     return True

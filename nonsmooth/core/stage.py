@@ -48,12 +48,13 @@ from .layout import (
     evaluation_layout,  # noqa: F401 - the buffer's layout, re-exported for the kernels
 )
 from .linalg import (
+    RANK_TOL,
     _block_schur,
     _dot,
-    _independent_lu,
     _is_block3,
     _is_diagonal,
     _lu_solve,
+    _rows_independent,
     _schur_size,
     _schur_solve,
     _touching_size,
@@ -75,6 +76,10 @@ SMALL_LU = 32
 COULOMB, LUGRE, REGULARIZED, BRISTLE = 0, 1, 2, 3
 #: Fixed-point iterations of a revolute pin's radial load, and their tolerance.
 LOAD_ITERATIONS = 100
+#: Rounds of the accelerated load iteration after :data:`LOAD_ITERATIONS` plain ones (a map
+#: certified a contraction whose rate is close to 1: :func:`_load_iteration`), three map
+#: evaluations each.
+LOAD_ROUNDS = 1000
 
 #: The layouts' offsets (``core.layout``, their one owner) compiled into the kernels: plain
 #: integer arithmetic, inlined and runtime-free (``tests/test_layout.py``).
@@ -593,35 +598,135 @@ def _certify_radial(X, rad_rows, abs_rows, Wt, slip, jam):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial, x, N_slip, c,
-           Rad, mag, Kw, rhs):
-    """The face-fixed normal loads with the radial loads by fixed-point iteration around them,
-    into ``x`` (the KKT solution at the loads), ``N_slip``, ``c`` and ``Rad`` (zeroed by the
-    caller); ``mag, Kw, rhs`` scratch of shapes (k,), (k, k), (k, 1). Returns whether the
-    iteration converged."""
+def _load_step(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag, Kw,
+               rhs):
+    """The load map's affine part at the norm loads ``Rad`` (p,): ``c`` (k,), the face-fixed
+    magnitudes, the slipping pairs' loads ``N_slip`` and the KKT solution ``x`` at them."""
     k, ns = c_fixed.shape[0], slip.shape[0]
-    if radial:  # start: the loads without friction
-        _radial_loads(X[:, 0], rad_rows, Rad)
-    for _ in range(LOAD_ITERATIONS):
-        for r in range(k):
-            c[r] = c_fixed[r]
-            for s_ in range(ns):
-                c[r] += X[int(abs_rows[r]), 1 + s_] * Rad[slip[s_]]
-        _load_magnitudes(Kf, c, faces, mag, Kw, rhs)
+    for r in range(k):
+        c[r] = c_fixed[r]
         for s_ in range(ns):
-            i = slip[s_]
-            acc = preload[i] + Rad[i]
-            for r in range(k):
-                acc += Wt[i, r] * mag[r]
-            N_slip[s_] = acc
-        for r in range(x.shape[0]):
-            acc = X[r, 0]
-            for s_ in range(ns):
-                acc += X[r, 1 + s_] * N_slip[s_]
-            x[r] = acc
-        if not radial or _radial_loads(x, rad_rows, Rad):
+            c[r] += X[int(abs_rows[r]), 1 + s_] * Rad[slip[s_]]
+    _load_magnitudes(Kf, c, faces, mag, Kw, rhs)
+    for s_ in range(ns):
+        i = slip[s_]
+        acc = preload[i] + Rad[i]
+        for r in range(k):
+            acc += Wt[i, r] * mag[r]
+        N_slip[s_] = acc
+    for r in range(x.shape[0]):
+        acc = X[r, 0]
+        for s_ in range(ns):
+            acc += X[r, 1 + s_] * N_slip[s_]
+        x[r] = acc
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _new_norms(x, norms, plan, n_groups, o_groups, rad_rows, Rad):
+    """The norm loads at ``x`` into ``Rad``: the plan's norm terms (``norms``,
+    :func:`_norm_loads`) or the revolute pins' radial loads (:func:`_radial_loads`); whether
+    every one changed by at most 1e-12 (relative)."""
+    if norms:
+        return _norm_loads(x, plan, n_groups, o_groups, Rad)
+    return _radial_loads(x, rad_rows, Rad)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _load_iteration(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag,
+                    Kw, rhs, norms, plan, rad_rows, E1, E2):
+    """The norm loads' fixed point ``Rad = g(Rad)`` (the map :func:`_load_step` then
+    :func:`_new_norms`), started at ``Rad`` (the loads without friction), which the caller
+    certified a contraction (``rho(L) < 1``: one fixed point, which the iteration reaches).
+    First :data:`LOAD_ITERATIONS` plain steps (``GeneralStage.evaluate``'s); then, for a rate
+    close to 1 (``rho(L) = 0.95`` needs ~500 plain steps), up to :data:`LOAD_ROUNDS` rounds of
+    two plain steps and Aitken's extrapolation of each load from them (Steffensen's method:
+    superlinear on a scalar load), the extrapolated point kept only when its step is smaller
+    than the last plain one (so that the plain steps' convergence is kept). ``E1, E2`` (p,)
+    scratch. Returns whether it converged (``x``, ``N_slip``, ``c`` at the fixed point)."""
+    n_groups, o_groups = 0, 0
+    if norms:
+        n_groups, o_groups = _norm_tail(plan)
+    for _ in range(LOAD_ITERATIONS):
+        _load_step(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag,
+                   Kw, rhs)
+        if _new_norms(x, norms, plan, n_groups, o_groups, rad_rows, Rad):
             return True
+    for _ in range(LOAD_ROUNDS):
+        for i in range(Rad.shape[0]):
+            E1[i] = Rad[i]
+        _load_step(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag,
+                   Kw, rhs)
+        if _new_norms(x, norms, plan, n_groups, o_groups, rad_rows, Rad):
+            return True
+        for i in range(Rad.shape[0]):
+            E2[i] = Rad[i]
+        _load_step(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag,
+                   Kw, rhs)
+        if _new_norms(x, norms, plan, n_groups, o_groups, rad_rows, Rad):
+            return True
+        plain = _aitken(E1, E2, Rad)
+        _load_step(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag,
+                   Kw, rhs)
+        if _new_norms(x, norms, plan, n_groups, o_groups, rad_rows, Rad):
+            return True
+        _keep_better(E1, E2, Rad, plain)
     return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _keep_better(E1, E2, Rad, plain):
+    """After the step from the extrapolated loads ``E2`` to ``Rad``: back to the plain
+    iterates' end ``E1`` unless that step is smaller than the last plain one (``plain``)."""
+    step = 0.0
+    for i in range(Rad.shape[0]):
+        step = max(step, abs(Rad[i] - E2[i]))
+    if not step < plain:
+        for i in range(Rad.shape[0]):
+            Rad[i] = E1[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _aitken(E1, E2, Rad):
+    """Aitken's extrapolation ``R2 - (R2 - R1)^2 / ((R2 - R1) - (R1 - R0))`` of each load from
+    three plain iterates ``E1 = R0, E2 = R1, Rad = R2`` (``R2`` where the denominator is zero
+    or the value not finite), into ``Rad`` and ``E2``; ``E1`` becomes ``R2``. Returns the last
+    plain step ``max |R2 - R1|``."""
+    plain = 0.0
+    for i in range(Rad.shape[0]):
+        d1, d2 = E2[i] - E1[i], Rad[i] - E2[i]
+        plain = max(plain, abs(d2))
+        extrapolated = Rad[i]
+        if d2 != d1:
+            e = Rad[i] - d2 * d2 / (d2 - d1)
+            if math.isfinite(e):
+                extrapolated = e
+        E1[i], E2[i], Rad[i] = Rad[i], extrapolated, extrapolated
+    return plain
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _load_scratch(vec, m, p, p_rows):
+    """Two vectors (p,) of the stage's scratch that are free while the loads are iterated:
+    ``N`` (written after them, :func:`_contact_forces`) and the spare after ``F_T``
+    (:func:`_scratch_size`)."""
+    o = 2 * m + 3 * p_rows
+    return vec[o + p:o + 2 * p], vec[o + 2 * p + p_rows:o + 3 * p + p_rows]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial, x, N_slip, c,
+           Rad, mag, Kw, rhs, plan, E1, E2):
+    """The face-fixed normal loads with the radial loads by fixed-point iteration around them
+    (:func:`_load_iteration`), into ``x`` (the KKT solution at the loads), ``N_slip``, ``c``
+    and ``Rad`` (zeroed by the caller); ``mag, Kw, rhs`` scratch of shapes (k,), (k, k),
+    (k, 1), ``E1, E2`` (p,). Returns whether the iteration converged."""
+    if not radial:
+        _load_step(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag,
+                   Kw, rhs)
+        return True
+    _radial_loads(X[:, 0], rad_rows, Rad)  # start: the loads without friction
+    return _load_iteration(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c,
+                           Rad, mag, Kw, rhs, False, plan, rad_rows, E1, E2)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -731,10 +836,9 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
                p_rows)
     if p_rows != p and nk:  # stick rows that may depend on each other (two contacts on one
-        if size > SMALL_LU or not _independent_lu(K, R):  # body): the Python path decides
-            return SINGULAR
-        X = R
-    elif size <= SMALL_LU:
+        if not _rows_independent(K, n, np.empty((size - n, n)), RANK_TOL):  # body): the
+            return SINGULAR  # Python path decides (least squares, or the named error)
+    if size <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
         X = R
@@ -860,8 +964,9 @@ def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mat
     radial = plan[H_RADIAL] != 0.0
     if radial and not _certify_radial(X, rad_rows, abs_rows, Wt, slip, plan[H_JAM]):
         return UNCERTIFIED
+    E1, E2 = _load_scratch(vec, m, p, p_rows)
     if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial,
-                  x, N_slip, c, Rad, mag, Kw, rhs):
+                  x, N_slip, c, Rad, mag, Kw, rhs, plan, E1, E2):
         return NO_LOAD
     o_A = eval_offsets(n, m, p, k, n_z, False, p_rows)[O_A]
     for r in range(k):  # the equation of the converged loads
@@ -986,16 +1091,14 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     true: the caller guarantees a 3 x 3 block-diagonal mass, and the Delassus solve is taken
     at any size (the spatial family's). Returns the
     stage's statuses, or ``GENERAL`` for a system above :data:`SMALL_LU` rows whose mass is
-    not 3 x 3 block diagonal (or with sticking vector pairs), or a load
-    equation the bound does not certify (``SINGULAR`` for stick rows of vector pairs that
-    depend on each other: the Python path's least squares)."""
+    not 3 x 3 block diagonal, or a load equation the bound does not certify (``SINGULAR``
+    for stick rows of vector pairs that :func:`_solve_kkt`'s rank test does not accept: the
+    Python path's least squares)."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     size = n + m + nk
-    if p_rows != p and nk:  # stick rows that may depend on each other: the LU that refuses
-        delassus = False  # small pivots (or the general path)
     if not delassus and size > SMALL_LU:  # above it: the Delassus solve of a block-diagonal
-        if (p_rows != p and nk) or not _is_block3(M):  # mass, else the general path
+        if not _is_block3(M):  # mass, else the general path
             return GENERAL
         delassus = True
     zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
@@ -1033,12 +1136,11 @@ def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_dampi
     """:func:`_stage_body` for a mass the caller guarantees block diagonal in 3 x 3 blocks (a
     spatial model's): the Delassus solve at any size, the KKT matrix written only where that
     solve reads it (:func:`_stage_kkt_delassus`), the same arithmetic otherwise. A call of its
-    own, so that the inlined stage of a small system is unchanged. Returns ``GENERAL`` for
-    sticking vector pairs (rows that may depend on each other: the allocating path)."""
+    own, so that the inlined stage of a small system is unchanged. Stick rows of vector pairs
+    (rows that may depend on each other) are solved where :func:`_solve_kkt`'s rank test
+    accepts them, else ``SINGULAR`` (the Python path decides)."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
-    if p_rows != p and nk:
-        return GENERAL
     size = n + m + nk
     zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
     n_vec = _scratch_size(m, p, k, n_z, ns, size, p_rows)
@@ -1056,7 +1158,7 @@ def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_dampi
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R,
                         nk, ns, p_rows)
-    if not _block_schur(K, R, n, sw[zeroed + k:], iw[p_rows:]):
+    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], True, p_rows != p and nk > 0):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
@@ -1068,13 +1170,18 @@ def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_dampi
 
 @njit(cache=True, _nrt=False, inline="always")
 def _solve_kkt(K, R, n, scratch, T, delassus, dependent):
-    """``K X = R`` in place: the Delassus solve (``delassus``), the LU that refuses small
-    pivots (``dependent``: stick rows that may depend on each other; where it refuses, the
-    Python path decides: least squares, or the named error), else the LU. False: singular."""
+    """``K X = R`` in place: the Delassus solve (``delassus``), else the LU. ``dependent``
+    (stick rows of vector pairs, which may depend on each other and on the constraints: two
+    sticking contacts on one body) first takes the rank test ``linalg._rows_independent`` on
+    ``C = [G; W_stick]`` (in ``scratch``, before the solve uses it), at any size; where it
+    refuses, False, and the Python path decides (least squares, or the named error). False:
+    singular."""
+    if dependent:
+        mr = K.shape[0] - n
+        if not _rows_independent(K, n, scratch[:mr * n].reshape(mr, n), RANK_TOL):
+            return False
     if delassus:
         return _block_schur(K, R, n, scratch, T)
-    if dependent:
-        return _independent_lu(K, R)
     return _lu_solve(K, R)
 
 
@@ -1227,33 +1334,14 @@ def _certify_perron(A, jam, u, w):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _loads_norms(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, plan, x, N_slip, c, Rad,
-                 mag, Kw, rhs):
+                 mag, Kw, rhs, E1, E2):
     """:func:`_loads` with the norm terms of the plan's norm tail (:func:`_norm_loads`) in the
-    place of the revolute pins' radial loads: the same fixed point, started at the loads
-    without friction, the same stopping test and cap (``GeneralStage.evaluate``)."""
-    k, ns = c_fixed.shape[0], slip.shape[0]
+    place of the revolute pins' radial loads: the same fixed point (:func:`_load_iteration`),
+    started at the loads without friction (``GeneralStage.evaluate``)."""
     n_groups, o_groups = _norm_tail(plan)
     _norm_loads(X[:, 0], plan, n_groups, o_groups, Rad)
-    for _ in range(LOAD_ITERATIONS):
-        for r in range(k):
-            c[r] = c_fixed[r]
-            for s_ in range(ns):
-                c[r] += X[int(abs_rows[r]), 1 + s_] * Rad[slip[s_]]
-        _load_magnitudes(Kf, c, faces, mag, Kw, rhs)
-        for s_ in range(ns):
-            i = slip[s_]
-            acc = preload[i] + Rad[i]
-            for r in range(k):
-                acc += Wt[i, r] * mag[r]
-            N_slip[s_] = acc
-        for r in range(x.shape[0]):
-            acc = X[r, 0]
-            for s_ in range(ns):
-                acc += X[r, 1 + s_] * N_slip[s_]
-            x[r] = acc
-        if _norm_loads(x, plan, n_groups, o_groups, Rad):
-            return True
-    return False
+    return _load_iteration(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c,
+                           Rad, mag, Kw, rhs, True, plan, plan[:0], E1, E2)
 
 
 @njit(cache=True, _nrt=False)
@@ -1267,8 +1355,9 @@ def _stage_loads_norms(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, id
      powers) = _views(vec, m, p, k, n_z, ns, size, p_rows)
     slip, stick = idx[:ns], idx[ns:ns + size - n - m]
     A, Kf, Kw = mats[0], mats[1], mats[2]
+    E1, E2 = _load_scratch(vec, m, p, p_rows)
     if not _loads_norms(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, plan, x, N_slip, c,
-                        Rad, mag, Kw, rhs):
+                        Rad, mag, Kw, rhs, E1, E2):
         return False
     o_A = eval_offsets(n, m, p, k, n_z, False, p_rows)[O_A]
     for r in range(k):  # the equation of the converged loads
@@ -1297,15 +1386,16 @@ def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
     same KKT system, solve and load equation (certified by the norms, else by
     :func:`_certify_perron`), then the norm terms' certificate
     (:func:`_certify_norms`: ``UNCERTIFIED``) and loads (:func:`_loads_norms`: ``NO_LOAD``
-    when they do not converge); ``GENERAL`` where those return it (sticking vector pairs above
-    :data:`SMALL_LU` rows, a load equation the norm bound does not certify)."""
+    when they do not converge); ``GENERAL`` where those return it (a system above
+    :data:`SMALL_LU` rows whose mass is not 3 x 3 block diagonal, a load equation the norm
+    bound does not certify)."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     size = n + m + nk
-    dependent = p_rows != p and nk > 0  # stick rows that may depend on each other: the LU
-    delassus = block3 and not dependent  # that refuses small pivots (or the general path)
+    dependent = p_rows != p and nk > 0  # stick rows that may depend on each other: the rank
+    delassus = block3  # test first (_solve_kkt)
     if not delassus and size > SMALL_LU:
-        if dependent or not _is_block3(M):
+        if not _is_block3(M):
             return GENERAL
         delassus = True
     zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
@@ -1368,10 +1458,9 @@ def acceleration_stage_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_d
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
                p_rows)
     if p_rows != p and nk:  # stick rows that may depend on each other: the Python path decides
-        if size > SMALL_LU or not _independent_lu(K, R):
+        if not _rows_independent(K, n, np.empty((size - n, n)), RANK_TOL):
             return SINGULAR
-        X = R
-    elif size <= SMALL_LU:
+    if size <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
         X = R

@@ -798,3 +798,93 @@ def test_the_perron_certificate_is_an_upper_bound():
             decided += 1
             assert rho <= 1.0 - jam + 1e-12
     assert decided > 50
+
+
+def test_the_friction_arm_at_rest_is_evaluated_compiled():
+    """The bundled ``spatial_friction_arm`` at rest: every joint sticks, 14 joint rows and 4
+    stick rows (two of them the sleeve's 2-D pair) on 18 velocities, a KKT system of 36 rows
+    whose mass the geared rotors couple. Stick rows of a vector pair may depend on each other,
+    so the kernels test their rank (``core.linalg._rows_independent``: independent here, the
+    smallest singular value of ``[G; W_stick]`` 0.006 against 1.8) and solve the system at any
+    size: the compiled stage returns it (not ``SINGULAR``, which sent every evaluation to the
+    Python stage) and it equals the Python stage."""
+    from nonsmooth.models import build
+
+    model = build("spatial_friction_arm")
+    system = model.system
+    dyn = Dynamics(system)
+    family = dyn.compiled_family()
+    q0, v0 = model.q0, model.v0
+    modes = np.zeros(system.n_pairs)
+    faces = np.ones(len(system.abs_rows))
+    U = system.user_values(0.0, q0, v0)
+    ref = dyn._evaluate_general(0.0, q0, v0, modes, faces)
+    out, _, _, status = family.evaluate_block(
+        dyn.plan, dyn.Wt, np.zeros(1), q0[None], v0[None], np.zeros((1, 0)), modes, faces,
+        None if U is None else U[None])
+    assert status == 0
+    _assert_same_evaluation(dyn.evaluation_from(out[0]), ref, "arm at rest (kernels)")
+    ev = dyn._evaluate_compiled(0.0, q0, v0, modes, faces)
+    assert ev is not None
+    _assert_same_evaluation(ev, ref, "arm at rest (stage)")
+
+
+def test_dependent_stick_rows_are_left_to_the_python_stage():
+    """``core.linalg._rows_independent``: rows independent by a margin are accepted, a row
+    that is a combination of the others (to round-off, or to 1e-9) and a NaN are refused, and
+    its pivots estimate the smallest singular value (a row 1e-4 off the others' span, the
+    largest row norm 4.5: accepted with ``tol = 1e-6``, refused with ``1e-4``)."""
+    rng = np.random.default_rng(5)
+    n, m = 18, 10
+    C = rng.normal(size=(m, n))
+    K = np.zeros((n + m, n + m))
+    K[n:, :n] = C
+    Q = np.empty((m, n))
+    assert linalg._rows_independent(K, n, Q, linalg.RANK_TOL)
+    for off in (0.0, 1e-9):
+        K[-1, :n] = 0.3 * C[0] - 2.0 * C[1] + off * rng.normal(size=n)
+        assert not linalg._rows_independent(K, n, Q, linalg.RANK_TOL)
+    vt = np.linalg.svd(C[:-1], full_matrices=False)[2]  # the others' span
+    perp = (np.eye(n) - vt.T @ vt)[:, 0]
+    K[-1, :n] = C[0] + 1e-4 * perp / np.linalg.norm(perp)
+    assert linalg._rows_independent(K, n, Q, 1e-6)
+    assert not linalg._rows_independent(K, n, Q, 1e-4)
+    K[n + 2, 3] = np.nan
+    assert not linalg._rows_independent(K, n, Q, linalg.RANK_TOL)
+    assert not linalg._rows_independent(np.zeros((2 * n + 1, 2 * n + 1)), n,
+                                        np.empty((n + 1, n)), linalg.RANK_TOL)
+
+
+def test_the_bundled_friction_arm_runs_on_the_compiled_stage(monkeypatch):
+    """``nonsmooth run spatial_friction_arm`` took every phase on the Python stage (the
+    compiled DOP853 phase declined at t = 0 and after each event: its sticking KKT system was
+    refused): now no compiled phase declines, and the run through its first stick-slip
+    events equals the Python stage's to the integration tolerance."""
+    from nonsmooth.models import build
+    from nonsmooth.run import phase
+
+    model = build("spatial_friction_arm")
+    t_end = 0.6
+    options = {"t_eval": np.linspace(0.0, t_end, 31), "rtol": 1e-11, "atol": 1e-13}
+    outcomes = []
+    real = phase._compiled_phase
+
+    def spy(*args, **kwargs):
+        outcome = real(*args, **kwargs)
+        outcomes.append(outcome[0])
+        return outcome
+
+    monkeypatch.setattr(phase, "_compiled_phase", spy)
+    compiled = nonsmooth.simulate(model, t_end, **options)
+    assert outcomes and "declined" not in outcomes, outcomes
+    assert len(compiled.events) >= 2
+    monkeypatch.undo()
+    _python_friction(monkeypatch)
+    python = nonsmooth.simulate(model, t_end, **options)
+    assert [(e.pair, e.after) for e in compiled.events] == [
+        (e.pair, e.after) for e in python.events]
+    times = np.array([[a.t, b.t] for a, b in zip(compiled.events, python.events, strict=True)])
+    assert np.max(np.abs(times[:, 0] - times[:, 1])) < 1e-9
+    scale = 1.0 + np.max(np.abs(python.y))
+    assert np.max(np.abs(compiled.y - python.y)) <= 1e-10 * scale
+    assert np.max(np.abs(compiled.N - python.N)) <= 1e-8 * (1.0 + np.max(np.abs(python.N)))

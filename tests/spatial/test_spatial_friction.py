@@ -523,3 +523,51 @@ def test_universal_pendulum_is_the_revolute_one():
     only_a = _hooke_or_hinge("hooke", "J_YOKE")  # the yoke of axis_a alone: the same motion
     assert [p.name for p in only_a.system.pairs] == ["joint.yoke_a"]
     np.testing.assert_allclose(only_a.q, hinge.q, atol=1e-9)
+
+
+def _spinning_crank(L, w0=3.0):
+    """A body (mass ``m``) whose centre of mass is ``e`` off a vertical frictional revolute's
+    axis, spinning at ``w0`` without gravity, with ``I_O = m e mu r_p / L`` about the axis:
+    the pin's load is its radial reaction ``m e (w^2, dw/dt)`` with ``I_O dw/dt = -mu r_p N``,
+    so ``N = sqrt((m e w^2)^2 + (L N)^2)``: the load feeds back on itself by ``L``, unique for
+    ``L < 1``: ``N = m e w^2 / sqrt(1 - L^2)``, ``w(t) = w0 / (1 + k w0 t)``, ``k = L /
+    sqrt(1 - L^2)``."""
+    m, e, mu, rp = 1.0, 0.1, 0.5, 0.2
+    Jc = m * e * mu * rp / L - m * e * e
+    mdl = SpatialModel("spinning crank")
+    arm = mdl.add(Body("arm", mass=m, inertia=(Jc, Jc, Jc), position=(e, 0, 0),
+                       velocity=(0, w0 * e, 0), angular_velocity=(0, 0, w0)))
+    mdl.add(Revolute("pin", ground, arm, point=(0, 0, 0), axis=(0, 0, 1), mu=mu, mu_s=mu,
+                     pin_radius=rp, friction_arm=0.05, bending_arm=0.05))
+    return mdl, m * e
+
+
+@pytest.mark.parametrize("L, tol, residual", [(0.95, 1e-12, 1e-14), (0.99, 1e-10, 1e-12)])
+def test_a_load_feedback_close_to_one_is_solved(L, tol, residual):
+    """The load's fixed-point iteration contracts by ``L^2`` per step (0.90 at ``L = 0.95``:
+    100 plain steps leave 3e-5 of the error, and the run was refused at t = 0 with "did not
+    converge"); the load is unique (``L < 1``, certified), and the accelerated iteration
+    (Steffensen's extrapolation after the plain steps) finds it: on the Python stage and the
+    compiled one at t = 0, to rounding at ``L = 0.95`` (the equation's residual; at 0.99 to
+    the iteration's stopping test, a step of 1e-12), and along a run."""
+    from nonsmooth.dynamics import Dynamics
+
+    mdl, me = _spinning_crank(L)
+    w0 = 3.0
+    N0 = me * w0 ** 2 / math.sqrt(1.0 - L * L)
+    system = mdl.compile()
+    q0, v0 = mdl.initial_state()
+    modes, faces = np.ones(1), np.ones(len(system.abs_rows))
+    dyn = Dynamics(system)
+    python = dyn._evaluate_general(0.0, q0, v0, modes, None)
+    compiled = dyn._evaluate_compiled(0.0, q0, v0, modes, faces)
+    assert compiled is not None  # (the kernel's iteration converged: not NO_LOAD)
+    for ev in (python, compiled):
+        N = float(ev.N[0])
+        assert abs(N - N0) <= tol * N0
+        assert abs(N - math.hypot(me * w0 ** 2, L * N)) <= residual * N0  # (its equation)
+    r = nonsmooth.simulate(mdl, 0.5, dt=0.01, **TIGHT)
+    k = L / math.sqrt(1.0 - L * L)
+    w = w0 / (1.0 + k * w0 * r.t)
+    np.testing.assert_allclose(r["arm.wz"], w, rtol=1e-9)
+    np.testing.assert_allclose(r["pin.N"], me * w ** 2 / math.sqrt(1.0 - L * L), rtol=1e-9)
