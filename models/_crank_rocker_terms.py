@@ -2,7 +2,7 @@
 ``form="lagrange"``), for the engine's generated kernel (:mod:`nonsmooth.generalized.generated`).
 
 The same expressions, in the same order, as the model's callables (``simulate`` checks the two
-against each other at the initial state; ``tests/test_crank_rocker.py`` at random states), so
+against each other at the initial state; ``tests/planar/test_crank_rocker.py`` at random states), so
 that both give the same numbers to the last bit. Kept out of ``crank_rocker.py`` so that listing
 or building the models does not import numba.
 """

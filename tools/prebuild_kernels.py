@@ -1,15 +1,16 @@
-"""Build the compiled kernels shipped with the package (``nonsmooth/_prebuilt/``).
+"""Build the compiled kernels into this working tree (``nonsmooth/_prebuilt/``, ignored by git).
 
     python tools/prebuild_kernels.py
 
-Run it after a change to a kernel source (``nonsmooth.prebuilt.kernel_sources()``: the files
-with numba functions, ``nonsmooth/core/``, ``models/_crank_rocker_terms.py``) or an upgrade of
-numba, and commit ``nonsmooth/_prebuilt/``: ``tests/test_prebuilt.py`` fails while the shipped
-cache is stale. It compiles every kernel a new user's first runs need (the README's main job,
-every bundled model under DOP853 and RK4, a comparison of the laws:
-``nonsmooth.prebuilt.WORKLOAD``) in a fresh numba cache folder, for numba's generic CPU, and
-copies numba's files with a manifest (numba and Python version, platform, CPU, the SHA-256 of
-each source). About four minutes.
+Optional: a clone compiles the kernels a run needs on first use and caches them, and
+``python -m build`` compiles them into the wheel by itself (``tools/build_backend.py``). This
+builds the same cache into the tree, so that a clone's first run in a fresh numba cache folder
+(another machine sharing the tree, a container) loads them instead: every kernel a new user's
+first runs need (the README's main job, every bundled model under DOP853 and RK4, a comparison
+of the laws: ``nonsmooth.prebuilt.WORKLOAD``) compiled in a fresh numba cache folder for numba's
+generic CPU, numba's files copied with a manifest (numba and Python version, platform, CPU, the
+SHA-256 of each source). Minutes on two cores. ``tests/docs/test_prebuilt.py`` checks a built
+wheel's cache (its slow test).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ What a family hands this stage is a terms object with the arrays ``M (n_v, n_v)`
 sticking and slipping pairs and their coefficients: :meth:`GeneralStage.scalar_friction`, or
 ``nonsmooth.vector_friction.stage_friction`` for pairs of dim > 1). This is the path of events
 and initial times (the HLCP solved outright), of user-defined friction laws and of anything the
-compiled stage declines; ``tests/test_kernels.py`` checks that the two agree.
+compiled stage declines; ``tests/planar/test_kernels.py`` checks that the two agree.
 
 References: Baumgarte, Comput. Methods Appl. Mech. Eng. 1 (1972) 1-16; Wang X.J., Wang Q.,
 Zhuang F.F.; Wang, Peng & Zhuang, DCDS-B 16 (2011) 589-605.

@@ -82,7 +82,7 @@ LOAD_ITERATIONS = 100
 LOAD_ROUNDS = 1000
 
 #: The layouts' offsets (``core.layout``, their one owner) compiled into the kernels: plain
-#: integer arithmetic, inlined and runtime-free (``tests/test_layout.py``).
+#: integer arithmetic, inlined and runtime-free (``tests/core/test_layout.py``).
 eval_offsets = njit(inline="always", _nrt=False)(layout.eval_offsets)
 
 

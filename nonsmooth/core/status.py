@@ -1,6 +1,6 @@
 """The status codes the kernels and the compiled phases return, as plain ints (one owner).
 
-Three groups (``tests/test_layout.py`` checks that each equals its kernel module's constant):
+Three groups (``tests/core/test_layout.py`` checks that each equals its kernel module's constant):
 
 * **evaluation statuses** of ``kernels.planar_evaluate`` / ``acceleration_stage`` and a
   generated module's ``evaluate``: :data:`OK`, :data:`SINGULAR` (the KKT matrix),

@@ -28,7 +28,7 @@ Stages (MuJoCo's ``mj_fwdPosition`` / ``mj_fwdVelocity`` split):
 
 Formulas: Haug, *Computer-Aided Kinematics and Dynamics of Mechanical Systems* (1989), ch. 3 and
 6; they are those of :mod:`nonsmooth.planar.joints` and :mod:`nonsmooth.planar.forces`, element
-by element (``tests/test_kernels.py`` compares the two).
+by element (``tests/planar/test_kernels.py`` compares the two).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ The same arithmetic as the Python path (:class:`~nonsmooth.spatial.model.Spatial
 :func:`workspace`), followed by the core's acceleration stage
 (``core.stage._stage_body_delassus``: the Delassus solve of the block-diagonal mass;
 ``_stage_body`` for a model whose geared rotor couples two bodies' blocks). The vectors of the
-primitives are scalar triples (no allocation). ``tests/test_spatial_compiled.py``
+primitives are scalar triples (no allocation). ``tests/spatial/test_spatial_compiled.py``
 compares every term and whole runs with the Python path.
 
 State ``y = [q (7 N) | v (6 N) | work (5) | z]`` (``core.layout``); the kinematic map
