@@ -28,10 +28,10 @@ def _arm(motion) -> SpatialModel:
 
 
 def _planar_arm(motion):
-    from nonsmooth.joints import Driver as PlanarDriver
-    from nonsmooth.joints import Revolute as PlanarRevolute
     from nonsmooth.planar import Body as PlanarBody
+    from nonsmooth.planar import Driver as PlanarDriver
     from nonsmooth.planar import PlanarModel
+    from nonsmooth.planar import Revolute as PlanarRevolute
     from nonsmooth.planar import ground as planar_ground
 
     mdl = PlanarModel("driven bar, planar")
