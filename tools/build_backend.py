@@ -2,11 +2,12 @@
 
 ``pyproject.toml`` names it (``build-backend = "build_backend"``, ``backend-path =
 ["tools"]``), so ``python -m build`` and ``pip install .`` use it. Everything is setuptools'
-except a wheel: :func:`build_wheel` builds the wheel once without the kernels, runs
-``nonsmooth.prebuilt.build`` on that built package (its workload in a fresh numba cache folder,
-for numba's generic CPU: about four minutes on two cores), which writes the cache into
-``nonsmooth/_prebuilt/`` of the source tree (ignored by git), and builds the wheel again with
-it. An installed wheel's first run then loads its kernels instead of compiling them.
+except a wheel: :func:`build_wheel` lays the package out as the wheel installs it (``nonsmooth/``
+with the bundled models in ``nonsmooth/models/``) in a scratch folder, runs
+``nonsmooth.prebuilt.build`` on it (its workload in a fresh numba cache folder, for numba's
+generic CPU: minutes on two cores), which writes the cache into ``nonsmooth/_prebuilt/`` of the
+source tree (ignored by git), and builds the wheel with it. An installed wheel's first run then
+loads its kernels instead of compiling them.
 
 An editable install (``pip install -e .``, the README's set-up) and an sdist are setuptools'
 own: they carry no cache, and a first run compiles the kernels it needs. To build a wheel
@@ -21,7 +22,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import zipfile
 from pathlib import Path
 
 from setuptools import build_meta as _setuptools
@@ -67,16 +67,19 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     if PREBUILT.exists():
         shutil.rmtree(PREBUILT)  # a developer's earlier cache: built again from these sources
     with tempfile.TemporaryDirectory() as tmp:
-        plain = _setuptools.build_wheel(tmp, config_settings, metadata_directory)
+        # the package as the wheel installs it (setuptools' package-dir: models/ is
+        # nonsmooth.models); one setuptools build per process (distutils caches the folders it
+        # made, so a second build_wheel in one process fails)
         site = Path(tmp) / "site"
-        with zipfile.ZipFile(Path(tmp) / plain) as wheel:
-            wheel.extractall(site)
+        skip = shutil.ignore_patterns("__pycache__", "_prebuilt", "*.pyc")
+        shutil.copytree(SOURCE / "nonsmooth", site / "nonsmooth", ignore=skip)
+        shutil.copytree(SOURCE / "models", site / "nonsmooth" / "models", ignore=skip)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             filter(None, [str(site), os.environ.get("PYTHONPATH")]))}
         code = ("import sys, pathlib\nfrom nonsmooth import prebuilt\n"
                 "m = prebuilt.build(pathlib.Path(sys.argv[1]))\n"
                 "print(f'nonsmooth: {len(m[\"indexes\"])} compiled kernels built into the wheel')")
-        print("nonsmooth: compiling the kernels for the wheel (about four minutes) ...",
+        print("nonsmooth: compiling the kernels for the wheel (minutes) ...",
               file=sys.stderr, flush=True)
         subprocess.run([sys.executable, "-c", code, str(PREBUILT)], env=env, cwd=tmp,
                        check=True)
