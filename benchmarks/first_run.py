@@ -8,7 +8,7 @@
   again (target <= 5 s, nothing compiled);
 * the second run of the main job (the cache now filled), for scale.
 
-    python benchmarks/first_run.py [--wheel dist/nonsmooth-*.whl | --build-wheel]
+    python benchmarks/first_run.py [--wheel dist/nonsmooth-*.whl | --build-wheel] [--no-clone]
 
 Without ``--wheel`` or ``--build-wheel`` the wheel's case is left out (building one compiles
 every bundled model's kernels: minutes). Each case counts numba's compilations of the
@@ -91,19 +91,22 @@ def main() -> None:
     parser.add_argument("--wheel", type=Path, help="a built wheel to measure")
     parser.add_argument("--build-wheel", action="store_true",
                         help="build the wheel first (minutes: it compiles every bundled model)")
+    parser.add_argument("--no-clone", action="store_true",
+                        help="leave out the clone's cases (with --wheel: the wheel's alone)")
     args = parser.parse_args()
     rows, details = [], {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        clone = tmp / "clone"
-        wall, n, notes = run(clone, MAIN_JOB, "clone")
-        rows.append(("main job, clone, empty cache", wall, n, "<= 45"))
-        details["main job"] = notes
-        wall, n, _ = run(clone, MAIN_JOB, "clone")
-        rows.append(("main job, second run", wall, n, "-"))
-        wall, n, notes = run(tmp / "spatial", SPATIAL_JOB, "clone")
-        rows.append(("spatial model, clone, empty cache", wall, n, "<= 60"))
-        details["spatial model"] = notes
+        if not args.no_clone:
+            clone = tmp / "clone"
+            wall, n, notes = run(clone, MAIN_JOB, "clone")
+            rows.append(("main job, clone, empty cache", wall, n, "<= 45"))
+            details["main job"] = notes
+            wall, n, _ = run(clone, MAIN_JOB, "clone")
+            rows.append(("main job, second run", wall, n, "-"))
+            wall, n, notes = run(tmp / "spatial", SPATIAL_JOB, "clone")
+            rows.append(("spatial model, clone, empty cache", wall, n, "<= 60"))
+            details["spatial model"] = notes
         wheel = args.wheel or (build_wheel(tmp / "dist") if args.build_wheel else None)
         if wheel is not None:
             site = tmp / "site"
