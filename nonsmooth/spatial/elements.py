@@ -177,8 +177,8 @@ def _function3(value, what: str, element: str, unit: str
                     f"{element}: the function {describe_function(f)} returned {raw!r} at "
                     f"t = {t:.10g} s; it must return three finite numbers ({unit})")
             return out
-        fn.fast = ((lambda t, q, v, f=value: f(t, q.copy(), v.copy())) if state
-                   else (lambda t, q, v, f=value: f(t)))  # unchecked
+        fn.fast = ((lambda t, q, v, f=value: f(t, q, v)) if state
+                   else (lambda t, q, v, f=value: f(t)))  # unchecked; the caller passes copies
         return fn
     const = _vector3(value, what, MAX_LOAD, unit)
     return lambda t, q, v: const

@@ -369,14 +369,16 @@ class SpatialSystem(System):
         None without user functions.
 
         Called back once per evaluation by the compiled phase, so the user functions are called
-        unchecked (``fn.fast``: no per-call shape or finiteness test; copies of ``q`` and
-        ``v``) and the values checked once together; a wrong or non-finite value, or a
+        unchecked (``fn.fast``: no per-call shape or finiteness test; one copy of ``q`` and
+        ``v`` for them all, so that none writes into the run's state) and the values checked
+        once together; a wrong or non-finite value, or a
         function that raises, is then named by the checking wrappers
         (``elements._function3``, ``Driver.motion``), which run again."""
         tab = self.kernel_tables
         if not tab.user:
             return None
         U = np.zeros((tab.ints.shape[0], 3))
+        q, v = q.copy(), v.copy()  # the run's state is the run's
         try:
             total = 0.0
             for e, fast in self._user_fast:
