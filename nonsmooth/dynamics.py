@@ -181,9 +181,14 @@ class Dynamics:
             self.z_slices.append(slice(start, start + law.state_size(int(d))))
             start += law.state_size(int(d))
         self.n_z = start
+        # compliant contacts (obligation 12): one state each after the laws' (its impact speed,
+        # m/s), set by the run at a touch; the contacts' forces at the impact speeds of the
+        # latest evaluation's state (the system's terms plus them: :meth:`terms`)
+        self.n_contacts = system.n_contacts
+        self.impact = np.zeros(self.n_contacts)
         #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
-        #: system's family lays it out for these laws
-        self.layout = system.layout_with(self.n_z)
+        #: system's family lays it out for these laws (and contacts)
+        self.layout = system.layout_with(self.n_z + self.n_contacts)
         # Coulomb coefficients come from the laws (they may override the pairs' own)
         self._mu = np.array([0.0 if law.smooth else law.mu_d for law in self.laws])
         self.mu_s = np.array([0.0 if law.smooth else law.mu_s for law in self.laws])
@@ -403,6 +408,7 @@ class Dynamics:
             Internal states of the smooth laws (LuGre bristle deflections, m).
         """
         self.n_evaluations += 1
+        z = self._law_states(z)
         if self._plan is not None and (z is not None or not self.n_z):
             if faces is not None:
                 ev = self._evaluate_compiled(t, q, v, modes, faces, z)
@@ -490,7 +496,7 @@ class Dynamics:
                                 faces, out), None, U
         # the system's own terms (user callables), then the compiled stage; a NaN in the terms
         # shows in the state, and is named there
-        T = sysm.terms(t, q, v)
+        T = self.terms(t, q, v)
         bias = (vec(sysm.tangential_bias(t, q, v)) if (modes == 0.0).any()
                 else self._zero_bias)
         return self._kernel(vec(T.M), vec(T.f), vec(T.phi), vec(T.phi_t), vec(T.G),
@@ -552,7 +558,7 @@ class Dynamics:
         ``GeneralStage.scalar_friction``; pairs of dim > 1:
         ``nonsmooth.vector_friction.stage_friction``), the loads' weights and preloads."""
         sysm = self.system
-        T = sysm.terms(t, q, v)
+        T = self.terms(t, q, v)
         v_T = T.W @ v
         if self.vector:  # pairs of dim > 1: stick rows per pair, one column per slipping pair
             from .core.general import Friction
@@ -566,6 +572,25 @@ class Dynamics:
                                    lambda: sysm.tangential_bias(t, q, v),
                                    self._load_weights(q), sysm.preload_at(t), faces,
                                    self.vector)
+
+    def _law_states(self, z):
+        """``z`` of the run's state without the contacts' impact speeds, which become
+        :attr:`impact` (``z`` itself without contacts or when None)."""
+        if not self.n_contacts or z is None or len(z) != self.n_z + self.n_contacts:
+            return z
+        z = np.asarray(z, dtype=float)
+        self.impact = z[self.n_z:]
+        return z[:self.n_z]
+
+    def terms(self, t, q, v):
+        """The system's terms at ``(t, q, v)`` with its compliant contacts' forces (at the impact
+        speeds :attr:`impact` of the latest evaluation or event; their damping power in
+        ``P_damping``): the terms every evaluation and transition of this run uses."""
+        T = self.system.terms(t, q, v)
+        if not self.n_contacts:
+            return T
+        f_c, P_c = self.system.contact_forces(t, q, v, self.impact)
+        return T._replace(f=T.f + f_c, P_damping=T.P_damping + P_c)
 
     def _scalar_friction(self, v_T, modes, z):
         """``GeneralStage.scalar_friction`` as a tuple ``(stick, slip, a, b, dz)``."""
@@ -591,7 +616,7 @@ class Dynamics:
         at a state (no smooth laws, no radial loads): ``(A, c)``, shapes (k, k) and (k,) over the
         load rows (for simple translational pairs: their normal rows;
         :meth:`nonsmooth.core.general.GeneralStage.normal_equation`)."""
-        return self.stage.normal_equation(self.system.terms(t, q, v), v, modes,
+        return self.stage.normal_equation(self.terms(t, q, v), v, modes,
                                           self._load_weights(q), self.system.preload_at(t))
 
     @property
@@ -724,7 +749,8 @@ class Dynamics:
         from .transition import Linearization
 
         sysm = self.system
-        lin = self.stage.linearize(t, sysm.terms(t, q, v), v, sysm.tangential_bias(t, q, v),
+        z = self._law_states(z)
+        lin = self.stage.linearize(t, self.terms(t, q, v), v, sysm.tangential_bias(t, q, v),
                                    modes, free, z, faces, rad, self._load_weights(q),
                                    sysm.preload_at(t))
         return Linearization(*lin, np.asarray(faces, dtype=float))

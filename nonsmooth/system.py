@@ -440,6 +440,34 @@ class System:
         (obligation 11): none, the method's own (``run.methods.Method.tolerances``)."""
         return None
 
+    # ------------------------------------------------------------------ compliant contacts
+    #: The compliant contacts' names (obligation 12): each has a gap (its event function: it
+    #: touches and leaves at gap = 0) and one state of the run, its impact speed (the approach
+    #: speed at its latest touch, m/s), after the friction laws' states in ``z``. Default: none.
+    contact_names: tuple = ()
+
+    @property
+    def n_contacts(self) -> int:
+        """The number of compliant contacts (obligation 12)."""
+        return len(self.contact_names)
+
+    def contact_gaps(self, t: float, q: np.ndarray) -> np.ndarray:
+        """Each contact's gap (m; < 0 penetrating), shape (n_contacts,) (obligation 12)."""
+        return np.zeros(0)
+
+    def contact_approach(self, t: float, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Each contact's approach speed ``-d gap/dt`` (m/s), shape (n_contacts,): the impact
+        speed a touch event stores (obligation 12)."""
+        return np.zeros(0)
+
+    def contact_forces(self, t: float, q: np.ndarray, v: np.ndarray,
+                       impact: np.ndarray) -> tuple[np.ndarray, float]:
+        """The contacts' generalized forces (n_v,) and their damping power (W, <= 0) at
+        ``(t, q, v)`` with each contact's impact speed ``impact`` (n_contacts,), m/s
+        (obligation 12): added to :meth:`terms`' ``f``; their elastic part is in
+        :meth:`potential`."""
+        return np.zeros(self.n_v), 0.0
+
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")
 
