@@ -1,0 +1,16 @@
+"""Contact between bodies: shapes, pair geometry and normal force laws.
+
+The foundation the model families build their contact elements on; it imports nothing from the
+families. :mod:`~nonsmooth.contact.shapes` (the primitives and their kind codes),
+:mod:`~nonsmooth.contact.geometry` (one compiled closed form per pair of primitives, and
+:func:`pair_geometry`, the one entry point), :mod:`~nonsmooth.contact.laws` (Hertz, linear and
+hysteretic normal forces, the damping rules and the exact restitution).
+"""
+
+from .geometry import ContactPoint, contact_points, gap_rate, pair_geometry, supported
+from .shapes import Box, Capsule, Circle, Cylinder, Ellipsoid, Hole, Line, Plane, Shape, Sphere
+
+__all__ = [
+    "Shape", "Sphere", "Capsule", "Ellipsoid", "Cylinder", "Box", "Plane", "Circle", "Hole",
+    "Line", "ContactPoint", "contact_points", "gap_rate", "pair_geometry", "supported",
+]
