@@ -4,13 +4,17 @@ The foundation the model families build their contact elements on; it imports no
 families. :mod:`~nonsmooth.contact.shapes` (the primitives and their kind codes),
 :mod:`~nonsmooth.contact.geometry` (one compiled closed form per pair of primitives, and
 :func:`pair_geometry`, the one entry point), :mod:`~nonsmooth.contact.laws` (Hertz, linear and
-hysteretic normal forces, the damping rules and the exact restitution).
+hysteretic normal forces, the damping rules and the exact restitution),
+:mod:`~nonsmooth.contact.element` (:class:`Contact`, the element the families compile).
 """
 
+from .element import Contact
 from .geometry import ContactPoint, contact_points, gap_rate, pair_geometry, supported
+from .laws import Hertz, Linear, chi_for, realised_restitution
 from .shapes import Box, Capsule, Circle, Cylinder, Ellipsoid, Hole, Line, Plane, Shape, Sphere
 
 __all__ = [
     "Shape", "Sphere", "Capsule", "Ellipsoid", "Cylinder", "Box", "Plane", "Circle", "Hole",
     "Line", "ContactPoint", "contact_points", "gap_rate", "pair_geometry", "supported",
+    "Contact", "Hertz", "Linear", "chi_for", "realised_restitution",
 ]

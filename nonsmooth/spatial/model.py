@@ -29,11 +29,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..contact.element import Contact
 from ..errors import ModelError
 from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms
 from . import elements as el
 from . import rotor as rt
+from .contact import CompiledContact
 from .joint_friction import CompiledJointFriction
 from .primitives import Kinematics
 from .rotation import rotation_matrices
@@ -127,11 +129,12 @@ class SpatialModel:
         self.drivers: list[el.Driver] = []
         self.forces: list[el.ForceElement] = []
         self.rotors: list[rt.RotorInertia] = []
+        self.contacts: list[Contact] = []
 
     def add(self, element):
         """Add a body, joint, driver, force element or geared rotor
         (:class:`~nonsmooth.spatial.rotor.RotorInertia`); returns it."""
-        kinds = (el.Body, el.SpatialJoint, el.Driver, el.ForceElement, rt.RotorInertia)
+        kinds = (el.Body, el.SpatialJoint, el.Driver, el.ForceElement, rt.RotorInertia, Contact)
         if isinstance(element, kinds):
             for other in self._elements():
                 if other.name == element.name:
@@ -150,19 +153,25 @@ class SpatialModel:
             self.forces.append(element)
         elif isinstance(element, rt.RotorInertia):
             self.rotors.append(element)
+        elif isinstance(element, Contact):
+            if element.planar:
+                raise ModelError(f"model '{self.name}': contact '{element.name}' has planar "
+                                 "shapes (Circle, Hole, Line); a spatial model's contacts take "
+                                 "Sphere, Box, Capsule, Cylinder, Ellipsoid and Plane")
+            self.contacts.append(element)
         else:
             raise ModelError(f"model '{self.name}': cannot add {type(element).__name__}: "
                              "expected a nonsmooth.spatial Body, joint (Spherical, Revolute, "
                              "...), Driver, force (Gravity, Spring, RotationalSpring, Force, "
-                             "Torque) or "
-                             "RotorInertia")
+                             "Torque), "
+                             "RotorInertia or nonsmooth.contact.Contact")
         return element
 
     def validate(self) -> None:
         """Collect every problem of the model into one :class:`ModelError`."""
         problems = []
         known = {id(b) for b in self.bodies}
-        for e in self.joints + self.drivers + self.forces + self.rotors:
+        for e in self.joints + self.drivers + self.forces + self.rotors + self.contacts:
             for b in e.bodies():
                 if id(b) not in known and not isinstance(b, el.Ground):
                     problems.append(f"{type(e).__name__} '{e.name}' uses body '{b.name}', which "
@@ -180,7 +189,8 @@ class SpatialModel:
 
     def _elements(self) -> list:
         """Every element added: bodies, joints, drivers, forces and rotors, in that order."""
-        return [*self.bodies, *self.joints, *self.drivers, *self.forces, *self.rotors]
+        return [*self.bodies, *self.joints, *self.drivers, *self.forces, *self.rotors,
+                *self.contacts]
 
     def _joint_references(self) -> list[str]:
         """The drivers, rotational springs and rotors whose joint was not added."""
@@ -324,6 +334,11 @@ class SpatialSystem(System):
         self._finish()
         self.variable_norm_weights = any(fr.variable for fr in self._friction)
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
+        # compliant contacts (obligation 12; nonsmooth.spatial.contact), in Python: a model
+        # with contacts runs on the compiled stage after these terms, not the compiled phases
+        self._contacts = [CompiledContact(c, index_of(c.body_a), index_of(c.body_b))
+                          for c in model.contacts]
+        self.contact_names = tuple(c.name for c in model.contacts)
         self._tables = None  # the compiled kernels' tables (made on first use)
         self._W = np.zeros((0, self.n_v))
         self._none = np.zeros(0)
@@ -351,8 +366,8 @@ class SpatialSystem(System):
         the run's plan (as ``planar_family.planar_family``). The frictional joints' rows of
         ``W`` and their tangential bias are written by the kernels (the table's
         ``FRIC_TURN`` and ``FRIC_SLIDE`` rows)."""
-        if self.variable_norm_weights:  # weights of q: the Python stage (Terms.norm_weights)
-            return None
+        if self.variable_norm_weights or self._contacts:  # weights of q: the Python stage
+            return None  # (Terms.norm_weights); contacts: their forces in Python
         from .family import spatial_family
 
         return spatial_family(self, size, run_blocks, home)
@@ -545,12 +560,43 @@ class SpatialSystem(System):
 
         tab = self.kernel_tables
         Q = np.ascontiguousarray(q, dtype=float).reshape(1, -1)
-        return float(spatial_potentials(tab.ints, tab.floats, tab.bodies, Q)[0])
+        V = float(spatial_potentials(tab.ints, tab.floats, tab.bodies, Q)[0])
+        return V + self._contact_energy(q) if self._contacts else V
 
     def python_potential(self, t, q):
         """:meth:`potential` element by element in Python."""
         K = self.kinematics(q, np.zeros(self.n_v))
-        return float(sum(fe.potential(K) for fe in self._forces))
+        return float(sum(fe.potential(K) for fe in self._forces)) + self._contact_energy(q)
+
+    # ------------------------------------------------------------------ contacts (obligation 12)
+    def _contact_energy(self, q) -> float:
+        """The contacts' elastic energy (J) at ``q``."""
+        if not self._contacts:
+            return 0.0
+        K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
+        return float(sum(cc.potential(K) for cc in self._contacts))
+
+    def contact_gaps(self, t, q):
+        """Each contact's smallest gap (m), (n_contacts,)."""
+        K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
+        return np.array([cc.gap(K) for cc in self._contacts])
+
+    def contact_approach(self, t, q, v):
+        """Each contact's approach speed at its deepest point (m/s), (n_contacts,)."""
+        K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
+        return np.array([cc.approach(K) for cc in self._contacts])
+
+    def contact_forces(self, t, q, v, impact):
+        """The contacts' generalized forces (n_v,) and damping power (W) at the impact speeds
+        ``impact`` (m/s)."""
+        f = np.zeros(self.n_v)
+        if not self._contacts:
+            return f, 0.0
+        K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
+        P = 0.0
+        for cc, d0 in zip(self._contacts, impact, strict=True):
+            P += cc.apply(K, d0, f)
+        return f, P
 
     def friction_rows(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
         """The frictional joints' ``W`` (p_rows, n_v) and tangential bias ``(dW/dt) v``
@@ -862,10 +908,55 @@ class SpatialSystem(System):
             out[f"{d.name}.{d.label}"] = (lambda r, k=row: r.lam[:, k], d.unit,
                                           f"driving {d.label} on body_b")
         out.update(self._element_load_outputs())
+        out.update(self._contact_outputs())
         if self._friction:
             from .joint_friction import friction_outputs
 
             out.update(friction_outputs(self))
+        return out
+
+    def _contact_outputs(self) -> dict:
+        """Each contact's ``<contact>.gap`` (m, the smallest), ``.N`` (N, its normal forces'
+        sum), ``.Fx .Fy .Fz`` (N, world: the force on body_a; on body_b the opposite),
+        ``.x .y .z`` (m, world: its deepest point) and ``.impact_speed`` (m/s, of its latest
+        touch)."""
+        out = {}
+        n_c = len(self._contacts)
+        for c, cc in enumerate(self._contacts):
+            def rows(r, c=c):
+                return self._cached(r, "contacts")[c]
+            out[f"{cc.name}.gap"] = (lambda r, rows=rows: rows(r)[:, 0], "m",
+                                     "smallest gap (< 0 penetrating)")
+            out[f"{cc.name}.N"] = (lambda r, rows=rows: rows(r)[:, 1], "N",
+                                   "normal force (the sum over its points)")
+            for k, ax in enumerate("xyz"):
+                out[f"{cc.name}.F{ax}"] = (lambda r, rows=rows, k=k: rows(r)[:, 2 + k], "N",
+                                           f"contact force {ax} on body_a (world axes)")
+            for k, ax in enumerate("xyz"):
+                out[f"{cc.name}.{ax}"] = (lambda r, rows=rows, k=k: rows(r)[:, 5 + k], "m",
+                                          f"deepest point {ax} (world)")
+            out[f"{cc.name}.impact_speed"] = (
+                lambda r, c=c: r.z[:, r.z.shape[1] - n_c + c], "m/s",
+                "approach speed at the latest touch")
+        return out
+
+    def _contact_rows(self, r) -> list:
+        """Per contact (N, 8): gap, N, F (3, on body_a), deepest point (3) at each output
+        row."""
+        n_c = len(self._contacts)
+        out = [np.zeros((r.t.size, 8)) for _ in range(n_c)]
+        for k, (q, v) in enumerate(zip(r.q, r.v, strict=True)):
+            K = self.kinematics(q, v)
+            impact = r.z[k, r.z.shape[1] - n_c:]
+            for c, cc in enumerate(self._contacts):
+                pts = cc.points(K)
+                deep = pts[int(np.argmin(pts[:, 0]))]
+                F = np.zeros(3)
+                N = 0.0
+                for _x, n, force, _d, _rate in cc.loads(K, impact[c]):
+                    F -= force * n  # (n from a to b: the force on a is -f n)
+                    N += force
+                out[c][k] = (deep[0], N, *F, *deep[1:4])
         return out
 
     def _body_outputs(self) -> dict:
@@ -904,6 +995,8 @@ class SpatialSystem(System):
         if what not in cache:
             if what in ("F", "J"):
                 cache["F"], cache["J"] = self._reactions(r.t, r.q, r.v, r.lam)
+            elif what == "contacts":
+                cache[what] = self._contact_rows(r)
             else:
                 cache[what] = self.joint_coordinates(r.t, r.q)
         return cache[what]
@@ -930,6 +1023,8 @@ def _kind(element) -> str:
         return "driver"
     if isinstance(element, rt.RotorInertia):
         return "rotor inertia"
+    if isinstance(element, Contact):
+        return "contact"
     return f"force element {type(element).__name__}"
 
 

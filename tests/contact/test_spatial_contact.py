@@ -1,0 +1,97 @@
+"""A compliant contact in the spatial family (``nonsmooth.contact.Contact`` on a
+``SpatialModel``), end to end through ``nonsmooth.simulate``: the steel ball of the contact
+documentation against Johnson's Hertz impact (duration, force), the exact restitution of
+``damping="exact"``, a ball settling at Hertz's static penetration, the outputs, the events and
+the errors of a contact that cannot be made."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import nonsmooth
+from nonsmooth.contact import Box, Circle, Contact, Hertz, Linear, Plane, Sphere
+from nonsmooth.errors import ModelError
+from nonsmooth.spatial import Body, Gravity, SpatialModel, ground
+
+M, R, J = 0.032882, 0.01, 1.315e-6  # kg, m, kg m^2: a steel ball
+E, NU = 210e9, 0.3  # steel on steel
+
+
+def _ball(z0: float, vz: float, *, gravity: bool, **contact) -> SpatialModel:
+    mdl = SpatialModel("steel ball on a steel plate")
+    ball = mdl.add(Body("ball", M, (J,) * 3, position=(0, 0, z0), velocity=(0, 0, vz)))
+    mdl.add(Contact("floor", ball, Sphere(R), ground, Plane((0, 0, 0), (0, 0, 1)),
+                    normal=Hertz(E=E, nu=NU), **contact))
+    if gravity:
+        mdl.add(Gravity())
+    return mdl
+
+
+def _stiffness() -> float:
+    e_star = E / (2.0 * (1.0 - NU * NU))  # one material against itself
+    return 4.0 / 3.0 * e_star * math.sqrt(R)  # a sphere on a plane: R the sphere's
+
+
+def test_hertz_impact_lasts_johnsons_time_with_his_peak_force():
+    v = 1.0
+    r = nonsmooth.simulate(_ball(R + 1e-4, -v, gravity=False), 4e-4, rtol=1e-12, atol=1e-15,
+                           t_eval=np.linspace(0.0, 4e-4, 4001))
+    touch, leave = r.events.filter("floor", "touch"), r.events.filter("floor", "leave")
+    assert len(touch) == len(leave) == 1
+    K = _stiffness()
+    d_max = (5.0 * M * v * v / (4.0 * K)) ** 0.4  # Johnson, Contact Mechanics, 11.4
+    assert leave.t[0] - touch.t[0] == pytest.approx(2.943275184 * d_max / v, rel=1e-8)
+    assert -leave[0].speed == pytest.approx(v, rel=1e-9)  # elastic
+    # the outputs on the grid: the deepest sample within (1e-7 s of) the maximum
+    assert -r["floor.gap"].min() == pytest.approx(d_max, rel=1e-5)
+    assert r["floor.N"].max() == pytest.approx(K * d_max ** 1.5, rel=1e-4)
+    assert np.allclose(r["floor.Fz"], r["floor.N"]) and np.all(r["floor.N"] >= 0.0)
+    assert abs(r.diagnostics["energy_balance_scaled"]) < 1e-9
+
+
+@pytest.mark.parametrize("e, v", [(0.8, 1.0), (0.3, 0.05), (0.95, 3.0)])
+def test_exact_damping_realises_the_restitution_asked(e, v):
+    r = nonsmooth.simulate(_ball(R + 1e-5, -v, gravity=False, restitution=e), 3e-3,
+                           rtol=1e-12, atol=1e-15)
+    touch, leave = r.events.filter("floor", "touch"), r.events.filter("floor", "leave")
+    assert len(touch) == len(leave) == 1
+    assert -leave[0].speed / touch[0].speed == pytest.approx(e, rel=1e-9)
+    assert r["floor.impact_speed"][-1] == pytest.approx(v, rel=1e-9)
+    assert abs(r.diagnostics["energy_balance_scaled"]) < 1e-8
+
+
+def test_a_dropped_ball_bounces_then_rests_at_hertz_static_penetration():
+    r = nonsmooth.simulate(_ball(R + 2e-3, 0.0, gravity=True, restitution=0.5), 0.3)
+    touches = r.events.filter("floor", "touch")
+    assert len(touches) >= 2
+    assert touches[0].speed == pytest.approx(math.sqrt(2 * 9.81 * 2e-3), rel=1e-8)
+    # the second impact: e times the first, less at most the impulse of gravity during the
+    # contact (g times its duration)
+    first = r.events.filter("floor", ("touch", "leave"))
+    duration = first.t[1] - first.t[0]
+    assert 0.5 * touches[0].speed - 9.81 * duration < touches[1].speed < 0.5 * touches[0].speed
+    d_static = (M * 9.81 / _stiffness()) ** (2.0 / 3.0)
+    assert -r["floor.gap"][-1] == pytest.approx(d_static, rel=1e-6)
+    assert r["floor.N"][-1] == pytest.approx(M * 9.81, rel=1e-6)
+    assert abs(r.diagnostics["energy_balance_scaled"]) < 1e-6
+
+
+def test_contact_errors_name_the_contact_and_what_to_do():
+    ball = Body("ball", M, (J,) * 3)
+    with pytest.raises(ModelError, match="contact 'c'.*no closed-form geometry.*Box"):
+        Contact("c", ball, Box((1, 1, 1)), ground, Box((1, 1, 1)), normal=Hertz(K=1e6))
+    with pytest.raises(ModelError, match="contact 'c'.*Linear"):
+        Contact("c", ball, Sphere(R), ground, Plane((0, 0, 0), (0, 0, 1)),
+                normal=Linear(1e5, 10.0), restitution=0.5)
+    with pytest.raises(ModelError, match="contact 'c'.*same body"):
+        Contact("c", ball, Sphere(R), ball, Sphere(R), normal=Hertz(K=1e6))
+    mdl = SpatialModel("m")
+    mdl.add(ball)
+    with pytest.raises(ModelError, match="planar"):
+        mdl.add(Contact("c", ball, Circle(R), ground, Circle(2 * R), normal=Hertz(K=1e6)))
+    with pytest.raises(ModelError, match="name"):
+        mdl.add(Contact("ball", ball, Sphere(R), ground, Plane((0, 0, 0), (0, 0, 1)),
+                        normal=Hertz(K=1e6)))
