@@ -34,6 +34,7 @@ from .core.layout import (
     PlanBuilder,
     evaluation_layout,
     evaluation_slices,
+    plan_offsets,
     vector_offsets,
 )
 from .core.status import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
@@ -186,6 +187,9 @@ class Dynamics:
         # latest evaluation's state (the system's terms plus them: :meth:`terms`)
         self.n_contacts = system.n_contacts
         self.impact = np.zeros(self.n_contacts)
+        self.contact_N = np.zeros(self.n_contacts)  # (N; of the latest terms)
+        self._contact_pairs = np.asarray(system.contact_pairs, dtype=int).reshape(-1)
+        self._contact_pairs_at = np.flatnonzero(self._contact_pairs >= 0)
         #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
         #: system's family lays it out for these laws (and contacts)
         self.layout = system.layout_with(self.n_z + self.n_contacts)
@@ -268,6 +272,8 @@ class Dynamics:
         if self.vector or norms is not None:  # the vector tail (core.layout.VECTOR_BLOCKS)
             builder.block("dim", self.dim).block("w_row", self.w_row)
         self._plan = builder.build()
+        o_preload = plan_offsets(p, k, m)[1]
+        self._preload_block = slice(o_preload, o_preload + p)
         if self.vector:  # the run's e_ref and stop_speed are the plan's: the compiled stage
             # and phases read and refresh them there (the Python path reads the same numbers)
             _, _, _, o_eref, o_enext, o_stop, end = vector_offsets(p, k, m, self.p_rows)
@@ -497,6 +503,8 @@ class Dynamics:
         # the system's own terms (user callables), then the compiled stage; a NaN in the terms
         # shows in the state, and is named there
         T = self.terms(t, q, v)
+        if self._contact_pairs_at.size:  # the contacts' normal forces: their pairs' preloads
+            self._plan[self._preload_block] = self.preloads(t)
         bias = (vec(sysm.tangential_bias(t, q, v)) if (modes == 0.0).any()
                 else self._zero_bias)
         return self._kernel(vec(T.M), vec(T.f), vec(T.phi), vec(T.phi_t), vec(T.G),
@@ -570,7 +578,7 @@ class Dynamics:
             fr = self.stage.scalar_friction(v_T, modes, z)
         return self.stage.evaluate(t, T, v, v_T, modes, fr,
                                    lambda: sysm.tangential_bias(t, q, v),
-                                   self._load_weights(q), sysm.preload_at(t), faces,
+                                   self._load_weights(q), self.preloads(t), faces,
                                    self.vector)
 
     def _law_states(self, z):
@@ -589,8 +597,19 @@ class Dynamics:
         T = self.system.terms(t, q, v)
         if not self.n_contacts:
             return T
-        f_c, P_c = self.system.contact_forces(t, q, v, self.impact)
+        f_c, P_c, self.contact_N = self.system.contact_forces(t, q, v, self.impact)
         return T._replace(f=T.f + f_c, P_damping=T.P_damping + P_c)
+
+    def preloads(self, t) -> np.ndarray:
+        """The pairs' preloads at ``t`` (N, (p,)): the system's, and a contact's normal force
+        (of the latest :meth:`terms`) on its friction pair."""
+        pre = self.system.preload_at(t)
+        if not self._contact_pairs_at.size:
+            return pre
+        pre = np.array(pre, dtype=float)
+        at = self._contact_pairs_at
+        pre[self._contact_pairs[at]] += self.contact_N[at]
+        return pre
 
     def _scalar_friction(self, v_T, modes, z):
         """``GeneralStage.scalar_friction`` as a tuple ``(stick, slip, a, b, dz)``."""
@@ -617,7 +636,7 @@ class Dynamics:
         load rows (for simple translational pairs: their normal rows;
         :meth:`nonsmooth.core.general.GeneralStage.normal_equation`)."""
         return self.stage.normal_equation(self.terms(t, q, v), v, modes,
-                                          self._load_weights(q), self.system.preload_at(t))
+                                          self._load_weights(q), self.preloads(t))
 
     @property
     def hlcp_enumeration_max_size(self) -> int:
@@ -752,5 +771,5 @@ class Dynamics:
         z = self._law_states(z)
         lin = self.stage.linearize(t, self.terms(t, q, v), v, sysm.tangential_bias(t, q, v),
                                    modes, free, z, faces, rad, self._load_weights(q),
-                                   sysm.preload_at(t))
+                                   self.preloads(t))
         return Linearization(*lin, np.asarray(faces, dtype=float))

@@ -66,12 +66,15 @@ numbers its own; ``docs/seam.md`` section 1):
     ``run.methods.Method.tolerances``: ``run.methods.DEFAULT_TOLERANCES``).
 12. Compliant contacts. ``contact_names`` (n_c), ``contact_gaps(t, q)`` (m, < 0 penetrating),
     ``contact_approach(t, q, v)`` (``-d gap/dt``, m/s) and ``contact_forces(t, q, v, impact)``
-    (generalized forces (n_v,) and their damping power, added to the terms' ``f``; the elastic
-    part's energy in ``potential``). The run holds one state per contact after the laws'
-    ``z``, its impact speed, set at each touch event (the gap crossing zero downwards: the
-    integrator restarts there, as at its leave event upwards); the force law reads it
-    (hysteretic damping is relative to the impact speed). Default: none. A family whose
-    compiled kernels do not evaluate its contacts returns None from ``compiled_family``.
+    (generalized forces (n_v,), their damping power and each contact's normal force; the
+    forces added to the terms' ``f``, the elastic part's energy in ``potential``);
+    ``contact_pairs``: each contact's friction pair (-1 none), whose load (``preload``) is the
+    contact's normal force and whose rows of ``W`` the family writes. The run holds one state
+    per contact after the laws' ``z``, its impact speed, set at each touch event (the gap
+    crossing zero downwards: the integrator restarts there, as at its leave event upwards);
+    the force law reads it (hysteretic damping is relative to the impact speed). Default:
+    none. A family whose compiled kernels do not evaluate its contacts returns None from
+    ``compiled_family``.
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the
 run, ``Dynamics`` and the families can all import it without a cycle

@@ -460,13 +460,17 @@ class System:
         speed a touch event stores (obligation 12)."""
         return np.zeros(0)
 
+    #: The friction pair of each contact (its index in :attr:`pairs`, -1: frictionless),
+    #: (n_contacts,): its normal load is the contact's normal force (obligation 12).
+    contact_pairs: tuple = ()
+
     def contact_forces(self, t: float, q: np.ndarray, v: np.ndarray,
-                       impact: np.ndarray) -> tuple[np.ndarray, float]:
-        """The contacts' generalized forces (n_v,) and their damping power (W, <= 0) at
-        ``(t, q, v)`` with each contact's impact speed ``impact`` (n_contacts,), m/s
-        (obligation 12): added to :meth:`terms`' ``f``; their elastic part is in
-        :meth:`potential`."""
-        return np.zeros(self.n_v), 0.0
+                       impact: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+        """The contacts' generalized forces (n_v,), their damping power (W, <= 0) and each
+        contact's normal force (N, (n_contacts,): its friction pair's load) at ``(t, q, v)``
+        with each contact's impact speed ``impact`` (n_contacts,), m/s (obligation 12): added
+        to :meth:`terms`' ``f``; their elastic part is in :meth:`potential`."""
+        return np.zeros(self.n_v), 0.0, np.zeros(self.n_contacts)
 
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")

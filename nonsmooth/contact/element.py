@@ -16,9 +16,12 @@ from ..errors import ModelError
 from ..validate import check_name
 from .geometry import supported
 from .laws import normal_law
-from .shapes import Shape
+from .shapes import BOX, CAPSULE, CYLINDER, Shape
 
 __all__ = ["Contact", "MIN_IMPACT_SPEED"]
+
+#: The shape kinds that touch a plane at several points (friction there is not available).
+_SEVERAL_POINTS = frozenset((CAPSULE, BOX, CYLINDER))
 
 #: The impact speed (m/s) a hysteretic law is relative to at the least: a contact that closed
 #: at rest or grazing (approach speed below it) is damped as if it had closed at this speed
@@ -56,6 +59,16 @@ class Contact:
     margin : float
         For shapes that touch at several points (a box's corners, a cylinder's rim): the points
         closer than this (m) carry force when they penetrate; default 1 mm.
+    mu : float, optional
+        Friction at the contact: the dynamic (sliding) coefficient (-), in [0, 10]; None:
+        frictionless. The friction acts in the tangent plane at the contact point (a pair of
+        dimension 2) and its normal load is the contact's normal force.
+    mu_s : float, optional
+        The static coefficient (-), >= ``mu`` (default ``mu``): with the Coulomb law the
+        contact sticks exactly (no creep) while ``|F_T| <= mu_s N``.
+    law : {"coulomb", "lugre", "regularized", "bristle"}
+        The friction law (``simulate(friction=...)`` may override it); ``friction_params`` its
+        other parameters (:class:`nonsmooth.system.FrictionPair`'s ``params``).
 
     Notes
     -----
@@ -65,7 +78,8 @@ class Contact:
     """
 
     def __init__(self, name, body_a, shape_a, body_b, shape_b, *, normal, restitution=None,
-                 damping=None, margin: float = 1e-3):
+                 damping=None, margin: float = 1e-3, mu=None, mu_s=None, law: str = "coulomb",
+                 friction_params: dict | None = None):
         self.name = check_name(name, "contact")
         where = f"contact '{self.name}'"
         for label, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
@@ -99,6 +113,42 @@ class Contact:
         self.body_a, self.shape_a, self.body_b, self.shape_b = body_a, shape_a, body_b, shape_b
         self.normal, self.restitution, self.damping = normal, restitution, damping
         self.margin = margin
+        self.mu, self.mu_s, self.law = mu, mu_s, law
+        self.friction_params = dict(friction_params or {})
+        self._check_friction(where)
+
+    def _check_friction(self, where: str) -> None:
+        """The friction arguments checked (the pair made once)."""
+        if self.mu is None:
+            if self.mu_s is not None or self.friction_params:
+                raise ModelError(f"{where}: mu_s and friction_params need mu= (the dynamic "
+                                 "friction coefficient)")
+            return
+        a, b = self.shape_a, self.shape_b
+        if frozenset((a.kind, b.kind)) & _SEVERAL_POINTS:
+            raise ModelError(
+                f"{where}: friction at a contact of several points ({type(a).__name__} on "
+                f"{type(b).__name__}) is not available; friction acts at single-point contacts "
+                "(a sphere with a sphere, capsule or plane, an ellipsoid on a plane): give the "
+                "shape spheres at its corners")
+        if a.planar:
+            raise ModelError(f"{where}: friction at planar contacts is not available")
+        self.friction_pair()  # (checked now: the coefficients and the law)
+
+    def friction_pair(self):
+        """The contact's :class:`~nonsmooth.system.FrictionPair` (dimension 2, no load row:
+        its load is the contact's normal force), or None without friction."""
+        if self.mu is None:
+            return None
+        from ..system import FrictionPair
+
+        try:
+            pair = FrictionPair(self.name, None, self.mu, self.mu_s, law=self.law,
+                                params=self.friction_params, dim=2)
+            pair.make_law()
+        except ModelError as exc:
+            raise ModelError(f"contact '{self.name}': {exc}") from None
+        return pair
 
     def bodies(self) -> list:
         return [self.body_a, self.body_b]

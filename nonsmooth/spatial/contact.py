@@ -22,12 +22,23 @@ from ..contact.geometry import MAX_POINTS, pair_geometry
 from ..contact.laws import HYSTERETIC, normal_force
 from .primitives import Kinematics
 
-__all__ = ["CompiledContact"]
+__all__ = ["CompiledContact", "tangents"]
 
 
 def _cross(a, b):
     return np.array((a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
                      a[0] * b[1] - a[1] * b[0]))
+
+
+def tangents(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two unit tangents ``t_1, t_2`` of the unit normal ``n`` (``t_1 x t_2 = n``): ``t_1``
+    along ``n x e``, ``e`` the world axis least aligned with ``n`` (a constant basis for a
+    constant normal, as on a plane)."""
+    e = np.zeros(3)
+    e[int(np.argmin(np.abs(n)))] = 1.0
+    t1 = _cross(n, e)
+    t1 /= np.linalg.norm(t1)
+    return t1, _cross(n, t1)
 
 
 class CompiledContact:
@@ -88,9 +99,10 @@ class CompiledContact:
                                                                    rate, d0)), d, rate))
         return out
 
-    def apply(self, K: Kinematics, impact: float, f: np.ndarray) -> float:
-        """Add the contact's forces into ``f`` (n_v,); returns their damping power (W)."""
-        P = 0.0
+    def apply(self, K: Kinematics, impact: float, f: np.ndarray) -> tuple[float, float]:
+        """Add the contact's forces into ``f`` (n_v,); returns their damping power (W) and
+        the normal force (N, the sum over its points)."""
+        P = N = 0.0
         for x, n, force, d, rate in self.loads(K, impact):
             F = force * n
             for i, sign in ((self.b, 1.0), (self.a, -1.0)):
@@ -98,7 +110,25 @@ class CompiledContact:
                     f[6 * i:6 * i + 3] += sign * F
                     f[6 * i + 3:6 * i + 6] += sign * (K.R[i].T @ _cross(x - K.r[i], F))
             P -= (force - self._elastic(d)) * rate
-        return P
+            N += force
+        return P, N
+
+    def slip_rows(self, K: Kinematics, n_v: int) -> np.ndarray:
+        """The friction pair's rows of ``W`` (2, n_v) at the deepest point ``x``: ``t_k . (v_b(x)
+        - v_a(x))``, the slip velocity of body b on body a along the tangents ``t_1, t_2`` of
+        :func:`tangents` (a velocity ``u_i`` in world axes, ``omega'_i`` in body axes:
+        ``t . (omega_i x s) = omega'_i . (s' x R_i^T t)``, ``s' = R_i^T (x - r_i)``)."""
+        rows = self.points(K)
+        deep = rows[int(np.argmin(rows[:, 0]))]
+        x, n = deep[1:4], deep[4:7]
+        W = np.zeros((2, n_v))
+        for k, t in enumerate(tangents(n)):
+            for i, sign in ((self.b, 1.0), (self.a, -1.0)):
+                if i >= 0:
+                    W[k, 6 * i:6 * i + 3] += sign * t
+                    Rt = K.R[i].T
+                    W[k, 6 * i + 3:6 * i + 6] += sign * _cross(Rt @ (x - K.r[i]), Rt @ t)
+        return W
 
     def potential(self, K: Kinematics) -> float:
         """The elastic energy (J) of the penetrating points."""

@@ -35,7 +35,7 @@ from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms
 from . import elements as el
 from . import rotor as rt
-from .contact import CompiledContact
+from .contact import CompiledContact, tangents
 from .joint_friction import CompiledJointFriction
 from .primitives import Kinematics
 from .rotation import rotation_matrices
@@ -331,14 +331,23 @@ class SpatialSystem(System):
                 self.pairs.append(j.friction.make_pair(j.name, yoke))
                 self._friction.append(CompiledJointFriction(
                     j.friction, jr.a, jr.b, j.frame_in_a(), jr.s_a, jr.s_b, yoke, axis_b))
-        self._finish()
-        self.variable_norm_weights = any(fr.variable for fr in self._friction)
-        self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
         # compliant contacts (obligation 12; nonsmooth.spatial.contact), in Python: a model
-        # with contacts runs on the compiled stage after these terms, not the compiled phases
+        # with contacts runs on the compiled stage after these terms, not the compiled phases;
+        # a contact with friction has a pair of dimension 2 after the joints' (its load: the
+        # contact's normal force)
         self._contacts = [CompiledContact(c, index_of(c.body_a), index_of(c.body_b))
                           for c in model.contacts]
         self.contact_names = tuple(c.name for c in model.contacts)
+        pairs_at = []
+        for c in model.contacts:
+            pair = c.friction_pair()
+            pairs_at.append(-1 if pair is None else len(self.pairs))
+            if pair is not None:
+                self.pairs.append(pair)
+        self.contact_pairs = tuple(pairs_at)
+        self._finish()
+        self.variable_norm_weights = any(fr.variable for fr in self._friction)
+        self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
         self._tables = None  # the compiled kernels' tables (made on first use)
         self._W = np.zeros((0, self.n_v))
         self._none = np.zeros(0)
@@ -502,9 +511,12 @@ class SpatialSystem(System):
             tab.ints, tab.floats, tab.bodies, U, float(t), q, v, self.n_constraints)
         if err:
             return self.python_terms(t, q, v)
-        if not self._friction:
+        if not self.pairs:
             return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_a, P_d)
-        W = self._compiled_friction(q, v)[0]
+        W = self._compiled_friction(q, v)[0] if self._friction else np.zeros(
+            (self.p_rows, self.n_v))
+        if self._contacts:
+            self._contact_friction_rows(q, v, W)
         weights = self._norm_weights(self.kinematics(q, v)) if self.variable_norm_weights \
             else None
         return Terms(self._M, f, phi, phi_t, G, gamma, W, P_a, P_d, weights)
@@ -546,10 +558,13 @@ class SpatialSystem(System):
         if self._keep is not None:  # rows removed as redundant
             keep = self._keep
             phi, phi_t, G, gamma = phi[keep], phi_t[keep], G[keep], gamma[keep]
-        if not self._friction:
+        if not self.pairs:
             return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_applied, P_damping)
-        return Terms(self._M, f, phi, phi_t, G, gamma, self.friction_rows(K)[0], P_applied,
-                     P_damping, self._norm_weights(K))
+        W = self.friction_rows(K)[0]
+        if self._contacts:
+            self._contact_friction_rows(q, v, W)
+        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_applied, P_damping,
+                     self._norm_weights(K))
 
     def potential(self, t, q):
         """Gravity's and the springs' potential energy (J) at ``q``: by the compiled kernels
@@ -590,20 +605,43 @@ class SpatialSystem(System):
         """The contacts' generalized forces (n_v,) and damping power (W) at the impact speeds
         ``impact`` (m/s)."""
         f = np.zeros(self.n_v)
+        N = np.zeros(len(self._contacts))
         if not self._contacts:
-            return f, 0.0
+            return f, 0.0, N
         K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
         P = 0.0
-        for cc, d0 in zip(self._contacts, impact, strict=True):
-            P += cc.apply(K, d0, f)
-        return f, P
+        for c, (cc, d0) in enumerate(zip(self._contacts, impact, strict=True)):
+            p_c, N[c] = cc.apply(K, d0, f)
+            P += p_c
+        return f, P, N
+
+    def _contact_friction_rows(self, q, v, W) -> None:
+        """The contacts' friction rows of ``W`` (their slip velocity in the tangent plane at
+        the deepest point, :meth:`CompiledContact.slip_rows`) into ``W`` (p_rows, n_v)."""
+        K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
+        for cc, i in zip(self._contacts, self.contact_pairs, strict=True):
+            if i >= 0:
+                w = int(self.w_row[i])
+                W[w:w + 2] = cc.slip_rows(K, self.n_v)
+
+    def _contact_bias(self, q, v) -> np.ndarray:
+        """``(dW/dt) v`` of the contacts' rows (p_rows,): a central difference of ``W`` along
+        the motion (``dq/dt = qdot(q, v)``, step 1e-7 of the time scale ``|q| / |dq|``)."""
+        q, v = np.asarray(q, float), np.asarray(v, float)
+        dq = self.qdot(q, v)
+        h = 1e-7 * max(1e-3, float(np.max(np.abs(q)))) / max(1e-12, float(np.max(np.abs(dq))))
+        h = min(h, 1e-6)
+        Wp, Wm = np.zeros((self.p_rows, self.n_v)), np.zeros((self.p_rows, self.n_v))
+        self._contact_friction_rows(q + h * dq, v, Wp)
+        self._contact_friction_rows(q - h * dq, v, Wm)
+        return (Wp - Wm) @ v / (2.0 * h)
 
     def friction_rows(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
         """The frictional joints' ``W`` (p_rows, n_v) and tangential bias ``(dW/dt) v``
         (p_rows,) at the kinematics ``K`` (:mod:`nonsmooth.spatial.joint_friction`)."""
         W = np.zeros((self.p_rows, self.n_v))
         bias = np.zeros(self.p_rows)
-        for fr, row in zip(self._friction, self.w_row, strict=True):
+        for fr, row in zip(self._friction, self.w_row[:len(self._friction)], strict=True):
             fr.fill(K, W, bias, int(row))
         return W, bias
 
@@ -617,11 +655,17 @@ class SpatialSystem(System):
     def tangential_bias(self, t, q, v):
         """``(dW/dt) v`` (p_rows,) of the frictional joints (closed form; by the kernels with
         :attr:`compiled_terms`)."""
-        if not self._friction:
+        if not self.pairs:
             return self._none
-        if self.compiled_terms:
-            return self._compiled_friction(q, v)[1]
-        return self.friction_rows(self.kinematics(q, v))[1]
+        if not self._friction:
+            bias = np.zeros(self.p_rows)
+        elif self.compiled_terms:
+            bias = self._compiled_friction(q, v)[1]
+        else:
+            bias = self.friction_rows(self.kinematics(q, v))[1]
+        if any(i >= 0 for i in self.contact_pairs):
+            bias = bias + self._contact_bias(q, v)
+        return bias
 
     def given_motions(self) -> list[tuple]:
         """The drivers given ``position=(f, df, ddf)`` (:meth:`System.given_motions`)."""
@@ -917,7 +961,8 @@ class SpatialSystem(System):
 
     def _contact_outputs(self) -> dict:
         """Each contact's ``<contact>.gap`` (m, the smallest), ``.N`` (N, its normal forces'
-        sum), ``.Fx .Fy .Fz`` (N, world: the force on body_a; on body_b the opposite),
+        sum), ``.Fx .Fy .Fz`` (N, world: the force on body_a, normal and friction; on body_b
+        the opposite),
         ``.x .y .z`` (m, world: its deepest point) and ``.impact_speed`` (m/s, of its latest
         touch)."""
         out = {}
@@ -931,7 +976,8 @@ class SpatialSystem(System):
                                    "normal force (the sum over its points)")
             for k, ax in enumerate("xyz"):
                 out[f"{cc.name}.F{ax}"] = (lambda r, rows=rows, k=k: rows(r)[:, 2 + k], "N",
-                                           f"contact force {ax} on body_a (world axes)")
+                                           f"contact force {ax} on body_a, normal and "
+                                           "friction (world axes)")
             for k, ax in enumerate("xyz"):
                 out[f"{cc.name}.{ax}"] = (lambda r, rows=rows, k=k: rows(r)[:, 5 + k], "m",
                                           f"deepest point {ax} (world)")
@@ -956,6 +1002,11 @@ class SpatialSystem(System):
                 for _x, n, force, _d, _rate in cc.loads(K, impact[c]):
                     F -= force * n  # (n from a to b: the force on a is -f n)
                     N += force
+                i = self.contact_pairs[c]
+                if i >= 0:  # the friction: F_k t_k on b (W's rows t_k . (v_b - v_a))
+                    w = int(self.w_row[i])
+                    for t_k, F_k in zip(tangents(deep[4:7]), r.F_T[k, w:w + 2], strict=True):
+                        F -= F_k * t_k
                 out[c][k] = (deep[0], N, *F, *deep[1:4])
         return out
 

@@ -50,12 +50,12 @@ class Ball(GeneralizedSystem):
     def contact_forces(self, t, q, v, impact):
         d, rate = -q[0], -v[0]
         if d <= 0.0:
-            return np.zeros(1), 0.0
+            return np.zeros(1), 0.0, np.zeros(1)
         elastic = self.K * d ** self.n
         # (an open contact has impact speed 0 until its touch is located: a trial step past
         # it takes a floor, as the families' laws do)
         f = max(0.0, elastic * (1.0 + self.chi * rate / max(impact[0], 1e-6)))
-        return np.array([f]), -(f - elastic) * rate
+        return np.array([f]), -(f - elastic) * rate, np.array([f])
 
 
 def _impacts(r):

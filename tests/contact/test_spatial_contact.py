@@ -95,3 +95,49 @@ def test_contact_errors_name_the_contact_and_what_to_do():
     with pytest.raises(ModelError, match="name"):
         mdl.add(Contact("ball", ball, Sphere(R), ground, Plane((0, 0, 0), (0, 0, 1)),
                         normal=Hertz(K=1e6)))
+
+
+def _sliding_ball(v0: float, mu: float, mu_s: float, slope: float = 0.0) -> SpatialModel:
+    """A 0.1 m steel-stiff ball of 1 kg resting (at Hertz's static penetration) on a plane
+    inclined by ``slope`` (rad, about y; down the slope is +x), launched at ``v0`` (m/s) along
+    +x without spin."""
+    m, r = 1.0, 0.1
+    K = 4.0 / 3.0 * E / (2.0 * (1.0 - NU * NU)) * math.sqrt(r)
+    d = (m * 9.81 * math.cos(slope) / K) ** (2.0 / 3.0)
+    n = np.array([math.sin(slope), 0.0, math.cos(slope)])  # the plane's normal
+    mdl = SpatialModel("ball on a plane")
+    ball = mdl.add(Body("ball", m, (0.4 * m * r * r,) * 3, position=(r - d) * n,
+                        velocity=(v0 * math.cos(slope), 0.0, -v0 * math.sin(slope))))
+    mdl.add(Contact("floor", ball, Sphere(r), ground, Plane((0, 0, 0), n),
+                    normal=Hertz(E=E, nu=NU), restitution=0.5, mu=mu, mu_s=mu_s))
+    mdl.add(Gravity())
+    return mdl
+
+
+def test_a_ball_launched_sliding_rolls_from_the_closed_form_time_at_five_sevenths():
+    v0, mu, g = 2.0, 0.2, 9.81
+    r = nonsmooth.simulate(_sliding_ball(v0, mu, 0.3), 0.35)
+    stick = r.events.filter("floor", "stick")
+    assert len(stick) == 1  # sliding stops once: it rolls (the contact point at rest)
+    assert stick.t[0] == pytest.approx(2.0 * v0 / (7.0 * mu * g), rel=1e-5)  # (compliance)
+    assert r["ball.vx"][-1] == pytest.approx(5.0 * v0 / 7.0, rel=1e-5)
+    assert r["ball.wy"][-1] * 0.1 == pytest.approx(5.0 * v0 / 7.0, rel=1e-5)  # v = w R
+    # while it slides, the friction on the ball is mu N against its slip (-x); rolling, none
+    sliding, rolling = r.t < 0.99 * stick.t[0], r.t > 1.01 * stick.t[0]
+    assert np.allclose(r["floor.Fx"][sliding], -mu * r["floor.N"][sliding], rtol=1e-9)
+    assert np.allclose(r["floor.Fx"][rolling], 0.0, atol=1e-7)  # (1e-8 of N)
+    assert np.allclose(r["floor.Fz"], r["floor.N"], rtol=1e-12)
+    assert r.diagnostics["energy_balance_scaled"] < 1e-6
+
+
+@pytest.mark.parametrize("mu_s, rolls", [(0.5, True), (0.05, False)])
+def test_a_ball_on_an_incline_rolls_without_slip_or_slides_by_coulomb(mu_s, rolls):
+    slope, g, t_end = math.radians(20.0), 9.81, 0.3
+    r = nonsmooth.simulate(_sliding_ball(0.0, mu_s, mu_s, slope), t_end)
+    down = r["ball.x"] * math.cos(slope) - r["ball.z"] * math.sin(slope)  # along the slope
+    s = down[-1] - down[0]
+    if rolls:  # rolling needs mu_s >= 2/7 tan(slope) = 0.104: a = 5/7 g sin(slope)
+        assert s == pytest.approx(0.5 * 5.0 / 7.0 * g * math.sin(slope) * t_end ** 2, rel=1e-6)
+    else:  # slides: a = g (sin - mu cos), the spin from mu N R / J
+        assert s == pytest.approx(0.5 * g * (math.sin(slope) - mu_s * math.cos(slope))
+                                  * t_end ** 2, rel=1e-6)
