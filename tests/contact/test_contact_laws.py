@@ -15,8 +15,17 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from nonsmooth.contact import Plane, Sphere
-from nonsmooth.contact.laws import (DAMPING_RULES, HYSTERETIC, LINEAR, Hertz, Linear, chi_for,
-                                    normal_force, normal_law, realised_restitution)
+from nonsmooth.contact.laws import (
+    DAMPING_RULES,
+    HYSTERETIC,
+    LINEAR,
+    Hertz,
+    Linear,
+    chi_for,
+    normal_force,
+    normal_law,
+    realised_restitution,
+)
 from nonsmooth.errors import ModelError
 
 RESTITUTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
