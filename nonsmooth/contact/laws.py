@@ -28,8 +28,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from scipy.optimize import brentq
-from scipy.special import lambertw
 
 from ..errors import ModelError
 from .shapes import Capsule, Circle, Hole, Line, Plane, Shape, Sphere
@@ -244,6 +242,8 @@ def _exact_chi(e: float) -> float:
     1/e, where small ``e`` puts it, is resolved), by Brent's method on the bracket ``[0, 1 +
     (1 + e) / e]``: ``h = -(1 - e^2) / 2 < 0`` at ``t = 0`` and ``h > 0`` at its upper end, where
     ``t > chi (1 + e)``."""
+    from scipy.optimize import brentq
+
     if e == 1.0:
         return 0.0
 
@@ -306,6 +306,8 @@ def realised_restitution(chi: float) -> float:
         value is refined by Newton's method on the relation (its series form, exact to
         rounding); for chi > 1 Lambert's W is used as it is.
     """
+    from scipy.special import lambertw
+
     chi = _number(chi, "chi", "-", low=0.0, inclusive=True)
     if chi == 0.0:
         return 1.0
