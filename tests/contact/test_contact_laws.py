@@ -260,3 +260,21 @@ def test_radius_errors():
     R = law.effective_radius(Circle(0.0095), Hole(0.01))
     assert R == pytest.approx(0.0095 * 0.01 / 0.0005, rel=1e-12)
     assert Hertz(E=210e9, nu=0.3, radius=0.05).stiffness(Box((1, 1, 1)), None) > 0
+
+
+def test_method_table_of_realised_restitutions():
+    """The table of ``docs/method.md`` (section 18.4) is what the code computes."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "docs" / "method.md").read_text()
+    section = text[text.index("### 18.4"):text.index("## References")]
+    header = next(line for line in section.splitlines() if line.startswith("| asked e"))
+    rules = [c.strip() for c in header.strip("|").split("|")[2:]]
+    assert rules == list(DAMPING_RULES[1:])
+    rows = [line for line in section.splitlines() if line.startswith("| 0.")]
+    assert len(rows) == 10
+    for line in rows:
+        cells = [float(c) for c in line.strip("|").split("|")]
+        e, chi, realised = cells[0], cells[1], cells[2:]
+        assert chi == pytest.approx(chi_for("exact", e), abs=5e-7)
+        for rule, value in zip(rules, realised):
+            assert value == pytest.approx(realised_restitution(chi_for(rule, e)), abs=5e-6)
