@@ -276,5 +276,5 @@ def test_method_table_of_realised_restitutions():
         cells = [float(c) for c in line.strip("|").split("|")]
         e, chi, realised = cells[0], cells[1], cells[2:]
         assert chi == pytest.approx(chi_for("exact", e), abs=5e-7)
-        for rule, value in zip(rules, realised):
+        for rule, value in zip(rules, realised, strict=True):
             assert value == pytest.approx(realised_restitution(chi_for(rule, e)), abs=5e-6)
