@@ -28,7 +28,10 @@ def test_packed_numbers_kinds_and_repr():
         assert eval(repr(shape)) == shape
         assert shape.planar == isinstance(shape, (Circle, Hole, Line))
     assert len({type(s).kind for s in shapes}) == len(shapes)
-    assert math.isclose(math.hypot(*Plane((1, 1, 1), (1, -2, 2)).normal), 1.0)
+    tilted = Plane((1, 1, 1), (1, -2, 2))
+    assert math.isclose(math.hypot(*tilted.normal), 1.0)
+    assert eval(repr(tilted)) == tilted
+    assert eval(repr(Line((0, 0), (1, 1)))) == Line((0, 0), (1, 1))
 
 
 def test_shapes_are_frozen():
