@@ -325,8 +325,8 @@ def realised_restitution(chi: float) -> float:
 
 
 def normal_law(normal, restitution: float | None = None, damping: str | None = None,
-               shape_a: Shape | None = None,
-               shape_b: Shape | None = None) -> tuple[int, np.ndarray]:
+               shape_a: Shape | None = None, shape_b: Shape | None = None, *,
+               name: str | None = None) -> tuple[int, np.ndarray]:
     """A contact's normal law as the compiled kind and numbers for :func:`normal_force`.
 
     Parameters
@@ -340,6 +340,8 @@ def normal_law(normal, restitution: float | None = None, damping: str | None = N
         The rule (:data:`DAMPING_RULES`); ``"exact"`` by default with a restitution.
     shape_a, shape_b : Shape, optional
         The pair's shapes, for Hertz's effective radius.
+    name : str, optional
+        The contact element's name, put before every error message (``contact 'floor': ...``).
 
     Returns
     -------
@@ -355,6 +357,16 @@ def normal_law(normal, restitution: float | None = None, damping: str | None = N
         restitution, a restitution with :class:`Linear` (its damping is ``c``), a radius
         Hertz cannot take from the shapes.
     """
+    try:
+        return _resolve(normal, restitution, damping, shape_a, shape_b)
+    except ModelError as exc:
+        if name is None:
+            raise
+        raise ModelError(f"contact {name!r}: {exc}") from None
+
+
+def _resolve(normal, restitution, damping, shape_a, shape_b) -> tuple[int, np.ndarray]:
+    """:func:`normal_law` without the element's name."""
     if isinstance(normal, Linear):
         if restitution is not None or damping is not None:
             raise ModelError("normal=Linear(k, c) is damped by its c (N s/m); restitution= and "

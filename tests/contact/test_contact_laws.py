@@ -241,6 +241,8 @@ def test_default_damping_is_exact():
     (lambda: normal_law(Hertz(K=1e6), damping="flores"), "give restitution="),
     (lambda: normal_law(Hertz(K=1e6), restitution=0.5, damping="HC"), "not a damping rule"),
     (lambda: normal_law("hertz"), "not a normal force law; use Hertz"),
+    (lambda: normal_law(Hertz(K=1e6), 2.0, name="floor"), r"^contact 'floor': restitution = 2.0 "
+                                                         "is invalid"),
 ])
 def test_law_errors(make, match):
     with pytest.raises(ModelError, match=match):
