@@ -10,11 +10,20 @@ hysteretic normal forces, the damping rules and the exact restitution),
 
 from .element import Contact
 from .geometry import ContactPoint, contact_points, gap_rate, pair_geometry, supported
-from .laws import Hertz, Linear, chi_for, realised_restitution
+from .laws import (
+    DAMPING_RULES,
+    Hertz,
+    Linear,
+    chi_for,
+    normal_force,
+    normal_law,
+    realised_restitution,
+)
 from .shapes import Box, Capsule, Circle, Cylinder, Ellipsoid, Hole, Line, Plane, Shape, Sphere
 
 __all__ = [
     "Shape", "Sphere", "Capsule", "Ellipsoid", "Cylinder", "Box", "Plane", "Circle", "Hole",
     "Line", "ContactPoint", "contact_points", "gap_rate", "pair_geometry", "supported",
-    "Contact", "Hertz", "Linear", "chi_for", "realised_restitution",
+    "Contact", "Hertz", "Linear", "DAMPING_RULES", "chi_for", "realised_restitution", "normal_law",
+    "normal_force",
 ]

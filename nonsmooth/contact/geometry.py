@@ -13,14 +13,15 @@ of shape ``(k_max, 7)`` or ``(k_max, 8)``. Each function writes rows::
 
     (gap, x, y, z, nx, ny, nz[, feature])
 
-and returns how many it wrote. ``gap`` (m) is the signed distance of the surfaces, negative when
-they penetrate; ``(x, y, z)`` (m) the contact point, midway between the two surfaces' deepest
-points (the witness points); ``(nx, ny, nz)`` the unit normal pointing from shape a to shape b:
-the direction in which b must move to separate (the gap grows when b moves along it). With an
+and returns how many points it found: rows beyond ``k_max`` are not written (a count above
+``k_max`` tells the caller that it dropped some; ``MAX_POINTS`` rows always suffice). ``gap``
+(m) is the signed distance of the surfaces, negative when they penetrate; ``(x, y, z)`` (m) the
+contact point, midway between the two surfaces' deepest points (the witness points); ``(nx,
+ny, nz)`` the unit normal pointing from shape a to shape b: the direction in which b must move
+to separate (the gap grows when b moves along it). With an
 eighth column, ``feature`` receives the index of the point in its shape's candidate set (a
 box's corner 0-7, a capsule's end 0-1, a cylinder's rim point 0-7), stable from one evaluation
-to the next, for a family that keeps states per point. Rows beyond ``k_max`` are not written
-(``MAX_POINTS`` rows always suffice).
+to the next, for a family that keeps states per point.
 
 Single-point pairs (sphere-sphere, sphere-plane, sphere-capsule, capsule-capsule,
 ellipsoid-plane and the planar pairs) always write one row. Multi-point pairs (capsule-plane,
@@ -504,9 +505,9 @@ def pair_geometry(kind_a, nums_a, p_a, R_a, kind_b, nums_b, p_b, R_b, margin, ou
     """The contact rows of shape a (kind code, packed numbers, pose) against shape b.
 
     Orders the pair by kind code, calls its function (module docstring) and, when it swapped
-    the shapes, flips the normals so that they point from a to b. Returns the number of rows
-    written into ``out`` (shape ``(k_max, 7)`` or ``(k_max, 8)``), or -1 when the pair has no
-    closed form.
+    the shapes, flips the normals so that they point from a to b. Returns the number of points
+    found (rows written into ``out``, shape ``(k_max, 7)`` or ``(k_max, 8)``, up to ``k_max``),
+    or -1 when the pair has no closed form.
     """
     if kind_a <= kind_b:
         return _ordered(kind_a, nums_a, p_a, R_a, kind_b, nums_b, p_b, R_b, margin, out)

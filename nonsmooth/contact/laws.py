@@ -28,8 +28,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from scipy.optimize import brentq
-from scipy.special import lambertw
 
 from ..errors import ModelError
 from .shapes import Capsule, Circle, Hole, Line, Plane, Shape, Sphere
@@ -244,6 +242,8 @@ def _exact_chi(e: float) -> float:
     1/e, where small ``e`` puts it, is resolved), by Brent's method on the bracket ``[0, 1 +
     (1 + e) / e]``: ``h = -(1 - e^2) / 2 < 0`` at ``t = 0`` and ``h > 0`` at its upper end, where
     ``t > chi (1 + e)``."""
+    from scipy.optimize import brentq
+
     if e == 1.0:
         return 0.0
 
@@ -306,6 +306,8 @@ def realised_restitution(chi: float) -> float:
         value is refined by Newton's method on the relation (its series form, exact to
         rounding); for chi > 1 Lambert's W is used as it is.
     """
+    from scipy.special import lambertw
+
     chi = _number(chi, "chi", "-", low=0.0, inclusive=True)
     if chi == 0.0:
         return 1.0
@@ -323,8 +325,8 @@ def realised_restitution(chi: float) -> float:
 
 
 def normal_law(normal, restitution: float | None = None, damping: str | None = None,
-               shape_a: Shape | None = None,
-               shape_b: Shape | None = None) -> tuple[int, np.ndarray]:
+               shape_a: Shape | None = None, shape_b: Shape | None = None, *,
+               name: str | None = None) -> tuple[int, np.ndarray]:
     """A contact's normal law as the compiled kind and numbers for :func:`normal_force`.
 
     Parameters
@@ -338,6 +340,8 @@ def normal_law(normal, restitution: float | None = None, damping: str | None = N
         The rule (:data:`DAMPING_RULES`); ``"exact"`` by default with a restitution.
     shape_a, shape_b : Shape, optional
         The pair's shapes, for Hertz's effective radius.
+    name : str, optional
+        The contact element's name, put before every error message (``contact 'floor': ...``).
 
     Returns
     -------
@@ -353,6 +357,16 @@ def normal_law(normal, restitution: float | None = None, damping: str | None = N
         restitution, a restitution with :class:`Linear` (its damping is ``c``), a radius
         Hertz cannot take from the shapes.
     """
+    try:
+        return _resolve(normal, restitution, damping, shape_a, shape_b)
+    except ModelError as exc:
+        if name is None:
+            raise
+        raise ModelError(f"contact {name!r}: {exc}") from None
+
+
+def _resolve(normal, restitution, damping, shape_a, shape_b) -> tuple[int, np.ndarray]:
+    """:func:`normal_law` without the element's name."""
     if isinstance(normal, Linear):
         if restitution is not None or damping is not None:
             raise ModelError("normal=Linear(k, c) is damped by its c (N s/m); restitution= and "

@@ -69,6 +69,8 @@ def _unit(value, shape: str, dim: int) -> tuple[float, ...]:
     if not norm > 1e-300:
         raise ModelError(f"{shape}: normal = {value!r} is invalid; it must be a nonzero vector "
                          "(it is normalised)")
+    if abs(norm - 1.0) <= 4e-16:          # already unit (a repr read back): kept as given
+        return v
     return tuple(x / norm for x in v)
 
 
@@ -102,7 +104,7 @@ class Sphere(Shape):
         return (self.radius,)
 
     def __repr__(self):
-        return f"Sphere(radius={self.radius:g})"
+        return f"Sphere(radius={self.radius!r})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -123,7 +125,7 @@ class Capsule(Shape):
         return (self.radius, self.length)
 
     def __repr__(self):
-        return f"Capsule(radius={self.radius:g}, length={self.length:g})"
+        return f"Capsule(radius={self.radius!r}, length={self.length!r})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -144,7 +146,7 @@ class Ellipsoid(Shape):
         return (self.a, self.b, self.c)
 
     def __repr__(self):
-        return f"Ellipsoid(a={self.a:g}, b={self.b:g}, c={self.c:g})"
+        return f"Ellipsoid(a={self.a!r}, b={self.b!r}, c={self.c!r})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -164,7 +166,7 @@ class Cylinder(Shape):
         return (self.radius, self.length)
 
     def __repr__(self):
-        return f"Cylinder(radius={self.radius:g}, length={self.length:g})"
+        return f"Cylinder(radius={self.radius!r}, length={self.length!r})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -185,7 +187,7 @@ class Box(Shape):
 
     def __repr__(self):
         hx, hy, hz = self.half_extents
-        return f"Box(half_extents=({hx:g}, {hy:g}, {hz:g}))"
+        return f"Box(half_extents=({hx!r}, {hy!r}, {hz!r}))"
 
 
 @dataclass(frozen=True, repr=False)
@@ -206,8 +208,8 @@ class Plane(Shape):
         return (*self.point, *self.normal)
 
     def __repr__(self):
-        p = ", ".join(f"{x:g}" for x in self.point)
-        n = ", ".join(f"{x:g}" for x in self.normal)
+        p = ", ".join(f"{x!r}" for x in self.point)
+        n = ", ".join(f"{x!r}" for x in self.normal)
         return f"Plane(point=({p}), normal=({n}))"
 
 
@@ -226,7 +228,7 @@ class Circle(Shape):
         return (self.radius,)
 
     def __repr__(self):
-        return f"Circle(radius={self.radius:g})"
+        return f"Circle(radius={self.radius!r})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -246,7 +248,7 @@ class Hole(Shape):
         return (self.radius,)
 
     def __repr__(self):
-        return f"Hole(radius={self.radius:g})"
+        return f"Hole(radius={self.radius!r})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -268,8 +270,8 @@ class Line(Shape):
         return (*self.point, *self.normal)
 
     def __repr__(self):
-        p = ", ".join(f"{x:g}" for x in self.point)
-        n = ", ".join(f"{x:g}" for x in self.normal)
+        p = ", ".join(f"{x!r}" for x in self.point)
+        n = ", ".join(f"{x!r}" for x in self.normal)
         return f"Line(point=({p}), normal=({n}))"
 
 
