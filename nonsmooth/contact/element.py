@@ -16,12 +16,9 @@ from ..errors import ModelError
 from ..validate import check_name
 from .geometry import supported
 from .laws import normal_law
-from .shapes import BOX, CAPSULE, CYLINDER, Shape
+from .shapes import Shape
 
 __all__ = ["Contact", "MIN_IMPACT_SPEED"]
-
-#: The shape kinds that touch a plane at several points (friction there is not available).
-_SEVERAL_POINTS = frozenset((CAPSULE, BOX, CYLINDER))
 
 #: The impact speed (m/s) a hysteretic law is relative to at the least: a contact that closed
 #: at rest or grazing (approach speed below it) is damped as if it had closed at this speed
@@ -62,7 +59,9 @@ class Contact:
     mu : float, optional
         Friction at the contact: the dynamic (sliding) coefficient (-), in [0, 10]; None:
         frictionless. The friction acts in the tangent plane at the contact point (a pair of
-        dimension 2) and its normal load is the contact's normal force.
+        dimension 2) and its normal load is the contact's normal force; with several points
+        (a box or cylinder on a plane) at their centre of pressure, without a torsional
+        friction about the normal.
     mu_s : float, optional
         The static coefficient (-), >= ``mu`` (default ``mu``): with the Coulomb law the
         contact sticks exactly (no creep) while ``|F_T| <= mu_s N``.
@@ -124,14 +123,7 @@ class Contact:
                 raise ModelError(f"{where}: mu_s and friction_params need mu= (the dynamic "
                                  "friction coefficient)")
             return
-        a, b = self.shape_a, self.shape_b
-        if frozenset((a.kind, b.kind)) & _SEVERAL_POINTS:
-            raise ModelError(
-                f"{where}: friction at a contact of several points ({type(a).__name__} on "
-                f"{type(b).__name__}) is not available; friction acts at single-point contacts "
-                "(a sphere with a sphere, capsule or plane, an ellipsoid on a plane): give the "
-                "shape spheres at its corners")
-        if a.planar:
+        if self.shape_a.planar:
             raise ModelError(f"{where}: friction at planar contacts is not available")
         self.friction_pair()  # (checked now: the coefficients and the law)
 

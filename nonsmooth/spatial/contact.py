@@ -11,6 +11,10 @@ body i's material point at ``x`` (the exact rate of these closed forms' gaps,
 ``nonsmooth.contact.geometry``). Power: the elastic part ``f_e(d) = K d^n`` (``k d``) has the
 potential ``K d^(n+1) / (n+1)`` (``k d^2 / 2``) in :meth:`potential`, the rest ``(f - f_e)``
 does the damping work ``-(f - f_e) d'``.
+
+Friction: a pair of dimension 2 in the tangent plane at :meth:`CompiledContact.friction_point`
+(a single point, or the centre of pressure of several: a box on its face slides and sticks as a
+whole, its friction at the centre of its corner forces; no torsional friction about the normal).
 """
 
 from __future__ import annotations
@@ -113,14 +117,27 @@ class CompiledContact:
             N += force
         return P, N
 
-    def slip_rows(self, K: Kinematics, n_v: int) -> np.ndarray:
-        """The friction pair's rows of ``W`` (2, n_v) at the deepest point ``x``: ``t_k . (v_b(x)
-        - v_a(x))``, the slip velocity of body b on body a along the tangents ``t_1, t_2`` of
-        :func:`tangents` (a velocity ``u_i`` in world axes, ``omega'_i`` in body axes:
-        ``t . (omega_i x s) = omega'_i . (s' x R_i^T t)``, ``s' = R_i^T (x - r_i)``)."""
+    def friction_point(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
+        """Where the contact's friction acts and its normal: ``(x (3,), n (3,))``, world. A
+        single point's; for several penetrating points their centre of pressure under the
+        elastic forces ``f_e(d_k)`` (a function of the configuration only) and the normalised
+        mean of their normals (on a plane, its normal), else the deepest point's."""
         rows = self.points(K)
-        deep = rows[int(np.argmin(rows[:, 0]))]
-        x, n = deep[1:4], deep[4:7]
+        weights = np.array([self._elastic(-g) if g < 0.0 else 0.0 for g in rows[:, 0]])
+        if rows.shape[0] == 1 or np.count_nonzero(weights) <= 1:
+            deep = rows[int(np.argmin(rows[:, 0]))]
+            return deep[1:4], deep[4:7]
+        weights /= weights.sum()
+        n = weights @ rows[:, 4:7]
+        return weights @ rows[:, 1:4], n / np.linalg.norm(n)
+
+    def slip_rows(self, K: Kinematics, n_v: int) -> np.ndarray:
+        """The friction pair's rows of ``W`` (2, n_v) at :meth:`friction_point` ``x``:
+        ``t_k . (v_b(x) - v_a(x))``, the slip velocity of body b on body a along the tangents
+        ``t_1, t_2`` of :func:`tangents` (a velocity ``u_i`` in world axes, ``omega'_i`` in
+        body axes: ``t . (omega_i x s) = omega'_i . (s' x R_i^T t)``, ``s' = R_i^T (x -
+        r_i)``)."""
+        x, n = self.friction_point(K)
         W = np.zeros((2, n_v))
         for k, t in enumerate(tangents(n)):
             for i, sign in ((self.b, 1.0), (self.a, -1.0)):

@@ -1005,7 +1005,8 @@ class SpatialSystem(System):
                 i = self.contact_pairs[c]
                 if i >= 0:  # the friction: F_k t_k on b (W's rows t_k . (v_b - v_a))
                     w = int(self.w_row[i])
-                    for t_k, F_k in zip(tangents(deep[4:7]), r.F_T[k, w:w + 2], strict=True):
+                    n_f = cc.friction_point(K)[1]
+                    for t_k, F_k in zip(tangents(n_f), r.F_T[k, w:w + 2], strict=True):
                         F -= F_k * t_k
                 out[c][k] = (deep[0], N, *F, *deep[1:4])
         return out

@@ -141,3 +141,30 @@ def test_a_ball_on_an_incline_rolls_without_slip_or_slides_by_coulomb(mu_s, roll
     else:  # slides: a = g (sin - mu cos), the spin from mu N R / J
         assert s == pytest.approx(0.5 * g * (math.sin(slope) - mu_s * math.cos(slope))
                                   * t_end ** 2, rel=1e-6)
+
+
+def test_a_box_sliding_down_an_incline_stops_at_its_closed_form_time_and_stays_without_creep():
+    """Coulomb friction with exact stick at the centre of pressure of the box's four corners:
+    it decelerates at ``g (mu cos a - sin a)``, sticks when its velocity reaches zero (at
+    ``v0 / (g (mu cos a - sin a))``) and then holds: its position does not change (no creep, as
+    compliant-friction engines have by design)."""
+    m, h, g, mu, mu_s, v0, k = 1.0, 0.05, 9.81, 0.4, 0.5, 1.0, 1e5
+    slope = math.radians(15.0)
+    c, s = math.cos(slope), math.sin(slope)
+    n = np.array([s, 0.0, c])
+    rest = m * g * c / (4.0 * k)  # each corner's compression at rest
+    mdl = SpatialModel("box on an incline")
+    box = mdl.add(Body("box", m, (m * (2 * h) ** 2 / 6.0,) * 3, position=(h - rest) * n,
+                       orientation=np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]]),
+                       velocity=(v0 * c, 0.0, -v0 * s)))
+    mdl.add(Contact("slope", box, Box((h, h, h)), ground, Plane((0, 0, 0), n),
+                    normal=Linear(k, math.sqrt(k * m / 4.0)), mu=mu, mu_s=mu_s))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 2.5)
+    stick = r.events.filter("slope", "stick")
+    assert len(stick) == 1
+    assert stick.t[0] == pytest.approx(v0 / (g * (mu * c - s)), rel=1e-9)
+    down = r["box.x"] * c - r["box.z"] * s
+    held = r.t >= 1.5  # (after the normal transient of the stop has decayed)
+    assert abs(down[held][-1] - down[held][0]) < 1e-12
+    assert r.events.filter("slope", ("velocity_zero", "reserve_zero")).t.size == 1
