@@ -188,8 +188,8 @@ class Dynamics:
         self.n_contacts = system.n_contacts
         self.impact = np.zeros(self.n_contacts)
         self.contact_N = np.zeros(self.n_contacts)  # (N; of the latest terms)
-        self._contact_pairs = np.asarray(system.contact_pairs, dtype=int).reshape(-1)
-        self._contact_pairs_at = np.flatnonzero(self._contact_pairs >= 0)
+        by = np.asarray(system.contact_pairs, dtype=int).reshape(-1, 2)
+        self._contact_pairs, self._pair_contacts = by[:, 0], by[:, 1]
         #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
         #: system's family lays it out for these laws (and contacts)
         self.layout = system.layout_with(self.n_z + self.n_contacts)
@@ -503,7 +503,7 @@ class Dynamics:
         # the system's own terms (user callables), then the compiled stage; a NaN in the terms
         # shows in the state, and is named there
         T = self.terms(t, q, v)
-        if self._contact_pairs_at.size:  # the contacts' normal forces: their pairs' preloads
+        if self._contact_pairs.size:  # the contacts' normal forces: their pairs' preloads
             self._plan[self._preload_block] = self.preloads(t)
         bias = (vec(sysm.tangential_bias(t, q, v)) if (modes == 0.0).any()
                 else self._zero_bias)
@@ -604,11 +604,10 @@ class Dynamics:
         """The pairs' preloads at ``t`` (N, (p,)): the system's, and a contact's normal force
         (of the latest :meth:`terms`) on its friction pair."""
         pre = self.system.preload_at(t)
-        if not self._contact_pairs_at.size:
+        if not self._contact_pairs.size:
             return pre
         pre = np.array(pre, dtype=float)
-        at = self._contact_pairs_at
-        pre[self._contact_pairs[at]] += self.contact_N[at]
+        pre[self._contact_pairs] += self.contact_N[self._pair_contacts]
         return pre
 
     def _scalar_friction(self, v_T, modes, z):

@@ -68,8 +68,8 @@ numbers its own; ``docs/seam.md`` section 1):
     ``contact_approach(t, q, v)`` (``-d gap/dt``, m/s) and ``contact_forces(t, q, v, impact)``
     (generalized forces (n_v,), their damping power and each contact's normal force; the
     forces added to the terms' ``f``, the elastic part's energy in ``potential``);
-    ``contact_pairs``: each contact's friction pair (-1 none), whose load (``preload``) is the
-    contact's normal force and whose rows of ``W`` the family writes. The run holds one state
+    ``contact_pairs``: ``(pair, contact)`` of each friction pair whose load (``preload``) is a
+    contact's normal force (its rows of ``W`` the family writes). The run holds one state
     per contact after the laws' ``z``, its impact speed, set at each touch event (the gap
     crossing zero downwards: the integrator restarts there, as at its leave event upwards);
     the force law reads it (hysteretic damping is relative to the impact speed). Default:

@@ -460,8 +460,9 @@ class System:
         speed a touch event stores (obligation 12)."""
         return np.zeros(0)
 
-    #: The friction pair of each contact (its index in :attr:`pairs`, -1: frictionless),
-    #: (n_contacts,): its normal load is the contact's normal force (obligation 12).
+    #: The contacts' friction pairs, ``((pair, contact), ...)`` (indices into :attr:`pairs`
+    #: and :attr:`contact_names`): each such pair's normal load is its contact's normal force
+    #: (obligation 12; a contact may have several: sliding, spin, rolling).
     contact_pairs: tuple = ()
 
     def contact_forces(self, t: float, q: np.ndarray, v: np.ndarray,

@@ -65,6 +65,15 @@ class Contact:
     mu_s : float, optional
         The static coefficient (-), >= ``mu`` (default ``mu``): with the Coulomb law the
         contact sticks exactly (no creep) while ``|F_T| <= mu_s N``.
+    torsion_radius : float, optional
+        Spin (torsional) friction about the normal (m, > 0; needs ``mu``): a set-valued torque
+        ``|T| <= mu_s r N`` while the spin sticks, ``mu r N`` against it while it spins, ``r``
+        this radius (a patch of radius ``a`` under uniform pressure: ``r = 2 a / 3``). A pair
+        ``<name>.spin`` of dimension 1.
+    rolling_arm : float, optional
+        Rolling resistance (m, > 0): a set-valued torque ``|M| <= eta N`` about the tangents
+        against the relative rolling, ``eta`` this arm (Chrono's, MuJoCo's and Siconos'
+        rolling friction). A pair ``<name>.rolling`` of dimension 2.
     law : {"coulomb", "lugre", "regularized", "bristle"}
         The friction law (``simulate(friction=...)`` may override it); ``friction_params`` its
         other parameters (:class:`nonsmooth.system.FrictionPair`'s ``params``).
@@ -78,7 +87,7 @@ class Contact:
 
     def __init__(self, name, body_a, shape_a, body_b, shape_b, *, normal, restitution=None,
                  damping=None, margin: float = 1e-3, mu=None, mu_s=None, law: str = "coulomb",
-                 friction_params: dict | None = None):
+                 friction_params: dict | None = None, torsion_radius=None, rolling_arm=None):
         self.name = check_name(name, "contact")
         where = f"contact '{self.name}'"
         for label, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
@@ -114,7 +123,11 @@ class Contact:
         self.margin = margin
         self.mu, self.mu_s, self.law = mu, mu_s, law
         self.friction_params = dict(friction_params or {})
+        self.torsion_radius, self.rolling_arm = torsion_radius, rolling_arm
         self._check_friction(where)
+        if torsion_radius is not None and mu is None:
+            raise ModelError(f"{where}: torsion_radius needs mu= (the spin friction is mu r N)")
+        self.torque_pairs()  # (checked now)
 
     def _check_friction(self, where: str) -> None:
         """The friction arguments checked (the pair made once)."""
@@ -126,6 +139,39 @@ class Contact:
         if self.shape_a.planar:
             raise ModelError(f"{where}: friction at planar contacts is not available")
         self.friction_pair()  # (checked now: the coefficients and the law)
+
+    def torque_pairs(self) -> list:
+        """The contact's friction torques as ``[(kind, FrictionPair)]``: ``"spin"`` (dimension
+        1, coefficients ``mu r`` and ``mu_s r``, m) with ``torsion_radius``, ``"rolling"``
+        (dimension 2, coefficient ``eta``, m, static = dynamic) with ``rolling_arm``; their
+        loads are the contact's normal force."""
+        from ..system import FrictionPair
+
+        where = f"contact '{self.name}'"
+        out = []
+        for kind, arm, dim in (("spin", self.torsion_radius, 1),
+                               ("rolling", self.rolling_arm, 2)):
+            if arm is None:
+                continue
+            try:
+                arm = float(arm)
+            except (TypeError, ValueError):
+                arm = math.nan
+            label = "torsion_radius" if kind == "spin" else "rolling_arm"
+            if not (math.isfinite(arm) and 0.0 < arm <= 1.0):
+                raise ModelError(f"{where}: {label} = {arm!r} is invalid; it must be a number "
+                                 "in (0, 1] (m)")
+            if self.shape_a.planar:
+                raise ModelError(f"{where}: {label}: friction torques at planar contacts are "
+                                 "not available")
+            mu, mu_s = (self.mu * arm, None if self.mu_s is None else self.mu_s * arm) \
+                if kind == "spin" else (arm, None)
+            try:
+                out.append((kind, FrictionPair(f"{self.name}.{kind}", None, mu, mu_s,
+                                               law="coulomb", dim=dim)))
+            except ModelError as exc:
+                raise ModelError(f"{where}: {exc}") from None
+        return out
 
     def friction_pair(self):
         """The contact's :class:`~nonsmooth.system.FrictionPair` (dimension 2, no load row:

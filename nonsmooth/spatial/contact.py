@@ -131,13 +131,22 @@ class CompiledContact:
         n = weights @ rows[:, 4:7]
         return weights @ rows[:, 1:4], n / np.linalg.norm(n)
 
-    def slip_rows(self, K: Kinematics, n_v: int) -> np.ndarray:
+    def slip_rows(self, K: Kinematics, n_v: int, kind: str = "slide") -> np.ndarray:
         """The friction pair's rows of ``W`` (2, n_v) at :meth:`friction_point` ``x``:
         ``t_k . (v_b(x) - v_a(x))``, the slip velocity of body b on body a along the tangents
         ``t_1, t_2`` of :func:`tangents` (a velocity ``u_i`` in world axes, ``omega'_i`` in
         body axes: ``t . (omega_i x s) = omega'_i . (s' x R_i^T t)``, ``s' = R_i^T (x -
-        r_i)``)."""
+        r_i)``). ``kind="spin"``: the row ``n . (omega_b - omega_a)`` (1, n_v);
+        ``"rolling"``: ``t_k . (omega_b - omega_a)`` (2, n_v)."""
         x, n = self.friction_point(K)
+        if kind != "slide":  # n . (omega_b - omega_a), t_k . (omega_b - omega_a)
+            axes = (n,) if kind == "spin" else tangents(n)
+            W = np.zeros((len(axes), n_v))
+            for k, h in enumerate(axes):
+                for i, sign in ((self.b, 1.0), (self.a, -1.0)):
+                    if i >= 0:
+                        W[k, 6 * i + 3:6 * i + 6] += sign * (K.R[i].T @ h)
+            return W
         W = np.zeros((2, n_v))
         for k, t in enumerate(tangents(n)):
             for i, sign in ((self.b, 1.0), (self.a, -1.0)):

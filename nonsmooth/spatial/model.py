@@ -338,13 +338,14 @@ class SpatialSystem(System):
         self._contacts = [CompiledContact(c, index_of(c.body_a), index_of(c.body_b))
                           for c in model.contacts]
         self.contact_names = tuple(c.name for c in model.contacts)
-        pairs_at = []
-        for c in model.contacts:
-            pair = c.friction_pair()
-            pairs_at.append(-1 if pair is None else len(self.pairs))
-            if pair is not None:
-                self.pairs.append(pair)
-        self.contact_pairs = tuple(pairs_at)
+        self._contact_rows = []  # (pair, contact, kind): "slide", "spin", "rolling"
+        for c, contact in enumerate(model.contacts):
+            pair = contact.friction_pair()
+            kinds = [] if pair is None else [("slide", pair)]
+            for kind, pr in kinds + contact.torque_pairs():
+                self._contact_rows.append((len(self.pairs), c, kind))
+                self.pairs.append(pr)
+        self.contact_pairs = tuple((i, c) for i, c, _ in self._contact_rows)
         self._finish()
         self.variable_norm_weights = any(fr.variable for fr in self._friction)
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
@@ -619,10 +620,10 @@ class SpatialSystem(System):
         """The contacts' friction rows of ``W`` (their slip velocity in the tangent plane at
         the deepest point, :meth:`CompiledContact.slip_rows`) into ``W`` (p_rows, n_v)."""
         K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
-        for cc, i in zip(self._contacts, self.contact_pairs, strict=True):
-            if i >= 0:
-                w = int(self.w_row[i])
-                W[w:w + 2] = cc.slip_rows(K, self.n_v)
+        for i, c, kind in self._contact_rows:
+            w = int(self.w_row[i])
+            rows = self._contacts[c].slip_rows(K, self.n_v, kind)
+            W[w:w + rows.shape[0]] = rows
 
     def _contact_bias(self, q, v) -> np.ndarray:
         """``(dW/dt) v`` of the contacts' rows (p_rows,): a central difference of ``W`` along
@@ -663,7 +664,7 @@ class SpatialSystem(System):
             bias = self._compiled_friction(q, v)[1]
         else:
             bias = self.friction_rows(self.kinematics(q, v))[1]
-        if any(i >= 0 for i in self.contact_pairs):
+        if self._contact_rows:
             bias = bias + self._contact_bias(q, v)
         return bias
 
@@ -964,7 +965,9 @@ class SpatialSystem(System):
         sum), ``.Fx .Fy .Fz`` (N, world: the force on body_a, normal and friction; on body_b
         the opposite),
         ``.x .y .z`` (m, world: its deepest point) and ``.impact_speed`` (m/s, of its latest
-        touch)."""
+        touch); with friction ``.slip`` (m/s), ``.friction`` (N) and ``.mode`` (0 stick), with
+        a torsion radius ``.spin`` (rad/s), ``.spin_torque`` (N m), ``.spin_mode``, with a
+        rolling arm ``.rolling``, ``.rolling_torque``, ``.rolling_mode``."""
         out = {}
         n_c = len(self._contacts)
         for c, cc in enumerate(self._contacts):
@@ -984,9 +987,27 @@ class SpatialSystem(System):
             out[f"{cc.name}.impact_speed"] = (
                 lambda r, c=c: r.z[:, r.z.shape[1] - n_c + c], "m/s",
                 "approach speed at the latest touch")
+        for i, c, kind in self._contact_rows:
+            name, w, d = self._contacts[c].name, int(self.w_row[i]), int(self.pair_dim[i])
+            what = {"slide": ("slip", "m/s", "slip speed of body_b on body_a (tangent plane)",
+                              "friction", "N"),
+                    "spin": ("spin", "rad/s", "spin of body_b on body_a about the normal",
+                             "spin_torque", "N m"),
+                    "rolling": ("rolling", "rad/s", "rolling rate of body_b on body_a",
+                                "rolling_torque", "N m")}[kind]
+            rate, rate_unit, rate_what, load, load_unit = what
+            out[f"{name}.{rate}"] = (
+                lambda r, w=w, d=d: np.linalg.norm(r.v_T[:, w:w + d], axis=1), rate_unit,
+                rate_what)
+            out[f"{name}.{load}"] = (
+                lambda r, w=w, d=d: np.linalg.norm(r.F_T[:, w:w + d], axis=1), load_unit,
+                f"magnitude of the contact's {load.replace('_', ' ')}")
+            out[f"{name}.{'mode' if kind == 'slide' else kind + '_mode'}"] = (
+                lambda r, i=i: r.modes[:, i], "-",
+                "friction mode: 0 stick, else slip (2 for a two-dimensional slip)")
         return out
 
-    def _contact_rows(self, r) -> list:
+    def _contact_values(self, r) -> list:
         """Per contact (N, 8): gap, N, F (3, on body_a), deepest point (3) at each output
         row."""
         n_c = len(self._contacts)
@@ -1002,12 +1023,12 @@ class SpatialSystem(System):
                 for _x, n, force, _d, _rate in cc.loads(K, impact[c]):
                     F -= force * n  # (n from a to b: the force on a is -f n)
                     N += force
-                i = self.contact_pairs[c]
-                if i >= 0:  # the friction: F_k t_k on b (W's rows t_k . (v_b - v_a))
-                    w = int(self.w_row[i])
-                    n_f = cc.friction_point(K)[1]
-                    for t_k, F_k in zip(tangents(n_f), r.F_T[k, w:w + 2], strict=True):
-                        F -= F_k * t_k
+                for i, c_i, kind in self._contact_rows:
+                    if c_i == c and kind == "slide":  # F_k t_k on b (rows t_k . (v_b - v_a))
+                        w = int(self.w_row[i])
+                        n_f = cc.friction_point(K)[1]
+                        for t_k, F_k in zip(tangents(n_f), r.F_T[k, w:w + 2], strict=True):
+                            F -= F_k * t_k
                 out[c][k] = (deep[0], N, *F, *deep[1:4])
         return out
 
@@ -1048,7 +1069,7 @@ class SpatialSystem(System):
             if what in ("F", "J"):
                 cache["F"], cache["J"] = self._reactions(r.t, r.q, r.v, r.lam)
             elif what == "contacts":
-                cache[what] = self._contact_rows(r)
+                cache[what] = self._contact_values(r)
             else:
                 cache[what] = self.joint_coordinates(r.t, r.q)
         return cache[what]

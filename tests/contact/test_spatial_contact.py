@@ -168,3 +168,60 @@ def test_a_box_sliding_down_an_incline_stops_at_its_closed_form_time_and_stays_w
     held = r.t >= 1.5  # (after the normal transient of the stop has decayed)
     assert abs(down[held][-1] - down[held][0]) < 1e-12
     assert r.events.filter("slope", ("velocity_zero", "reserve_zero")).t.size == 1
+
+
+def _resting_ball(slope: float = 0.0, v0: float = 0.0, spin: float = 0.0, **contact):
+    """A 1 kg ball of radius 0.1 m resting (at its static penetration) on a plane inclined by
+    ``slope`` (about y), rolling down it at ``v0`` (m/s, w = v0 / R), spinning at ``spin``
+    (rad/s) about the normal; a soft Hertz contact (K = 1e7 N/m^1.5, e = 0.5)."""
+    m, r, K = 1.0, 0.1, 1e7
+    c, s = math.cos(slope), math.sin(slope)
+    d = (m * 9.81 * c / K) ** (2.0 / 3.0)
+    n = np.array([s, 0.0, c])
+    mdl = SpatialModel("ball resting on a plane")
+    ball = mdl.add(Body("ball", m, (0.4 * m * r * r,) * 3, position=(r - d) * n,
+                        velocity=(v0 * c, 0.0, -v0 * s),
+                        angular_velocity=tuple(spin * n + np.array([0.0, v0 / r, 0.0]))))
+    mdl.add(Contact("floor", ball, Sphere(r), ground, Plane((0, 0, 0), n),
+                    normal=Hertz(K=K), restitution=0.5, **contact))
+    mdl.add(Gravity())
+    return mdl
+
+
+def test_spin_friction_stops_a_spinning_ball_at_its_closed_form_time_and_holds_it():
+    w0, mu, r_t, g = 10.0, 0.3, 0.01, 9.81
+    J = 0.4 * 1.0 * 0.1 ** 2
+    r = nonsmooth.simulate(_resting_ball(spin=w0, mu=mu, torsion_radius=r_t), 1.6)
+    stops = r.events.filter("floor.spin", "stick")
+    assert len(stops) == 1
+    assert stops.t[0] == pytest.approx(w0 * J / (mu * r_t * 1.0 * g), rel=1e-6)
+    after = r.t > stops.t[0] + 0.01
+    assert np.allclose(r["ball.wz_world"][after], 0.0, atol=1e-12)
+    assert np.allclose(r["floor.spin_torque"][r.t < 0.9 * stops.t[0]],
+                       mu * r_t * r["floor.N"][r.t < 0.9 * stops.t[0]], rtol=1e-9)
+
+
+def test_rolling_resistance_decelerates_a_rolling_ball_at_five_sevenths_eta_g_over_r():
+    v0, eta, g, R = 0.5, 0.002, 9.81, 0.1
+    decel = 5.0 * eta * g / (7.0 * R)  # a solid sphere rolling without slip
+    r = nonsmooth.simulate(_resting_ball(v0=v0, mu=0.5, rolling_arm=eta), 0.3)
+    # it rolls: the sliding pair sticks throughout (after the first microseconds: the contact
+    # point is midway in the penetration, a material point turning at w (R - d/2))
+    assert np.all(r.events.filter("floor", ("velocity_zero", "reserve_zero")).t < 1e-4)
+    assert r["floor.mode"][-1] == 0.0
+    later = r.t > 0.01  # (after the first slip: the speed then falls linearly)
+    slope, _ = np.polyfit(r.t[later], r["ball.vx"][later], 1)
+    assert -slope == pytest.approx(decel, rel=1e-3)  # (to the compliance: d / R ~ 1e-3)
+    assert np.ptp(r["ball.vx"][later] - slope * r.t[later]) < 1e-9  # (uniform)
+
+
+@pytest.mark.parametrize("eta, holds", [(0.02, True), (0.01, False)])
+def test_rolling_resistance_holds_a_ball_on_a_slope_iff_tan_alpha_below_eta_over_r(eta, holds):
+    slope = math.atan(0.15)  # eta / R = 0.2 holds it, 0.1 does not
+    r = nonsmooth.simulate(_resting_ball(slope=slope, mu=0.5, rolling_arm=eta), 0.3)
+    moved = math.hypot(r["ball.x"][-1] - r["ball.x"][0], r["ball.z"][-1] - r["ball.z"][0])
+    if holds:
+        assert moved < 1e-9  # (the normal transient only: no creep)
+    else:  # rolling against eta N: a = 5/7 g (sin - eta/R cos)
+        a = 5.0 / 7.0 * 9.81 * (math.sin(slope) - eta / 0.1 * math.cos(slope))
+        assert moved == pytest.approx(0.5 * a * 0.3 ** 2, rel=2e-3)  # (compliance d/R)
