@@ -5,7 +5,8 @@ families. :mod:`~nonsmooth.contact.shapes` (the primitives and their kind codes)
 :mod:`~nonsmooth.contact.geometry` (one compiled closed form per pair of primitives, and
 :func:`pair_geometry`, the one entry point), :mod:`~nonsmooth.contact.laws` (Hertz, linear and
 hysteretic normal forces, the damping rules and the exact restitution),
-:mod:`~nonsmooth.contact.element` (:class:`Contact`, the element the families compile).
+:mod:`~nonsmooth.contact.element` (:class:`Contact`, the element the families compile) and
+:mod:`~nonsmooth.contact.pairs` (:func:`contacts`: every pair of many shapes at once).
 """
 
 from .element import Contact
@@ -19,11 +20,12 @@ from .laws import (
     normal_law,
     realised_restitution,
 )
+from .pairs import contacts
 from .shapes import Box, Capsule, Circle, Cylinder, Ellipsoid, Hole, Line, Plane, Shape, Sphere
 
 __all__ = [
     "Shape", "Sphere", "Capsule", "Ellipsoid", "Cylinder", "Box", "Plane", "Circle", "Hole",
     "Line", "ContactPoint", "contact_points", "gap_rate", "pair_geometry", "supported",
     "Contact", "Hertz", "Linear", "DAMPING_RULES", "chi_for", "realised_restitution", "normal_law",
-    "normal_force",
+    "normal_force", "contacts",
 ]
