@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..contact.element import Contact
+from ..contact.element import MIN_IMPACT_SPEED, Contact
 from ..errors import ModelError
 from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms
@@ -346,6 +346,7 @@ class SpatialSystem(System):
                 self._contact_rows.append((len(self.pairs), c, kind))
                 self.pairs.append(pr)
         self.contact_pairs = tuple((i, c) for i, c, _ in self._contact_rows)
+        self._contact_tables = self._contact_last = None  # (contact_kernels, made on use)
         self._finish()
         self.variable_norm_weights = any(fr.variable for fr in self._friction)
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
@@ -592,23 +593,57 @@ class SpatialSystem(System):
         K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
         return float(sum(cc.potential(K) for cc in self._contacts))
 
+    #: Whether the contacts are evaluated by one compiled call (``contact_kernels.
+    #: contact_terms``, the same arithmetic; ``tests/contact/test_spatial_contact.py``
+    #: compares them); False: element by element in Python (``spatial.contact``).
+    compiled_contacts = True
+
+    def _contact_call(self, q, v, impact=None):
+        """``contact_kernels.contact_terms`` at ``(q, v)`` with the impact speeds ``impact``
+        (zeros when None), the last call's result again for the same arguments."""
+        q = np.ascontiguousarray(q, dtype=float)
+        v = np.ascontiguousarray(v, dtype=float)
+        impact = np.zeros(len(self._contacts)) if impact is None else np.ascontiguousarray(
+            impact, dtype=float)
+        key = (q.tobytes(), v.tobytes(), impact.tobytes())
+        last = self._contact_last
+        if last is not None and last[0] == key:
+            return last[1]
+        if self._contact_tables is None:
+            from .contact_kernels import contact_tables
+
+            self._contact_tables = contact_tables(self)
+        from .contact_kernels import contact_terms
+
+        ci, cf = self._contact_tables
+        out = contact_terms(ci, cf, q, v, impact, MIN_IMPACT_SPEED, self.n_v, self.p_rows)
+        self._contact_last = (key, out)
+        return out
+
     def contact_gaps(self, t, q):
         """Each contact's smallest gap (m), (n_contacts,)."""
+        if self.compiled_contacts:
+            return self._contact_call(q, np.zeros(self.n_v))[3].copy()
         K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
         return np.array([cc.gap(K) for cc in self._contacts])
 
     def contact_approach(self, t, q, v):
         """Each contact's approach speed at its deepest point (m/s), (n_contacts,)."""
+        if self.compiled_contacts:
+            return self._contact_call(q, v)[4].copy()
         K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
         return np.array([cc.approach(K) for cc in self._contacts])
 
     def contact_forces(self, t, q, v, impact):
-        """The contacts' generalized forces (n_v,) and damping power (W) at the impact speeds
-        ``impact`` (m/s)."""
+        """The contacts' generalized forces (n_v,), damping power (W) and normal forces (N,
+        (n_contacts,)) at the impact speeds ``impact`` (m/s)."""
+        if not self._contacts:
+            return np.zeros(self.n_v), 0.0, np.zeros(0)
+        if self.compiled_contacts:
+            f, P, N = self._contact_call(q, v, impact)[:3]
+            return f.copy(), float(P), N.copy()
         f = np.zeros(self.n_v)
         N = np.zeros(len(self._contacts))
-        if not self._contacts:
-            return f, 0.0, N
         K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
         P = 0.0
         for c, (cc, d0) in enumerate(zip(self._contacts, impact, strict=True)):
@@ -618,7 +653,13 @@ class SpatialSystem(System):
 
     def _contact_friction_rows(self, q, v, W) -> None:
         """The contacts' friction rows of ``W`` (their slip velocity in the tangent plane at
-        the deepest point, :meth:`CompiledContact.slip_rows`) into ``W`` (p_rows, n_v)."""
+        the friction point, :meth:`CompiledContact.slip_rows`) into ``W`` (p_rows, n_v)."""
+        if self.compiled_contacts:
+            Wc = self._contact_call(q, v)[5]
+            for i, _c, _kind in self._contact_rows:
+                w, d = int(self.w_row[i]), int(self.pair_dim[i])
+                W[w:w + d] = Wc[w:w + d]
+            return
         K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
         for i, c, kind in self._contact_rows:
             w = int(self.w_row[i])

@@ -225,3 +225,43 @@ def test_rolling_resistance_holds_a_ball_on_a_slope_iff_tan_alpha_below_eta_over
     else:  # rolling against eta N: a = 5/7 g (sin - eta/R cos)
         a = 5.0 / 7.0 * 9.81 * (math.sin(slope) - eta / 0.1 * math.cos(slope))
         assert moved == pytest.approx(0.5 * a * 0.3 ** 2, rel=2e-3)  # (compliance d/R)
+
+
+def test_the_compiled_contacts_are_the_python_reference():
+    """``contact_kernels.contact_terms`` (one compiled call) against the Python reference
+    (``spatial.contact``, ``compiled_contacts = False``) at random penetrating states: a ball
+    on a plane with sliding, spin and rolling friction, two balls, a box on a plane (several
+    points: its friction at the centre of pressure)."""
+    rng = np.random.default_rng(5)
+    mdl = SpatialModel("scene")
+    a = mdl.add(Body("a", 1.0, (0.01, 0.02, 0.03), position=(0, 0, 0.099)))
+    b = mdl.add(Body("b", 2.0, (0.02, 0.02, 0.01), position=(0.198, 0.01, 0.1)))
+    box = mdl.add(Body("box", 3.0, (0.05, 0.04, 0.03), position=(1, 0, 0.0995)))
+    floor = Plane((0, 0, 0), (0, 0, 1))
+    mdl.add(Contact("af", a, Sphere(0.1), ground, floor, normal=Hertz(K=1e7), restitution=0.6,
+                    mu=0.3, torsion_radius=0.01, rolling_arm=0.002))
+    mdl.add(Contact("ab", a, Sphere(0.1), b, Sphere(0.1), normal=Linear(1e5, 30.0), mu=0.2))
+    mdl.add(Contact("boxf", box, Box((0.1, 0.2, 0.1)), ground, floor, normal=Hertz(K=1e8),
+                    restitution=0.5, mu=0.4, mu_s=0.5, rolling_arm=0.001))
+    system = mdl.compile()
+    q0, v0 = mdl.initial_state()
+    for _ in range(5):
+        q = q0 + rng.normal(scale=2e-3, size=q0.size)
+        v = rng.normal(size=v0.size)
+        impact = rng.uniform(0.0, 2.0, size=3)
+        system.compiled_contacts = True
+        got = (system.contact_forces(0.0, q, v, impact), system.contact_gaps(0.0, q),
+               system.contact_approach(0.0, q, v), system.terms(0.0, q, v).W,
+               system.tangential_bias(0.0, q, v))
+        system.compiled_contacts = False
+        want = (system.contact_forces(0.0, q, v, impact), system.contact_gaps(0.0, q),
+                system.contact_approach(0.0, q, v), system.terms(0.0, q, v).W,
+                system.tangential_bias(0.0, q, v))
+        (f1, P1, N1), (f2, P2, N2) = got[0], want[0]
+        assert np.allclose(f1, f2, rtol=1e-12, atol=1e-9) and np.allclose(N1, N2, rtol=1e-12)
+        assert P1 == pytest.approx(P2, rel=1e-12, abs=1e-12)
+        assert np.any(N1 > 0.0)
+        for x, y in zip(got[1:4], want[1:4], strict=True):
+            assert np.allclose(x, y, rtol=1e-10, atol=1e-10)
+        # the bias: a central difference of W (step 1e-7 of the motion's time scale) in both
+        assert np.allclose(got[4], want[4], rtol=1e-6, atol=1e-6)
