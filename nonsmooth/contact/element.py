@@ -62,7 +62,8 @@ class Contact:
     mu : float, optional
         Friction at the contact: the dynamic (sliding) coefficient (-), in [0, 10]; None:
         frictionless. The friction acts in the tangent plane at the contact point (a pair of
-        dimension 2) and its normal load is the contact's normal force.
+        dimension 2; planar shapes: along the tangent, dimension 1) and its normal load is the
+        contact's normal force.
     mu_s : float, optional
         The static coefficient (-), >= ``mu`` (default ``mu``): with the Coulomb law the
         contact sticks exactly (no creep) while ``|F_T| <= mu_s N``.
@@ -131,20 +132,19 @@ class Contact:
                 f"{type(b).__name__}) is not available; friction acts at single-point contacts "
                 "(a sphere with a sphere, capsule or plane, an ellipsoid on a plane): give the "
                 "shape spheres at its corners")
-        if a.planar:
-            raise ModelError(f"{where}: friction at planar contacts is not available")
         self.friction_pair()  # (checked now: the coefficients and the law)
 
     def friction_pair(self):
-        """The contact's :class:`~nonsmooth.system.FrictionPair` (dimension 2, no load row:
-        its load is the contact's normal force), or None without friction."""
+        """The contact's :class:`~nonsmooth.system.FrictionPair` (dimension 2 in the tangent
+        plane; planar shapes: 1, along the tangent line; no load row: its load is the contact's
+        normal force), or None without friction."""
         if self.mu is None:
             return None
         from ..system import FrictionPair
 
         try:
             pair = FrictionPair(self.name, None, self.mu, self.mu_s, law=self.law,
-                                params=self.friction_params, dim=2)
+                                params=self.friction_params, dim=1 if self.planar else 2)
             pair.make_law()
         except ModelError as exc:
             raise ModelError(f"contact '{self.name}': {exc}") from None
