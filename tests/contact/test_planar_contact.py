@@ -217,3 +217,31 @@ def test_a_model_without_contacts_keeps_the_planar_kernels():
     assert dyn._fast is not None and dyn.compiled_family() is not None
     dyn = Dynamics(_disc(R, 0.0, gravity=True).compile())
     assert dyn._fast is None and dyn.compiled_family() is None
+
+
+def test_the_slider_crank_with_a_clearance_joint_balances_the_drive_and_the_contact():
+    """The bundled model after Flores et al.: a crank driven at 5000 rpm, the pin of the rod
+    flying in the slider's bearing and hitting its wall. What can be checked exactly: the
+    energy balance (the drive's work against the kinetic, potential and elastic energy and the
+    contact's damping), no contact force while the pin flies free, the gap the clearance less
+    the eccentricity computed from the bodies' coordinates."""
+    from nonsmooth import models
+
+    mdl = models.build("slider_crank_clearance")
+    # (max_step: a step begun at a touch with the contact force still zero may otherwise
+    # reach deep into the wall, where the stiff force overflows)
+    r = nonsmooth.simulate(mdl, 0.006, max_step=1e-5)
+    touch, leave = _impacts(r, "clearance")
+    assert len(touch) >= 5 and len(leave) >= 5  # impacts, not a permanent contact
+    w = r.diagnostics["work"]
+    assert w["W_drive"] != 0.0 and w["W_damping"] < 0.0
+    assert abs(r.diagnostics["energy_balance_scaled"]) < 1e-8
+    gap, N = r["clearance.gap"], r["clearance.N"]
+    assert np.all(N[gap > 0.0] == 0.0) and np.all(N[gap < 0.0] > 0.0)
+    assert np.allclose(r["ecc"], 5e-4 - gap, rtol=0, atol=1e-15)
+    # the force on the slider (body_a) is along the eccentricity, away from the pin's side
+    assert np.allclose(np.hypot(r["clearance.Fx"], r["clearance.Fy"]), N, rtol=1e-12)
+    # the pin penetrates the wall by much less than the clearance (stiff steel)
+    assert 0.0 < -gap.min() < 0.2 * 5e-4
+    # the crank turns at the driven speed
+    assert np.allclose(np.diff(r["theta"]) / np.diff(r.t), 5000 * math.pi / 30, rtol=1e-9)
