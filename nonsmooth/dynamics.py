@@ -89,7 +89,7 @@ class _BufferEvaluation(Evaluation):
         if self._M_given is not None:
             return self._M_given
         dyn = self._dyn
-        tab = getattr(dyn.system, "tables", None)  # a planar model's (its mass may depend on q)
+        tab = dyn._tables  # a planar model's (its mass may depend on q)
         if tab is None:
             return dyn.system.constant_mass  # a compiled family's constant mass (spatial)
         if tab.has_state_mass:
@@ -190,6 +190,10 @@ class Dynamics:
         self.contact_N = np.zeros(self.n_contacts)  # (N; of the latest terms)
         by = np.asarray(system.contact_pairs, dtype=int).reshape(-1, 2)
         self._contact_pairs, self._pair_contacts = by[:, 0], by[:, 1]
+        # the tables of a family whose one kernel evaluates the terms and the stage (the
+        # planar family's); None with contacts, whose forces the tables do not hold: the
+        # system's terms (Dynamics.terms adds the contacts') and the compiled stage after them
+        self._tables = None if self.n_contacts else getattr(system, "tables", None)
         #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
         #: system's family lays it out for these laws (and contacts)
         self.layout = system.layout_with(self.n_z + self.n_contacts)
@@ -236,7 +240,7 @@ class Dynamics:
         # dim > 1 too (the plan's vector tail: e_ref and stop_speed become views into it)
         packed = [law.pack() if "pack" in type(law).__dict__ else None for law in self.laws]
         if all(pk is not None for pk in packed):
-            self._compile_plan(getattr(system, "tables", None), packed)
+            self._compile_plan(self._tables, packed)
 
     def _compile_plan(self, tables, packed) -> None:
         """Pack the constants of :func:`nonsmooth.core.stage.acceleration_stage` (its ``plan``);
@@ -490,7 +494,7 @@ class Dynamics:
         """The kernel's call with its arguments prepared: ``(status, terms or None, user
         values or None)``."""
         sysm = self.system
-        tab = getattr(sysm, "tables", None)
+        tab = self._tables
         vec = self._vector
         if type(modes) is not np.ndarray or type(faces) is not np.ndarray:
             modes, faces = vec(modes), vec(faces)

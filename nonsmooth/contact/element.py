@@ -59,9 +59,9 @@ class Contact:
     mu : float, optional
         Friction at the contact: the dynamic (sliding) coefficient (-), in [0, 10]; None:
         frictionless. The friction acts in the tangent plane at the contact point (a pair of
-        dimension 2) and its normal load is the contact's normal force; with several points
-        (a box or cylinder on a plane) at their centre of pressure, without a torsional
-        friction about the normal.
+        dimension 2; planar shapes: along the tangent, dimension 1) and its normal load is the
+        contact's normal force; with several points (a box or cylinder on a plane) at their
+        centre of pressure, without a torsional friction about the normal.
     mu_s : float, optional
         The static coefficient (-), >= ``mu`` (default ``mu``): with the Coulomb law the
         contact sticks exactly (no creep) while ``|F_T| <= mu_s N``.
@@ -136,8 +136,6 @@ class Contact:
                 raise ModelError(f"{where}: mu_s and friction_params need mu= (the dynamic "
                                  "friction coefficient)")
             return
-        if self.shape_a.planar:
-            raise ModelError(f"{where}: friction at planar contacts is not available")
         self.friction_pair()  # (checked now: the coefficients and the law)
 
     def torque_pairs(self) -> list:
@@ -174,15 +172,16 @@ class Contact:
         return out
 
     def friction_pair(self):
-        """The contact's :class:`~nonsmooth.system.FrictionPair` (dimension 2, no load row:
-        its load is the contact's normal force), or None without friction."""
+        """The contact's :class:`~nonsmooth.system.FrictionPair` (dimension 2 in the tangent
+        plane; planar shapes: 1, along the tangent line; no load row: its load is the contact's
+        normal force), or None without friction."""
         if self.mu is None:
             return None
         from ..system import FrictionPair
 
         try:
             pair = FrictionPair(self.name, None, self.mu, self.mu_s, law=self.law,
-                                params=self.friction_params, dim=2)
+                                params=self.friction_params, dim=1 if self.planar else 2)
             pair.make_law()
         except ModelError as exc:
             raise ModelError(f"contact '{self.name}': {exc}") from None

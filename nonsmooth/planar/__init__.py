@@ -1,5 +1,7 @@
 """The planar family: bodies in the plane with absolute coordinates ``(x, y, theta)``, its joints,
-forces, rotor inertia, clutches and sliding contacts, their tables and compiled kernels.
+forces, rotor inertia, clutches, sliding contacts and compliant contacts (``contact``: the
+element ``nonsmooth.contact.Contact`` of planar shapes and ``Clearance``), their tables and
+compiled kernels.
 
 Build a model with :class:`PlanarModel` and the elements exported here; ``nonsmooth.simulate``
 runs it. The modules: ``model`` (the builder and :class:`PlanarSystem`), ``bodies``,
@@ -20,4 +22,13 @@ from .sliding_contact import SlidingContact
 __all__ = ["PlanarModel", "PlanarSystem", "Body", "Ground", "PointMass", "ground", "Revolute",
            "Translational", "Driver", "Spring", "Damper", "JointDamper", "RotationalSpring",
            "Force", "Torque", "Gravity", "RotorInertia", "Clutch", "Brake", "Clamp",
-           "SlidingContact"]
+           "SlidingContact", "Clearance"]
+
+
+def __getattr__(name: str):
+    """``Clearance`` loaded on first use (the contact package loads numba)."""
+    if name == "Clearance":
+        from .contact import Clearance
+
+        return Clearance
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

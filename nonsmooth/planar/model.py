@@ -12,6 +12,8 @@ forces (:mod:`nonsmooth.planar.forces`), then :meth:`PlanarModel.compile` gives 
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ..core.status import COINCIDENT
@@ -58,10 +60,28 @@ class PlanarModel:
         self.joints: list = []
         self.forces: list = []
         self.inertias: list = []
+        self.contacts: list = []
 
     def add(self, element):
-        """Add a body, joint, driver, force or rotor-inertia element; returns it."""
-        if isinstance(element, (Body, PointMass)):
+        """Add a body, joint, driver, force, rotor-inertia element or compliant contact
+        (:class:`nonsmooth.contact.Contact` of planar shapes, :class:`~nonsmooth.planar.
+        Clearance`); returns it."""
+        if _is_contact(element):
+            from .contact import check_planar_contact
+
+            check_planar_contact(self.name, element)
+            taken = {e.name: kind for kind, group in (("body", self.bodies),
+                                                      ("joint or driver", self.joints),
+                                                      ("contact", self.contacts))
+                     for e in group}
+            taken.update({getattr(f, "name", None): "force" for f in self.forces})
+            if element.name in taken:
+                raise ModelError(f"model '{self.name}': contact '{element.name}': the name is "
+                                 f"taken by a {taken[element.name]} added before; give the "
+                                 "contact a name of its own (it prefixes its outputs, "
+                                 f"'{element.name}.gap' ...)")
+            self.contacts.append(element)
+        elif isinstance(element, (Body, PointMass)):
             if any(b.name == element.name for b in self.bodies):
                 raise ModelError(f"a body named '{element.name}' already exists")
             self.bodies.append(element)
@@ -74,7 +94,7 @@ class PlanarModel:
         else:
             raise ModelError(
                 f"cannot add {type(element).__name__}: expected a Body, PointMass, joint, driver, "
-                "force or RotorInertia element"
+                "force, RotorInertia element or a nonsmooth.contact.Contact (Clearance)"
             )
         return element
 
@@ -82,7 +102,7 @@ class PlanarModel:
         """Collect every problem of the model into one :class:`ModelError`."""
         problems = []
         known = {id(b) for b in self.bodies} | {id(ground)}
-        for el in self.joints + self.forces + self.inertias:
+        for el in self.joints + self.forces + self.inertias + self.contacts:
             for b in el.bodies():
                 if id(b) not in known and not isinstance(b, Ground):
                     problems.append(f"{type(el).__name__} '{el.name}' uses body '{b.name}', "
@@ -111,6 +131,14 @@ class PlanarModel:
                 q.append(b.angle)
                 v.append(b.angular_velocity)
         return np.array(q, dtype=float), np.array(v, dtype=float)
+
+
+def _is_contact(element) -> bool:
+    """Whether ``element`` is a :class:`nonsmooth.contact.Contact` (the contact package, which
+    loads numba, imported only when a model has one)."""
+    if "nonsmooth.contact.element" not in sys.modules:
+        return False  # (no Contact was ever made)
+    return isinstance(element, sys.modules["nonsmooth.contact.element"].Contact)
 
 
 def _vector(x) -> np.ndarray:
@@ -150,6 +178,24 @@ class PlanarSystem(System):
             self.constraint_kinds += j.row_kinds()
         self._tangential = [j for j in model.joints if j.friction is not None]
         self.pairs: list[FrictionPair] = [self._pair(j) for j in self._tangential]
+        # compliant contacts (obligation 12; nonsmooth.planar.contact), in Python: a model with
+        # contacts runs its terms here and the compiled stage after them (compiled_family:
+        # None); a contact with friction has a pair of dimension 1 after the joints' (its
+        # load: the contact's normal force)
+        self._contacts = []
+        if model.contacts:
+            from .contact import CompiledContact
+
+            self._contacts = [CompiledContact(c, tab.offsets) for c in model.contacts]
+        self.contact_names = tuple(c.name for c in model.contacts)
+        pairs_at = []
+        for c in model.contacts:
+            pair = c.friction_pair()
+            pairs_at.append(-1 if pair is None else len(self.pairs))
+            if pair is not None:
+                self.pairs.append(pair)
+        self._contact_pair_of = tuple(pairs_at)  # each contact's pair, -1: frictionless
+        self.contact_pairs = tuple((i, c) for c, i in enumerate(pairs_at) if i >= 0)
         self._finish()
         self._user = tab.user
         self._U = np.zeros((tab.ints.shape[0], 3))
@@ -239,13 +285,20 @@ class PlanarSystem(System):
         :func:`nonsmooth.planar.outputs.planar_outputs`)."""
         from .outputs import planar_outputs
 
-        return planar_outputs(self, q0, v0, t0)
+        out = planar_outputs(self, q0, v0, t0)
+        if self._contacts:
+            from .contact import contact_outputs
+
+            out.update(contact_outputs(self))
+        return out
 
     def compiled_family(self, size: int, run_blocks=None, home=None):
         """The planar kernels and phases over this system's tables
         (:class:`~nonsmooth.planar.family.PlanarFamily`; obligation 4) for a run whose
         evaluation buffer has ``size`` floats; with vector pairs ``run_blocks``, the slices of
         the plan's ``e_ref`` and ``stop_speed``, and ``home``, the run's plan."""
+        if self._contacts:  # their forces are added to the terms in Python (Dynamics.terms)
+            return None
         from .family import planar_family
 
         return planar_family(self, size, run_blocks, home)
@@ -278,16 +331,64 @@ class PlanarSystem(System):
                                       self.p_rows, float(t), _vector(q), _vector(v))
         if err:
             raise ModelError(self.name_failure(COINCIDENT, int(err_row), t, q, v))
+        if self._contacts:
+            self._contact_friction_rows(q, W)
         return Terms(M, f, phi, phi_t, G, gamma, W, P_applied, P_damping)
 
     def potential(self, t, q):
         tab = self.tables
-        return float(self._kern().planar_potential(tab.ints, tab.floats, _vector(q)))
+        V = float(self._kern().planar_potential(tab.ints, tab.floats, _vector(q)))
+        return V + self._contact_energy(q) if self._contacts else V
 
     def tangential_bias(self, t, q, v):
         tab = self.tables
-        return self._kern().planar_bias(tab.ints, tab.floats, self.p_rows, _vector(q),
+        bias = self._kern().planar_bias(tab.ints, tab.floats, self.p_rows, _vector(q),
                                         _vector(v))
+        if self.contact_pairs:
+            bias = bias + self._contact_bias(q, v)
+        return bias
+
+    # ------------------------------------------------------------------ contacts (obligation 12)
+    def _contact_energy(self, q) -> float:
+        """The contacts' elastic energy (J) at ``q``."""
+        return float(sum(cc.potential(q) for cc in self._contacts))
+
+    def contact_gaps(self, t, q):
+        """Each contact's gap (m; < 0 penetrating), (n_contacts,)."""
+        return np.array([cc.gap(q) for cc in self._contacts])
+
+    def contact_approach(self, t, q, v):
+        """Each contact's approach speed ``-d gap/dt`` (m/s), (n_contacts,)."""
+        return np.array([cc.approach(q, v) for cc in self._contacts])
+
+    def contact_forces(self, t, q, v, impact):
+        """The contacts' generalized forces (n_q,), their damping power (W) and normal forces
+        (N, (n_contacts,)) at the impact speeds ``impact`` (m/s)."""
+        f = np.zeros(self.n_q)
+        N = np.zeros(len(self._contacts))
+        P = 0.0
+        for c, (cc, d0) in enumerate(zip(self._contacts, impact, strict=True)):
+            p_c, N[c] = cc.apply(q, v, d0, f)
+            P += p_c
+        return f, P, N
+
+    def _contact_friction_rows(self, q, W) -> None:
+        """The contacts' friction rows of ``W`` (p_rows, n_q): the slip along the tangent at
+        the contact point (:meth:`CompiledContact.slip_row`)."""
+        for cc, i in zip(self._contacts, self._contact_pair_of, strict=True):
+            if i >= 0:
+                W[int(self.w_row[i])] = cc.slip_row(q, self.n_q)
+
+    def _contact_bias(self, q, v) -> np.ndarray:
+        """``(dW/dt) v`` of the contacts' rows (p_rows,): a central difference of ``W v``
+        along the motion ``dq/dt = v`` (step 1e-7 of the time scale ``|q| / |v|``)."""
+        q, v = np.asarray(q, float), np.asarray(v, float)
+        h = 1e-7 * max(1e-3, float(np.max(np.abs(q)))) / max(1e-12, float(np.max(np.abs(v))))
+        h = min(h, 1e-6)
+        Wp, Wm = np.zeros((self.p_rows, self.n_q)), np.zeros((self.p_rows, self.n_q))
+        self._contact_friction_rows(q + h * v, Wp)
+        self._contact_friction_rows(q - h * v, Wm)
+        return (Wp - Wm) @ v / (2.0 * h)
 
     # ------------------------------------------------------------------ the reference path
     def _bind(self):
