@@ -286,7 +286,9 @@ def _dop853_calls(run: _Run, method, held: _HeldSignals, watch: StepWatch, phase
                   state, y, f, g, fired, cap, out, start, token):
     """The compiled DOP853 calls of :func:`_compiled_phase`, each call's rows recorded before
     a signal that came during it is handed on (``held``); ``watch`` follows the step size at
-    each pause (a collapse at a singular constraint Jacobian stops the run, named)."""
+    each pause (a collapse at a singular constraint Jacobian stops the run, named) and the
+    rows kept of a system that removed redundant ones (``("rows", next_k, t, y, keep)``: the
+    phase ends where they are to be chosen again)."""
     from ..core import callbacks
     from ..core.phases import dop853
 
@@ -315,8 +317,8 @@ def _dop853_calls(run: _Run, method, held: _HeldSignals, watch: StepWatch, phase
         run.charge(float(state[0]))  # the wall-clock budget
         if held.pending is not None:  # a signal came during the call: its rows are kept
             held.deliver()
-        if status == dop853.PAUSE:
-            watch.advance(float(state[0]), steps, y)
+        if status == dop853.PAUSE and watch.advance(float(state[0]), steps, y):
+            return "rows", next_k, float(state[0]), y, watch.keep  # kept rows chosen again
         if status == dop853.EVENT:
             return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
         if status == dop853.DONE:
