@@ -237,7 +237,9 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
         Constraint rows that are combinations of the others (an over-constrained closed
         loop: a planar four-bar of spatial revolutes, the Bricard linkage): ``"remove"`` drops
         them with a warning naming them (the motion is the same; the reactions are one of
-        the set that balances the loop), ``"refuse"`` raises a ``ModelError`` naming them.
+        the set that balances the loop; chosen again along the run where the rows kept
+        become nearly dependent: ``Result.row_sets``), ``"refuse"`` raises a ``ModelError``
+        naming them.
         Default: the model's own (a ``SpatialModel``'s ``redundant``, ``"remove"``); a model
         already compiled with rows removed is refused with ``"refuse"``.
 

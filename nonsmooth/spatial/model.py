@@ -214,8 +214,12 @@ class SpatialModel:
             kept when it raises the rank of the rows kept before it) and warns with their
             names (:class:`RedundancyWarning`). The removed rows' multipliers are zero: the
             reactions are then one of the set of reactions that balance the loop (a
-            statically indeterminate loop has no unique one), the motion is the same.
-            ``"refuse"`` raises a :class:`ModelError` naming them.
+            statically indeterminate loop has no unique one), the motion is the same. Where
+            the rows kept become nearly dependent along a run while all the rows keep their
+            rank (the Bricard linkage: its redundant row is a different combination at each
+            configuration), the run chooses the removed rows again there and goes on
+            (:meth:`SpatialSystem.row_choice`; warned once, each choice in
+            ``Result.row_sets``). ``"refuse"`` raises a :class:`ModelError` naming them.
 
         Raises
         ------
