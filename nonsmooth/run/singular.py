@@ -95,12 +95,8 @@ class StepWatch:
         ``(t, y)`` and the run goes on with them (``_Run.use_rows``). Raises the named error
         of a step size collapsed at a singular configuration."""
         self.steps += int(n_steps)
-        self.since_rows += int(n_steps)
         if self.steps < WINDOW:
-            if self.since_rows < ROWS_EVERY:
-                return False
-            self.since_rows = 0
-            return self._rows_chosen_again(float(t), y, force=False)
+            return self.rows(t, n_steps, y)
         self.since_rows = 0
         advanced = float(t) - self.t_mark
         steps = self.steps
@@ -117,6 +113,17 @@ class StepWatch:
         if error is not None:
             raise error
         return False
+
+    def rows(self, t: float, n_steps: int, y: np.ndarray) -> bool:
+        """Count ``n_steps`` steps reaching ``t`` (s) at the state ``y``; every
+        :data:`ROWS_EVERY` steps (or at each call, if fewer), True when the rows kept of a
+        system that removed redundant rows are to be chosen again there (:attr:`keep`), as
+        :meth:`advance` without its step-size test (a fixed-step phase's)."""
+        self.since_rows += int(n_steps)
+        if self.since_rows < ROWS_EVERY:
+            return False
+        self.since_rows = 0
+        return self._rows_chosen_again(float(t), y, force=False)
 
     def _rows_chosen_again(self, t: float, y: np.ndarray, force: bool) -> bool:
         """Whether the system (``row_choice``: a spatial system with rows removed as

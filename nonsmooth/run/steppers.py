@@ -74,6 +74,8 @@ class _FixedStepper:
         self.f = self.rhs(t, y)
         self._remember()
         self.status = "running"
+        self.watch = StepWatch(run, t, t_bound - t)  # the rows kept chosen again (rows())
+        self.keep = None  # the constraint rows to keep from here on
         # a family with a compiled step and no user function to call back (a planar or
         # spatial model): each whole step in one compiled call (whose steps, as the compiled
         # phases', are projected at the phase's end only: nonsmooth.family, obligation 2)
@@ -114,6 +116,8 @@ class _FixedStepper:
         self.k = int(np.searchsorted(steps, self.t + _tol(self.t), side="right"))
         if self.t >= self.t_bound:
             self.status = "finished"
+        elif self.watch.rows(self.t, 1, self.y):  # the phase ends here (_phase_end)
+            self.keep = self.watch.keep
 
     def _compiled_step(self, t_next) -> bool:
         """The step by the family's compiled step (``CompiledFamily.step``); False (nothing

@@ -752,7 +752,22 @@ class SpatialSystem(System):
 
     def all_rows_jacobian(self, t: float, q: np.ndarray) -> np.ndarray:
         """``G`` (m_all, 6 N) of every row, the rows removed as redundant included (the
-        run's check of a singular configuration, :mod:`nonsmooth.run.singular`)."""
+        run's check of a singular configuration, :mod:`nonsmooth.run.singular`, and
+        :meth:`row_choice`): by the compiled kernels (:attr:`compiled_terms`; they write the
+        removed rows after the kept ones, ``tables.row_targets``), else the Python path."""
+        if self.compiled_terms:
+            from . import kernels as sk
+            from .tables import row_targets
+
+            tab = self.kernel_tables
+            q = np.ascontiguousarray(q, dtype=float)
+            zero = np.zeros(self.n_v)
+            terms = sk.spatial_terms(tab.ints, tab.floats, tab.bodies,
+                                     np.zeros((tab.ints.shape[0], 3)), float(t), q, zero,
+                                     len(self._all_names))
+            G, err = terms[4], terms[7]
+            if not err:
+                return G[row_targets(self)]
         keep, self._keep = self._keep, None
         try:
             return self.python_terms(t, q, np.zeros(self.n_v)).G
