@@ -34,6 +34,7 @@ from .core.layout import (
     PlanBuilder,
     evaluation_layout,
     evaluation_slices,
+    plan_offsets,
     vector_offsets,
 )
 from .core.status import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
@@ -181,9 +182,17 @@ class Dynamics:
             self.z_slices.append(slice(start, start + law.state_size(int(d))))
             start += law.state_size(int(d))
         self.n_z = start
+        # compliant contacts (obligation 12): one state each after the laws' (its impact speed,
+        # m/s), set by the run at a touch; the contacts' forces at the impact speeds of the
+        # latest evaluation's state (the system's terms plus them: :meth:`terms`)
+        self.n_contacts = system.n_contacts
+        self.impact = np.zeros(self.n_contacts)
+        self.contact_N = np.zeros(self.n_contacts)  # (N; of the latest terms)
+        by = np.asarray(system.contact_pairs, dtype=int).reshape(-1, 2)
+        self._contact_pairs, self._pair_contacts = by[:, 0], by[:, 1]
         #: the integrated state y = [q | v | work | z] (``core.layout``: its one owner), as the
-        #: system's family lays it out for these laws
-        self.layout = system.layout_with(self.n_z)
+        #: system's family lays it out for these laws (and contacts)
+        self.layout = system.layout_with(self.n_z + self.n_contacts)
         # Coulomb coefficients come from the laws (they may override the pairs' own)
         self._mu = np.array([0.0 if law.smooth else law.mu_d for law in self.laws])
         self.mu_s = np.array([0.0 if law.smooth else law.mu_s for law in self.laws])
@@ -263,6 +272,8 @@ class Dynamics:
         if self.vector or norms is not None:  # the vector tail (core.layout.VECTOR_BLOCKS)
             builder.block("dim", self.dim).block("w_row", self.w_row)
         self._plan = builder.build()
+        o_preload = plan_offsets(p, k, m)[1]
+        self._preload_block = slice(o_preload, o_preload + p)
         if self.vector:  # the run's e_ref and stop_speed are the plan's: the compiled stage
             # and phases read and refresh them there (the Python path reads the same numbers)
             _, _, _, o_eref, o_enext, o_stop, end = vector_offsets(p, k, m, self.p_rows)
@@ -403,6 +414,7 @@ class Dynamics:
             Internal states of the smooth laws (LuGre bristle deflections, m).
         """
         self.n_evaluations += 1
+        z = self._law_states(z)
         if self._plan is not None and (z is not None or not self.n_z):
             if faces is not None:
                 ev = self._evaluate_compiled(t, q, v, modes, faces, z)
@@ -490,7 +502,9 @@ class Dynamics:
                                 faces, out), None, U
         # the system's own terms (user callables), then the compiled stage; a NaN in the terms
         # shows in the state, and is named there
-        T = sysm.terms(t, q, v)
+        T = self.terms(t, q, v)
+        if self._contact_pairs.size:  # the contacts' normal forces: their pairs' preloads
+            self._plan[self._preload_block] = self.preloads(t)
         bias = (vec(sysm.tangential_bias(t, q, v)) if (modes == 0.0).any()
                 else self._zero_bias)
         return self._kernel(vec(T.M), vec(T.f), vec(T.phi), vec(T.phi_t), vec(T.G),
@@ -552,7 +566,7 @@ class Dynamics:
         ``GeneralStage.scalar_friction``; pairs of dim > 1:
         ``nonsmooth.vector_friction.stage_friction``), the loads' weights and preloads."""
         sysm = self.system
-        T = sysm.terms(t, q, v)
+        T = self.terms(t, q, v)
         v_T = T.W @ v
         if self.vector:  # pairs of dim > 1: stick rows per pair, one column per slipping pair
             from .core.general import Friction
@@ -564,8 +578,37 @@ class Dynamics:
             fr = self.stage.scalar_friction(v_T, modes, z)
         return self.stage.evaluate(t, T, v, v_T, modes, fr,
                                    lambda: sysm.tangential_bias(t, q, v),
-                                   self._load_weights(q), sysm.preload_at(t), faces,
+                                   self._load_weights(q), self.preloads(t), faces,
                                    self.vector)
+
+    def _law_states(self, z):
+        """``z`` of the run's state without the contacts' impact speeds, which become
+        :attr:`impact` (``z`` itself without contacts or when None)."""
+        if not self.n_contacts or z is None or len(z) != self.n_z + self.n_contacts:
+            return z
+        z = np.asarray(z, dtype=float)
+        self.impact = z[self.n_z:]
+        return z[:self.n_z]
+
+    def terms(self, t, q, v):
+        """The system's terms at ``(t, q, v)`` with its compliant contacts' forces (at the impact
+        speeds :attr:`impact` of the latest evaluation or event; their damping power in
+        ``P_damping``): the terms every evaluation and transition of this run uses."""
+        T = self.system.terms(t, q, v)
+        if not self.n_contacts:
+            return T
+        f_c, P_c, self.contact_N = self.system.contact_forces(t, q, v, self.impact)
+        return T._replace(f=T.f + f_c, P_damping=T.P_damping + P_c)
+
+    def preloads(self, t) -> np.ndarray:
+        """The pairs' preloads at ``t`` (N, (p,)): the system's, and a contact's normal force
+        (of the latest :meth:`terms`) on its friction pair."""
+        pre = self.system.preload_at(t)
+        if not self._contact_pairs.size:
+            return pre
+        pre = np.array(pre, dtype=float)
+        pre[self._contact_pairs] += self.contact_N[self._pair_contacts]
+        return pre
 
     def _scalar_friction(self, v_T, modes, z):
         """``GeneralStage.scalar_friction`` as a tuple ``(stick, slip, a, b, dz)``."""
@@ -591,8 +634,8 @@ class Dynamics:
         at a state (no smooth laws, no radial loads): ``(A, c)``, shapes (k, k) and (k,) over the
         load rows (for simple translational pairs: their normal rows;
         :meth:`nonsmooth.core.general.GeneralStage.normal_equation`)."""
-        return self.stage.normal_equation(self.system.terms(t, q, v), v, modes,
-                                          self._load_weights(q), self.system.preload_at(t))
+        return self.stage.normal_equation(self.terms(t, q, v), v, modes,
+                                          self._load_weights(q), self.preloads(t))
 
     @property
     def hlcp_enumeration_max_size(self) -> int:
@@ -724,7 +767,8 @@ class Dynamics:
         from .transition import Linearization
 
         sysm = self.system
-        lin = self.stage.linearize(t, sysm.terms(t, q, v), v, sysm.tangential_bias(t, q, v),
+        z = self._law_states(z)
+        lin = self.stage.linearize(t, self.terms(t, q, v), v, sysm.tangential_bias(t, q, v),
                                    modes, free, z, faces, rad, self._load_weights(q),
-                                   sysm.preload_at(t))
+                                   self.preloads(t))
         return Linearization(*lin, np.asarray(faces, dtype=float))

@@ -64,6 +64,17 @@ numbers its own; ``docs/seam.md`` section 1):
     models under DOP853: 5e-13, 5e-15, at 1.4x the evaluations of 1e-11;
     ``docs/design/spatial.md`` section 6). Default: None (the method's own,
     ``run.methods.Method.tolerances``: ``run.methods.DEFAULT_TOLERANCES``).
+12. Compliant contacts. ``contact_names`` (n_c), ``contact_gaps(t, q)`` (m, < 0 penetrating),
+    ``contact_approach(t, q, v)`` (``-d gap/dt``, m/s) and ``contact_forces(t, q, v, impact)``
+    (generalized forces (n_v,), their damping power and each contact's normal force; the
+    forces added to the terms' ``f``, the elastic part's energy in ``potential``);
+    ``contact_pairs``: ``(pair, contact)`` of each friction pair whose load (``preload``) is a
+    contact's normal force (its rows of ``W`` the family writes). The run holds one state
+    per contact after the laws' ``z``, its impact speed, set at each touch event (the gap
+    crossing zero downwards: the integrator restarts there, as at its leave event upwards);
+    the force law reads it (hysteretic damping is relative to the impact speed). Default:
+    none. A family whose compiled kernels do not evaluate its contacts returns None from
+    ``compiled_family``.
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the
 run, ``Dynamics`` and the families can all import it without a cycle

@@ -87,7 +87,7 @@ _SEEDED: set[str] = set()
 #: The package's folders with compiled kernel sources, by key (``/``-separated, from the
 #: package's root): each holds its own numba cache folder.
 FOLDERS = ("nonsmooth", "nonsmooth/models", "nonsmooth/core", "nonsmooth/core/phases",
-           "nonsmooth/planar", "nonsmooth/generalized", "nonsmooth/spatial")
+           "nonsmooth/planar", "nonsmooth/generalized", "nonsmooth/spatial", "nonsmooth/contact")
 
 
 def platform_tag() -> str:

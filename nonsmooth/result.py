@@ -197,7 +197,8 @@ class Result:
         dphi = np.array(rec["dphi"], dtype=float).reshape(N, m)
         r.phi, r.dphi = (phi, dphi) if derived else (None, None)
         r.events = EventLog(events, names=[*(pr.name for pr in system.pairs),
-                                           *system.constraint_names, *event_names],
+                                           *system.constraint_names, *system.contact_names,
+                                           *event_names],
                             t_end=(float(knots[-1][0]) if len(knots) else
                                    (float(r.t[-1]) if N else None)))  # where the run ended
         r.coordinate_names = list(system.coordinate_names)

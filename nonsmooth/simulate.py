@@ -281,7 +281,7 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
     beta = next(x for x in (beta, mdl.beta, DEFAULT_BETA) if x is not None)
     check_given_motions(system, t0, t_end, alpha, beta)  # (f, df, ddf) that disagree
     dynamics = Dynamics(system, alpha=alpha, beta=beta, laws=laws)
-    atol = _state_atol(atol, system, dynamics.n_z, rtol, _initial_energy(system, t0, mdl))
+    atol = _state_atol(atol, system, dynamics.layout.n_z, rtol, _initial_energy(system, t0, mdl))
     for law in laws:
         for text in law.warnings():
             warnings.warn(text, RuntimeWarning, stacklevel=2)
@@ -509,7 +509,8 @@ def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
         z0 = initial_states(run.dyn, v_T)
     else:
         z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
-    y = run.layout.join(q, v, None, np.array(z0, dtype=float))
+    z0 = np.concatenate((np.array(z0, dtype=float), np.zeros(system.n_contacts)))  # (set by
+    y = run.layout.join(q, v, None, z0)  # the run's first update_contacts: impact speeds)
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)
     return _integrate_phases(run, method, sched, t0, y, dt, modes, rtol, atol, max_step)

@@ -440,6 +440,39 @@ class System:
         (obligation 11): none, the method's own (``run.methods.Method.tolerances``)."""
         return None
 
+    # ------------------------------------------------------------------ compliant contacts
+    #: The compliant contacts' names (obligation 12): each has a gap (its event function: it
+    #: touches and leaves at gap = 0) and one state of the run, its impact speed (the approach
+    #: speed at its latest touch, m/s), after the friction laws' states in ``z``. Default: none.
+    contact_names: tuple = ()
+
+    @property
+    def n_contacts(self) -> int:
+        """The number of compliant contacts (obligation 12)."""
+        return len(self.contact_names)
+
+    def contact_gaps(self, t: float, q: np.ndarray) -> np.ndarray:
+        """Each contact's gap (m; < 0 penetrating), shape (n_contacts,) (obligation 12)."""
+        return np.zeros(0)
+
+    def contact_approach(self, t: float, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Each contact's approach speed ``-d gap/dt`` (m/s), shape (n_contacts,): the impact
+        speed a touch event stores (obligation 12)."""
+        return np.zeros(0)
+
+    #: The contacts' friction pairs, ``((pair, contact), ...)`` (indices into :attr:`pairs`
+    #: and :attr:`contact_names`): each such pair's normal load is its contact's normal force
+    #: (obligation 12; a contact may have several: sliding, spin, rolling).
+    contact_pairs: tuple = ()
+
+    def contact_forces(self, t: float, q: np.ndarray, v: np.ndarray,
+                       impact: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+        """The contacts' generalized forces (n_v,), their damping power (W, <= 0) and each
+        contact's normal force (N, (n_contacts,): its friction pair's load) at ``(t, q, v)``
+        with each contact's impact speed ``impact`` (n_contacts,), m/s (obligation 12): added
+        to :meth:`terms`' ``f``; their elastic part is in :meth:`potential`."""
+        return np.zeros(self.n_v), 0.0, np.zeros(self.n_contacts)
+
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")
 

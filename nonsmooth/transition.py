@@ -359,7 +359,7 @@ class _Transition:
     def _stick_basis(self, combo):
         """Rows of ``G`` and of the non-candidate sticking pairs, an orthonormal basis of
         their span (one SVD), the sticking candidates (most preferred stickers first), ``W``."""
-        T = self.dyn.system.terms(self.t, self.q, self.v)
+        T = self.dyn.terms(self.t, self.q, self.v)
         trial = self.trial(combo)
         cands = set(self.candidates)
         others = [i for i in np.flatnonzero(trial == 0.0) if i not in cands]

@@ -19,6 +19,10 @@ kind each is logged under in ``result.events``:
   of the loads holds on one side only, so the integration restarts from it like from any other
   engine event (``simulate._Run.handle``);
 * ``"start"`` -- the mode of each Coulomb pair at the initial time;
+* ``"touch"``, ``"leave"`` -- a compliant contact's gap crosses zero downwards (its impact
+  speed, the approach speed then, is stored for its damping and logged as ``speed``, m/s) or
+  upwards; ``"start"`` also gives each contact's status at the initial time (``after``:
+  ``"closed"`` or ``"open"``);
 * ``"user"`` -- a user event function ``g(t, q, v)`` (scipy convention: attributes ``terminal``
   and ``direction``; ``terminal`` may be a count, as in scipy >= 1.12: the run stops at that
   occurrence; ``name`` names it, default its ``__name__``).
@@ -41,11 +45,12 @@ __all__ = ["EventRecord", "EventLog", "mode_name", "UserEvent", "hermite", "loca
 _MODE_NAMES = {1: "slip+", -1: "slip-", 0: "stick"}
 
 #: The kinds of ``result.events`` entries (module docstring).
-EVENT_KINDS = ("start", "velocity_zero", "reserve_zero", "normal_sign", "user")
+EVENT_KINDS = ("start", "velocity_zero", "reserve_zero", "normal_sign", "user", "touch",
+               "leave")
 #: The modes a frictional pair enters (``EventRecord.after`` of a mode event).
 MODES = ("stick", "slip+", "slip-", "slip")
 #: What an event's ``name`` names (``EventRecord.element``).
-ELEMENTS = ("pair", "load row", "user")
+ELEMENTS = ("pair", "load row", "user", "contact")
 #: The kinds whose ``before`` / ``after`` are modes.
 MODE_KINDS = ("start", "velocity_zero", "reserve_zero")
 
@@ -93,6 +98,9 @@ class EventRecord:
     v: np.ndarray = field(repr=False)
     z: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     element: str = field(default="pair", repr=False)
+    #: a contact's approach speed at its ``touch``, ``leave`` or ``start`` (m/s, > 0
+    #: approaching: at a touch its impact speed); NaN for other events
+    speed: float = field(default=float("nan"), repr=False)
 
     @property
     def name(self) -> str:

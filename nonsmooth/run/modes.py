@@ -200,13 +200,48 @@ class Modes:
         out = list(fired)
         for spec in self.event_specs(modes):
             key = (spec[0], spec[1])
-            if spec[0] == "user" or key in out:
+            if spec[0] in ("user", "touch", "leave") or key in out:  # (contacts: all at once)
                 continue
             signed = -spec[2] * self.g_value(spec, t, y, ev, modes)  # > 0 before the crossing
             scale = v_scale if spec[0] == "velocity" else f_scale
             if signed <= 1e-9 * scale:
                 out.append((*key, "coincident"))
         return out
+
+    def update_contacts(self, t, y, initial=False):
+        """Each compliant contact's status just after ``t`` (closed: its gap a moment later,
+        ``gap - tau * approach`` with ``tau = 1e-9 max(1, |t|)`` s, is negative, so a contact
+        at its touch or leave event takes the side it moves to). A contact that closes stores
+        its approach speed as its impact speed in the state and logs a ``touch`` (its
+        ``speed``, m/s), one that opens logs a ``leave``. Returns the state (a new one when an
+        impact speed was set)."""
+        n_c = self.system.n_contacts
+        if not n_c:
+            return y
+        L = self.layout
+        q, v = y[L.q], y[L.v]
+        gap = self.system.contact_gaps(t, q)
+        approach = self.system.contact_approach(t, q, v)
+        closed = gap - 1e-9 * max(1.0, abs(t)) * approach < 0.0
+        if not initial and np.array_equal(closed, self.contact_closed):
+            return y
+        y = np.array(y, dtype=float)
+        z = y[L.z]
+        start = z.size - n_c
+        for c in range(n_c):
+            if closed[c] and (initial or not self.contact_closed[c]):
+                z[start + c] = max(float(approach[c]), 0.0)
+            if initial or closed[c] != self.contact_closed[c]:
+                kind = "start" if initial else ("touch" if closed[c] else "leave")
+                self.events.append(EventRecord(
+                    t, self.system.contact_names[c], kind,
+                    "" if initial else ("open" if closed[c] else "closed"),
+                    "closed" if closed[c] else "open", q.copy(), v.copy(), element="contact",
+                    speed=float(approach[c])))
+        y[L.z] = z
+        self.contact_closed = closed
+        self._last = None
+        return y
 
     def inconsistent(self, y, ev, modes) -> bool:
         """Whether an output of the current phase contradicts its modes or faces (a slipping
@@ -252,6 +287,9 @@ class Modes:
             after = t + 1e-9 * max(1.0, abs(t))  # after t (a restart at its root: either sign)
             specs += [("given", i, -1.0 if self._given_normal_force(i, after) > 0 else 1.0,
                        True) for i, _ in self.system.preload_functions]
+        if t is not None:  # a contact's gap: an open one touches, a closed one leaves
+            specs += [("leave", c, 1.0, True) if closed else ("touch", c, -1.0, True)
+                      for c, closed in enumerate(self.contact_closed)]
         specs += [("user", k, ue.direction, ue.terminal) for k, ue in enumerate(self.user_events)]
         return specs
 
@@ -272,6 +310,8 @@ class Modes:
         if kind == "given":
             return self._given_normal_force(i, t)
         L = self.layout
+        if kind in ("touch", "leave"):
+            return float(self.system.contact_gaps(t, y[L.q])[i])
         ue = self.user_events[i]
         raw = ue.function(t, y[L.q], y[L.v])
         try:

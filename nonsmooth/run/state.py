@@ -99,6 +99,11 @@ class _Run(Recording, Modes):
         # system that removed redundant rows chose them again along the motion (use_rows)
         self.row_sets: list[tuple[float, list[str]]] = [(-math.inf,
                                                          list(system.constraint_names))]
+        # compliant contacts (obligation 12): closed or open between events, and the rates of
+        # their impact speeds in the state (zero: each is set at its touch event only)
+        self.contact_closed = np.zeros(system.n_contacts, dtype=bool)
+        self._still = np.zeros(system.n_contacts)
+        self.events_started = False  # (the contacts' start entries logged)
         self.faces = None
         self.face_threshold = 0.0
         self.max_residual = 0.0
@@ -146,6 +151,7 @@ class _Run(Recording, Modes):
         evaluate = self.dyn.evaluate
         faces = self.faces
         qdot = self.qdot
+        still = self._still
 
         def f(t, y):
             if cached:
@@ -156,7 +162,7 @@ class _Run(Recording, Modes):
                 ev = evaluate(t, y[sq], y[sv], modes, faces, y[sz])
             self.last_ev = ev
             dq = y[sv] if qdot is None else qdot(y[sq], y[sv])  # dq/dt = H(q) v
-            return np.concatenate((dq, ev.dv, ev.powers, ev.dz))
+            return np.concatenate((dq, ev.dv, ev.powers, ev.dz, still))
 
         return f
 
@@ -164,7 +170,7 @@ class _Run(Recording, Modes):
         """``dy/dt`` (size,) at the state ``y`` with its evaluation ``ev`` (as :meth:`fun`)."""
         L = self.layout
         dq = y[L.v] if self.qdot is None else self.qdot(y[L.q], y[L.v])
-        return np.concatenate((dq, ev.dv, ev.powers, ev.dz))
+        return np.concatenate((dq, ev.dv, ev.powers, ev.dz, self._still))
 
     def projected(self, y) -> np.ndarray:
         """``y`` with ``q`` projected by the family (``System.project``): ``y`` itself where

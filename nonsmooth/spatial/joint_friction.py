@@ -367,7 +367,8 @@ def friction_outputs(system) -> dict:
     """
     out = {}
     names = system.constraint_names
-    for i, (pair, fr) in enumerate(zip(system.pairs, system._friction, strict=True)):
+    for i, (pair, fr) in enumerate(zip(system.pairs[:len(system._friction)], system._friction,
+                                                  strict=True)):
         j, w, d = pair.name, int(system.w_row[i]), fr.dim
         out[f"{j}.N"] = (lambda r, i=i: r.N[:, i], "N", "normal load of the joint friction")
         for label, rows, weight in fr.spec.labelled_terms(fr.spec.name, fr.yoke):

@@ -29,11 +29,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..contact.element import Contact
 from ..errors import ModelError
 from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms
 from . import elements as el
 from . import rotor as rt
+from .contact import CompiledContact, tangents
 from .joint_friction import CompiledJointFriction
 from .primitives import Kinematics
 from .rotation import rotation_matrices
@@ -135,11 +137,12 @@ class SpatialModel:
         self.drivers: list[el.Driver] = []
         self.forces: list[el.ForceElement] = []
         self.rotors: list[rt.RotorInertia] = []
+        self.contacts: list[Contact] = []
 
     def add(self, element):
         """Add a body, joint, driver, force element or geared rotor
         (:class:`~nonsmooth.spatial.rotor.RotorInertia`); returns it."""
-        kinds = (el.Body, el.SpatialJoint, el.Driver, el.ForceElement, rt.RotorInertia)
+        kinds = (el.Body, el.SpatialJoint, el.Driver, el.ForceElement, rt.RotorInertia, Contact)
         if isinstance(element, kinds):
             for other in self._elements():
                 if other.name == element.name:
@@ -158,19 +161,25 @@ class SpatialModel:
             self.forces.append(element)
         elif isinstance(element, rt.RotorInertia):
             self.rotors.append(element)
+        elif isinstance(element, Contact):
+            if element.planar:
+                raise ModelError(f"model '{self.name}': contact '{element.name}' has planar "
+                                 "shapes (Circle, Hole, Line); a spatial model's contacts take "
+                                 "Sphere, Box, Capsule, Cylinder, Ellipsoid and Plane")
+            self.contacts.append(element)
         else:
             raise ModelError(f"model '{self.name}': cannot add {type(element).__name__}: "
                              "expected a nonsmooth.spatial Body, joint (Spherical, Revolute, "
                              "...), Driver, force (Gravity, Spring, RotationalSpring, Force, "
-                             "Torque) or "
-                             "RotorInertia")
+                             "Torque), "
+                             "RotorInertia or nonsmooth.contact.Contact")
         return element
 
     def validate(self) -> None:
         """Collect every problem of the model into one :class:`ModelError`."""
         problems = []
         known = {id(b) for b in self.bodies}
-        for e in self.joints + self.drivers + self.forces + self.rotors:
+        for e in self.joints + self.drivers + self.forces + self.rotors + self.contacts:
             for b in e.bodies():
                 if id(b) not in known and not isinstance(b, el.Ground):
                     problems.append(f"{type(e).__name__} '{e.name}' uses body '{b.name}', which "
@@ -188,7 +197,8 @@ class SpatialModel:
 
     def _elements(self) -> list:
         """Every element added: bodies, joints, drivers, forces and rotors, in that order."""
-        return [*self.bodies, *self.joints, *self.drivers, *self.forces, *self.rotors]
+        return [*self.bodies, *self.joints, *self.drivers, *self.forces, *self.rotors,
+                *self.contacts]
 
     def _joint_references(self) -> list[str]:
         """The drivers, rotational springs and rotors whose joint was not added."""
@@ -335,6 +345,21 @@ class SpatialSystem(System):
                 self.pairs.append(j.friction.make_pair(j.name, yoke))
                 self._friction.append(CompiledJointFriction(
                     j.friction, jr.a, jr.b, j.frame_in_a(), jr.s_a, jr.s_b, yoke, axis_b))
+        # compliant contacts (obligation 12; nonsmooth.spatial.contact), in Python: a model
+        # with contacts runs on the compiled stage after these terms, not the compiled phases;
+        # a contact with friction has a pair of dimension 2 after the joints' (its load: the
+        # contact's normal force)
+        self._contacts = [CompiledContact(c, index_of(c.body_a), index_of(c.body_b))
+                          for c in model.contacts]
+        self.contact_names = tuple(c.name for c in model.contacts)
+        self._contact_rows = []  # (pair, contact, kind): "slide", "spin", "rolling"
+        for c, contact in enumerate(model.contacts):
+            pair = contact.friction_pair()
+            kinds = [] if pair is None else [("slide", pair)]
+            for kind, pr in kinds + contact.torque_pairs():
+                self._contact_rows.append((len(self.pairs), c, kind))
+                self.pairs.append(pr)
+        self.contact_pairs = tuple((i, c) for i, c, _ in self._contact_rows)
         self._finish()
         self.variable_norm_weights = any(fr.variable for fr in self._friction)
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
@@ -365,8 +390,8 @@ class SpatialSystem(System):
         the run's plan (as ``planar_family.planar_family``). The frictional joints' rows of
         ``W`` and their tangential bias are written by the kernels (the table's
         ``FRIC_TURN`` and ``FRIC_SLIDE`` rows)."""
-        if self.variable_norm_weights:  # weights of q: the Python stage (Terms.norm_weights)
-            return None
+        if self.variable_norm_weights or self._contacts:  # weights of q: the Python stage
+            return None  # (Terms.norm_weights); contacts: their forces in Python
         from .family import spatial_family
 
         return spatial_family(self, size, run_blocks, home)
@@ -501,9 +526,12 @@ class SpatialSystem(System):
             tab.ints, tab.floats, tab.bodies, U, float(t), q, v, self.n_constraints)
         if err:
             return self.python_terms(t, q, v)
-        if not self._friction:
+        if not self.pairs:
             return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_a, P_d)
-        W = self._compiled_friction(q, v)[0]
+        W = self._compiled_friction(q, v)[0] if self._friction else np.zeros(
+            (self.p_rows, self.n_v))
+        if self._contacts:
+            self._contact_friction_rows(q, v, W)
         weights = self._norm_weights(self.kinematics(q, v)) if self.variable_norm_weights \
             else None
         return Terms(self._M, f, phi, phi_t, G, gamma, W, P_a, P_d, weights)
@@ -545,10 +573,13 @@ class SpatialSystem(System):
         if self._keep is not None:  # rows removed as redundant
             keep = self._keep
             phi, phi_t, G, gamma = phi[keep], phi_t[keep], G[keep], gamma[keep]
-        if not self._friction:
+        if not self.pairs:
             return Terms(self._M, f, phi, phi_t, G, gamma, self._W, P_applied, P_damping)
-        return Terms(self._M, f, phi, phi_t, G, gamma, self.friction_rows(K)[0], P_applied,
-                     P_damping, self._norm_weights(K))
+        W = self.friction_rows(K)[0]
+        if self._contacts:
+            self._contact_friction_rows(q, v, W)
+        return Terms(self._M, f, phi, phi_t, G, gamma, W, P_applied, P_damping,
+                     self._norm_weights(K))
 
     def potential(self, t, q):
         """Gravity's and the springs' potential energy (J) at ``q``: by the compiled kernels
@@ -559,19 +590,73 @@ class SpatialSystem(System):
 
         tab = self.kernel_tables
         Q = np.ascontiguousarray(q, dtype=float).reshape(1, -1)
-        return float(spatial_potentials(tab.ints, tab.floats, tab.bodies, Q)[0])
+        V = float(spatial_potentials(tab.ints, tab.floats, tab.bodies, Q)[0])
+        return V + self._contact_energy(q) if self._contacts else V
 
     def python_potential(self, t, q):
         """:meth:`potential` element by element in Python."""
         K = self.kinematics(q, np.zeros(self.n_v))
-        return float(sum(fe.potential(K) for fe in self._forces))
+        return float(sum(fe.potential(K) for fe in self._forces)) + self._contact_energy(q)
+
+    # ------------------------------------------------------------------ contacts (obligation 12)
+    def _contact_energy(self, q) -> float:
+        """The contacts' elastic energy (J) at ``q``."""
+        if not self._contacts:
+            return 0.0
+        K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
+        return float(sum(cc.potential(K) for cc in self._contacts))
+
+    def contact_gaps(self, t, q):
+        """Each contact's smallest gap (m), (n_contacts,)."""
+        K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
+        return np.array([cc.gap(K) for cc in self._contacts])
+
+    def contact_approach(self, t, q, v):
+        """Each contact's approach speed at its deepest point (m/s), (n_contacts,)."""
+        K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
+        return np.array([cc.approach(K) for cc in self._contacts])
+
+    def contact_forces(self, t, q, v, impact):
+        """The contacts' generalized forces (n_v,) and damping power (W) at the impact speeds
+        ``impact`` (m/s)."""
+        f = np.zeros(self.n_v)
+        N = np.zeros(len(self._contacts))
+        if not self._contacts:
+            return f, 0.0, N
+        K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
+        P = 0.0
+        for c, (cc, d0) in enumerate(zip(self._contacts, impact, strict=True)):
+            p_c, N[c] = cc.apply(K, d0, f)
+            P += p_c
+        return f, P, N
+
+    def _contact_friction_rows(self, q, v, W) -> None:
+        """The contacts' friction rows of ``W`` (their slip velocity in the tangent plane at
+        the deepest point, :meth:`CompiledContact.slip_rows`) into ``W`` (p_rows, n_v)."""
+        K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
+        for i, c, kind in self._contact_rows:
+            w = int(self.w_row[i])
+            rows = self._contacts[c].slip_rows(K, self.n_v, kind)
+            W[w:w + rows.shape[0]] = rows
+
+    def _contact_bias(self, q, v) -> np.ndarray:
+        """``(dW/dt) v`` of the contacts' rows (p_rows,): a central difference of ``W`` along
+        the motion (``dq/dt = qdot(q, v)``, step 1e-7 of the time scale ``|q| / |dq|``)."""
+        q, v = np.asarray(q, float), np.asarray(v, float)
+        dq = self.qdot(q, v)
+        h = 1e-7 * max(1e-3, float(np.max(np.abs(q)))) / max(1e-12, float(np.max(np.abs(dq))))
+        h = min(h, 1e-6)
+        Wp, Wm = np.zeros((self.p_rows, self.n_v)), np.zeros((self.p_rows, self.n_v))
+        self._contact_friction_rows(q + h * dq, v, Wp)
+        self._contact_friction_rows(q - h * dq, v, Wm)
+        return (Wp - Wm) @ v / (2.0 * h)
 
     def friction_rows(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
         """The frictional joints' ``W`` (p_rows, n_v) and tangential bias ``(dW/dt) v``
         (p_rows,) at the kinematics ``K`` (:mod:`nonsmooth.spatial.joint_friction`)."""
         W = np.zeros((self.p_rows, self.n_v))
         bias = np.zeros(self.p_rows)
-        for fr, row in zip(self._friction, self.w_row, strict=True):
+        for fr, row in zip(self._friction, self.w_row[:len(self._friction)], strict=True):
             fr.fill(K, W, bias, int(row))
         return W, bias
 
@@ -585,11 +670,17 @@ class SpatialSystem(System):
     def tangential_bias(self, t, q, v):
         """``(dW/dt) v`` (p_rows,) of the frictional joints (closed form; by the kernels with
         :attr:`compiled_terms`)."""
-        if not self._friction:
+        if not self.pairs:
             return self._none
-        if self.compiled_terms:
-            return self._compiled_friction(q, v)[1]
-        return self.friction_rows(self.kinematics(q, v))[1]
+        if not self._friction:
+            bias = np.zeros(self.p_rows)
+        elif self.compiled_terms:
+            bias = self._compiled_friction(q, v)[1]
+        else:
+            bias = self.friction_rows(self.kinematics(q, v))[1]
+        if self._contact_rows:
+            bias = bias + self._contact_bias(q, v)
+        return bias
 
     def given_motions(self) -> list[tuple]:
         """The drivers given ``position=(f, df, ddf)`` (:meth:`System.given_motions`)."""
@@ -1007,10 +1098,83 @@ class SpatialSystem(System):
                 lambda r, n=d.name: r.lam[:, r.constraint_names.index(n)], d.unit,
                 f"driving {d.label} on body_b")
         out.update(self._element_load_outputs())
+        out.update(self._contact_outputs())
         if self._friction:
             from .joint_friction import friction_outputs
 
             out.update(friction_outputs(self))
+        return out
+
+    def _contact_outputs(self) -> dict:
+        """Each contact's ``<contact>.gap`` (m, the smallest), ``.N`` (N, its normal forces'
+        sum), ``.Fx .Fy .Fz`` (N, world: the force on body_a, normal and friction; on body_b
+        the opposite),
+        ``.x .y .z`` (m, world: its deepest point) and ``.impact_speed`` (m/s, of its latest
+        touch); with friction ``.slip`` (m/s), ``.friction`` (N) and ``.mode`` (0 stick), with
+        a torsion radius ``.spin`` (rad/s), ``.spin_torque`` (N m), ``.spin_mode``, with a
+        rolling arm ``.rolling``, ``.rolling_torque``, ``.rolling_mode``."""
+        out = {}
+        n_c = len(self._contacts)
+        for c, cc in enumerate(self._contacts):
+            def rows(r, c=c):
+                return self._cached(r, "contacts")[c]
+            out[f"{cc.name}.gap"] = (lambda r, rows=rows: rows(r)[:, 0], "m",
+                                     "smallest gap (< 0 penetrating)")
+            out[f"{cc.name}.N"] = (lambda r, rows=rows: rows(r)[:, 1], "N",
+                                   "normal force (the sum over its points)")
+            for k, ax in enumerate("xyz"):
+                out[f"{cc.name}.F{ax}"] = (lambda r, rows=rows, k=k: rows(r)[:, 2 + k], "N",
+                                           f"contact force {ax} on body_a, normal and "
+                                           "friction (world axes)")
+            for k, ax in enumerate("xyz"):
+                out[f"{cc.name}.{ax}"] = (lambda r, rows=rows, k=k: rows(r)[:, 5 + k], "m",
+                                          f"deepest point {ax} (world)")
+            out[f"{cc.name}.impact_speed"] = (
+                lambda r, c=c: r.z[:, r.z.shape[1] - n_c + c], "m/s",
+                "approach speed at the latest touch")
+        for i, c, kind in self._contact_rows:
+            name, w, d = self._contacts[c].name, int(self.w_row[i]), int(self.pair_dim[i])
+            what = {"slide": ("slip", "m/s", "slip speed of body_b on body_a (tangent plane)",
+                              "friction", "N"),
+                    "spin": ("spin", "rad/s", "spin of body_b on body_a about the normal",
+                             "spin_torque", "N m"),
+                    "rolling": ("rolling", "rad/s", "rolling rate of body_b on body_a",
+                                "rolling_torque", "N m")}[kind]
+            rate, rate_unit, rate_what, load, load_unit = what
+            out[f"{name}.{rate}"] = (
+                lambda r, w=w, d=d: np.linalg.norm(r.v_T[:, w:w + d], axis=1), rate_unit,
+                rate_what)
+            out[f"{name}.{load}"] = (
+                lambda r, w=w, d=d: np.linalg.norm(r.F_T[:, w:w + d], axis=1), load_unit,
+                f"magnitude of the contact's {load.replace('_', ' ')}")
+            out[f"{name}.{'mode' if kind == 'slide' else kind + '_mode'}"] = (
+                lambda r, i=i: r.modes[:, i], "-",
+                "friction mode: 0 stick, else slip (2 for a two-dimensional slip)")
+        return out
+
+    def _contact_values(self, r) -> list:
+        """Per contact (N, 8): gap, N, F (3, on body_a), deepest point (3) at each output
+        row."""
+        n_c = len(self._contacts)
+        out = [np.zeros((r.t.size, 8)) for _ in range(n_c)]
+        for k, (q, v) in enumerate(zip(r.q, r.v, strict=True)):
+            K = self.kinematics(q, v)
+            impact = r.z[k, r.z.shape[1] - n_c:]
+            for c, cc in enumerate(self._contacts):
+                pts = cc.points(K)
+                deep = pts[int(np.argmin(pts[:, 0]))]
+                F = np.zeros(3)
+                N = 0.0
+                for _x, n, force, _d, _rate in cc.loads(K, impact[c]):
+                    F -= force * n  # (n from a to b: the force on a is -f n)
+                    N += force
+                for i, c_i, kind in self._contact_rows:
+                    if c_i == c and kind == "slide":  # F_k t_k on b (rows t_k . (v_b - v_a))
+                        w = int(self.w_row[i])
+                        n_f = cc.friction_point(K)[1]
+                        for t_k, F_k in zip(tangents(n_f), r.F_T[k, w:w + 2], strict=True):
+                            F -= F_k * t_k
+                out[c][k] = (deep[0], N, *F, *deep[1:4])
         return out
 
     def _body_outputs(self) -> dict:
@@ -1050,6 +1214,8 @@ class SpatialSystem(System):
             if what in ("F", "J"):
                 cache["F"], cache["J"] = self._reactions(r.t, r.q, r.v, r.lam,
                                                          r.constraint_names)
+            elif what == "contacts":
+                cache[what] = self._contact_values(r)
             else:
                 cache[what] = self.joint_coordinates(r.t, r.q)
         return cache[what]
@@ -1076,6 +1242,8 @@ def _kind(element) -> str:
         return "driver"
     if isinstance(element, rt.RotorInertia):
         return "rotor inertia"
+    if isinstance(element, Contact):
+        return "contact"
     return f"force element {type(element).__name__}"
 
 

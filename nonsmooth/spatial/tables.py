@@ -196,9 +196,12 @@ def _force_rows(system, rows: _Rows) -> None:
 
 
 def _friction_rows(system, rows: _Rows) -> None:
-    """The frictional joints' rows of ``W`` (``CompiledJointFriction.fill``): a ``FRIC_TURN``
+    """The frictional joints' rows of ``W`` (``CompiledJointFriction.fill``; the joints' pairs
+    come first, a contact's after them has its rows written in Python): a ``FRIC_TURN``
     row for the angular slip, a ``FRIC_SLIDE`` row for the slip along the axis."""
-    for pair, fr, w in zip(system.pairs, system._friction, system.w_row, strict=True):
+    n_joint = len(system._friction)
+    for pair, fr, w in zip(system.pairs[:n_joint], system._friction, system.w_row[:n_joint],
+                           strict=True):
         w = int(w)
         cols = fr.C_a.shape[1]
         if cols:  # (a universal joint's yoke "b": its axis fixed in body_b, the bodies

@@ -224,6 +224,18 @@ def test_spatial_friction_example(capsys):
     assert float(printed[1]) == pytest.approx(m * g, rel=1e-12)
 
 
+def test_contact_example_rebounds_at_the_restitution_asked(capsys):
+    """The guide's steel ball: one impact without gravity, its rebound exactly ``e = 0.8`` (the
+    exact damping), its peak force below the undamped Hertz peak ``K d_max^1.5`` (Johnson)."""
+    namespace = {}
+    exec(readme_block("contact-example"), namespace)
+    printed = capsys.readouterr().out.split()
+    assert float(printed[0]) == pytest.approx(0.8, rel=1e-9)
+    m, v, K = 0.032882, 1.0, 4.0 / 3.0 * 210e9 / (2.0 * (1.0 - 0.3 ** 2)) * math.sqrt(0.01)
+    d_max = (5.0 * m * v * v / (4.0 * K)) ** 0.4
+    assert 0.5 * K * d_max ** 1.5 < float(printed[1]) < K * d_max ** 1.5
+
+
 # ============================================================================ the README's examples
 def test_the_readme_planar_example_reaches_the_belts_closed_form_limit_cycle(tmp_path,
                                                                              monkeypatch):

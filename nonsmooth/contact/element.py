@@ -1,0 +1,203 @@
+"""A compliant contact between two bodies: :class:`Contact`, the element a model family compiles.
+
+A contact joins a shape on one body to a shape on another (or on the ground) with a normal force
+law (:mod:`nonsmooth.contact.laws`): it has a gap (:mod:`nonsmooth.contact.geometry`), which
+the run watches as an event function (``touch`` when it closes, ``leave`` when it opens; the
+integrator restarts at both), and one state, its impact speed: the approach speed at its latest
+touch, which hysteretic damping is relative to (``docs/method.md``, "Contact: normal force laws
+and restitution"). The families compile it (the spatial family: ``nonsmooth.spatial.contact``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import ModelError
+from ..validate import check_name
+from .geometry import supported
+from .laws import normal_law
+from .shapes import Shape
+
+__all__ = ["Contact", "MIN_IMPACT_SPEED"]
+
+#: The impact speed (m/s) a hysteretic law is relative to at the least: a contact that closed
+#: at rest or grazing (approach speed below it) is damped as if it had closed at this speed
+#: (its damping coefficient ``chi K d^n / d'_0`` stays finite).
+MIN_IMPACT_SPEED = 1e-3
+
+
+class Contact:
+    """A compliant point contact between ``shape_a`` on ``body_a`` and ``shape_b`` on ``body_b``.
+
+    The normal force acts at each contact point of the pair's geometry, along its normal
+    (pushing the bodies apart, never pulling): ``f = K d^n (1 + chi d'/d'_0)`` of
+    :class:`~nonsmooth.contact.laws.Hertz` (with ``restitution=e`` the damping ``chi`` that
+    realises ``e`` exactly, or a published rule by ``damping=``), or ``k d + c d'`` of
+    :class:`~nonsmooth.contact.laws.Linear`; ``d = -gap`` the penetration (m), ``d'`` its rate,
+    ``d'_0`` the impact speed of the contact's latest touch (at least
+    :data:`MIN_IMPACT_SPEED`).
+
+    Parameters
+    ----------
+    name : str
+        Prefixes the outputs (``<name>.gap``, ``.N``, ``.Fx`` ...) and names the events.
+    body_a, shape_a, body_b, shape_b
+        The bodies (the family's bodies or its ground) and the shapes attached to them, each in
+        its body's frame (origin at the centre of mass, body axes); a ``Plane`` on the ground
+        is given in world coordinates.
+    normal : Hertz or Linear
+        The normal force law.
+    restitution : float, optional
+        The coefficient of restitution ``e`` (-), in (0, 1], with ``Hertz``.
+    damping : str, optional
+        The rule that turns ``restitution`` into ``chi``: ``"exact"`` (default),
+        ``"hunt-crossley"``, ``"lankarani-nikravesh"``, ``"flores"``, ``"gonthier"``,
+        ``"carvalho-martins"`` (``nonsmooth.contact.laws.DAMPING_RULES``).
+    margin : float
+        For shapes that touch at several points (a box's corners, a cylinder's rim): the points
+        closer than this (m) carry force when they penetrate; default 1 mm.
+    mu : float, optional
+        Friction at the contact: the dynamic (sliding) coefficient (-), in [0, 10]; None:
+        frictionless. The friction acts in the tangent plane at the contact point (a pair of
+        dimension 2) and its normal load is the contact's normal force; with several points
+        (a box or cylinder on a plane) at their centre of pressure, without a torsional
+        friction about the normal.
+    mu_s : float, optional
+        The static coefficient (-), >= ``mu`` (default ``mu``): with the Coulomb law the
+        contact sticks exactly (no creep) while ``|F_T| <= mu_s N``.
+    torsion_radius : float, optional
+        Spin (torsional) friction about the normal (m, > 0; needs ``mu``): a set-valued torque
+        ``|T| <= mu_s r N`` while the spin sticks, ``mu r N`` against it while it spins, ``r``
+        this radius (a patch of radius ``a`` under uniform pressure: ``r = 2 a / 3``). A pair
+        ``<name>.spin`` of dimension 1.
+    rolling_arm : float, optional
+        Rolling resistance (m, > 0): a set-valued torque ``|M| <= eta N`` about the tangents
+        against the relative rolling, ``eta`` this arm (Chrono's, MuJoCo's and Siconos'
+        rolling friction). A pair ``<name>.rolling`` of dimension 2.
+    law : {"coulomb", "lugre", "regularized", "bristle"}
+        The friction law (``simulate(friction=...)`` may override it); ``friction_params`` its
+        other parameters (:class:`nonsmooth.system.FrictionPair`'s ``params``).
+
+    Notes
+    -----
+    The contact's events watch its smallest gap (its deepest point): a box landing on one
+    corner and then on a second one restarts the integrator at the first touch only (the force
+    of the second corner enters smoothly, from zero).
+    """
+
+    def __init__(self, name, body_a, shape_a, body_b, shape_b, *, normal, restitution=None,
+                 damping=None, margin: float = 1e-3, mu=None, mu_s=None, law: str = "coulomb",
+                 friction_params: dict | None = None, torsion_radius=None, rolling_arm=None):
+        self.name = check_name(name, "contact")
+        where = f"contact '{self.name}'"
+        for label, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
+            if not isinstance(shape, Shape):
+                raise ModelError(f"{where}: {label} = {shape!r} is not a contact shape; use "
+                                 "nonsmooth.contact.Sphere, Box, Capsule, Cylinder, Ellipsoid, "
+                                 "Plane (spatial) or Circle, Hole, Line (planar)")
+        if shape_a.planar != shape_b.planar:
+            raise ModelError(f"{where}: a planar shape ({shape_a if shape_a.planar else shape_b!r})"
+                             " cannot touch a spatial one")
+        if not supported(shape_a.kind, shape_b.kind):
+            raise ModelError(f"{where}: no closed-form geometry for {type(shape_a).__name__} "
+                             f"against {type(shape_b).__name__}; pairs: sphere with sphere, "
+                             "capsule or plane, capsule with capsule or plane, ellipsoid, box "
+                             "or cylinder with a plane; circle with circle, hole or line")
+        if body_a is body_b:
+            raise ModelError(f"{where}: body_a and body_b are the same body; a contact joins "
+                             "two bodies (or a body and the ground)")
+        try:
+            margin = float(margin)
+        except (TypeError, ValueError):
+            margin = math.nan
+        if not (math.isfinite(margin) and margin >= 0.0):
+            raise ModelError(f"{where}: margin = {margin!r} is invalid; it must be a finite "
+                             "number >= 0 (m)")
+        try:
+            self.law_kind, self.law_numbers = normal_law(normal, restitution, damping, shape_a,
+                                                         shape_b)
+        except ModelError as exc:
+            raise ModelError(f"{where}: {exc}") from None
+        self.body_a, self.shape_a, self.body_b, self.shape_b = body_a, shape_a, body_b, shape_b
+        self.normal, self.restitution, self.damping = normal, restitution, damping
+        self.margin = margin
+        self.mu, self.mu_s, self.law = mu, mu_s, law
+        self.friction_params = dict(friction_params or {})
+        self.torsion_radius, self.rolling_arm = torsion_radius, rolling_arm
+        self._check_friction(where)
+        if torsion_radius is not None and mu is None:
+            raise ModelError(f"{where}: torsion_radius needs mu= (the spin friction is mu r N)")
+        self.torque_pairs()  # (checked now)
+
+    def _check_friction(self, where: str) -> None:
+        """The friction arguments checked (the pair made once)."""
+        if self.mu is None:
+            if self.mu_s is not None or self.friction_params:
+                raise ModelError(f"{where}: mu_s and friction_params need mu= (the dynamic "
+                                 "friction coefficient)")
+            return
+        if self.shape_a.planar:
+            raise ModelError(f"{where}: friction at planar contacts is not available")
+        self.friction_pair()  # (checked now: the coefficients and the law)
+
+    def torque_pairs(self) -> list:
+        """The contact's friction torques as ``[(kind, FrictionPair)]``: ``"spin"`` (dimension
+        1, coefficients ``mu r`` and ``mu_s r``, m) with ``torsion_radius``, ``"rolling"``
+        (dimension 2, coefficient ``eta``, m, static = dynamic) with ``rolling_arm``; their
+        loads are the contact's normal force."""
+        from ..system import FrictionPair
+
+        where = f"contact '{self.name}'"
+        out = []
+        for kind, arm, dim in (("spin", self.torsion_radius, 1),
+                               ("rolling", self.rolling_arm, 2)):
+            if arm is None:
+                continue
+            try:
+                arm = float(arm)
+            except (TypeError, ValueError):
+                arm = math.nan
+            label = "torsion_radius" if kind == "spin" else "rolling_arm"
+            if not (math.isfinite(arm) and 0.0 < arm <= 1.0):
+                raise ModelError(f"{where}: {label} = {arm!r} is invalid; it must be a number "
+                                 "in (0, 1] (m)")
+            if self.shape_a.planar:
+                raise ModelError(f"{where}: {label}: friction torques at planar contacts are "
+                                 "not available")
+            mu, mu_s = (self.mu * arm, None if self.mu_s is None else self.mu_s * arm) \
+                if kind == "spin" else (arm, None)
+            try:
+                out.append((kind, FrictionPair(f"{self.name}.{kind}", None, mu, mu_s,
+                                               law="coulomb", dim=dim)))
+            except ModelError as exc:
+                raise ModelError(f"{where}: {exc}") from None
+        return out
+
+    def friction_pair(self):
+        """The contact's :class:`~nonsmooth.system.FrictionPair` (dimension 2, no load row:
+        its load is the contact's normal force), or None without friction."""
+        if self.mu is None:
+            return None
+        from ..system import FrictionPair
+
+        try:
+            pair = FrictionPair(self.name, None, self.mu, self.mu_s, law=self.law,
+                                params=self.friction_params, dim=2)
+            pair.make_law()
+        except ModelError as exc:
+            raise ModelError(f"contact '{self.name}': {exc}") from None
+        return pair
+
+    def bodies(self) -> list:
+        return [self.body_a, self.body_b]
+
+    @property
+    def planar(self) -> bool:
+        """Whether the contact's shapes are planar (the planar family's)."""
+        return bool(self.shape_a.planar)
+
+    def __repr__(self) -> str:
+        return (f"Contact({self.name!r}, {getattr(self.body_a, 'name', self.body_a)!r}, "
+                f"{self.shape_a!r}, {getattr(self.body_b, 'name', self.body_b)!r}, "
+                f"{self.shape_b!r}, normal={self.normal!r}, restitution={self.restitution!r})")
+

@@ -1,0 +1,167 @@
+"""A :class:`~nonsmooth.contact.element.Contact` in the spatial family: its gap, approach speed,
+forces and elastic energy at the bodies' kinematics (the model-family contract's obligation 12;
+the run keeps its impact speed and its touch and leave events).
+
+The pair's geometry is :func:`nonsmooth.contact.geometry.pair_geometry` at the shapes' poses
+(each shape in its body's frame: the body's position and rotation; the ground's is the world's),
+the force law :func:`nonsmooth.contact.laws.normal_force`. At each contact point ``x`` with
+normal ``n`` (from a to b) and penetration ``d = -gap > 0`` the force ``f n`` acts on body b at
+``x`` and ``-f n`` on body a; ``d' = -n . (v_b(x) - v_a(x))`` with ``v_i(x)`` the velocity of
+body i's material point at ``x`` (the exact rate of these closed forms' gaps,
+``nonsmooth.contact.geometry``). Power: the elastic part ``f_e(d) = K d^n`` (``k d``) has the
+potential ``K d^(n+1) / (n+1)`` (``k d^2 / 2``) in :meth:`potential`, the rest ``(f - f_e)``
+does the damping work ``-(f - f_e) d'``.
+
+Friction: a pair of dimension 2 in the tangent plane at :meth:`CompiledContact.friction_point`
+(a single point, or the centre of pressure of several: a box on its face slides and sticks as a
+whole, its friction at the centre of its corner forces; no torsional friction about the normal).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..contact.element import MIN_IMPACT_SPEED
+from ..contact.geometry import MAX_POINTS, pair_geometry
+from ..contact.laws import HYSTERETIC, normal_force
+from .primitives import Kinematics
+
+__all__ = ["CompiledContact", "tangents"]
+
+
+def _cross(a, b):
+    return np.array((a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]))
+
+
+def tangents(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two unit tangents ``t_1, t_2`` of the unit normal ``n`` (``t_1 x t_2 = n``): ``t_1``
+    along ``n x e``, ``e`` the world axis least aligned with ``n`` (a constant basis for a
+    constant normal, as on a plane)."""
+    e = np.zeros(3)
+    e[int(np.argmin(np.abs(n)))] = 1.0
+    t1 = _cross(n, e)
+    t1 /= np.linalg.norm(t1)
+    return t1, _cross(n, t1)
+
+
+class CompiledContact:
+    """A contact of a compiled spatial model: ``a``, ``b`` its bodies' indices (-1 the
+    ground)."""
+
+    def __init__(self, contact, a: int, b: int):
+        self.contact, self.name, self.a, self.b = contact, contact.name, a, b
+        self.kind_a, self.nums_a = contact.shape_a.kind, contact.shape_a.pack()
+        self.kind_b, self.nums_b = contact.shape_b.kind, contact.shape_b.pack()
+        self.law_kind = int(contact.law_kind)
+        self.law = np.ascontiguousarray(contact.law_numbers, dtype=float)
+        self.margin = float(contact.margin)
+        self._out = np.zeros((MAX_POINTS, 7))
+
+    def points(self, K: Kinematics) -> np.ndarray:
+        """The contact rows ``(gap, x, y, z, nx, ny, nz)`` (k, 7) at ``K`` (a new array)."""
+        a, b = self.a, self.b
+        k = pair_geometry(self.kind_a, self.nums_a, np.ascontiguousarray(K.r[a]),
+                          np.ascontiguousarray(K.R[a]), self.kind_b, self.nums_b,
+                          np.ascontiguousarray(K.r[b]), np.ascontiguousarray(K.R[b]),
+                          self.margin, self._out)
+        return self._out[:k].copy()
+
+    def _velocity(self, K: Kinematics, i: int, x: np.ndarray) -> np.ndarray:
+        """The velocity (m/s, world) of body ``i``'s material point at ``x``."""
+        return K.u[i] + _cross(K.w[i], x - K.r[i])
+
+    def _rate(self, K: Kinematics, row: np.ndarray) -> float:
+        """``d' = -n . (v_b(x) - v_a(x))`` (m/s) of one contact row."""
+        x, n = row[1:4], row[4:7]
+        return -float(n @ (self._velocity(K, self.b, x) - self._velocity(K, self.a, x)))
+
+    def gap(self, K: Kinematics) -> float:
+        """The smallest gap (m) of the contact's points: its event function."""
+        return float(self.points(K)[:, 0].min())
+
+    def approach(self, K: Kinematics) -> float:
+        """The approach speed ``-d gap/dt`` (m/s) at the deepest point."""
+        rows = self.points(K)
+        return self._rate(K, rows[int(np.argmin(rows[:, 0]))])
+
+    def _elastic(self, d: float) -> float:
+        if self.law_kind == HYSTERETIC:
+            return float(self.law[0] * d ** self.law[1])
+        return float(self.law[0] * d)
+
+    def loads(self, K: Kinematics, impact: float):
+        """``[(x (3,), n (3,), f, d, d')]`` of each penetrating point: its force (N) at
+        ``impact`` (m/s)."""
+        d0 = max(float(impact), MIN_IMPACT_SPEED)
+        out = []
+        for row in self.points(K):
+            d = -row[0]
+            if d > 0.0:
+                rate = self._rate(K, row)
+                out.append((row[1:4], row[4:7], float(normal_force(self.law_kind, self.law, d,
+                                                                   rate, d0)), d, rate))
+        return out
+
+    def apply(self, K: Kinematics, impact: float, f: np.ndarray) -> tuple[float, float]:
+        """Add the contact's forces into ``f`` (n_v,); returns their damping power (W) and
+        the normal force (N, the sum over its points)."""
+        P = N = 0.0
+        for x, n, force, d, rate in self.loads(K, impact):
+            F = force * n
+            for i, sign in ((self.b, 1.0), (self.a, -1.0)):
+                if i >= 0:
+                    f[6 * i:6 * i + 3] += sign * F
+                    f[6 * i + 3:6 * i + 6] += sign * (K.R[i].T @ _cross(x - K.r[i], F))
+            P -= (force - self._elastic(d)) * rate
+            N += force
+        return P, N
+
+    def friction_point(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
+        """Where the contact's friction acts and its normal: ``(x (3,), n (3,))``, world. A
+        single point's; for several penetrating points their centre of pressure under the
+        elastic forces ``f_e(d_k)`` (a function of the configuration only) and the normalised
+        mean of their normals (on a plane, its normal), else the deepest point's."""
+        rows = self.points(K)
+        weights = np.array([self._elastic(-g) if g < 0.0 else 0.0 for g in rows[:, 0]])
+        if rows.shape[0] == 1 or np.count_nonzero(weights) <= 1:
+            deep = rows[int(np.argmin(rows[:, 0]))]
+            return deep[1:4], deep[4:7]
+        weights /= weights.sum()
+        n = weights @ rows[:, 4:7]
+        return weights @ rows[:, 1:4], n / np.linalg.norm(n)
+
+    def slip_rows(self, K: Kinematics, n_v: int, kind: str = "slide") -> np.ndarray:
+        """The friction pair's rows of ``W`` (2, n_v) at :meth:`friction_point` ``x``:
+        ``t_k . (v_b(x) - v_a(x))``, the slip velocity of body b on body a along the tangents
+        ``t_1, t_2`` of :func:`tangents` (a velocity ``u_i`` in world axes, ``omega'_i`` in
+        body axes: ``t . (omega_i x s) = omega'_i . (s' x R_i^T t)``, ``s' = R_i^T (x -
+        r_i)``). ``kind="spin"``: the row ``n . (omega_b - omega_a)`` (1, n_v);
+        ``"rolling"``: ``t_k . (omega_b - omega_a)`` (2, n_v)."""
+        x, n = self.friction_point(K)
+        if kind != "slide":  # n . (omega_b - omega_a), t_k . (omega_b - omega_a)
+            axes = (n,) if kind == "spin" else tangents(n)
+            W = np.zeros((len(axes), n_v))
+            for k, h in enumerate(axes):
+                for i, sign in ((self.b, 1.0), (self.a, -1.0)):
+                    if i >= 0:
+                        W[k, 6 * i + 3:6 * i + 6] += sign * (K.R[i].T @ h)
+            return W
+        W = np.zeros((2, n_v))
+        for k, t in enumerate(tangents(n)):
+            for i, sign in ((self.b, 1.0), (self.a, -1.0)):
+                if i >= 0:
+                    W[k, 6 * i:6 * i + 3] += sign * t
+                    Rt = K.R[i].T
+                    W[k, 6 * i + 3:6 * i + 6] += sign * _cross(Rt @ (x - K.r[i]), Rt @ t)
+        return W
+
+    def potential(self, K: Kinematics) -> float:
+        """The elastic energy (J) of the penetrating points."""
+        e = 0.0
+        for row in self.points(K):
+            d = -row[0]
+            if d > 0.0:
+                p = self.law[1] if self.law_kind == HYSTERETIC else 1.0
+                e += self.law[0] * d ** (p + 1.0) / (p + 1.0)
+        return float(e)
