@@ -56,6 +56,11 @@ RANK_TOL = 1e-9
 #: motion where the mechanism itself is regular.
 RECHOOSE_FRACTION = 0.1
 
+#: ... and never where that best is below this: all the rows together are nearly dependent
+#: there (a lock-up, a dead point: a singular configuration of the mechanism), which no choice
+#: of the rows removed avoids (the run's ``SINGULAR_RATIO``, ``nonsmooth.run.singular``).
+SINGULAR_BEST = 1e-3
+
 #: The values of ``redundant`` (``SpatialModel``, ``compile``, ``simulate``): what to do with
 #: constraint rows that are combinations of the others at every configuration.
 REDUNDANT_CHOICES = ("remove", "refuse")
@@ -882,9 +887,10 @@ class SpatialSystem(System):
         kept rows' conditioning (smallest over largest singular value of the equilibrated
         ``G``) is below :data:`RECHOOSE_FRACTION` of the best the rows allow here (``force``:
         whenever a choice is better), and the new choice is at least twice as well
-        conditioned; None otherwise: no rows removed, a frictional joint's rows (its load rows
-        are indexed by the run), or the full set losing rank (a singular configuration of the
-        mechanism, which no choice of rows avoids).
+        conditioned and not below that fraction itself; None otherwise: no rows removed, a
+        frictional joint's rows (its load rows are indexed by the run), or the full set nearly
+        losing rank (:data:`SINGULAR_BEST`: a singular configuration of the mechanism, which no
+        choice of rows avoids).
 
         The rows removed are chosen by a rank-revealing (column-pivoted) QR of the left null
         space of the equilibrated ``G`` (its ``d`` left singular vectors of the smallest
@@ -902,6 +908,8 @@ class SpatialSystem(System):
         if s.size < r or s[0] <= 0.0:
             return None
         best = float(s[r - 1] / s[0])
+        if best < SINGULAR_BEST:  # the mechanism itself is singular here
+            return None
         now = self._kept_ratio(A, keep)
         if not force and now >= RECHOOSE_FRACTION * best:
             return None
@@ -919,7 +927,8 @@ class SpatialSystem(System):
             e = null[k] / np.linalg.norm(null[k])
             null -= np.outer(null @ e, e)
         new = np.array([k for k in range(m) if k not in removed], dtype=np.int64)
-        if np.array_equal(new, keep) or self._kept_ratio(A, new) < 2.0 * now:
+        if (np.array_equal(new, keep)
+                or self._kept_ratio(A, new) < max(2.0 * now, RECHOOSE_FRACTION * best)):
             return None
         return new
 
