@@ -895,8 +895,9 @@ class SpatialSystem(System):
         The rows removed are chosen by a rank-revealing (column-pivoted) QR of the left null
         space of the equilibrated ``G`` (its ``d`` left singular vectors of the smallest
         singular values, ``d`` the rows removed): the rows of the largest weights in the
-        dependent combinations, which leaves the rest best conditioned; a driver's row is never
-        one of them."""
+        dependent combinations, the last of them, among rows of nearly equal weight (within
+        10 %), the one that leaves the rest best conditioned; a driver's row is never one of
+        them."""
         if self._keep is None or self.pairs:
             return None
         A = equilibrate(self.all_rows_jacobian(t, q))[0]
@@ -915,14 +916,19 @@ class SpatialSystem(System):
             return None
         null = np.array(U[:, r:m])  # the dependent combinations of the rows
         drivers = np.array([k == "driver" for k in self._all_kinds], dtype=bool)
-        removed = []
-        for _ in range(m - r):
+        removed: list[int] = []
+        for step in range(m - r):
             weight = np.linalg.norm(null, axis=1)
             weight[drivers] = -1.0
             weight[removed] = -1.0
             k = int(np.argmax(weight))
             if weight[k] <= 0.0:
                 return None
+            near = np.flatnonzero(weight >= 0.9 * weight[k])
+            if step == m - r - 1 and near.size > 1:  # the last one: of (nearly) equal
+                # weights, the one that leaves the rest best conditioned
+                k = int(max(near, key=lambda c: self._kept_ratio(
+                    A, np.setdiff1d(np.arange(m), [*removed, c]))))
             removed.append(k)
             e = null[k] / np.linalg.norm(null[k])
             null -= np.outer(null @ e, e)
