@@ -115,6 +115,11 @@ class Result:
     y_events : dict of str to ndarray         the states there, shape (k, n_states)
     nfev : int                                right-hand-side evaluations
     lam : ndarray, shape (N, m)               constraint multipliers (names in constraint_names)
+    row_sets : list of (float, list of str)   the constraint rows in force from each time (s)
+                                              on: one set, or more where the rows a spatial
+                                              model removed as redundant were chosen again
+                                              along the motion (``lam`` then has a column per
+                                              row used, 0 while it was removed)
     lambda_N, F_T, v_T : ndarray, (N, p)      normal multiplier, friction force, sliding velocity
     N : ndarray, shape (N, p)                 normal load of each pair (N)
     modes : ndarray, shape (N, p)             +1 slip+, -1 slip-, 0 stick; NaN for smooth laws
@@ -154,7 +159,7 @@ class Result:
                      n_evaluations: int, n_steps: int, method, dt, alpha, beta, status, message,
                      wall_time, knots=(), knot_acceleration=None, n_phases: int = 1,
                      t_span=None, event_names=(), layout: StateLayout | None = None,
-                     derived: bool = True):
+                     derived: bool = True, constraint_names=None):
         """The Result of a run's recorded rows (``Recorder.arrays()``: the fields of
         :data:`nonsmooth.run.recorder.FIELDS`), its event log and counters; reads nothing else of
         the run. ``knots``: the dense output's further states (:class:`~.dense.DenseOutput`);
@@ -167,7 +172,8 @@ class Result:
         model's outputs computed from them)."""
         r = cls()
         system = model.system
-        n_q, n, m, p = system.n_q, system.n_v, system.n_constraints, system.n_pairs
+        names = list(system.constraint_names if constraint_names is None else constraint_names)
+        n_q, n, m, p = system.n_q, system.n_v, len(names), system.n_pairs
         N = rec["t"].size
         r.model, r.system, r.method, r.dt, r.alpha, r.beta = model, system, method, dt, alpha, beta
         r.status, r.message = status, message
@@ -197,10 +203,11 @@ class Result:
                                    (float(r.t[-1]) if N else None)))  # where the run ended
         r.coordinate_names = list(system.coordinate_names)
         r.velocity_names = list(system.velocity_names)
-        r.constraint_names = list(system.constraint_names)
+        r.constraint_names = names
         r.pair_names = [pr.name for pr in system.pairs]
         r.t_span = tuple(t_span) if t_span is not None else (
             (float(r.t[0]), float(r.t[-1])) if N else (0.0, 0.0))
+        r.row_sets = [(r.t_span[0], list(names))]  # simulate: each set of rows in force
         r.nfev = int(n_evaluations)
         r._knots = list(knots)
         r._knot_acceleration = knot_acceleration

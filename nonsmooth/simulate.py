@@ -237,7 +237,9 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
         Constraint rows that are combinations of the others (an over-constrained closed
         loop: a planar four-bar of spatial revolutes, the Bricard linkage): ``"remove"`` drops
         them with a warning naming them (the motion is the same; the reactions are one of
-        the set that balances the loop), ``"refuse"`` raises a ``ModelError`` naming them.
+        the set that balances the loop; chosen again along the run where the rows kept
+        become nearly dependent: ``Result.row_sets``), ``"refuse"`` raises a ``ModelError``
+        naming them.
         Default: the model's own (a ``SpatialModel``'s ``redundant``, ``"remove"``); a model
         already compiled with rows removed is refused with ``"refuse"``.
 
@@ -254,6 +256,9 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
 
     mdl = as_model(model, q0=q0, v0=v0, redundant=redundant)
     system = mdl.system
+    restore = getattr(system, "restore_rows", None)  # rows chosen again by an earlier run
+    if restore is not None:
+        restore()
     t0, t_end = _time_span(mdl.t_end if t_span is None else t_span)
     if t_span is None and mdl.span_note:  # the span is a default the model file did not give
         warnings.warn(mdl.span_note, UserWarning, stacklevel=2)
@@ -290,6 +295,7 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
     wall = time.perf_counter() - wall
     rec, events, knots, status, message, failure = _kept_records(run, method, dt, status,
                                                                  message, failure)
+    rec, constraint_names = run.named_rows(rec)  # rows chosen again: a column per row used
     result = Result.from_records(rec, events, mdl, laws=dynamics.laws,
                                  max_residual=run.max_residual,
                                  n_evaluations=dynamics.n_evaluations, n_steps=run.n_steps,
@@ -298,7 +304,10 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
                                  knot_acceleration=run.side_acceleration,
                                  n_phases=run.n_phases, t_span=(t0, t_end),
                                  event_names=[ue.name for ue in user_events],
-                                 layout=dynamics.layout, derived=derived)
+                                 layout=dynamics.layout, derived=derived,
+                                 constraint_names=constraint_names)
+    result.row_sets = [(t0 if k == 0 else start, names)  # the constraint rows from each time
+                       for k, (start, names) in enumerate(run.row_sets)]
     branch = dynamics.stage.branch  # evaluations on a smooth law's load branch (if any)
     result.diagnostics["load_branch"] = 0 if branch is None else int(branch[1])
     # the relative tolerance that ran (a family may have its own default): NaN for fixed steps

@@ -22,7 +22,10 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
                       max_step):
     """One event loop for every method: smooth phases (:func:`_phase`) between events and time
     stops, a fresh stepper after each (nothing is cached across it), the transition at each
-    event. The state at an engine event or a time stop has its ``q`` projected by the family
+    event; where the constraint rows kept of a system that removed redundant rows are to be
+    chosen again (``"rows"``: :class:`~nonsmooth.run.singular.StepWatch`), a fresh phase with
+    them from the same state. The state at an engine event or a time stop has its ``q``
+    projected by the family
     (:meth:`_Run.projected`, ``System.project``) before the event is handled and the next
     phase starts from it (the initial state is projected by ``simulate``)."""
     grid, t_end = sched.grid, sched.t_end
@@ -51,6 +54,13 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
             run._last = None
             continue
         phase_max_step = max_step
+        if kind == "rows":  # the rows kept nearly dependent: chosen again, a fresh phase
+            y = run.projected(y)
+            ev = run.ev_at(t, y, modes)
+            run.use_rows(t, outcome[4])
+            run._last = None  # nothing is cached across the change
+            run.knots.append((t, np.array(y), ev.dv, run.ev_at(t, y, modes).dv))
+            continue
         if kind == "done":
             if t_bound >= t_end:
                 break

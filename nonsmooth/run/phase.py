@@ -112,20 +112,23 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     rows = max(1, min(k_cap - next_k, _OUTPUT_FLOATS // (size + y.size)))
     T_out, Y_out, O_out = np.empty(rows), np.empty((rows, y.size)), np.empty((rows, size))
     k0 = int(np.searchsorted(steps, t + _tol(t), side="right"))
-    istate = np.array([k0, next_k, k_cap, 0, 0, method.kernel_rk4, 0, _PAUSE_AFTER, 0],
+    istate = np.array([k0, next_k, k_cap, 0, 0, method.kernel_rk4, 0, _pause_after(run), 0],
                       dtype=np.int64)
     fstate = np.array([t, t_end, run.t_clamp, run.face_threshold])
+    watch = StepWatch(run, t, t_end - t)  # the rows kept of a loop chosen again (rows())
     with _HeldSignals() as held:
-        return _fixed_calls(run, held, phase, ctx, modes, faces, kinds, index, direction, mu_s,
-                            steps, grid, given, istate, fstate, y, f, g, fired, T_out, Y_out,
-                            O_out)
+        return _fixed_calls(run, held, watch, phase, ctx, modes, faces, kinds, index,
+                            direction, mu_s, steps, grid, given, istate, fstate, y, f, g, fired,
+                            T_out, Y_out, O_out)
 
 
-def _fixed_calls(run: _Run, held: _HeldSignals, phase, ctx, modes, faces, kinds, index,
-                 direction, mu_s, steps, grid, given, istate, fstate, y, f, g, fired, T_out,
-                 Y_out, O_out):
+def _fixed_calls(run: _Run, held: _HeldSignals, watch: StepWatch, phase, ctx, modes, faces,
+                 kinds, index, direction, mu_s, steps, grid, given, istate, fstate, y, f, g,
+                 fired, T_out, Y_out, O_out):
     """The compiled RK4/Euler calls of :func:`_compiled_fixed_phase`, each call's rows
-    recorded before a signal that came during it is handed on (``held``)."""
+    recorded before a signal that came during it is handed on (``held``); at each pause
+    ``watch`` looks at the rows kept of a system that removed redundant rows
+    (``("rows", next_k, t, y, keep)``: the phase ends where they are to be chosen again)."""
     from ..core.phases import fixed
 
     dyn = run.dyn
@@ -151,6 +154,8 @@ def _fixed_calls(run: _Run, held: _HeldSignals, phase, ctx, modes, faces, kinds,
             return "done", next_k, float(fstate[0]), y
         if status != fixed.PAUSE:  # declined, or the budget: Python's step names it
             return "declined", next_k, float(fstate[0]), y
+        if watch.rows(float(fstate[0]), int(istate[8]), y):
+            return "rows", next_k, float(fstate[0]), y, watch.keep
 
 
 def _kinetic(run: _Run, V, out) -> np.ndarray:
@@ -185,6 +190,16 @@ def _record_rows(run: _Run, times, Y, out, modes):
 
 #: Evaluations per compiled call before the run's clock, budget and progress are looked at.
 _PAUSE_AFTER = 4000
+#: ... and for a system that removed redundant constraint rows, whose rows kept are looked at
+#: each pause (:class:`~nonsmooth.run.singular.StepWatch`: chosen again before they become
+#: dependent; a DOP853 step takes 12 evaluations, an RK4 step 4).
+_PAUSE_AFTER_ROWS = 400
+
+
+def _pause_after(run: _Run) -> int:
+    """Evaluations per compiled call of the run: :data:`_PAUSE_AFTER`, or
+    :data:`_PAUSE_AFTER_ROWS` for a system with rows removed as redundant."""
+    return _PAUSE_AFTER_ROWS if getattr(run.system, "removed_rows", None) else _PAUSE_AFTER
 
 
 class _HeldSignals:
@@ -286,13 +301,15 @@ def _dop853_calls(run: _Run, method, held: _HeldSignals, watch: StepWatch, phase
                   state, y, f, g, fired, cap, out, start, token):
     """The compiled DOP853 calls of :func:`_compiled_phase`, each call's rows recorded before
     a signal that came during it is handed on (``held``); ``watch`` follows the step size at
-    each pause (a collapse at a singular constraint Jacobian stops the run, named)."""
+    each pause (a collapse at a singular constraint Jacobian stops the run, named) and the
+    rows kept of a system that removed redundant ones (``("rows", next_k, t, y, keep)``: the
+    phase ends where they are to be chosen again)."""
     from ..core import callbacks
     from ..core.phases import dop853
 
     dyn = run.dyn
     while True:
-        limits = np.array([run.max_evaluations - dyn.n_evaluations, _PAUSE_AFTER],
+        limits = np.array([run.max_evaluations - dyn.n_evaluations, _pause_after(run)],
                           dtype=np.int64)
         Y_out = np.empty((cap, y.size))
         status, n_out, evals, steps, needed = phase(
@@ -315,8 +332,8 @@ def _dop853_calls(run: _Run, method, held: _HeldSignals, watch: StepWatch, phase
         run.charge(float(state[0]))  # the wall-clock budget
         if held.pending is not None:  # a signal came during the call: its rows are kept
             held.deliver()
-        if status == dop853.PAUSE:
-            watch.advance(float(state[0]), steps, y)
+        if status == dop853.PAUSE and watch.advance(float(state[0]), steps, y):
+            return "rows", next_k, float(state[0]), y, watch.keep  # kept rows chosen again
         if status == dop853.EVENT:
             return "event", next_k, float(state[0]), y, np.flatnonzero(fired).tolist()
         if status == dop853.DONE:

@@ -95,6 +95,10 @@ class _Run(Recording, Modes):
         self.abs_elements = ["pair" if int(r) in by_row else "load row"
                              for r in system.abs_rows]
         self._last = None
+        # the constraint rows in force from each time on (t, names): more than one where a
+        # system that removed redundant rows chose them again along the motion (use_rows)
+        self.row_sets: list[tuple[float, list[str]]] = [(-math.inf,
+                                                         list(system.constraint_names))]
         # compliant contacts (obligation 12): closed or open between events, and the rates of
         # their impact speeds in the state (zero: each is set at its touch event only)
         self.contact_closed = np.zeros(system.n_contacts, dtype=bool)
@@ -179,6 +183,38 @@ class _Run(Recording, Modes):
         y[L.q] = self.project(np.array(y[L.q]))
         return y
 
+    def use_rows(self, t: float, keep) -> None:
+        """Keep the constraint rows ``keep`` of the system from ``t`` (s) on
+        (``System.use_rows``: the rows removed as redundant chosen again, as many as before;
+        :class:`~nonsmooth.run.singular.StepWatch`), noted in :attr:`row_sets`; the first
+        choice of a run warns."""
+        self.system.use_rows(keep, t, warn=len(self.row_sets) == 1)
+        self.row_sets.append((float(t), list(self.system.constraint_names)))
+
+    def named_rows(self, rec: dict) -> tuple[dict, list[str]]:
+        """The records ``rec`` (``Recorder.arrays()``) and the names of their constraint
+        columns (``lam``, ``phi``, ``dphi``): as recorded with one set of rows; where the rows
+        were chosen again (:attr:`row_sets`), one column per row in force at some time of the
+        run (in the order of first use), 0 in the rows of times it was not (a row removed as
+        redundant has a zero multiplier; its drift is not evaluated then)."""
+        if len(self.row_sets) == 1:
+            return rec, list(self.row_sets[0][1])
+        names: list[str] = []
+        for _, rows in self.row_sets:
+            names += [n for n in rows if n not in names]
+        t = np.asarray(rec["t"], dtype=float)
+        starts = np.array([start for start, _ in self.row_sets[1:]])
+        which = np.searchsorted(starts, t, side="right")  # the set in force at each row
+        out = dict(rec)
+        for key in ("lam", "phi", "dphi"):
+            full = np.zeros((t.size, len(names)))
+            if t.size:
+                recorded = np.asarray(rec[key], dtype=float).reshape(t.size, -1)
+                for i, (_, rows) in enumerate(self.row_sets):
+                    at = np.flatnonzero(which == i)
+                    full[np.ix_(at, [names.index(n) for n in rows])] = recorded[at]
+            out[key] = full
+        return out, names
 
     def nonfinite(self, t, y, h, method, dt) -> NonsmoothError:
         """The error for a state that became non-finite on the step from ``(t, y)`` of length

@@ -74,6 +74,8 @@ class _FixedStepper:
         self.f = self.rhs(t, y)
         self._remember()
         self.status = "running"
+        self.watch = StepWatch(run, t, t_bound - t)  # the rows kept chosen again (rows())
+        self.keep = None  # the constraint rows to keep from here on
         # a family with a compiled step and no user function to call back (a planar or
         # spatial model): each whole step in one compiled call (whose steps, as the compiled
         # phases', are projected at the phase's end only: nonsmooth.family, obligation 2)
@@ -114,6 +116,8 @@ class _FixedStepper:
         self.k = int(np.searchsorted(steps, self.t + _tol(self.t), side="right"))
         if self.t >= self.t_bound:
             self.status = "finished"
+        elif self.watch.rows(self.t, 1, self.y):  # the phase ends here (_phase_end)
+            self.keep = self.watch.keep
 
     def _compiled_step(self, t_next) -> bool:
         """The step by the family's compiled step (``CompiledFamily.step``); False (nothing
@@ -175,6 +179,7 @@ class _ScipyStepper:
         self.status = "running"
         self._dense = None
         self.watch = StepWatch(run, t, t_end - t)  # a step size collapsing at a singular G
+        self.keep = None  # the constraint rows to keep from here on (StepWatch.advance)
 
     @classmethod
     def start(cls, run, method, modes, t, y, t_bound, *, steps, rtol, atol, max_step, dt):
@@ -206,7 +211,8 @@ class _ScipyStepper:
             solver.f = solver.fun(solver.t, solver.y)  # FSAL: the stage at the projected state
         self.t, self.y, self.status = solver.t, solver.y, solver.status
         self._dense = None
-        self.watch.advance(self.t, 1, self.y)
+        if self.watch.advance(self.t, 1, self.y):  # the rows kept chosen again: the phase
+            self.keep = self.watch.keep  # ends here (_phase)
 
     def dense_output(self):
         if self._dense is None:
@@ -234,7 +240,9 @@ def _python_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, rt
 def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,
            interpolate=False):
     """One smooth phase (fixed modes and faces) from ``stepper.t`` until a terminal event or the
-    end. Returns ``("event", next_k, t_e, y_e, fired)``, ``("done", next_k, t, y)`` or
+    end. Returns ``("event", next_k, t_e, y_e, fired)``, ``("done", next_k, t, y)``,
+    ``("rows", next_k, t, y, keep)`` where the constraint rows kept are to be chosen again
+    (:class:`~nonsmooth.run.singular.StepWatch`) or
     ``("redo", next_k, t_from, y_from, max_step)`` when an output of an adaptive step
     contradicts the phase's modes (an event stepped over: its function crossed zero twice
     within one step). Records the outputs ``grid[next_k:k_cap]`` it reaches; ``interpolate``:
@@ -272,9 +280,21 @@ def _phase(run: _Run, stepper, specs, modes, grid, next_k, method, k_cap=None,
                 run.log_user(tt, stepper.dense_output()(tt), run.user_events[specs[j][1]])
         if t_stop is not None:
             return "event", next_k, t_stop, stepper.state_at(t_stop), fired
-        if stepper.status == "finished":
-            return "done", next_k, t_new, y_new
+        end = _phase_end(stepper, next_k, t_new, y_new)
+        if end is not None:
+            return end
         g_old = run.step_accepted(specs, ev_new, modes, g_new, stepper.fixed)
+
+
+def _phase_end(stepper, next_k, t, y):
+    """The outcome of a phase that ends at the step to ``(t, y)`` without an event: ``"done"``
+    at the phase's end, ``"rows"`` where the constraint rows kept are to be chosen again
+    (:class:`~nonsmooth.run.singular.StepWatch`); None: it goes on."""
+    if stepper.status == "finished":
+        return "done", next_k, t, y
+    if getattr(stepper, "keep", None) is not None:
+        return "rows", next_k, t, y, stepper.keep
+    return None
 
 
 def _step_events(run: _Run, stepper, specs, modes, g_old, g_new):

@@ -48,6 +48,19 @@ __all__ = ["SpatialModel", "SpatialSystem", "RedundancyWarning", "Redundancy", "
 #: decide its rank).
 RANK_TOL = 1e-9
 
+#: The rows removed as redundant are chosen again during a run
+#: (:meth:`SpatialSystem.row_choice`) when the kept rows' conditioning (smallest over largest
+#: singular value of the equilibrated ``G``) falls below this fraction of the best the rows
+#: allow there (the full set's ``r``-th singular value over its largest, ``r`` the rows kept):
+#: a Bricard linkage's first choice is 0.4 of it at the start and 0 at a configuration of its
+#: motion where the mechanism itself is regular.
+RECHOOSE_FRACTION = 0.1
+
+#: ... and never where that best is below this: all the rows together are nearly dependent
+#: there (a lock-up, a dead point: a singular configuration of the mechanism), which no choice
+#: of the rows removed avoids (the run's ``SINGULAR_RATIO``, ``nonsmooth.run.singular``).
+SINGULAR_BEST = 1e-3
+
 #: The values of ``redundant`` (``SpatialModel``, ``compile``, ``simulate``): what to do with
 #: constraint rows that are combinations of the others at every configuration.
 REDUNDANT_CHOICES = ("remove", "refuse")
@@ -216,8 +229,12 @@ class SpatialModel:
             kept when it raises the rank of the rows kept before it) and warns with their
             names (:class:`RedundancyWarning`). The removed rows' multipliers are zero: the
             reactions are then one of the set of reactions that balance the loop (a
-            statically indeterminate loop has no unique one), the motion is the same.
-            ``"refuse"`` raises a :class:`ModelError` naming them.
+            statically indeterminate loop has no unique one), the motion is the same. Where
+            the rows kept become nearly dependent along a run while all the rows keep their
+            rank (the Bricard linkage: its redundant row is a different combination at each
+            configuration), the run chooses the removed rows again there and goes on
+            (:meth:`SpatialSystem.row_choice`; warned once, each choice in
+            ``Result.row_sets``). ``"refuse"`` raises a :class:`ModelError` naming them.
 
         Raises
         ------
@@ -318,7 +335,9 @@ class SpatialSystem(System):
             kinds.append("driver")
         self.constraint_names, self.constraint_kinds = names, kinds
         self._all_names = list(names)  # every row written, before any is removed
+        self._all_kinds = list(kinds)
         self._keep = None  # the rows kept (indices into _all_names), None: all
+        self._keep0 = None  # the rows kept by compile (a run starts from them: restore_rows)
         # frictional joints (nonsmooth.spatial.joint_friction): one pair each
         self.pairs: list[FrictionPair] = []
         self._friction = []
@@ -862,6 +881,7 @@ class SpatialSystem(System):
         drop = set(rows)
         keep = [k for k in range(self.n_constraints) if k not in drop]
         self._keep = np.array(keep if self._keep is None else self._keep[keep], dtype=np.int64)
+        self._keep0 = self._keep
         self.constraint_names = [self.constraint_names[k] for k in keep]
         self.constraint_kinds = [self.constraint_kinds[k] for k in keep]
         self._finish()
@@ -869,12 +889,134 @@ class SpatialSystem(System):
 
     def all_rows_jacobian(self, t: float, q: np.ndarray) -> np.ndarray:
         """``G`` (m_all, 6 N) of every row, the rows removed as redundant included (the
-        run's check of a singular configuration, :mod:`nonsmooth.run.singular`)."""
+        run's check of a singular configuration, :mod:`nonsmooth.run.singular`, and
+        :meth:`row_choice`): by the compiled kernels (:attr:`compiled_terms`; they write the
+        removed rows after the kept ones, ``tables.row_targets``), else the Python path."""
+        if self.compiled_terms:
+            from . import kernels as sk
+            from .tables import row_targets
+
+            tab = self.kernel_tables
+            q = np.ascontiguousarray(q, dtype=float)
+            zero = np.zeros(self.n_v)
+            terms = sk.spatial_terms(tab.ints, tab.floats, tab.bodies,
+                                     np.zeros((tab.ints.shape[0], 3)), float(t), q, zero,
+                                     len(self._all_names))
+            G, err = terms[4], terms[7]
+            if not err:
+                return G[row_targets(self)]
         keep, self._keep = self._keep, None
         try:
             return self.python_terms(t, q, np.zeros(self.n_v)).G
         finally:
             self._keep = keep
+
+    # ------------------------------------------------------------------ rows chosen again
+    def _kept_ratio(self, A: np.ndarray, keep: np.ndarray) -> float:
+        """Smallest over largest singular value of the rows ``keep`` of the equilibrated
+        ``A``."""
+        s = np.linalg.svd(A[keep], compute_uv=False)
+        return float(s[-1] / s[0]) if s.size and s[0] > 0.0 else 0.0
+
+    def row_choice(self, t: float, q: np.ndarray, force: bool = False) -> np.ndarray | None:
+        """Another choice of the rows removed as redundant at ``(t, q)``, or None.
+
+        The rows kept at the start (:meth:`SpatialModel.compile`) can become dependent
+        further along the motion while every row together keeps its rank (the Bricard
+        linkage: the loop's one redundant row is a different combination at each
+        configuration). Returns the rows to keep (indices into every written row) when the
+        kept rows' conditioning (smallest over largest singular value of the equilibrated
+        ``G``) is below :data:`RECHOOSE_FRACTION` of the best the rows allow here (``force``:
+        whenever a choice is better), and the new choice is at least twice as well
+        conditioned and not below that fraction itself; None otherwise: no rows removed, a
+        frictional joint's rows (its load rows are indexed by the run), or the full set nearly
+        losing rank (:data:`SINGULAR_BEST`: a singular configuration of the mechanism, which no
+        choice of rows avoids).
+
+        The rows removed are chosen by a rank-revealing (column-pivoted) QR of the left null
+        space of the equilibrated ``G`` (its ``d`` left singular vectors of the smallest
+        singular values, ``d`` the rows removed): the rows of the largest weights in the
+        dependent combinations, the last of them, among rows of nearly equal weight (within
+        10 %), the one that leaves the rest best conditioned; a driver's row is never one of
+        them."""
+        if self._keep is None or self.pairs:
+            return None
+        A = equilibrate(self.all_rows_jacobian(t, q))[0]
+        if not np.all(np.isfinite(A)):
+            return None
+        keep = self._keep
+        r, m = keep.size, A.shape[0]
+        U, s, _ = np.linalg.svd(A)
+        if s.size < r or s[0] <= 0.0:
+            return None
+        best = float(s[r - 1] / s[0])
+        if best < SINGULAR_BEST:  # the mechanism itself is singular here
+            return None
+        now = self._kept_ratio(A, keep)
+        if not force and now >= RECHOOSE_FRACTION * best:
+            return None
+        null = np.array(U[:, r:m])  # the dependent combinations of the rows
+        drivers = np.array([k == "driver" for k in self._all_kinds], dtype=bool)
+        removed: list[int] = []
+        for step in range(m - r):
+            weight = np.linalg.norm(null, axis=1)
+            weight[drivers] = -1.0
+            weight[removed] = -1.0
+            k = int(np.argmax(weight))
+            if weight[k] <= 0.0:
+                return None
+            near = np.flatnonzero(weight >= 0.9 * weight[k])
+            if step == m - r - 1 and near.size > 1:  # the last one: of (nearly) equal
+                # weights, the one that leaves the rest best conditioned
+                k = int(max(near, key=lambda c: self._kept_ratio(
+                    A, np.setdiff1d(np.arange(m), [*removed, c]))))
+            removed.append(k)
+            e = null[k] / np.linalg.norm(null[k])
+            null -= np.outer(null @ e, e)
+        new = np.array([k for k in range(m) if k not in removed], dtype=np.int64)
+        if (np.array_equal(new, keep)
+                or self._kept_ratio(A, new) < max(2.0 * now, RECHOOSE_FRACTION * best)):
+            return None
+        return new
+
+    def use_rows(self, keep: np.ndarray, t: float, warn: bool = True) -> None:
+        """Keep the rows ``keep`` (indices into every written row, as many as now) from time
+        ``t`` (s) on: the terms, the names (the same lists, changed in place) and the compiled
+        tables (the same arrays, rewritten) follow; ``warn``: a :class:`RedundancyWarning`
+        names the rows removed now and the time (a run warns at its first choice only)."""
+        keep = np.asarray(keep, dtype=np.int64)
+        if self._keep is None or keep.size != self._keep.size:
+            raise ValueError("use_rows keeps as many rows as are kept now")
+        before = self.removed_rows
+        self._set_keep(keep)
+        if warn:
+            warnings.warn(RedundancyWarning(
+                f"spatial model '{self.model.name}': at t = {t:.9g} s the rows kept became "
+                "nearly dependent while all the rows keep their rank (the loop's redundant "
+                f"rows change along its motion): removed the rows {self.removed_rows} instead "
+                f"of {before} from there on, chosen again at that configuration, and so on "
+                "wherever needed (Result.row_sets lists each choice and its time); the motion "
+                "is the same, the reactions another of the set that balances the loop"),
+                stacklevel=2)
+
+    def restore_rows(self) -> None:
+        """Keep the rows chosen by :meth:`SpatialModel.compile` again (a run starts from them:
+        an earlier run may have chosen others along its motion, :meth:`use_rows`)."""
+        if self._keep is not None and not np.array_equal(self._keep, self._keep0):
+            self._set_keep(self._keep0)
+
+    def _set_keep(self, keep: np.ndarray) -> None:
+        """Keep the rows ``keep`` (as many as now): the names and kinds changed in place (the
+        run's and its evaluator's lists are these), the compiled tables' row targets rewritten
+        in place (the arrays a compiled family holds)."""
+        self._keep = keep
+        self.constraint_names[:] = [self._all_names[k] for k in keep]
+        self.constraint_kinds[:] = [self._all_kinds[k] for k in keep]
+        self._finish()
+        if self._tables is not None:
+            from .tables import spatial_tables
+
+            self._tables.ints[...] = spatial_tables(self).ints
 
     @property
     def removed_rows(self) -> list[str]:
@@ -893,21 +1035,38 @@ class SpatialSystem(System):
         ``body_b``, minus the reaction on ``body_a``."""
         return self._reactions(t, Q, V, lam)[0]
 
-    def _reactions(self, t, Q, V, lam) -> tuple[dict, dict]:
+    def _reactions(self, t, Q, V, lam, names=None) -> tuple[dict, dict]:
         """:meth:`reactions` in world axes and in the joint frames (:meth:`joint_frame_reactions`),
         computed together: each joint's ``G_j^T lambda_j`` at every row in one compiled call
-        (``kernels.spatial_joint_forces``), the rest vectorized over the rows."""
+        (``kernels.spatial_joint_forces``), the rest vectorized over the rows. ``names``: the
+        rows of ``lam``'s columns (a result's ``constraint_names``; default the rows kept)."""
         from .kernels import spatial_joint_forces
 
         Q, V = np.ascontiguousarray(Q, dtype=float), np.ascontiguousarray(V, dtype=float)
-        lam = np.ascontiguousarray(lam, dtype=float).reshape(len(t), self.n_constraints)
         owner = np.full(len(self._all_names), -1, dtype=np.int64)
         r = 0
         for j, jr in enumerate(self.joint_rows.values()):
             owner[r:r + len(jr.names)] = j
             r += len(jr.names)
-        if self._keep is not None:  # the kernel's rows: the kept ones (tables.row_targets)
-            owner = owner[self._keep]
+        if names is None or list(names) == self.constraint_names:
+            lam = np.ascontiguousarray(lam, dtype=float).reshape(len(t), self.n_constraints)
+            if self._keep is not None:  # the kernel's rows: the kept ones (tables.row_targets)
+                owner = owner[self._keep]
+        else:  # columns by name (rows chosen again along a run): every row, in the kernel's
+            # order (tables.row_targets), 0 for a row without a column
+            from .tables import row_targets
+
+            target = row_targets(self)
+            lam = np.asarray(lam, dtype=float).reshape(len(t), len(names))
+            full = np.zeros((len(t), len(self._all_names)))
+            column = {name: k for k, name in enumerate(names)}
+            for i, name in enumerate(self._all_names):
+                if name in column:
+                    full[:, target[i]] = lam[:, column[name]]
+            lam = full
+            kernel_owner = np.empty_like(owner)
+            kernel_owner[target] = owner
+            owner = kernel_owner
         tab = self.kernel_tables
         gen_all = spatial_joint_forces(tab.ints, tab.floats, tab.bodies, Q, V, lam, owner,
                                        len(self.joint_rows))
@@ -990,9 +1149,10 @@ class SpatialSystem(System):
                 unit = "rad" if coord == "angle" else "m"
                 out[f"{name}.{coord}"] = (lambda r, key=f"{name}.{coord}":
                                           self._cached(r, "C")[key], unit, f"joint {coord}")
-        for row, d, _ in self._drivers:
-            out[f"{d.name}.{d.label}"] = (lambda r, k=row: r.lam[:, k], d.unit,
-                                          f"driving {d.label} on body_b")
+        for _, d, _ in self._drivers:  # by name: a result's columns (Result.row_sets)
+            out[f"{d.name}.{d.label}"] = (
+                lambda r, n=d.name: r.lam[:, r.constraint_names.index(n)], d.unit,
+                f"driving {d.label} on body_b")
         out.update(self._element_load_outputs())
         out.update(self._contact_outputs())
         if self._friction:
@@ -1108,7 +1268,8 @@ class SpatialSystem(System):
         cache = r.__dict__.setdefault("_spatial_outputs", {})
         if what not in cache:
             if what in ("F", "J"):
-                cache["F"], cache["J"] = self._reactions(r.t, r.q, r.v, r.lam)
+                cache["F"], cache["J"] = self._reactions(r.t, r.q, r.v, r.lam,
+                                                         r.constraint_names)
             elif what == "contacts":
                 cache[what] = self._contact_values(r)
             else:
