@@ -25,7 +25,7 @@ rebound speed's relative error, the wall time and its ratio to nonsmooth's.
 Measured (exudyn 1.13.6, 2 shared cores; ms, best of 5): Hunt-Crossley: nonsmooth defaults
 114 (error 4e-12), rtol 1e-7 52 (4.5e-7); Exudyn generalised-alpha at 3.125e-8 s 7.9 (2.9e-7),
 RK44 at 6.25e-8 s 2.8 (2.1e-7). Carvalho-Martins: 54 (4.9e-12), rtol 1e-8 31 (3.2e-7); 3.7
-(3.4e-7), 2.5 (2.1e-7). The target is missed by 10-20x: our run is the Python phase loop
+(3.4e-7), 2.5 (2.1e-7). The target is missed by 8-20x (runs vary): our run is the Python phase loop
 (scipy's DOP853 stepping, about 85 us per evaluation through Python for ~580 evaluations at
 rtol 1e-7), Exudyn's ~2000 fixed steps run in C++. Exudyn's own error at a step h varies with
 where the touch falls in a step (its RK44 at 1e-6 s gives 2e-4 or 8e-7 depending on the
