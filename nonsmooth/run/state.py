@@ -146,7 +146,9 @@ class _Run(Recording, Modes):
         """The right-hand side ``dy/dt = [qdot(q, v), dv, powers, dz]`` for fixed modes
         (``qdot``: the family's kinematic map, ``v`` where it is the identity);
         ``cached=False`` skips the cache lookup (the fixed-step loop reads ``self.last_ev``
-        instead)."""
+        instead). An adaptive method's trial stage at a non-finite state (a step that diverged
+        into a stiff contact) gets NaN rates: its error estimate rejects the step, which is
+        retried shorter (a fixed step cannot be: it fails by name, :meth:`nonfinite`)."""
         sq, sv, sz = self.layout.q, self.layout.v, self.layout.z  # slices made once
         evaluate = self.dyn.evaluate
         faces = self.faces
@@ -155,6 +157,8 @@ class _Run(Recording, Modes):
 
         def f(t, y):
             if cached:
+                if not np.isfinite(y).all():  # a trial stage of an adaptive step that diverged
+                    return np.full(y.shape, np.nan)  # (a stiff contact): the step is rejected
                 ev = self.ev_at(t, y, modes)
             else:
                 t = min(t, self.t_clamp)
