@@ -283,7 +283,7 @@ class GeneralStage:
         (a revolute pin's radial reaction, a spatial joint's bending and ball loads)."""
         out = np.zeros(self.p)
         for i, rows, w in self.norm_terms():
-            out[i] += w * math.sqrt(sum(float(x[self.n_v + r]) ** 2 for r in rows))
+            out[i] += w * math.hypot(*(float(x[self.n_v + r]) for r in rows))
         return out
 
     def norm_terms(self, pair: int | None = None) -> list:
@@ -309,7 +309,7 @@ class GeneralStage:
             np.zeros((slip.size, X1.shape[1]))
         for a, i in enumerate(slip):
             for _, rows, w in self.norm_terms(i):
-                L[a] += w * np.sqrt(np.sum(X1[n + np.asarray(rows)] ** 2, axis=0))
+                L[a] += w * np.hypot.reduce(X1[n + np.asarray(rows)], axis=0)
         return L
 
     def certify_loads(self, t, X1, Wt, slip, X0=None, preload=None) -> None:

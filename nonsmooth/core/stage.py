@@ -544,7 +544,7 @@ def _radial_loads(x, rad_rows, Rad):
     done = True
     for i in range(Rad.shape[0]):
         if rad_rows[2 * i] >= 0:
-            new = math.sqrt(x[int(rad_rows[2 * i])] ** 2 + x[int(rad_rows[2 * i + 1])] ** 2)
+            new = math.hypot(x[int(rad_rows[2 * i])], x[int(rad_rows[2 * i + 1])])
             if abs(new - Rad[i]) > 1e-12 * max(1.0, abs(new)):
                 done = False
             Rad[i] = new
@@ -586,8 +586,8 @@ def _certify_radial(X, rad_rows, abs_rows, Wt, slip, jam):
                 for r in range(abs_rows.shape[0]):
                     e += abs(Wt[i, r]) * abs(X[int(abs_rows[r]), 1 + j])
                 if rad_rows[2 * i] >= 0:
-                    e += math.sqrt(X[int(rad_rows[2 * i]), 1 + j] ** 2
-                                   + X[int(rad_rows[2 * i + 1]), 1 + j] ** 2)
+                    e += math.hypot(X[int(rad_rows[2 * i]), 1 + j],
+                                    X[int(rad_rows[2 * i + 1]), 1 + j])
                 if which == 0:
                     acc_r += e
                     fro += e * e
@@ -1228,6 +1228,24 @@ def _norm_tail(plan):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _group_norm(x, plan, o):
+    """``||x[r_g]||`` of the norm group at ``plan[o]`` (its rows at ``plan[o + 3:]``),
+    scaled by its largest entry so that it neither overflows nor underflows where the norm
+    is representable (``lcp.arithmetic.norm2``: a pin of 1 km squares loads past 1e154)."""
+    rows = int(plan[o + 2])
+    largest = 0.0
+    for r in range(rows):
+        largest = max(largest, abs(x[int(plan[o + 3 + r])]))
+    if largest == 0.0 or not math.isfinite(largest):
+        return largest
+    acc = 0.0
+    for r in range(rows):
+        xr = x[int(plan[o + 3 + r])] / largest
+        acc += xr * xr
+    return largest * math.sqrt(acc)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _norm_loads(x, plan, n_groups, o_groups, Rad):
     """Each pair's norm loads ``sum_g w_g ||x[r_g]||`` (N) from the KKT solution ``x`` into
     ``Rad`` (p,), in the groups' order (``GeneralStage.radial_norms``' arithmetic); returns
@@ -1238,11 +1256,7 @@ def _norm_loads(x, plan, n_groups, o_groups, Rad):
         for g in range(n_groups):
             o = o_groups + layout.N_GROUP * g
             if int(plan[o]) == i:
-                acc = 0.0
-                for r in range(int(plan[o + 2])):
-                    xr = x[int(plan[o + 3 + r])]
-                    acc += xr * xr
-                new += plan[o + 1] * math.sqrt(acc)
+                new += plan[o + 1] * _group_norm(x, plan, o)
         if abs(new - Rad[i]) > 1e-12 * max(1.0, abs(new)):
             done = False
         Rad[i] = new
@@ -1260,11 +1274,7 @@ def _lipschitz_entry(X, plan, n_groups, o_groups, abs_rows, Wt, i, col):
     for g in range(n_groups):
         o = o_groups + layout.N_GROUP * g
         if int(plan[o]) == i:
-            sq = 0.0
-            for r in range(int(plan[o + 2])):
-                xr = X[int(plan[o + 3 + r]), col]
-                sq += xr * xr
-            acc += plan[o + 1] * math.sqrt(sq)
+            acc += plan[o + 1] * _group_norm(X[:, col], plan, o)
     return acc
 
 

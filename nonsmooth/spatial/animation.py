@@ -102,11 +102,11 @@ def frame_times(t0: float, t_end: float, fps: float, speed: float = 1.0) -> np.n
 
 def _poses(result, system, times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Centres (n, N, 3, m) and rotations (n, N, 3, 3) of the N bodies at the frame times."""
-    n_q, N = system.n_q, system.n_bodies
+    N = system.n_bodies
     if len(result.t) > 1:
-        q = np.asarray(result.sol(times))[:n_q].T.reshape(len(times), N, 7)
+        q = np.asarray(result.sol(times))[:7 * N].T.reshape(len(times), N, 7)
     else:
-        q = np.repeat(result.q[:1], len(times), axis=0).reshape(len(times), N, 7)
+        q = np.repeat(result.q[:1, :7 * N], len(times), axis=0).reshape(len(times), N, 7)
     p = q[:, :, 3:] / np.linalg.norm(q[:, :, 3:], axis=2, keepdims=True)
     R = rot.rotation_matrices(p).reshape(
         len(times), N, 3, 3)

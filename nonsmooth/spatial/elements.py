@@ -51,6 +51,8 @@ MAX_SPEED = 1e6
 MAX_BODY_SPEED = 1e8
 #: The largest component of a constant force (N) or torque (N m), as a spring's stiffness.
 MAX_LOAD = 1e15
+#: The largest free angle of a rotational spring (rad): a thousand turns
+MAX_WINDING = 2000.0 * math.pi
 
 
 # --------------------------------------------------------------------------- input checks
@@ -150,7 +152,7 @@ def _orientation(value, name: str) -> np.ndarray:
 def _function3(value, what: str, element: str, unit: str
                ) -> Callable[[float, np.ndarray, np.ndarray], np.ndarray]:
     """A constant 3-vector, or a user function ``f(t)`` or ``f(t, q, v)`` returning one, as a
-    function of ``(t, q, v)`` (``q`` (7 N,), ``v`` (6 N,): the model's coordinates; the user
+    function of ``(t, q, v)`` (``q`` (n_q,), ``v`` (6 N,): the model's coordinates; the user
     function gets copies, so that writing into them cannot change the run's state).
 
     ``what`` names the value in messages (``"force 'push': force"``), ``element`` the element
@@ -860,9 +862,13 @@ class RotationalSpring(ForceElement):
     the initial configuration, the joint's ``<joint>.angle``); potential ``k d^2 / 2``
     (elastic power through it, the damping's ``-c dtheta^2`` as damping work).
 
-    The deflection is taken modulo 2 pi in (-pi, pi] (the joint angle's own range): a spring
-    wound past half a turn from ``angle0`` is not modelled (its torque would change sign
-    there); give ``angle0`` near the angles the joint reaches.
+    ``theta`` is tracked continuously, as a hinge's angle in MuJoCo and a planar revolute's
+    coordinate are: a spring wound several turns from ``angle0`` keeps winding up (its torque
+    grows past half a turn instead of changing sign). The joint with a spring has one more
+    coordinate, ``<joint>.angle`` (rad, after the bodies' coordinates in ``q``), whose rate is
+    the joint's relative angular velocity about its axis; the angle the spring and the outputs
+    use is the exact geometric angle of the bodies plus the whole turns that coordinate
+    counts, so its integration error never enters the torque.
 
     Parameters
     ----------
@@ -873,7 +879,8 @@ class RotationalSpring(ForceElement):
     damping : float
         ``c`` (N m s/rad), >= 0.
     angle0 : float
-        The free angle (rad) relative to the initial configuration.
+        The free angle (rad) relative to the initial configuration, ``|angle0| <= 2000 pi``
+        (a thousand turns: a spring wound up before the start).
     """
 
     def __init__(self, name, joint, stiffness: float, damping: float = 0.0,
@@ -886,8 +893,8 @@ class RotationalSpring(ForceElement):
         self.joint = joint
         self.k = check_number(stiffness, f"{where}: stiffness = ", minimum=0.0, maximum=1e12)
         self.c = check_number(damping, f"{where}: damping = ", minimum=0.0, maximum=1e12)
-        self.angle0 = check_number(angle0, f"{where}: angle0 = ", minimum=-math.pi,
-                                   maximum=math.pi)
+        self.angle0 = check_number(angle0, f"{where}: angle0 = ", minimum=-MAX_WINDING,
+                                   maximum=MAX_WINDING)
 
     def bodies(self) -> list:
         return self.joint.bodies()
@@ -896,19 +903,27 @@ class RotationalSpring(ForceElement):
         return _CompiledRotationalSpring(self, self.joint.compile(index_of).coordinates["angle"])
 
 
-def _wrap(angle: float) -> float:
-    """``angle`` in (-pi, pi]."""
-    return math.atan2(math.sin(angle), math.cos(angle))
+def unwrapped(theta: float, reference: float) -> float:
+    """The angle ``theta + 2 pi k`` (rad) nearest ``reference``, ``k`` an integer: a joint's
+    geometric angle ``theta`` in (-pi, pi] with the whole turns a continuous ``reference``
+    counts (``SpatialSystem``'s winding coordinate)."""
+    return theta + 2.0 * math.pi * round((reference - theta) / (2.0 * math.pi))
 
 
 class _CompiledRotationalSpring:
+    """A :class:`RotationalSpring` over its joint's angle primitive; ``coordinate`` the
+    position in ``q`` of its joint's winding coordinate (set by ``SpatialSystem``)."""
+
     def __init__(self, spring, prim: AnglePrimitive):
         self.spring, self.prim = spring, prim
+        self.coordinate = -1
 
     def state(self, K: Kinematics, n_v: int):
-        """``(deflection (rad), rate (rad/s), G row (n_v,))`` at ``K``."""
+        """``(deflection (rad), rate (rad/s), G row (n_v,))`` at ``K``: ``theta - angle0``
+        with ``theta`` the joint's angle unwrapped by its winding coordinate ``K.q``."""
         theta, row, _ = self.prim.evaluate(K, n_v)
-        return _wrap(theta - self.spring.angle0), float(row @ K.v), row
+        theta = unwrapped(theta, float(K.q[self.coordinate]))
+        return theta - self.spring.angle0, float(row @ K.v), row
 
     def torque(self, K: Kinematics, n_v: int) -> float:
         d, rate, _ = self.state(K, n_v)
@@ -926,7 +941,8 @@ class _CompiledRotationalSpring:
 
 class Force(ForceElement):
     """A force on ``body`` (N): constant ``(Fx, Fy, Fz)`` or a function ``f(t)`` or ``f(t, q,
-    v) -> (3,)`` (``q`` (7 N,): each body's ``x, y, z, qw, qx, qy, qz``; ``v`` (6 N,): its
+    v) -> (3,)`` (``q`` (n_q,): each body's ``x, y, z, qw, qx, qy, qz``, then the angles of
+    the joints a rotational spring acts in; ``v`` (6 N,): its
     ``vx, vy, vz`` world axes and ``wx', wy', wz'`` body axes), in ``frame="world"`` or
     ``"body"`` axes, at ``point`` (world, at the initial configuration; default the centre of
     mass). Counted as applied work."""

@@ -10,9 +10,12 @@ The same arithmetic as the Python path (:class:`~nonsmooth.spatial.model.Spatial
 primitives are scalar triples (no allocation). ``tests/spatial/test_spatial_compiled.py``
 compares every term and whole runs with the Python path.
 
-State ``y = [q (7 N) | v (6 N) | work (5) | z]`` (``core.layout``); the kinematic map
-``dr/dt = u``, ``dp/dt = 1/2 p (x) (0, omega')`` is written by :func:`_spatial_dy`, the rotation
-taken of ``p / |p|`` (a drift of ``|p|`` inside a phase changes no force; the run projects
+State ``y = [q (n_q) | v (6 N) | work (5) | z]`` (``core.layout``), ``q`` the bodies' ``7
+N`` coordinates and then the wound joints' winding coordinates (the joints of rotational
+springs, ``SpatialSystem``; their positions in ``q`` are the ``ROTSPRING`` rows' ``ints[3]``);
+the kinematic map ``dr/dt = u``, ``dp/dt = 1/2 p (x) (0, omega')`` and a winding coordinate's
+rate (its joint's ``dtheta/dt``) is written by :func:`_spatial_dy`, the rotation taken of ``p /
+|p|`` (a drift of ``|p|`` inside a phase changes no force; the run projects
 ``p`` at every phase end: ``nonsmooth.family``, obligation 2).
 
 References: Nikravesh, *Computer-Aided Analysis of Mechanical Systems* (1988), ch. 6 and 11;
@@ -328,11 +331,39 @@ def _angle_gradient(kin, a, b, fe):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _deflection(kin, a, b, fe):
-    """A rotational spring's deflection ``theta - angle0`` in (-pi, pi] and its row's ``c``."""
+def _deflection(kin, a, b, fe, q, iq):
+    """A rotational spring's deflection ``theta - angle0`` and its row's ``c``: ``theta`` the
+    joint's geometric angle plus the whole turns its winding coordinate ``q[iq]`` counts
+    (``elements.unwrapped``)."""
     theta, c0, c1, c2 = _angle_gradient(kin, a, b, fe)
-    d = theta - fe[11]
-    return math.atan2(math.sin(d), math.cos(d)), c0, c1, c2
+    turns = round((q[iq] - theta) / (2.0 * math.pi))
+    return theta + 2.0 * math.pi * turns - fe[11], c0, c1, c2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _n_q(it, N):
+    """The length of ``q``: the bodies' ``7 N`` coordinates and the winding coordinates after
+    them (the largest position a ``ROTSPRING`` row names, plus one)."""
+    n_q = 7 * N
+    for e in range(it.shape[0]):
+        if it[e, 0] == ROTSPRING:
+            n_q = max(n_q, it[e, 3] + 1)
+    return n_q
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _winding_rates(it, ft, kin, dy):
+    """Each winding coordinate's rate ``dtheta/dt = c . (omega_a - omega_b)`` (rad/s) into
+    ``dy`` at its position (each ``ROTSPRING`` row of a joint writes the same value)."""
+    N = kin.shape[0] - 1
+    for e in range(it.shape[0]):
+        if it[e, 0] == ROTSPRING:
+            a, b = it[e, 1], it[e, 2]
+            _, c0, c1, c2 = _angle_gradient(kin, a, b, ft[e])
+            ia = a if a >= 0 else N
+            ib = b if b >= 0 else N
+            dy[it[e, 3]] = (c0 * (kin[ia, 15] - kin[ib, 15]) + c1 * (kin[ia, 16] - kin[ib, 16])
+                            + c2 * (kin[ia, 17] - kin[ib, 17]))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -436,7 +467,7 @@ def _given(it, ft, U, e, o):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _applied(it, ft, bt, U, e, N, kin, v, f):
+def _applied(it, ft, bt, U, e, N, kin, q, v, f):
     """An applied force element's contribution to ``f`` (table row ``e``). Returns
     ``(P_applied, P_damping, error)``: its powers (W), error 1 for a spring whose points
     coincide."""
@@ -473,7 +504,7 @@ def _applied(it, ft, bt, U, e, N, kin, v, f):
         k = kin[a]
         return T0 * k[18] + T1 * k[19] + T2 * k[20], 0.0, 0
     elif kind == ROTSPRING:  # tau = -k d - c dtheta/dt about the axis: tau (row of theta)
-        d, c0, c1, c2 = _deflection(kin, a, b, fe)
+        d, c0, c1, c2 = _deflection(kin, a, b, fe, q, it[e, 3])
         ia = a if a >= 0 else N
         ib = b if b >= 0 else N
         rate = (c0 * (kin[ia, 15] - kin[ib, 15]) + c1 * (kin[ia, 16] - kin[ib, 16])
@@ -496,8 +527,9 @@ def _applied(it, ft, bt, U, e, N, kin, v, f):
 
 
 @njit(cache=True, _nrt=False)
-def _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G, gamma):
-    """The terms at the kinematics ``kin`` (:func:`_kinematics`): ``f`` (6 N,) and the rows
+def _terms_into(it, ft, bt, U, N, t, kin, q, v, f, phi, phi_t, G, gamma):
+    """The terms at the kinematics ``kin`` (:func:`_kinematics`; ``q`` for the winding
+    coordinates): ``f`` (6 N,) and the rows
     ``phi, phi_t, gamma`` (m,), ``G`` (m, 6 N), all zeroed by the caller. Returns
     ``(P_applied, P_damping, row, error)``: the powers (W), and a spring whose points coincide
     (its table row, error 1)."""
@@ -507,7 +539,7 @@ def _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G, gamma):
         if it[e, 0] <= DRIVE_DISP or it[e, 0] == CROSSDOT2:
             _constraint_rows(it, ft, U, e, t, kin, phi, phi_t, G, gamma)
         else:
-            pa, pd, err = _applied(it, ft, bt, U, e, N, kin, v, f)
+            pa, pd, err = _applied(it, ft, bt, U, e, N, kin, q, v, f)
             if err:
                 return P_applied, P_damping, e, err
             P_applied += pa
@@ -558,8 +590,9 @@ def _friction_into(it, ft, kin, W, bias):
 
 
 @njit(cache=True, _nrt=False)
-def _potential(it, ft, bt, N, kin):
-    """Gravity's and the springs' potential energy (J) at the kinematics ``kin``."""
+def _potential(it, ft, bt, N, kin, q):
+    """Gravity's and the springs' potential energy (J) at the kinematics ``kin`` (``q`` for
+    the winding coordinates)."""
     V = 0.0
     for e in range(it.shape[0]):
         kind = it[e, 0]
@@ -571,7 +604,7 @@ def _potential(it, ft, bt, N, kin):
             length = _spring_geometry(kin, it, ft, e)[0]
             V += 0.5 * ft[e, 6] * (length - ft[e, 8]) ** 2
         elif kind == ROTSPRING:
-            d = _deflection(kin, it[e, 1], it[e, 2], ft[e])[0]
+            d = _deflection(kin, it[e, 1], it[e, 2], ft[e], q, it[e, 3])[0]
             V += 0.5 * ft[e, 9] * d * d
     return V
 
@@ -639,8 +672,8 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
     bias = ws[o_W + p_rows * n:zeroed]
     kin = ws[zeroed:zeroed + (N + 1) * _KIN].reshape(N + 1, _KIN)
     _kinematics(N, q, v, kin)
-    P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t,
-                                                 G, gamma)
+    P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, q, v, f, phi,
+                                                 phi_t, G, gamma)
     if err:
         out[0] = row
         return COINCIDENT
@@ -676,8 +709,8 @@ def _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
     o_kin = _terms_size(n, mw, p_rows)
     kin = ws[o_kin:o_kin + (N + 1) * _KIN].reshape(N + 1, _KIN)
     _kinematics(N, q, v, kin)
-    P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t,
-                                                 G, gamma)
+    P_applied, P_damping, row, err = _terms_into(it, ft, bt, U, N, t, kin, q, v, f, phi,
+                                                 phi_t, G, gamma)
     if err:
         out[0] = row
         return COINCIDENT
@@ -721,8 +754,8 @@ def spatial_terms(it, ft, bt, U, t, q, v, m):
     G = np.zeros((mw, n))
     kin = np.empty((N + 1, _KIN))
     _kinematics(N, q, v, kin)
-    P_applied, P_damping, _, err = _terms_into(it, ft, bt, U, N, t, kin, v, f, phi, phi_t, G,
-                                               gamma)
+    P_applied, P_damping, _, err = _terms_into(it, ft, bt, U, N, t, kin, q, v, f, phi, phi_t,
+                                               G, gamma)
     return f, phi[:m], phi_t[:m], gamma[:m], G[:m], P_applied, P_damping, err
 
 
@@ -741,10 +774,11 @@ def spatial_friction_terms(it, ft, q, v, p_rows):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _derivative(y, out, dy, N, m, p, k, n_z, p_rows):
+def _derivative(y, out, dy, N, n_q, m, p, k, n_z, p_rows):
     """``dy/dt = [H(q) v, dv/dt, powers, dz/dt]``: ``dr/dt = u``, ``dp/dt = 1/2 p (x) (0,
-    omega')`` per body (``rotation.quat_rate``)."""
-    n_q, n = 7 * N, 6 * N
+    omega')`` per body (``rotation.quat_rate``); the winding coordinates' rates not
+    (:func:`_winding_rates`)."""
+    n = 6 * N
     offsets = eval_offsets(n, m, p, k, n_z, False, p_rows)
     for i in range(N):
         qi, vi = 7 * i, n_q + 6 * i
@@ -769,12 +803,15 @@ def _spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     N = n // 6
-    n_q = 7 * N
+    n_q = _n_q(it, N)
     status = _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
                             y[n_q + n + N_WORK:n_q + n + N_WORK + n_z], modes, faces, out, ws,
                             iw)
     if status == OK:
-        _derivative(y, out, dy, N, m, p, k, n_z, plan_rows(plan))
+        _derivative(y, out, dy, N, n_q, m, p, k, n_z, plan_rows(plan))
+        if n_q > 7 * N:  # the kinematics the evaluation left in the workspace
+            o_kin = _terms_size(n, _rows_written(it, m), plan_rows(plan))
+            _winding_rates(it, ft, ws[o_kin:o_kin + (N + 1) * _KIN].reshape(N + 1, _KIN), dy)
     return status
 
 
@@ -791,23 +828,27 @@ def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws
         n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                            int(plan[H_NZ]))
         N = n // 6
-        n_q = 7 * N
+        n_q = _n_q(it, N)
         status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
                                    y[n_q + n + N_WORK:n_q + n + N_WORK + n_z], modes, faces,
                                    out, ws)
         if status == OK:
-            _derivative(y, out, dy, N, m, p, k, n_z, plan_rows(plan))
+            _derivative(y, out, dy, N, n_q, m, p, k, n_z, plan_rows(plan))
+            if n_q > 7 * N:
+                o_kin = _terms_size(n, _rows_written(it, m), plan_rows(plan))
+                _winding_rates(it, ft, ws[o_kin:o_kin + (N + 1) * _KIN].reshape(N + 1, _KIN),
+                               dy)
     return status
 
 
 @njit(cache=True)
 def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, modes, faces, out):
-    """The evaluations at the rows ``(ts (k,), Q (k, 7 N), V (k, 6 N), Z, U (k, n_el, 3))``
+    """The evaluations at the rows ``(ts (k,), Q (k, n_q), V (k, 6 N), Z, U (k, n_el, 3))``
     into ``out`` (k, size + 2): each row's evaluation, then its kinetic ``v M v / 2`` and
     potential energy (J). Returns ``(row, status)`` of the first row that is not ``OK``
     (``(-1, OK)`` if none)."""
     ws, iw = workspace(it, plan)
-    n = Q.shape[1] // 7 * 6
+    n = int(plan[H_N])
     N = n // 6
     size = out.shape[1] - 2
     kin = np.empty((N + 1, _KIN))
@@ -825,20 +866,20 @@ def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, mode
             kinetic += V[r, a] * acc
         row[size] = 0.5 * kinetic
         _kinematics(N, Q[r], V[r], kin)
-        row[size + 1] = _potential(it, ft, bt, N, kin)
+        row[size + 1] = _potential(it, ft, bt, N, kin, Q[r])
     return -1, OK
 
 
 @njit(cache=True)
 def spatial_potentials(it, ft, bt, Q):
-    """The potential energy (J) at the rows ``Q (k, 7 N)``."""
-    N = Q.shape[1] // 7
+    """The potential energy (J) at the rows ``Q (k, n_q)``."""
+    N = bt.shape[0]
     kin = np.empty((N + 1, _KIN))
     zero = np.zeros(6 * N)
     V = np.empty(Q.shape[0])
     for r in range(Q.shape[0]):
         _kinematics(N, Q[r], zero, kin)
-        V[r] = _potential(it, ft, bt, N, kin)
+        V[r] = _potential(it, ft, bt, N, kin, Q[r])
     return V
 
 
@@ -863,7 +904,7 @@ def spatial_joint_forces(it, ft, bt, Q, V, lam, owner, n_owner):
         gamma[:] = 0.0
         G[:] = 0.0
         _kinematics(N, Q[r], V[r], kin)
-        _terms_into(it, ft, bt, U, N, 0.0, kin, V[r], f, phi, phi_t, G, gamma)
+        _terms_into(it, ft, bt, U, N, 0.0, kin, Q[r], V[r], f, phi, phi_t, G, gamma)
         for row in range(m):
             j = owner[row]
             if j >= 0:

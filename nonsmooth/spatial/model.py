@@ -8,13 +8,16 @@ drivers and forces; :meth:`SpatialModel.compile` gives a :class:`SpatialSystem`,
 ========  ==================  ==========================================================
 symbol    shape               per body ``b`` (of ``N``)
 ========  ==================  ==========================================================
-q         (7 N,)              ``[r_b (3, m, world), p_b (4, unit quaternion w, x, y, z)]``
+q         (7 N + n_w,)        ``[r_b (3, m, world), p_b (4, unit quaternion w, x, y, z)]``,
+                              then the angles (rad) of the ``n_w`` joints a rotational
+                              spring acts in (their winding coordinates)
 v         (6 N,)              ``[u_b (3, m/s, world), omega'_b (3, rad/s, body axes)]``
 M         (6 N, 6 N)          ``diag(m_1 I, J_1, ..., m_N I, J_N)`` + rotors: constant
 f         (6 N,)              ``[F_b, tau'_b - omega'_b x J_b omega'_b]``
 ========  ==================  ==========================================================
 
 ``dr/dt = u``, ``dp/dt = 1/2 p (x) (0, omega')`` (:func:`~nonsmooth.spatial.rotation.quat_rate`);
+a winding coordinate's rate is its joint's ``dtheta/dt``;
 the run normalizes ``p`` at its start, at phase ends and after the explicit steppers' steps
 (:meth:`SpatialSystem.project`). Constraint rows from the joint primitives
 (:mod:`nonsmooth.spatial.primitives`); the velocity-level ``G`` (m, 6 N) and ``gamma`` in
@@ -273,18 +276,31 @@ class SpatialModel:
         return system
 
     def initial_state(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(q0 (7 N,), v0 (6 N,))`` from the bodies' initial poses and velocities (angular
-        velocities in body axes); ``simulate`` projects ``v0`` onto the joints."""
-        q = np.concatenate([np.concatenate((b.position, b.p0)) for b in self.bodies])
+        """``(q0 (n_q,), v0 (6 N,))`` from the bodies' initial poses and velocities (angular
+        velocities in body axes), ``q0`` the bodies' ``7 N`` coordinates followed by the wound
+        joints' angles (:meth:`wound_joints`: 0, the initial configuration); ``simulate``
+        projects ``v0`` onto the joints."""
+        q = np.concatenate([np.concatenate((b.position, b.p0)) for b in self.bodies]
+                           + [np.zeros(len(self.wound_joints()))])
         v = np.concatenate([np.concatenate((b.velocity, b.omega_body)) for b in self.bodies])
         return q, v
+
+    def wound_joints(self) -> list:
+        """The joints whose angle is tracked continuously (a winding coordinate each, after
+        the bodies' coordinates): those a :class:`~nonsmooth.spatial.elements.RotationalSpring`
+        acts in, in the order the joints were added."""
+        sprung = {id(fe.joint) for fe in self.forces if isinstance(fe, el.RotationalSpring)}
+        return [j for j in self.joints if id(j) in sprung]
 
 
 class SpatialSystem(System):
     """A compiled :class:`SpatialModel` (numpy terms; the model's objects are only read).
 
-    Coordinates ``<body>.x/.y/.z/.qw/.qx/.qy/.qz``, velocities ``<body>.vx/.vy/.vz`` (world)
-    and ``<body>.wx/.wy/.wz`` (body axes); constraint rows ``<joint>.x`` ... (the joints'
+    Coordinates ``<body>.x/.y/.z/.qw/.qx/.qy/.qz``, then ``<joint>.angle`` (rad) of each joint
+    a rotational spring acts in (its winding coordinate: ``d/dt`` the joint's rate about its
+    axis; :meth:`project` sets it to the geometric angle plus the whole turns it counts);
+    velocities ``<body>.vx/.vy/.vz`` (world) and ``<body>.wx/.wy/.wz`` (body axes); constraint
+    rows ``<joint>.x`` ... (the joints'
     docstrings), drivers' rows by their name (kind ``"driver"``). Element outputs
     (:meth:`element_outputs`): world angular velocities, joint reactions, joint coordinates,
     driving torques and forces.
@@ -299,7 +315,7 @@ class SpatialSystem(System):
         def index_of(body) -> int:
             return -1 if isinstance(body, el.Ground) else index[id(body)]
 
-        self.n_q, self.n_v = 7 * N, 6 * N
+        self.n_v = 6 * N
         self.coordinate_names = [f"{b.name}.{c}" for b in bodies
                                  for c in ("x", "y", "z", "qw", "qx", "qy", "qz")]
         self.velocity_names = [f"{b.name}.{c}" for b in bodies
@@ -368,7 +384,16 @@ class SpatialSystem(System):
         self._contact_tables = self._contact_last = None  # (contact_kernels, made on use)
         self._finish()
         self.variable_norm_weights = any(fr.variable for fr in self._friction)
+        # the wound joints' winding coordinates (q[7 N + w]): (joint name, angle primitive)
+        self._wound = [(j.name, self.joint_rows[j.name].coordinates["angle"])
+                       for j in model.wound_joints()]
+        self.coordinate_names += [f"{name}.angle" for name, _ in self._wound]
+        self.n_q = 7 * N + len(self._wound)
+        winding = {name: 7 * N + w for w, (name, _) in enumerate(self._wound)}
         self._forces = [fe.compile(index_of, bodies) for fe in model.forces]
+        for cfe, fe in zip(self._forces, model.forces, strict=True):
+            if isinstance(fe, el.RotationalSpring):
+                cfe.coordinate = winding[fe.joint.name]
         self._tables = None  # the compiled kernels' tables (made on first use)
         self._W = np.zeros((0, self.n_v))
         self._none = np.zeros(0)
@@ -477,9 +502,10 @@ class SpatialSystem(System):
 
     # ------------------------------------------------------------------ the kinematic map
     def qdot(self, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """``dq/dt`` (7 N,): ``dr/dt = u``, ``dp/dt = 1/2 p (x) (0, omega')`` per body."""
+        """``dq/dt`` (n_q,): ``dr/dt = u``, ``dp/dt = 1/2 p (x) (0, omega')`` per body, then
+        each winding coordinate's rate, the joint's ``dtheta/dt`` (linear in ``v``)."""
         N = self.n_bodies
-        P, V = q.reshape(N, 7), v.reshape(N, 6)
+        P, V = q[:7 * N].reshape(N, 7), v.reshape(N, 6)
         out = np.empty((N, 7))
         out[:, :3] = V[:, :3]
         w, x, y, z = P[:, 3:].T
@@ -488,13 +514,27 @@ class SpatialSystem(System):
         out[:, 4] = 0.5 * (w * a + y * c - z * b)
         out[:, 5] = 0.5 * (w * b - x * c + z * a)
         out[:, 6] = 0.5 * (w * c + x * b - y * a)
-        return out.reshape(-1)
+        if not self._wound:
+            return out.reshape(-1)
+        K = self.kinematics(q, v)
+        rates = [float(prim.evaluate(K, self.n_v)[1] @ v) for _, prim in self._wound]
+        return np.concatenate((out.reshape(-1), rates))
 
     def project(self, q: np.ndarray) -> np.ndarray:
-        """``q`` with each body's quaternion normalized, ``p / |p|`` (a new array)."""
-        P = np.array(q, dtype=float).reshape(self.n_bodies, 7)
+        """``q`` with each body's quaternion normalized, ``p / |p|``, and each winding
+        coordinate set to its joint's geometric angle plus the whole turns it counts
+        (:func:`~nonsmooth.spatial.elements.unwrapped`: the integration's error in it removed)
+        (a new array)."""
+        N = self.n_bodies
+        q = np.array(q, dtype=float)
+        P = q[:7 * N].reshape(N, 7)
         P[:, 3:] /= np.sqrt(np.einsum("ij,ij->i", P[:, 3:], P[:, 3:]))[:, None]
-        return P.reshape(-1)
+        if self._wound:
+            K = self.kinematics(q, np.zeros(self.n_v))
+            for w, (_, prim) in enumerate(self._wound):
+                theta = prim.evaluate(K, self.n_v)[0]
+                q[7 * N + w] = el.unwrapped(theta, float(q[7 * N + w]))
+        return q
 
     @property
     def constant_mass(self) -> np.ndarray:
@@ -1097,16 +1137,30 @@ class SpatialSystem(System):
         return self._reactions(t, Q, V, lam)[1]
 
     def joint_coordinates(self, t: np.ndarray, Q: np.ndarray) -> dict:
-        """Each joint coordinate ``<joint>.angle`` (rad, unwrapped in time) and
-        ``<joint>.displacement`` (m) at the rows ``Q (k, n_q)``: ``{name: (k,)}`` (one
-        compiled call, ``kernels.spatial_coordinate_values``)."""
+        """Each joint coordinate ``<joint>.angle`` (rad) and ``<joint>.displacement`` (m) at
+        the rows ``Q (k, n_q)``: ``{name: (k,)}`` (one compiled call,
+        ``kernels.spatial_coordinate_values``). A wound joint's angle is its geometric angle
+        plus the whole turns its winding coordinate counts (exact at any spacing of the
+        rows); another joint's is unwrapped in time over the rows (``numpy.unwrap``: a turn
+        of less than half a turn between rows)."""
         from .kernels import spatial_coordinate_values
 
+        Q = np.ascontiguousarray(Q, dtype=float)
         ci, cf, names = self.kernel_tables.coordinates
-        values = spatial_coordinate_values(ci, cf, np.ascontiguousarray(Q, dtype=float),
-                                           self.n_v)
-        return {name: np.unwrap(values[:, k]) if name.endswith(".angle") else values[:, k]
-                for k, name in enumerate(names)}
+        values = spatial_coordinate_values(ci, cf, Q, self.n_v)
+        winding = {f"{name}.angle": 7 * self.n_bodies + w
+                   for w, (name, _) in enumerate(self._wound)}
+        out = {}
+        for k, name in enumerate(names):
+            if name in winding:
+                theta = values[:, k]
+                turns = np.round((Q[:, winding[name]] - theta) / (2.0 * np.pi))
+                out[name] = theta + 2.0 * np.pi * turns
+            elif name.endswith(".angle"):
+                out[name] = np.unwrap(values[:, k])
+            else:
+                out[name] = values[:, k]
+        return out
 
     def element_outputs(self, q0=None, v0=None, t0: float = 0.0) -> dict:
         """The family's named outputs (obligation 7): ``{name: (function(result) -> (N,),
@@ -1304,10 +1358,10 @@ def _kind(element) -> str:
 
 
 def _rotations(Q: np.ndarray, N: int) -> np.ndarray:
-    """The bodies' rotations (of ``p / |p|``) at the rows ``Q (k, 7 N)``, (k, N + 1, 3, 3),
+    """The bodies' rotations (of ``p / |p|``) at the rows ``Q (k, n_q)``, (k, N + 1, 3, 3),
     the ground (identity) last (index -1)."""
     R = np.empty((len(Q), N + 1, 3, 3))
-    R[:, :N] = rotation_matrices(Q.reshape(len(Q), N, 7)[:, :, 3:])
+    R[:, :N] = rotation_matrices(Q[:, :7 * N].reshape(len(Q), N, 7)[:, :, 3:])
     R[:, N] = np.eye(3)
     return R
 

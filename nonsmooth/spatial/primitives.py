@@ -59,7 +59,8 @@ class Kinematics:
     Parameters
     ----------
     n_bodies : int
-    q : ndarray (7 n_bodies,)   ``[r_i (3), p_i (4)]`` per body, ``p = (w, x, y, z)``
+    q : ndarray (n_q,)   ``[r_i (3), p_i (4)]`` per body, ``p = (w, x, y, z)``, then the
+        winding coordinates (``SpatialSystem``; not read here)
     v : ndarray (6 n_bodies,)   ``[u_i (3), omega'_i (3)]`` per body
     """
 
@@ -68,7 +69,7 @@ class Kinematics:
     def __init__(self, n_bodies: int, q: np.ndarray, v: np.ndarray):
         N = n_bodies
         self.q, self.v = q, v  # (for the user functions of t, q, v)
-        P = q.reshape(N, 7)
+        P = q[:7 * N].reshape(N, 7)
         V = v.reshape(N, 6)
         p = P[:, 3:]
         p = p / np.sqrt(np.einsum("ij,ij->i", p, p))[:, None]  # the rotation of p / |p|

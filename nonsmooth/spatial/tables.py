@@ -23,7 +23,8 @@ primitives, drivers, forces and virtual rotors) into three arrays, one row per e
   FORCE          ``s' (3), F (3)`` (constant, N)
   TORQUE         ``T (3)`` (constant, N m)
   VROTOR         ``h'_a (3), h'_b (3), G, I_r`` (a virtual rotor: rotor.py)
-  ROTSPRING      ``f'_a, g'_a, f'_b (3 each), k, c, angle0`` (a joint's angle spring)
+  ROTSPRING      ``f'_a, g'_a, f'_b (3 each), k, c, angle0`` (a joint's angle spring;
+                 ``ints[3]`` the position in ``q`` of its joint's winding coordinate)
   CROSSDOT2      ``h'_a, h'_b, s'_a, s'_b (3 each)`` (a frictional universal joint's row)
   FRIC_TURN      ``c'_1, c'_2, c'_3 (3 each; the first ints[5]), r`` (m; a universal
                  joint's yoke of ``axis_b``: the bodies swapped, ``-r``)
@@ -184,7 +185,8 @@ def _force_rows(system, rows: _Rows) -> None:
                      function=force.function if given else None)
         elif isinstance(force, el.RotationalSpring):
             _, a, b, _, vectors = _coordinate_row(fe.prim, -1)
-            rows.add(force.name, ROTSPRING, a, b, -1, (*vectors, force.k, force.c, force.angle0))
+            rows.add(force.name, ROTSPRING, a, b, fe.coordinate,
+                     (*vectors, force.k, force.c, force.angle0))
         else:  # pragma: no cover - the force elements above are all there are
             raise TypeError(f"no compiled force for {type(force).__name__}")
     for cr in system._rotors:

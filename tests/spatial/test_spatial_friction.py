@@ -249,6 +249,32 @@ def test_self_locking_drawer_named():
                                        mg * (e / xs - 1) / (mu * e_h / xs - 1)], rtol=1e-10)
 
 
+@pytest.mark.parametrize("path", ["compiled", "python"])
+def test_a_kilometre_pin_that_jams_is_named_not_overflowed(path, monkeypatch):
+    """A pendulum on a frictional hinge whose pin radius is the largest allowed (1 km): the
+    friction torque ``mu R |F|`` decelerates the bob (at ``l`` from the pin), which changes
+    the radial load by ``L = mu R m l / (J + m l^2)`` newton per newton (198 here):
+    self-locking, named with its ``L``. The load iteration that leads to the verdict takes
+    the loads past 1e154, whose squares overflow: the norm loads are scaled (an
+    ``OverflowError`` at "t = nan s" before)."""
+    if path == "python":
+        from nonsmooth.spatial.model import SpatialSystem
+
+        monkeypatch.setattr(SpatialSystem, "compiled_family", lambda self, *a, **k: None)
+        monkeypatch.setattr(SpatialSystem, "compiled_terms", False)
+    m, arm, Jb, mu, R = 1.0, 1.0, 0.01, 0.2, 1e3
+    mdl = SpatialModel("kilometre pin")
+    bob = mdl.add(Body("bob", mass=m, inertia=(Jb, Jb, Jb), position=(0, 0, -arm),
+                       angular_velocity=(3.0, 0, 0)))
+    mdl.add(Revolute("pin", ground, bob, point=(0, 0, 0), axis=(1, 0, 0), mu=mu,
+                     pin_radius=R))
+    mdl.add(Gravity())
+    L = mu * R * m * arm / (Jb + m * arm * arm)
+    with pytest.raises(InconsistentLCPError, match=f"L = {L:.2f} newton per newton") as info:
+        nonsmooth.simulate(mdl, 1.0, dt=0.01)
+    assert info.value.pairs == ["pin"]
+
+
 def test_two_roots_named_where_the_iteration_converges():
     """The backward drawer with its centre of mass also ``e_y`` to the side: the friction
     force's moment bends the slider about the vertical as well, so the bending load is
