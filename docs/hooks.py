@@ -33,7 +33,7 @@ NOTEBOOKS = ROOT / "notebooks"
 #: is short, less where a shorter run shows the behaviour (keeps the build fast).
 GALLERY_T_END = {"block_chain": 2.0, "crank_rocker": 2.2, "stick_slip_oscillator": 3.0,
                  "forced_stick_slip": 20.0, "spatial_friction_arm": 1.0,
-                 "spatial_belt_block": 3.0}
+                 "spatial_belt_block": 3.0, "bricard": 1.0}
 GALLERY_PARAMS = {"block_chain": {"N": 5}}  # a chain of 5 shows the waves and builds fast
 
 
