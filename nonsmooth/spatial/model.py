@@ -370,18 +370,7 @@ class SpatialSystem(System):
         # with contacts runs on the compiled stage after these terms, not the compiled phases;
         # a contact with friction has a pair of dimension 2 after the joints' (its load: the
         # contact's normal force)
-        self._contacts = [CompiledContact(c, index_of(c.body_a), index_of(c.body_b))
-                          for c in model.contacts]
-        self.contact_names = tuple(c.name for c in model.contacts)
-        self._contact_rows = []  # (pair, contact, kind): "slide", "spin", "rolling"
-        for c, contact in enumerate(model.contacts):
-            pair = contact.friction_pair()
-            kinds = [] if pair is None else [("slide", pair)]
-            for kind, pr in kinds + contact.torque_pairs():
-                self._contact_rows.append((len(self.pairs), c, kind))
-                self.pairs.append(pr)
-        self.contact_pairs = tuple((i, c) for i, c, _ in self._contact_rows)
-        self._contact_tables = self._contact_last = None  # (contact_kernels, made on use)
+        self._compile_contacts(model, index_of)
         self._finish()
         self.variable_norm_weights = any(fr.variable for fr in self._friction)
         # the wound joints' winding coordinates (q[7 N + w]): (joint name, angle primitive)
@@ -397,6 +386,23 @@ class SpatialSystem(System):
         self._tables = None  # the compiled kernels' tables (made on first use)
         self._W = np.zeros((0, self.n_v))
         self._none = np.zeros(0)
+
+    def _compile_contacts(self, model: SpatialModel, index_of) -> None:
+        """The model's contacts (``nonsmooth.spatial.contact``) and their friction pairs after
+        the joints' (``_contact_rows``: ``(pair, contact, kind)``, kind ``"slide"``, ``"spin"``
+        or ``"rolling"``)."""
+        self._contacts = [CompiledContact(c, index_of(c.body_a), index_of(c.body_b))
+                          for c in model.contacts]
+        self.contact_names = tuple(c.name for c in model.contacts)
+        self._contact_rows = []
+        for c, contact in enumerate(model.contacts):
+            pair = contact.friction_pair()
+            kinds = [] if pair is None else [("slide", pair)]
+            for kind, pr in kinds + contact.torque_pairs():
+                self._contact_rows.append((len(self.pairs), c, kind))
+                self.pairs.append(pr)
+        self.contact_pairs = tuple((i, c) for i, c, _ in self._contact_rows)
+        self._contact_tables = self._contact_last = None  # (contact_kernels, made on use)
 
     # ------------------------------------------------------------------ compiled
     @property
