@@ -29,7 +29,7 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
     (:meth:`_Run.projected`, ``System.project``) before the event is handled and the next
     phase starts from it (the initial state is projected by ``simulate``)."""
     grid, t_end = sched.grid, sched.t_end
-    y = run.update_contacts(t0, y, initial=not run.events_started)
+    y, modes = run.update_contacts(t0, y, modes, initial=not run.events_started)
     run.events_started = True
     ev = run.ev_at(t0, y, modes)
     run.knots.append((t0, np.array(y), ev.dv, ev.dv))
@@ -66,7 +66,7 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
                 break
             y = run.projected(y)
             modes = _restart_at_stop(run, specs, t, y, modes)
-            y = run.update_contacts(t, y)
+            y, modes = run.update_contacts(t, y, modes)
         else:
             fired = outcome[4]
             users = [j for j in fired if specs[j][0] == "user"]
@@ -79,7 +79,7 @@ def _integrate_phases(run: _Run, method, sched: _Schedule, t0, y, dt, modes, rto
                 run.knots.append((t, np.array(y), ev.dv, ev.dv))
                 return "user", t
             y = run.projected(y)
-            y = run.update_contacts(t, y)
+            y, modes = run.update_contacts(t, y, modes)
             modes = _handle_event(run, specs, fired, t, y, modes)
         if next_k < len(grid) and grid[next_k] - t <= _tol(t):
             run.record(t, y, run.ev_at(t, y, modes), modes)

@@ -208,23 +208,27 @@ class Modes:
                 out.append((*key, "coincident"))
         return out
 
-    def update_contacts(self, t, y, initial=False):
+    def update_contacts(self, t, y, modes, initial=False):
         """Each compliant contact's status just after ``t`` (closed: its gap a moment later,
         ``gap - tau * approach`` with ``tau = 1e-9 max(1, |t|)`` s, is negative, so a contact
         at its touch or leave event takes the side it moves to). A contact that closes stores
         its approach speed as its impact speed in the state and logs a ``touch`` (its
-        ``speed``, m/s), one that opens logs a ``leave``. Returns the state (a new one when an
-        impact speed was set)."""
+        ``speed``, m/s), one that opens logs a ``leave``. The Coulomb pairs of an open contact
+        slip (their load is zero: no force, no friction events,
+        :meth:`_open_contact_pairs`); a closing contact's pairs take the mode of their slip
+        (a pair at rest: the transition problem's). Returns ``(y, modes)`` (new ones when
+        they changed)."""
         n_c = self.system.n_contacts
         if not n_c:
-            return y
+            return y, modes
         L = self.layout
         q, v = y[L.q], y[L.v]
         gap = self.system.contact_gaps(t, q)
         approach = self.system.contact_approach(t, q, v)
         closed = gap - 1e-9 * max(1.0, abs(t)) * approach < 0.0
         if not initial and np.array_equal(closed, self.contact_closed):
-            return y
+            return y, modes
+        before = self.contact_closed.copy()
         y = np.array(y, dtype=float)
         z = y[L.z]
         start = z.size - n_c
@@ -241,7 +245,50 @@ class Modes:
         y[L.z] = z
         self.contact_closed = closed
         self._last = None
-        return y
+        changed = [c for c in range(n_c) if initial or closed[c] != before[c]]
+        return y, self._contact_modes(t, y, modes, changed)
+
+    def _open_contact_pairs(self) -> set:
+        """The Coulomb pairs of the contacts that are open (their load is zero)."""
+        return {int(i) for i, c in self.system.contact_pairs
+                if not self.contact_closed[c] and int(i) in self.friction_pairs}
+
+    def _contact_modes(self, t, y, modes, contacts) -> np.ndarray:
+        """The modes of the Coulomb pairs of ``contacts`` (whose status just changed): slipping
+        the way they move when open or when they move, the transition's when a closed one's
+        pair is at rest."""
+        pairs = [int(i) for i, c in self.system.contact_pairs
+                 if c in contacts and int(i) in self.friction_pairs]
+        if not pairs:
+            return modes
+        L = self.layout
+        q, v = y[L.q], y[L.v]
+        v_T = self.system.terms(t, q, v).W @ v
+        scale = 1e-12 * self._velocity_scale(v)
+        modes = np.array(modes, dtype=float)
+        at_rest = []
+        for i in pairs:
+            r = slice(int(self.system.w_row[i]), int(self.system.w_row[i] + self.dyn.dim[i]))
+            speed = float(np.linalg.norm(v_T[r]))
+            c = dict(self.system.contact_pairs)[i]
+            if speed <= scale and self.contact_closed[c]:
+                at_rest.append(i)
+            elif self.dyn.dim[i] > 1:  # a vector pair slips along its slip (any way at rest)
+                from ..vector_friction import SLIP, STOP_FRACTION
+
+                modes[i] = SLIP
+                self.dyn.e_ref[r] = v_T[r] / speed if speed > 0 else np.eye(r.stop - r.start)[0]
+                self.dyn.stop_speed[i] = STOP_FRACTION[False] * speed
+            else:
+                modes[i] = 1.0 if v_T[r.start] >= 0 else -1.0
+        if at_rest:
+            modes = self.dyn.transition(t, q, v, modes, at_rest, z=y[L.z])
+        for e in self.events:  # (the initial modes' entries: the modes the run starts in)
+            if e.kind == "start" and e.element == "pair" and e.t == t:
+                i = self.system.pair_names.index(e.pair)
+                if i in pairs:
+                    e.after = mode_name(modes[i])
+        return modes
 
     def inconsistent(self, y, ev, modes) -> bool:
         """Whether an output of the current phase contradicts its modes or faces (a slipping
@@ -287,6 +334,10 @@ class Modes:
             after = t + 1e-9 * max(1.0, abs(t))  # after t (a restart at its root: either sign)
             specs += [("given", i, -1.0 if self._given_normal_force(i, after) > 0 else 1.0,
                        True) for i, _ in self.system.preload_functions]
+        if self.system.n_contacts:  # an open contact's pairs: no load, no friction events
+            open_pairs = self._open_contact_pairs()
+            specs = [sp for sp in specs if sp[1] not in open_pairs or sp[0] not in (
+                "velocity", "reserve", "reserve+", "reserve-")]
         if t is not None:  # a contact's gap: an open one touches, a closed one leaves
             specs += [("leave", c, 1.0, True) if closed else ("touch", c, -1.0, True)
                       for c, closed in enumerate(self.contact_closed)]

@@ -14,7 +14,7 @@ import pytest
 import nonsmooth
 from nonsmooth.contact import Box, Circle, Contact, Hertz, Linear, Plane, Sphere
 from nonsmooth.errors import ModelError
-from nonsmooth.spatial import Body, Gravity, SpatialModel, ground
+from nonsmooth.spatial import Body, Force, Gravity, SpatialModel, ground
 
 M, R, J = 0.032882, 0.01, 1.315e-6  # kg, m, kg m^2: a steel ball
 E, NU = 210e9, 0.3  # steel on steel
@@ -265,3 +265,34 @@ def test_the_compiled_contacts_are_the_python_reference():
             assert np.allclose(x, y, rtol=1e-10, atol=1e-10)
         # the bias: a central difference of W (step 1e-7 of the motion's time scale) in both
         assert np.allclose(got[4], want[4], rtol=1e-6, atol=1e-6)
+
+
+def test_an_open_contact_has_no_friction_and_a_leaving_one_lets_go():
+    """A ball above a plane pushed sideways (its friction pair, without load, slips: the run does
+    not stall at a stick it cannot hold), and a ball stuck on a plane lifted straight up (its
+    reserve and its normal force vanish together: it leaves, without chattering)."""
+    K = 1e7
+    mdl = SpatialModel("pushed above the floor")
+    ball = mdl.add(Body("ball", 1.0, (0.004,) * 3, position=(0, 0, 0.11)))
+    mdl.add(Contact("floor", ball, Sphere(0.1), ground, Plane((0, 0, 0), (0, 0, 1)),
+                    normal=Hertz(K=K), restitution=0.5, mu=0.3, mu_s=0.4))
+    mdl.add(Gravity())
+    mdl.add(Force("push", ball, lambda t: (t, 0.0, 0.0)))
+    r = nonsmooth.simulate(mdl, 0.1)
+    first = r.events.filter("floor")
+    assert first[0].kind == "start" and first[0].after == "slip"  # (no load: no stick)
+    touch = r.events.filter("floor", "touch").t[0]
+    assert touch == pytest.approx(math.sqrt(2 * 0.01 / 9.81), rel=1e-9)  # free fall
+    flight = r.t < touch
+    assert np.allclose(r["ball.vx"][flight], 0.5 * r.t[flight] ** 2, rtol=1e-9, atol=1e-15)
+    d = (9.81 / K) ** (2.0 / 3.0)
+    mdl = SpatialModel("lifted off the floor")
+    ball = mdl.add(Body("ball", 1.0, (0.004,) * 3, position=(0, 0, 0.1 - d)))
+    mdl.add(Contact("floor", ball, Sphere(0.1), ground, Plane((0, 0, 0), (0, 0, 1)),
+                    normal=Hertz(K=K), restitution=0.5, mu=0.3, mu_s=0.4))
+    mdl.add(Gravity())
+    mdl.add(Force("lift", ball, lambda t: (0.0, 0.0, 2.0 * 9.81 * t)))
+    r = nonsmooth.simulate(mdl, 0.7)
+    leave = r.events.filter("floor", "leave")
+    assert len(leave) == 1 and 0.5 < leave.t[0] < 0.52  # (the lift equals m g at 0.5 s)
+    assert len(r.events.filter("floor")) <= 5
