@@ -35,7 +35,11 @@ the tool's x axis, and the ``payload`` on one along its y axis, each held by a s
 with damping ``c_t`` (the tangential compliance, through which the arm drags the payload). The
 payload (mass ``m_p``) is a half-sphere of radius ``R`` whose spherical face points down: the
 contact shape is a ``Sphere(R)`` at the payload's centre of mass (the holder above the
-half-sphere puts the centre of mass at the sphere's centre).
+half-sphere puts the centre of mass at the sphere's centre). At the start the payload swings
+gently across the arm on its stage (``v_y0``, m/s, damped out before the touch): the engine
+cannot yet start a run whose contact is open while its friction is at rest with a tangential
+load on it (the friction starts stuck with no normal force and the run stalls), so the
+friction starts sliding.
 
 The plate is a ground ``Plane`` at ``z = z_plate``, ``clearance`` below the payload at the
 start. The contact: Hertz with the materials (a steel payload ``E``, ``nu`` on a plate of
