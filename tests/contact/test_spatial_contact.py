@@ -296,3 +296,26 @@ def test_an_open_contact_has_no_friction_and_a_leaving_one_lets_go():
     leave = r.events.filter("floor", "leave")
     assert len(leave) == 1 and 0.5 < leave.t[0] < 0.52  # (the lift equals m g at 0.5 s)
     assert len(r.events.filter("floor")) <= 5
+
+
+@pytest.mark.parametrize("law", ["lugre", "regularized", "bristle"])
+def test_every_friction_law_at_a_contact_ends_a_launched_ball_rolling_at_five_sevenths(law):
+    """The smooth laws at a contact (``simulate(friction=law)``): whatever the law, the ball's
+    angular momentum about the contact point is conserved, so sliding ends at ``5 v0 / 7``; while
+    it slides fast, the friction is ``mu N`` (LuGre's ``mu N + sigma2 v``)."""
+    import warnings
+
+    v0, mu = 2.0, 0.2
+    with warnings.catch_warnings():  # (MotionSolve's LuGre defaults: not dissipative)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        r = nonsmooth.simulate(_sliding_ball(v0, mu, 0.3), 0.35, friction=law)
+    assert r.laws == [law]
+    assert r["ball.vx"][-1] == pytest.approx(5.0 * v0 / 7.0, rel=1e-5)
+    assert r["ball.wy"][-1] * 0.1 == pytest.approx(5.0 * v0 / 7.0, rel=1e-5)
+    fast = r["floor.slip"] > 0.5
+    excess = r["floor.friction"][fast] - mu * r["floor.N"][fast]
+    if law == "lugre":  # its steady state: mu N + sigma2 v (the viscous term, N s/m)
+        sigma2 = excess / r["floor.slip"][fast]
+        assert sigma2.min() > 0.0 and np.ptp(sigma2) < 1e-3 * sigma2.max()
+    else:
+        assert np.allclose(excess, 0.0, atol=1e-3 * mu * 9.81)
