@@ -461,7 +461,7 @@ class VectorEvents:
         """:meth:`inconsistent` for a block of evaluated outputs (one per row: ``N`` (k, p),
         ``F_T``, ``v_T`` (k, p_rows), ``v_tol``, ``f_tol`` (k,)): a bool per row."""
         bad = np.zeros(N.shape[0], dtype=bool)
-        for i in self.run.friction_pairs:
+        for i in self.run.watched_pairs():
             r = self.rows[i]
             reserve = self.dyn.mu_s[i] * N[:, i]
             if self._vector(i):
@@ -479,7 +479,7 @@ class VectorEvents:
     def inconsistent(self, ev, modes, v_tol, f_tol) -> bool:
         """An output that contradicts the modes: a scalar pair as ``simulate``'s check, a
         sticking vector pair beyond ``mu_s N``, a slipping one with ``sigma < 0``."""
-        for i in self.run.friction_pairs:
+        for i in self.run.watched_pairs():
             r = self.rows[i]
             if self._vector(i):
                 if modes[i] == 0.0:

@@ -253,6 +253,14 @@ class Modes:
         return {int(i) for i, c in self.system.contact_pairs
                 if not self.contact_closed[c] and int(i) in self.friction_pairs}
 
+    def watched_pairs(self) -> list:
+        """The Coulomb pairs whose modes the outputs are checked against (``inconsistent``):
+        all but an open contact's (no load: any slip is consistent)."""
+        if not self.system.n_contacts:
+            return self.friction_pairs
+        open_pairs = self._open_contact_pairs()
+        return [i for i in self.friction_pairs if i not in open_pairs]
+
     def _contact_modes(self, t, y, modes, contacts) -> np.ndarray:
         """The modes of the Coulomb pairs of ``contacts`` (whose status just changed): slipping
         the way they move when open or when they move, the transition's when a closed one's
@@ -299,7 +307,7 @@ class Modes:
         if self.vector is not None:
             return (self.vector.inconsistent(ev, modes, v_tol, f_tol)
                     or bool(np.any(self.faces * ev.lam_abs < -f_tol)))
-        for i in self.friction_pairs:
+        for i in self.watched_pairs():
             if modes[i] == 0.0:
                 N = self.mu_s[i] * ev.N[i]
                 if N + ev.F_T[i] < -f_tol or N - ev.F_T[i] < -f_tol:

@@ -8,7 +8,8 @@ functions at a few times of the run's span, before the run, and raises a
 :class:`~nonsmooth.errors.ModelError` naming the driver when the drift they cause would pass
 :data:`~nonsmooth.limits.DRIFT_LIMIT` (the drift at which the run's rows are no longer the
 motion), or warns (:class:`~nonsmooth.errors.DriverMotionWarning`) when the mismatch is
-resolved by the differences but the drift stays below it.
+resolved by the differences but the drift stays below it (and above
+:data:`DRIFT_NEGLIGIBLE`, the drift of round-off).
 
 The differences. At a time ``t`` the derivative of ``g`` is estimated by the central, the
 forward and the backward second-order differences whose points lie in the run's span (the
@@ -50,6 +51,9 @@ SAFETY = 10.0
 #: Relative accuracy below which a given derivative is taken as the derivative (the engine's
 #: own differenced derivatives are about this accurate).
 RELATIVE_FLOOR = 1e-9
+#: A predicted drift (rad or m) below which a mismatch is the round-off of derivatives computed
+#: exactly in floating point (an inverse kinematics' differenced: 1e-11 rad/s): no warning.
+DRIFT_NEGLIGIBLE = 1e-9
 _EPS = np.finfo(float).eps
 
 # second-order stencils: (offsets in h, weights / h)
@@ -137,6 +141,8 @@ def check_given_motions(system, t0: float, t_end: float, alpha: float, beta: flo
         drift = e * T + 0.5 * e2 * T * T
         if beta > 0.0:
             drift = min(drift, (e2 + 2.0 * alpha * e) / beta ** 2)
+        if drift <= DRIFT_NEGLIGIBLE:
+            continue
         which = 0 if where[0] is not None else 1
         t_bad, given = where[which]
         label = ("df/dt", f"{unit}/s") if which == 0 else ("d2f/dt2", f"{unit}/s^2")

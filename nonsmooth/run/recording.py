@@ -66,7 +66,7 @@ class Recording:
         bad = np.any(self.faces * lam_abs < -f_tol[:, None], axis=1)
         if self.vector is not None:  # pairs of dim > 1: by their rows
             bad |= self.vector.inconsistent_rows(N, F_T, v_T, modes, v_tol, f_tol)
-        for i in ([] if self.vector is not None else self.friction_pairs):
+        for i in ([] if self.vector is not None else self.watched_pairs()):
             if modes[i] == 0.0:
                 reserve = self.mu_s[i] * N[:, i]
                 bad |= (reserve + F_T[:, i] < -f_tol) | (reserve - F_T[:, i] < -f_tol)

@@ -105,9 +105,9 @@ def test_box_on_an_incline_stops_at_the_closed_form_time_and_then_holds():
 def payload_run():
     """The arm and the payload to 2.2 s: the touch, the pressing and the start of the drag."""
     model = build("contact_payload_plate")
-    with warnings.catch_warnings():  # (the derivative check's finite differences of the
-        # inverse kinematics see its round-off, 1e-11 rad/s, and warn of a 1e-12 rad drift)
-        warnings.simplefilter("ignore", DriverMotionWarning)
+    with warnings.catch_warnings():  # the drivers' derivatives are exact: the check's finite
+        # differences see round-off only (1e-11 rad/s, a drift of 1e-12 rad) and do not warn
+        warnings.simplefilter("error", DriverMotionWarning)
         return model, nonsmooth.simulate(model, 2.2, t_eval=np.linspace(0.0, 2.2, 441))
 
 

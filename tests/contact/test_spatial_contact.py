@@ -269,7 +269,9 @@ def test_the_compiled_contacts_are_the_python_reference():
 
 def test_an_open_contact_has_no_friction_and_a_leaving_one_lets_go():
     """A ball above a plane pushed sideways (its friction pair, without load, slips: the run does
-    not stall at a stick it cannot hold), and a ball stuck on a plane lifted straight up (its
+    not stall at a stick it cannot hold), one whose sideways motion reverses in flight (no event,
+    no redo: an open contact's slip is never inconsistent), and a ball stuck on a plane lifted
+    straight up (its
     reserve and its normal force vanish together: it leaves, without chattering)."""
     K = 1e7
     mdl = SpatialModel("pushed above the floor")
@@ -285,6 +287,18 @@ def test_an_open_contact_has_no_friction_and_a_leaving_one_lets_go():
     assert touch == pytest.approx(math.sqrt(2 * 0.01 / 9.81), rel=1e-9)  # free fall
     flight = r.t < touch
     assert np.allclose(r["ball.vx"][flight], 0.5 * r.t[flight] ** 2, rtol=1e-9, atol=1e-15)
+    mdl = SpatialModel("turning back above the floor")  # its slip reverses in flight
+    ball = mdl.add(Body("ball", 1.0, (0.004,) * 3, position=(0, 0, 0.149),
+                        velocity=(0.05, 0.0, 0.0)))
+    mdl.add(Contact("floor", ball, Sphere(0.1), ground, Plane((0, 0, 0), (0, 0, 1)),
+                    normal=Hertz(K=K), restitution=0.5, mu=0.3, mu_s=0.4))
+    mdl.add(Gravity())
+    mdl.add(Force("brake", ball, (-1.0, 0.0, 0.0)))
+    r = nonsmooth.simulate(mdl, 0.12)
+    touch = r.events.filter("floor", "touch").t[0]
+    assert touch == pytest.approx(math.sqrt(2 * 0.049 / 9.81), rel=1e-9)
+    flight = r.t < touch
+    assert np.allclose(r["ball.vx"][flight], 0.05 - r.t[flight], rtol=0, atol=1e-12)
     d = (9.81 / K) ** (2.0 / 3.0)
     mdl = SpatialModel("lifted off the floor")
     ball = mdl.add(Body("ball", 1.0, (0.004,) * 3, position=(0, 0, 0.1 - d)))
