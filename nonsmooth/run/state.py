@@ -156,9 +156,12 @@ class _Run(Recording, Modes):
         still = self._still
 
         def f(t, y):
-            if cached:
-                if not np.isfinite(y).all():  # a trial stage of an adaptive step that diverged
-                    return np.full(y.shape, np.nan)  # (a stiff contact): the step is rejected
+            if cached:  # a trial stage of an adaptive step that diverged (a stiff contact):
+                # NaN rates reject the step (the work accumulators do not feed back: an
+                # implicit method's difference quotients may make them non-finite)
+                if not (np.isfinite(y[sq]).all() and np.isfinite(y[sv]).all()
+                        and np.isfinite(y[sz]).all()):
+                    return np.full(y.shape, np.nan)
                 ev = self.ev_at(t, y, modes)
             else:
                 t = min(t, self.t_clamp)
