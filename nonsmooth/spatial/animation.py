@@ -11,6 +11,8 @@ times; the Euler parameters normalized):
   centre of that body, and a ring at the joint point on ``body_b``; a joint on the ground draws
   its fixed point;
 * optionally (``triads=True``) every body's axes: red x, green y, blue z;
+* every contact shape (``nonsmooth.contact``) as a wire outline moving with its body: a
+  sphere's three great circles, a box's edges, a plane's square (:func:`shape_outline`);
 * optionally (``trace=True``) the path of every centre of mass up to the frame;
 * the time ``t = ... s`` in the corner (it also keeps consecutive frames distinct, so the GIF
   has exactly one image per frame time).
@@ -130,6 +132,68 @@ def _joint_points(system, c: np.ndarray, R: np.ndarray) -> list[tuple]:
     return out
 
 
+def _circle(u: np.ndarray, w: np.ndarray, r1: float, r2: float, centre=(0.0, 0.0, 0.0),
+            n: int = 33) -> np.ndarray:
+    """The ellipse ``centre + r1 cos(s) u + r2 sin(s) w`` (n, 3)."""
+    s = np.linspace(0.0, 2.0 * math.pi, n)[:, None]
+    return np.asarray(centre) + r1 * np.cos(s) * u + r2 * np.sin(s) * w
+
+
+def shape_outline(shape, extent: float = 1.0) -> list[np.ndarray]:
+    """A contact shape's wire outline in its frame: polylines ``(k, 3)`` (m): a sphere's or
+    an ellipsoid's three principal circles, a box's twelve edges, a capsule's or cylinder's
+    end circles and four lines along it, a plane's square of side ``2 extent`` around its point
+    (with its diagonals)."""
+    from ..contact import shapes as sh
+
+    e = np.eye(3)
+    if isinstance(shape, sh.Sphere):
+        r = shape.radius
+        return [_circle(e[i], e[(i + 1) % 3], r, r) for i in range(3)]
+    if isinstance(shape, sh.Ellipsoid):
+        ax = (shape.a, shape.b, shape.c)
+        return [_circle(e[i], e[(i + 1) % 3], ax[i], ax[(i + 1) % 3]) for i in range(3)]
+    if isinstance(shape, sh.Box):
+        h = np.asarray(shape.half_extents, dtype=float)
+        corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1)
+                            for sz in (-1, 1)], dtype=float) * h
+        return [np.array([corners[i], corners[j]]) for i in range(8) for j in range(i + 1, 8)
+                if np.count_nonzero(corners[i] != corners[j]) == 1]
+    if isinstance(shape, (sh.Capsule, sh.Cylinder)):
+        r, z = shape.radius, 0.5 * shape.length
+        out = [_circle(e[0], e[1], r, r, (0.0, 0.0, zz)) for zz in (-z, z)]
+        out += [np.array([[r * cx, r * cy, -z], [r * cx, r * cy, z]])
+                for cx, cy in ((1, 0), (0, 1), (-1, 0), (0, -1))]
+        if isinstance(shape, sh.Capsule):  # the caps' half circles
+            out += [_circle(e[0], e[2], r, r, (0.0, 0.0, zz))[(slice(0, 17) if zz > 0 else
+                                                                slice(16, 33))]
+                    for zz in (-z, z)]
+        return out
+    if isinstance(shape, sh.Plane):
+        n = np.asarray(shape.normal, dtype=float)
+        u = np.cross(n, e[int(np.argmin(np.abs(n)))])
+        u /= np.linalg.norm(u)
+        w = np.cross(n, u)
+        P = np.asarray(shape.point, dtype=float)
+        sq = [P + extent * (a * u + b * w) for a, b in ((1, 1), (-1, 1), (-1, -1), (1, -1),
+                                                          (1, 1))]
+        return [np.array(sq), np.array([sq[0], sq[2]]), np.array([sq[1], sq[3]])]
+    return []  # (planar shapes: not in a spatial model)
+
+
+def _contact_outlines(system, c: np.ndarray, R: np.ndarray, extent: float) -> list[np.ndarray]:
+    """Every contact shape's outline at every frame: polylines ``(n, k, 3)`` (world, m)."""
+    index = {id(b): i for i, b in enumerate(system.model.bodies)}
+    out = []
+    for contact in getattr(system.model, "contacts", ()):
+        for body, shape in ((contact.body_a, contact.shape_a), (contact.body_b, contact.shape_b)):
+            i = index.get(id(body), -1)
+            for line in shape_outline(shape, extent):
+                out.append(np.broadcast_to(line, (len(c), *line.shape)) if i < 0 else
+                           c[:, i, None, :] + np.einsum("kij,lj->kli", R[:, i], line))
+    return out
+
+
 def animate(result, path, fps: float = 30.0, *, speed: float = 1.0, triads: bool = True,
             trace: bool = False, triad_length: float | None = None,
             elev: float = 20.0, azim: float = -60.0, size: tuple = (6.0, 6.0),
@@ -178,9 +242,12 @@ def animate(result, path, fps: float = 30.0, *, speed: float = 1.0, triads: bool
     bodies = system.model.bodies
     c, R = _poses(result, system, times)
     joints = _joint_points(system, c, R)
-    # the scene: every centre and joint point over the run, a cube around them
+    # the scene: every centre, joint point and contact shape (its plane a square the size of
+    # the motion) over the run, a cube around them
     pts = [c.reshape(-1, 3)] + [P for (Pa, _, Pb, _) in joints for P in (Pa, Pb)]
-    cloud = np.concatenate(pts)
+    reach = float(np.ptp(np.concatenate(pts), axis=0).max()) if len(c) else 0.0
+    outlines = _contact_outlines(system, c, R, max(0.5 * reach, _shape_size(system)))
+    cloud = np.concatenate(pts + [o.reshape(-1, 3) for o in outlines])
     arms = [float(np.max(np.linalg.norm(P - c[:, i], axis=1)))
             for (Pa, ia, Pb, ib) in joints for P, i in ((Pa, ia), (Pb, ib)) if i >= 0]
     lo, hi = cloud.min(axis=0), cloud.max(axis=0)
@@ -202,7 +269,7 @@ def animate(result, path, fps: float = 30.0, *, speed: float = 1.0, triads: bool
     ax.set_zlabel("z [m]")
     ax.set_title(title if title is not None else getattr(result.model, "name", ""))
     scene = _Scene(fig, ax, [b.name for b in bodies], joints, c, R, triads, trace,
-                   triad_length)
+                   triad_length, outlines)
     writer = (animation.PillowWriter(fps=fps) if FORMATS[p.suffix.lower()] == "pillow"
               else animation.FFMpegWriter(fps=fps))
     with writer.saving(fig, str(p), dpi):
@@ -210,6 +277,18 @@ def animate(result, path, fps: float = 30.0, *, speed: float = 1.0, triads: bool
             scene.update(k, t)
             writer.grab_frame()
     return p
+
+
+def _shape_size(system) -> float:
+    """The largest size (m) of the model's contact shapes but planes (a plane's square is at
+    least twice it)."""
+    size = 0.0
+    for contact in getattr(system.model, "contacts", ()):
+        for shape in (contact.shape_a, contact.shape_b):
+            pts = [p for line in shape_outline(shape, 0.0) for p in line]
+            if pts and type(shape).__name__ != "Plane":
+                size = max(size, float(np.max(np.linalg.norm(pts, axis=1))))
+    return 2.0 * size
 
 
 def _set(line, P, Q) -> None:
@@ -220,8 +299,10 @@ def _set(line, P, Q) -> None:
 class _Scene:
     """The artists of one animation and their update to frame ``k``."""
 
-    def __init__(self, fig, ax, names, joints, c, R, triads, trace, triad_length):
+    def __init__(self, fig, ax, names, joints, c, R, triads, trace, triad_length, outlines=()):
         self.joints, self.c, self.R = joints, c, R
+        self.outlines = outlines
+        self.shapes = [ax.plot([], [], [], "-", color="C2", lw=0.8)[0] for _ in outlines]
         self.triad_length = triad_length
         self.links = [ax.plot([], [], [], "-", color="0.3", lw=2)[0]
                       for (_, ia, _, ib) in joints for i in (ia, ib) if i >= 0]
@@ -251,4 +332,6 @@ class _Scene:
                 _set(line, c[k, i], c[k, i] + self.triad_length * R[k, i, :, a])
         for i, line in enumerate(self.paths):
             line.set_data_3d(c[:k + 1, i, 0], c[:k + 1, i, 1], c[:k + 1, i, 2])
+        for outline, line in zip(self.outlines, self.shapes, strict=True):
+            line.set_data_3d(outline[k, :, 0], outline[k, :, 1], outline[k, :, 2])
         self.clock.set_text(f"t = {t:8.3f} s")
