@@ -434,26 +434,39 @@ class Result:
         pq.write_table(pa.table({c: np.asarray(self[c], dtype=float) for c in cols}), path)
         return path
 
+    def _contact_events(self) -> bool:
+        """Whether the event log has contact events (then the files get a ``speed`` column)."""
+        return any(getattr(e, "element", "") == "contact" for e in self.events)
+
     def events_to_parquet(self, path) -> Path:
-        """Write the event log as Parquet: columns ``t, pair, kind, before, after``."""
+        """Write the event log as Parquet: columns ``t, pair, kind, before, after`` (and with
+        contacts ``speed``, m/s: a contact event's approach speed, NaN for the others)."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         path = Path(path)
-        table = pa.table({"t": [float(e.t) for e in self.events],
-                          **{k: [str(getattr(e, k)) for e in self.events]
-                             for k in ("pair", "kind", "before", "after")}})
-        pq.write_table(table, path)
+        columns = {"t": [float(e.t) for e in self.events],
+                   **{k: [str(getattr(e, k)) for e in self.events]
+                      for k in ("pair", "kind", "before", "after")}}
+        if self._contact_events():
+            columns["speed"] = [float(e.speed) for e in self.events]
+        pq.write_table(pa.table(columns), path)
         return path
 
     def events_to_csv(self, path) -> Path:
-        """Write the event log: columns ``t, pair, kind, before, after``."""
+        """Write the event log: columns ``t, pair, kind, before, after`` (and with contacts
+        ``speed``, m/s: a contact event's approach speed, at a ``touch`` the impact speed;
+        empty for the others)."""
         path = Path(path)
+        speed = self._contact_events()
         with path.open("w", newline="") as fh:
             w = csv.writer(fh)
-            w.writerow(["t", "pair", "kind", "before", "after"])
+            w.writerow(["t", "pair", "kind", "before", "after"] + (["speed"] if speed else []))
             for e in self.events:
-                w.writerow([f"{e.t:.15g}", e.pair, e.kind, e.before, e.after])
+                row = [f"{e.t:.15g}", e.pair, e.kind, e.before, e.after]
+                if speed:
+                    row.append("" if math.isnan(e.speed) else f"{e.speed:.15g}")
+                w.writerow(row)
         return path
 
     def summary(self) -> str:

@@ -63,6 +63,8 @@ def test_bouncing_ball_runs_by_name_on_the_command_line(tmp_path):
     rows = list(csv.DictReader(events.open()))
     touches = [float(row["t"]) for row in rows if row["kind"] == "touch"]
     assert touches == [pytest.approx(math.sqrt(2.0 * h / g), rel=1e-9)]
+    speeds = [float(row["speed"]) for row in rows if row["kind"] == "touch"]  # impact, m/s
+    assert speeds == [pytest.approx(math.sqrt(2.0 * g * h), rel=1e-9)]
     data = np.genfromtxt(out, delimiter=",", names=True)
     falling = data["t"] < 0.1
     assert np.allclose(data["height"][falling], h - 0.5 * g * data["t"][falling] ** 2,
