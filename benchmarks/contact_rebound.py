@@ -37,19 +37,18 @@ A benchmark, not a test: 2 cores shared with other work, so the figures are nois
 from __future__ import annotations
 
 import argparse
-import math
+import sys
+from pathlib import Path
 
-import exudyn
-from _timing import best_of
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "contact"))
 
-import nonsmooth
-from nonsmooth.contact import Contact, Hertz, Plane, Sphere, chi_for, realised_restitution
-from nonsmooth.spatial import Body, SpatialModel, ground
+import exudyn  # noqa: E402
+from _timing import best_of  # noqa: E402
+from test_contact_exudyn import GAP0, V, exudyn_rebound, ours  # noqa: E402 - the test's scene
 
-M, R, J = 0.032882, 0.01, 1.315e-6  # kg, m, kg m^2: a steel ball
-E, NU = 210e9, 0.3  # Pa, -
-K = 4.0 / 3.0 * E / (2.0 * (1.0 - NU * NU)) * math.sqrt(R)  # N/m^1.5
-V, GAP0, T_END, R_GROUND = 1.0, 1.1e-6, 1.2e-4, 1.0  # m/s, m, s, m
+import nonsmooth  # noqa: E402
+from nonsmooth.contact import chi_for, realised_restitution  # noqa: E402
+
 TARGET = 1e-6  # relative error of the rebound speed
 LAWS = (("hunt-crossley", 1), ("carvalho-martins", 2))  # our rule, Exudyn's impactModel
 E_ASKED = 0.5
@@ -58,41 +57,14 @@ GAPS = tuple(1e-6 * (1.0 + k / 7.0) for k in range(7))  # m: the touch at 7 plac
 
 def exudyn_run(model: int, h: float, solver, gap0: float = GAP0) -> float:
     """Exudyn's rebound speed (m/s) at the fixed step ``h`` (s) from the initial gap ``gap0``
-    (m)."""
-    sc = exudyn.SystemContainer()
-    mbs = sc.AddSystem()
-    ball = mbs.CreateMassPoint(referencePosition=[0.0, 0.0, R + gap0],
-                               initialVelocity=[0.0, 0.0, -V], mass=M, gravity=[0.0, 0.0, 0.0])
-    base = mbs.CreateGround(referencePosition=[0.0, 0.0, -R_GROUND])
-    mbs.CreateSphereSphereContact(itemNumbers=[base, ball], spheresRadii=[R_GROUND, R],
-                                  contactStiffness=K, contactStiffnessExponent=1.5,
-                                  impactModel=model, restitutionCoefficient=E_ASKED,
-                                  dataInitialCoordinates=[gap0, 0.0, 0.0, 0.0])
-    mbs.Assemble()
-    s = exudyn.SimulationSettings()
-    s.solution.file.write = False
-    s.show.statistics = False
-    ti = s.timeIntegration
-    ti.numberOfSteps, ti.endTime = int(round(T_END / h)), T_END
-    ti.minimumStepSize = 1e-15
-    ti.verboseMode = 0
-    ti.newton.useModifiedNewton = True
-    ti.generalizedAlpha.spectralRadius = 1.0
-    mbs.SolveDynamic(s, solverType=solver)
-    node = mbs.GetObject(ball)["nodeNumber"]
-    return float(mbs.GetNodeOutput(node, exudyn.OutputVariableType.Velocity)[2])
+    (m) (the test's scene)."""
+    return exudyn_rebound(E_ASKED, model, h, solver, gap0)[0]
 
 
 def ours_run(rule: str, gap0: float = GAP0, **tolerances) -> float:
     """Our rebound speed (m/s) from the initial gap ``gap0`` (m), from the event of the ball
-    leaving the plane."""
-    mdl = SpatialModel("steel ball onto a plate")
-    ball = mdl.add(Body("ball", M, (J,) * 3, position=(0.0, 0.0, R + gap0),
-                        velocity=(0.0, 0.0, -V)))
-    mdl.add(Contact("floor", ball, Sphere(R), ground, Plane((0, 0, 0), (0, 0, 1)),
-                    normal=Hertz(K=K), restitution=E_ASKED, damping=rule))
-    r = nonsmooth.simulate(mdl, T_END, t_eval=[0.0, T_END], **tolerances)
-    return -r.events.filter("floor", "leave")[0].speed
+    leaving the plane (the test's scene)."""
+    return ours(E_ASKED, rule, gap0, **tolerances)[1]
 
 
 def worst(run, closed: float) -> float:

@@ -403,6 +403,7 @@ class SpatialSystem(System):
                 self.pairs.append(pr)
         self.contact_pairs = tuple((i, c) for i, c, _ in self._contact_rows)
         self._contact_tables = self._contact_last = None  # (contact_kernels, made on use)
+        self._contact_impact = np.zeros(len(self._contacts))  # (the last impact speeds given)
 
     # ------------------------------------------------------------------ compiled
     @property
@@ -664,16 +665,23 @@ class SpatialSystem(System):
     compiled_contacts = True
 
     def _contact_call(self, q, v, impact=None):
-        """``contact_kernels.contact_terms`` at ``(q, v)`` with the impact speeds ``impact``
-        (zeros when None), the last call's result again for the same arguments."""
+        """``contact_kernels.contact_terms`` at ``(q, v)`` with the impact speeds ``impact``;
+        None: the gaps, approach speeds and friction rows are asked for, which do not depend on
+        them: the last call's at the same ``(q, v)``, or a call with the last impact speeds
+        given (so that an evaluation's rows, then its forces, take one call)."""
         q = np.ascontiguousarray(q, dtype=float)
         v = np.ascontiguousarray(v, dtype=float)
-        impact = np.zeros(len(self._contacts)) if impact is None else np.ascontiguousarray(
-            impact, dtype=float)
-        key = (q.tobytes(), v.tobytes(), impact.tobytes())
+        state = q.tobytes() + v.tobytes()
         last = self._contact_last
-        if last is not None and last[0] == key:
-            return last[1]
+        if impact is None:
+            if last is not None and last[0] == state:
+                return last[2]
+            impact = self._contact_impact
+        else:
+            impact = np.ascontiguousarray(impact, dtype=float)
+            if last is not None and last[0] == state and np.array_equal(last[1], impact):
+                return last[2]
+            self._contact_impact = impact.copy()
         if self._contact_tables is None:
             from .contact_kernels import contact_tables
 
@@ -682,7 +690,7 @@ class SpatialSystem(System):
 
         ci, cf = self._contact_tables
         out = contact_terms(ci, cf, q, v, impact, MIN_IMPACT_SPEED, self.n_v, self.p_rows)
-        self._contact_last = (key, out)
+        self._contact_last = (state, impact, out)
         return out
 
     def contact_gaps(self, t, q):

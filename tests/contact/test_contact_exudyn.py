@@ -45,18 +45,20 @@ def exudyn_rule(model: int, e: float) -> str:
 
 
 def exudyn_rebound(e: float, model: int, h: float,
-                   solver=exudyn.DynamicSolverType.GeneralizedAlpha) -> tuple[float, float]:
-    """Exudyn's run of the scene at the fixed step ``h`` (s): the rebound speed (m/s) and the
-    ball's height (m) at ``T_END``."""
+                   solver=exudyn.DynamicSolverType.GeneralizedAlpha,
+                   gap0: float = GAP0) -> tuple[float, float]:
+    """Exudyn's run of the scene at the fixed step ``h`` (s) from the initial gap ``gap0`` (m):
+    the rebound speed (m/s) and the ball's height (m) at ``T_END`` (also
+    ``benchmarks/contact_rebound.py``'s)."""
     sc = exudyn.SystemContainer()
     mbs = sc.AddSystem()
-    ball = mbs.CreateMassPoint(referencePosition=[0.0, 0.0, R + GAP0],
+    ball = mbs.CreateMassPoint(referencePosition=[0.0, 0.0, R + gap0],
                                initialVelocity=[0.0, 0.0, -V], mass=M, gravity=[0.0, 0.0, 0.0])
     base = mbs.CreateGround(referencePosition=[0.0, 0.0, -R_GROUND])
     mbs.CreateSphereSphereContact(itemNumbers=[base, ball], spheresRadii=[R_GROUND, R],
                                   contactStiffness=K, contactStiffnessExponent=1.5,
                                   impactModel=model, restitutionCoefficient=e,
-                                  dataInitialCoordinates=[GAP0, 0.0, 0.0, 0.0])
+                                  dataInitialCoordinates=[gap0, 0.0, 0.0, 0.0])
     mbs.Assemble()
     s = exudyn.SimulationSettings()
     s.solution.file.write = False
@@ -74,11 +76,11 @@ def exudyn_rebound(e: float, model: int, h: float,
     return float(vz), float(z)
 
 
-def ours(e: float, rule: str, **tolerances) -> tuple[float, float, float]:
-    """Our run of the scene: the approach and rebound speeds (m/s) of the events and the
-    ball's height (m) at ``T_END``."""
+def ours(e: float, rule: str, gap0: float = GAP0, **tolerances) -> tuple[float, float, float]:
+    """Our run of the scene from the initial gap ``gap0`` (m): the approach and rebound speeds
+    (m/s) of the events and the ball's height (m) at ``T_END``."""
     mdl = SpatialModel("steel ball onto a plate")
-    ball = mdl.add(Body("ball", M, (J,) * 3, position=(0.0, 0.0, R + GAP0),
+    ball = mdl.add(Body("ball", M, (J,) * 3, position=(0.0, 0.0, R + gap0),
                         velocity=(0.0, 0.0, -V)))
     mdl.add(Contact("floor", ball, Sphere(R), ground, Plane((0, 0, 0), (0, 0, 1)),
                     normal=Hertz(K=K), restitution=e, damping=rule))
