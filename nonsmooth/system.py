@@ -494,6 +494,16 @@ class System:
         return (Wp - Wm) @ v / (2 * h)
 
 
+def rows_rate_bias(rows_at: Callable[[np.ndarray], np.ndarray], q: np.ndarray, dq: np.ndarray,
+                   v: np.ndarray) -> np.ndarray:
+    """``(dW/dt) v`` of rows ``W(q)`` (``rows_at(q) -> (r, n_v)``) by a central difference
+    along the motion ``dq`` (step ``1e-7 max(1e-3, |q|) / |dq|``, at most 1e-6 s): the
+    contacts' friction rows' bias, whose contact point moves over the shapes."""
+    h = 1e-7 * max(1e-3, float(np.max(np.abs(q)))) / max(1e-12, float(np.max(np.abs(dq))))
+    h = min(h, 1e-6)
+    return (rows_at(q + h * dq) - rows_at(q - h * dq)) @ v / (2.0 * h)
+
+
 @dataclass
 class Constraint:
     """One block of constraint rows written by the user (for :class:`GeneralizedSystem`).

@@ -19,7 +19,7 @@ import numpy as np
 from ..core.status import COINCIDENT
 from ..diagnose import finite
 from ..errors import ModelError
-from ..system import FrictionPair, System, Terms
+from ..system import FrictionPair, System, Terms, rows_rate_bias
 from . import forces as _forces
 from . import joints as _joints
 from .bodies import (  # noqa: F401  (re-exported: the builder's public names)
@@ -383,12 +383,13 @@ class PlanarSystem(System):
         """``(dW/dt) v`` of the contacts' rows (p_rows,): a central difference of ``W v``
         along the motion ``dq/dt = v`` (step 1e-7 of the time scale ``|q| / |v|``)."""
         q, v = np.asarray(q, float), np.asarray(v, float)
-        h = 1e-7 * max(1e-3, float(np.max(np.abs(q)))) / max(1e-12, float(np.max(np.abs(v))))
-        h = min(h, 1e-6)
-        Wp, Wm = np.zeros((self.p_rows, self.n_q)), np.zeros((self.p_rows, self.n_q))
-        self._contact_friction_rows(q + h * v, Wp)
-        self._contact_friction_rows(q - h * v, Wm)
-        return (Wp - Wm) @ v / (2.0 * h)
+
+        def rows_at(qq):
+            W = np.zeros((self.p_rows, self.n_q))
+            self._contact_friction_rows(qq, W)
+            return W
+
+        return rows_rate_bias(rows_at, q, v, v)
 
     # ------------------------------------------------------------------ the reference path
     def _bind(self):

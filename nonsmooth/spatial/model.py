@@ -35,7 +35,7 @@ import numpy as np
 from ..contact.element import MIN_IMPACT_SPEED, Contact
 from ..errors import ModelError
 from ..rank import equilibrate
-from ..system import FrictionPair, System, Terms
+from ..system import FrictionPair, System, Terms, rows_rate_bias
 from . import elements as el
 from . import rotor as rt
 from .contact import CompiledContact, tangents
@@ -743,13 +743,13 @@ class SpatialSystem(System):
         """``(dW/dt) v`` of the contacts' rows (p_rows,): a central difference of ``W`` along
         the motion (``dq/dt = qdot(q, v)``, step 1e-7 of the time scale ``|q| / |dq|``)."""
         q, v = np.asarray(q, float), np.asarray(v, float)
-        dq = self.qdot(q, v)
-        h = 1e-7 * max(1e-3, float(np.max(np.abs(q)))) / max(1e-12, float(np.max(np.abs(dq))))
-        h = min(h, 1e-6)
-        Wp, Wm = np.zeros((self.p_rows, self.n_v)), np.zeros((self.p_rows, self.n_v))
-        self._contact_friction_rows(q + h * dq, v, Wp)
-        self._contact_friction_rows(q - h * dq, v, Wm)
-        return (Wp - Wm) @ v / (2.0 * h)
+
+        def rows_at(qq):
+            W = np.zeros((self.p_rows, self.n_v))
+            self._contact_friction_rows(qq, v, W)
+            return W
+
+        return rows_rate_bias(rows_at, q, self.qdot(q, v), v)
 
     def friction_rows(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
         """The frictional joints' ``W`` (p_rows, n_v) and tangential bias ``(dW/dt) v``
