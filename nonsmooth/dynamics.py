@@ -230,6 +230,7 @@ class Dynamics:
         self._generated = None  # a GeneralizedSystem's compiled-terms kernel (_compile_plan)
         self._generated_module = None
         self._family = None  # the family's compiled entry points (compiled_family())
+        self.gap_offset = 0  # where the contacts' gaps start in a compiled evaluation's buffer
 
         if self.vector:
             from .vector_friction import check_laws
@@ -289,7 +290,10 @@ class Dynamics:
         self._layout = L = evaluation_layout(n, m, p, k, state_mass, self.n_z, self.p_rows)
         self._vector = _contiguous
         self._views = evaluation_slices(L)
-        self._res_at, self._size, self._k = L["residual"][0], L["size"], k
+        # the buffer: the evaluation's fields, then each contact's gap (the family's kernel
+        # writes them there: the compiled phases' gap events, run.phase.event_codes)
+        self._res_at, self._size, self._k = L["residual"][0], L["size"] + self.n_contacts, k
+        self.gap_offset = L["size"]
         self._zero_bias = np.zeros(self.p_rows)
         self._zero_z = np.zeros(self.n_z)
         self._face_guess = np.ones(k)  # the faces of the last face-free evaluation

@@ -2,6 +2,10 @@
 
 A shape is given in the frame it is attached to (a body's frame, or a frame fixed in it): its
 pose in the world is that frame's position ``p`` (m) and rotation matrix ``R`` (body -> world).
+A solid shape (:class:`Sphere`, :class:`Capsule`, :class:`Ellipsoid`, :class:`Cylinder`,
+:class:`Box`) may sit away from its body's centre of mass: ``position=(x, y, z)`` (m, body
+axes) is its centre in the body's frame (a tippe top's sphere below its centre of mass, a
+rattleback's ellipsoid).
 Every shape is frozen, checked when made, and packs into a kind code (:data:`KINDS`) and a
 vector of numbers (:meth:`pack`) for the compiled tables that the pair geometry
 (:mod:`nonsmooth.contact.geometry`) reads.
@@ -15,7 +19,7 @@ Spatial shapes (3-D): :class:`Sphere`, :class:`Capsule`, :class:`Ellipsoid`, :cl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -75,11 +79,22 @@ def _unit(value, shape: str, dim: int) -> tuple[float, ...]:
 
 
 class Shape:
-    """Base of the contact shapes: ``kind`` (a code of :data:`KINDS`), ``planar`` and
-    :meth:`pack`."""
+    """Base of the contact shapes: ``kind`` (a code of :data:`KINDS`), ``planar``,
+    ``position`` (m: the shape's centre in its body's frame) and :meth:`pack`."""
 
     kind: int = 0
     planar: bool = False
+    position: tuple = (0.0, 0.0, 0.0)
+
+    def _place(self, name: str) -> None:
+        """Check ``position`` (3 finite numbers, m)."""
+        object.__setattr__(self, "position", _vector(self.position, name, "position", 3))
+
+    def _where(self) -> str:
+        """``", position=(...)"`` for a repr, or nothing at the origin."""
+        if not any(self.position):
+            return ""
+        return ", position=(" + ", ".join(f"{x!r}" for x in self.position) + ")"
 
     def numbers(self) -> tuple[float, ...]:  # pragma: no cover - every shape overrides it
         raise NotImplementedError
@@ -95,16 +110,18 @@ class Sphere(Shape):
     """A sphere of ``radius`` (m) centred at the frame's origin. Packs ``(radius,)``."""
 
     radius: float
+    position: tuple = field(default=(0.0, 0.0, 0.0), kw_only=True)
     kind = SPHERE
 
     def __post_init__(self):
+        self._place("Sphere")
         object.__setattr__(self, "radius", _size(self.radius, "Sphere", "radius"))
 
     def numbers(self):
         return (self.radius,)
 
     def __repr__(self):
-        return f"Sphere(radius={self.radius!r})"
+        return f"Sphere(radius={self.radius!r}{self._where()})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -115,9 +132,11 @@ class Capsule(Shape):
 
     radius: float
     length: float
+    position: tuple = field(default=(0.0, 0.0, 0.0), kw_only=True)
     kind = CAPSULE
 
     def __post_init__(self):
+        self._place("Capsule")
         object.__setattr__(self, "radius", _size(self.radius, "Capsule", "radius"))
         object.__setattr__(self, "length", _size(self.length, "Capsule", "length"))
 
@@ -125,7 +144,7 @@ class Capsule(Shape):
         return (self.radius, self.length)
 
     def __repr__(self):
-        return f"Capsule(radius={self.radius!r}, length={self.length!r})"
+        return f"Capsule(radius={self.radius!r}, length={self.length!r}{self._where()})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -136,9 +155,11 @@ class Ellipsoid(Shape):
     a: float
     b: float
     c: float
+    position: tuple = field(default=(0.0, 0.0, 0.0), kw_only=True)
     kind = ELLIPSOID
 
     def __post_init__(self):
+        self._place("Ellipsoid")
         for name in ("a", "b", "c"):
             object.__setattr__(self, name, _size(getattr(self, name), "Ellipsoid", name))
 
@@ -146,7 +167,7 @@ class Ellipsoid(Shape):
         return (self.a, self.b, self.c)
 
     def __repr__(self):
-        return f"Ellipsoid(a={self.a!r}, b={self.b!r}, c={self.c!r})"
+        return f"Ellipsoid(a={self.a!r}, b={self.b!r}, c={self.c!r}{self._where()})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -156,9 +177,11 @@ class Cylinder(Shape):
 
     radius: float
     length: float
+    position: tuple = field(default=(0.0, 0.0, 0.0), kw_only=True)
     kind = CYLINDER
 
     def __post_init__(self):
+        self._place("Cylinder")
         object.__setattr__(self, "radius", _size(self.radius, "Cylinder", "radius"))
         object.__setattr__(self, "length", _size(self.length, "Cylinder", "length"))
 
@@ -166,7 +189,7 @@ class Cylinder(Shape):
         return (self.radius, self.length)
 
     def __repr__(self):
-        return f"Cylinder(radius={self.radius!r}, length={self.length!r})"
+        return f"Cylinder(radius={self.radius!r}, length={self.length!r}{self._where()})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -175,9 +198,11 @@ class Box(Shape):
     origin. Packs ``(hx, hy, hz)``."""
 
     half_extents: tuple
+    position: tuple = field(default=(0.0, 0.0, 0.0), kw_only=True)
     kind = BOX
 
     def __post_init__(self):
+        self._place("Box")
         h = _vector(self.half_extents, "Box", "half_extents", 3)
         h = tuple(_size(x, "Box", f"half_extents[{i}]") for i, x in enumerate(h))
         object.__setattr__(self, "half_extents", h)
@@ -187,7 +212,7 @@ class Box(Shape):
 
     def __repr__(self):
         hx, hy, hz = self.half_extents
-        return f"Box(half_extents=({hx!r}, {hy!r}, {hz!r}))"
+        return f"Box(half_extents=({hx!r}, {hy!r}, {hz!r}){self._where()})"
 
 
 @dataclass(frozen=True, repr=False)

@@ -4,7 +4,7 @@ the Python event loop (``run.modes.Modes.g_value``) and, compiled, for the compi
 
 from __future__ import annotations
 
-__all__ = ["EVENT_KINDS", "engine_value"]
+__all__ = ["EVENT_KINDS", "GAP", "GAP_KINDS", "engine_value"]
 
 #: Codes of the engine's event functions (``run.modes.Modes.event_specs``).
 #: ``reserve`` is a sticking vector pair's ``mu_s N - |F_T|`` (``vector_friction``; its
@@ -12,6 +12,12 @@ __all__ = ["EVENT_KINDS", "engine_value"]
 EVENT_KINDS = {"velocity": 0, "normal": 1, "detach": 2, "reserve+": 3, "reserve-": 4,
                "given": 5, "reserve": 6}
 VELOCITY, NORMAL, DETACH, RESERVE_PLUS, RESERVE_MINUS, GIVEN, RESERVE = 0, 1, 2, 3, 4, 5, 6
+#: The compiled phases' code of a compliant contact's ``touch`` and ``leave`` events: the
+#: value is the evaluation buffer's number at the event's index (the contact's gap, which the
+#: family's kernel writes after the buffer's fields; ``run.phase.event_codes``).
+GAP = 7
+#: The run's event kinds that a compiled phase evaluates as :data:`GAP`.
+GAP_KINDS = ("touch", "leave")
 
 
 def engine_value(kind, mu_s, threshold, F_T, v_T, N, lam_abs):

@@ -25,6 +25,7 @@ from .callbacks import given
 from .event_kinds import (  # the kinds' one definition (numba-free)
     DETACH,
     EVENT_KINDS,
+    GAP,
     GIVEN,
     NORMAL,
     RESERVE,
@@ -40,7 +41,7 @@ prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
 
 __all__ = ["EVENT_KINDS", "engine_value", "event_value", "crossed", "brent_with",
            "refresh_directions", "MAX_ROOT_ITERATIONS", "VELOCITY", "NORMAL", "DETACH",
-           "RESERVE_PLUS", "RESERVE_MINUS", "GIVEN", "RESERVE"]
+           "RESERVE_PLUS", "RESERVE_MINUS", "GIVEN", "RESERVE", "GAP"]
 
 #: :func:`nonsmooth.core.event_kinds.engine_value` compiled (inlined into the phases).
 engine_value = njit(inline="always")(_engine_value)
@@ -59,6 +60,8 @@ def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
     (the run's token at the end of the extended ``plan``)."""
     if kind == GIVEN:
         return given(int(plan[plan.size - 2]), i, t)
+    if kind == GAP:  # a contact's gap, written by the family's kernel at index i of out
+        return out[i]
     if kind == NORMAL or kind == DETACH:  # a load row's
         return engine_value(kind, 0.0, threshold, 0.0, 0.0, 0.0, out[o_abs + i])
     p = int(plan[H_P])

@@ -50,17 +50,32 @@ def _smooth_phase(run: _Run, method, specs, modes, t, y, t_bound, grid, next_k, 
                          max_step, dt, sched=sched)
 
 
+def event_codes(run: _Run, specs) -> tuple[np.ndarray, np.ndarray]:
+    """The compiled phases' codes and indices of the event functions ``specs``
+    (``core.event_kinds``): a contact's ``touch`` or ``leave`` is a ``GAP`` event whose index
+    is its gap's place in the evaluation buffer (after its fields: ``Dynamics.gap_offset``)."""
+    from ..core.event_kinds import GAP, GAP_KINDS
+
+    o_gap = run.dyn.gap_offset
+    kinds = np.array([GAP if s[0] in GAP_KINDS else _EVENT_CODES[s[0]] for s in specs],
+                     dtype=np.int64)
+    index = np.array([o_gap + s[1] if s[0] in GAP_KINDS else s[1] for s in specs],
+                     dtype=np.int64)
+    return kinds, index
+
+
 def _fixed_compiled(run: _Run, specs, sched) -> bool:
     """Whether a fixed-step phase runs in compiled calls (:mod:`nonsmooth.planar.fixed_step`): a
     planar model without user functions, or a ``GeneralizedSystem`` with compiled terms (its
     generated module); the engine's event functions only (all terminal), outputs at the step
     ends (no ``t_eval``)."""
-    from ..core.event_kinds import EVENT_KINDS
+    from ..core.event_kinds import EVENT_KINDS, GAP_KINDS
 
     family = run.family  # the compiled right-hand side calls no user function back
     compiled = family is not None and not family.calls_back
     return (compiled and (sched is None or not sched.t_eval or _on_steps(sched) is not None)
-            and all(s[0] in EVENT_KINDS and s[0] != "given" and s[3] for s in specs))
+            and all((s[0] in EVENT_KINDS or s[0] in GAP_KINDS) and s[0] != "given" and s[3]
+                    for s in specs))
 
 
 def _on_steps(sched: _Schedule) -> np.ndarray | None:
@@ -101,8 +116,7 @@ def _compiled_fixed_phase(run: _Run, method, specs, modes, t, y, t_end, grid, ne
     f = run.fun(modes, cached=False)(t, y)  # as _FixedStepper: f and the event functions at t
     ev = run.last_ev
     g = np.array([run.g_value(s, t, y, ev, modes) for s in specs], dtype=float)
-    kinds = np.array([_EVENT_CODES[s[0]] for s in specs], dtype=np.int64)
-    index = np.array([s[1] for s in specs], dtype=np.int64)
+    kinds, index = event_codes(run, specs)
     direction = np.array([s[2] for s in specs], dtype=float)
     fired = np.zeros(len(specs), dtype=np.int8)
     modes = np.asarray(modes, dtype=float)
@@ -262,8 +276,7 @@ def _compiled_phase(run: _Run, method, specs, modes, t, y, t_end, grid, next_k, 
     from ..core import callbacks
 
     dyn = run.dyn
-    kinds = np.array([_EVENT_CODES[s[0]] for s in specs], dtype=np.int64)
-    index = np.array([s[1] for s in specs], dtype=np.int64)
+    kinds, index = event_codes(run, specs)
     direction = np.array([s[2] for s in specs], dtype=float)
     y = np.array(y, dtype=float)
     f, g = np.empty_like(y), np.empty(len(specs))
@@ -352,7 +365,8 @@ def _user_callbacks(run: _Run):
 
     def values(t, y, U):
         run.t_now = t  # where a failure in a user function happened
-        U[:] = system.user_values(t, y[sq], y[sv])
+        values = system.user_values(t, y[sq], y[sv])
+        U[:len(values)] = values  # (a family's table may hold rows after the elements')
 
     def given(i, t):
         return run._given_normal_force(i, t)

@@ -140,10 +140,17 @@ def _circle(u: np.ndarray, w: np.ndarray, r1: float, r2: float, centre=(0.0, 0.0
 
 
 def shape_outline(shape, extent: float = 1.0) -> list[np.ndarray]:
-    """A contact shape's wire outline in its frame: polylines ``(k, 3)`` (m): a sphere's or
-    an ellipsoid's three principal circles, a box's twelve edges, a capsule's or cylinder's
-    end circles and four lines along it, a plane's square of side ``2 extent`` around its point
-    (with its diagonals)."""
+    """A contact shape's wire outline in its body's frame: polylines ``(k, 3)`` (m): a
+    sphere's or an ellipsoid's three principal circles, a box's twelve edges, a capsule's or
+    cylinder's end circles and four lines along it, a plane's square of side ``2 extent``
+    around its point (with its diagonals); a solid shape about its ``position``."""
+    lines = _outline(shape, extent)
+    offset = np.asarray(shape.position, dtype=float)
+    return [line + offset for line in lines] if np.any(offset) else lines
+
+
+def _outline(shape, extent: float) -> list[np.ndarray]:
+    """:func:`shape_outline` in the shape's own frame."""
     from ..contact import shapes as sh
 
     e = np.eye(3)

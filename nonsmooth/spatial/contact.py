@@ -56,14 +56,18 @@ class CompiledContact:
         self.law_kind = int(contact.law_kind)
         self.law = np.ascontiguousarray(contact.law_numbers, dtype=float)
         self.margin = float(contact.margin)
+        # each shape's centre in its body's frame (m; ``Shape.position``)
+        self.offset_a = np.array(contact.shape_a.position, dtype=float)
+        self.offset_b = np.array(contact.shape_b.position, dtype=float)
         self._out = np.zeros((MAX_POINTS, 7))
 
     def points(self, K: Kinematics) -> np.ndarray:
         """The contact rows ``(gap, x, y, z, nx, ny, nz)`` (k, 7) at ``K`` (a new array)."""
         a, b = self.a, self.b
-        k = pair_geometry(self.kind_a, self.nums_a, np.ascontiguousarray(K.r[a]),
-                          np.ascontiguousarray(K.R[a]), self.kind_b, self.nums_b,
-                          np.ascontiguousarray(K.r[b]), np.ascontiguousarray(K.R[b]),
+        p_a = K.r[a] + K.R[a] @ self.offset_a  # the shapes' centres (world)
+        p_b = K.r[b] + K.R[b] @ self.offset_b
+        k = pair_geometry(self.kind_a, self.nums_a, p_a, np.ascontiguousarray(K.R[a]),
+                          self.kind_b, self.nums_b, p_b, np.ascontiguousarray(K.R[b]),
                           self.margin, self._out)
         return self._out[:k].copy()
 

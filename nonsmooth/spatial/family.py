@@ -104,11 +104,27 @@ def spatial_family(system, size: int, run_blocks=None, home=None) -> SpatialFami
     from . import kernels
 
     tab = system.kernel_tables
+    ints, floats = tab.ints, tab.floats
+    if system.n_contacts:  # the contacts' rows after the elements' (contact_kernels.CONTACT)
+        ints, floats = _with_rows(ints, floats, *system.contact_tables)
     M = np.ascontiguousarray(system.constant_mass)
-    return SpatialFamily(module=kernels, data=(tab.ints, tab.floats, tab.bodies, M,
-                                               _block3(M)),
+    return SpatialFamily(module=kernels, data=(ints, floats, tab.bodies, M, _block3(M)),
                          calls_back=system.has_user_functions, size=size,
                          run_blocks=run_blocks, home=home)
+
+
+def _with_rows(ints, floats, more_ints, more_floats) -> tuple[np.ndarray, np.ndarray]:
+    """The tables ``ints, floats`` with the rows ``more_ints, more_floats`` after theirs, each
+    as wide as the wider (new columns -1 and 0)."""
+    n_i = max(ints.shape[1], more_ints.shape[1])
+    n_f = max(floats.shape[1], more_floats.shape[1])
+    out_i = np.full((ints.shape[0] + more_ints.shape[0], n_i), -1, dtype=np.int64)
+    out_f = np.zeros((floats.shape[0] + more_floats.shape[0], n_f))
+    out_i[:ints.shape[0], :ints.shape[1]] = ints
+    out_i[ints.shape[0]:, :more_ints.shape[1]] = more_ints
+    out_f[:floats.shape[0], :floats.shape[1]] = floats
+    out_f[floats.shape[0]:, :more_floats.shape[1]] = more_floats
+    return out_i, out_f
 
 
 def _block3(M: np.ndarray) -> bool:

@@ -49,6 +49,14 @@ from ..core.stage import (
     plan_rows,
     stage_workspace,
 )
+from .contact_kernels import (
+    CONTACT,
+    MAX_POINTS,
+    contact_count,
+    contact_potential,
+    contact_workspace_size,
+    contacts_into,
+)
 from .tables import (
     CROSSDOT2,
     DOT1,
@@ -590,10 +598,11 @@ def _friction_into(it, ft, kin, W, bias):
 
 
 @njit(cache=True, _nrt=False)
-def _potential(it, ft, bt, N, kin, q):
-    """Gravity's and the springs' potential energy (J) at the kinematics ``kin`` (``q`` for
-    the winding coordinates)."""
-    V = 0.0
+def _potential(it, ft, bt, N, kin, q, pts):
+    """Gravity's, the springs' and the contacts' potential energy (J) at the kinematics ``kin``
+    (``q`` for the winding coordinates; ``pts`` the contacts' geometry buffer,
+    ``contact_kernels.MAX_POINTS`` rows)."""
+    V = contact_potential(it, ft, kin, pts)
     for e in range(it.shape[0]):
         kind = it[e, 0]
         if kind == GRAVITY:
@@ -630,13 +639,93 @@ def workspace(it, plan):
     block: float64 ``f (n), phi, phi_t, gamma (m), G (m, n)`` (zeroed per evaluation), the
     kinematics ``(N + 1) * 21``, the stage's workspace (``core.stage.stage_workspace``), and
     at its end the user values ``U`` (n_el, 3; where ``core.callbacks.fill_user`` writes
-    them); int64 the stage's index workspace."""
+    them); int64 the stage's index workspace. With contacts their part
+    (``contact_kernels.contact_workspace_size``) goes before the user values."""
     n, m = int(plan[H_N]), _rows_written(it, int(plan[H_M]))
     N = n // 6
     sw, iw = stage_workspace(plan)
     ws = np.zeros(_terms_size(n, m, plan_rows(plan)) + (N + 1) * _KIN + sw.size
-                  + 3 * it.shape[0])
+                  + contact_workspace_size(contact_count(it), N) + 3 * it.shape[0])
     return ws, iw
+
+
+@njit(cache=True, _nrt=False)
+def _perturbed_kinematics(N, q, v, qp, kin_p, kin_m):
+    """The kinematics at ``q +- h dq/dt`` (the velocities ``v`` held) into ``kin_p``,
+    ``kin_m`` (``qp`` (7 N,) a buffer); ``h = 1e-7 max(1e-3, |q|) / |dq/dt|`` (s, at most
+    1e-6; ``system.rows_rate_bias``'). Returns ``h``."""
+    q_max, dq_max = 1e-3, 1e-12
+    for i in range(N):
+        qi, vi = 7 * i, 6 * i
+        w, x, yy, z = q[qi + 3], q[qi + 4], q[qi + 5], q[qi + 6]
+        a, b, c = v[vi + 3], v[vi + 4], v[vi + 5]
+        qp[qi], qp[qi + 1], qp[qi + 2] = v[vi], v[vi + 1], v[vi + 2]
+        qp[qi + 3] = -0.5 * (x * a + yy * b + z * c)
+        qp[qi + 4] = 0.5 * (w * a + yy * c - z * b)
+        qp[qi + 5] = 0.5 * (w * b - x * c + z * a)
+        qp[qi + 6] = 0.5 * (w * c + x * b - yy * a)
+        for j in range(7):
+            q_max = max(q_max, abs(q[qi + j]))
+            dq_max = max(dq_max, abs(qp[qi + j]))
+    h = min(1e-7 * q_max / dq_max, 1e-6)
+    for i in range(7 * N):
+        qp[i] = q[i] + h * qp[i]
+    _kinematics(N, qp, v, kin_p)
+    for i in range(7 * N):
+        qp[i] = 2.0 * q[i] - qp[i]
+    _kinematics(N, qp, v, kin_m)
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def _contacts(it, ft, N, kin, q, v, impact, f, W, bias, plan, modes, cws, n_c):
+    """The contacts (``contact_kernels.contacts_into``) in their workspace ``cws``
+    (``contact_workspace_size``): their forces into ``f``, rows into ``W``, normal forces on
+    their pairs' preloads in ``plan``, and with a sticking pair (``modes`` 0) the rows' bias;
+    the gaps, approach speeds and normal forces (n_c each) at the end of ``cws``. Returns the
+    damping power (W). (No array is returned: a function without the runtime must not hand a
+    view to one with it, which would release the view's parent.)"""
+    n_kin = (N + 1) * _KIN
+    o = MAX_POINTS * 7
+    pts = cws[:o].reshape(MAX_POINTS, 7)
+    kin_p = cws[o:o + n_kin].reshape(N + 1, _KIN)
+    kin_m = cws[o + n_kin:o + 2 * n_kin].reshape(N + 1, _KIN)
+    o += 2 * n_kin
+    qp = cws[o:o + 7 * N]
+    o += 7 * N
+    gaps, approach, Nn = cws[o:o + n_c], cws[o + n_c:o + 2 * n_c], cws[o + 2 * n_c:o + 3 * n_c]
+    h = 0.0
+    sticking = False
+    for e in range(it.shape[0]):
+        if it[e, 0] == CONTACT:
+            for j in range(12, 15):
+                if it[e, j] >= 0 and modes[it[e, j]] == 0.0:
+                    sticking = True
+    if sticking:
+        h = _perturbed_kinematics(N, q, v, qp, kin_p, kin_m)
+    return contacts_into(it, ft, kin, kin_p, kin_m, h, impact, f, W, bias, plan, gaps,
+                         approach, Nn, pts)
+
+
+@njit(cache=True, _nrt=False)
+def _evaluate_contacts(it, ft, N, kin, q, v, z, f, W, bias, plan, modes, out, ws):
+    """The contacts of an evaluation (:func:`_contacts`, their workspace before the user
+    values at the end of ``ws``; the impact speeds ``z`` after the laws' states), their gaps
+    after the fields of the buffer ``out`` (where it has room: the compiled phases' gap
+    events read them). Returns their damping power (W)."""
+    n_c = contact_count(it)
+    if n_c == 0:
+        return 0.0
+    n, m, n_z, p_rows = int(plan[H_N]), int(plan[H_M]), int(plan[H_NZ]), plan_rows(plan)
+    end = ws.size - 3 * it.shape[0]
+    P = _contacts(it, ft, N, kin, q, v, z[n_z:], f, W, bias, plan, modes,
+                  ws[end - contact_workspace_size(n_c, N):end], n_c)
+    o_gap = eval_offsets(n, m, int(plan[H_P]), int(plan[H_K]), n_z, False, p_rows)[-1]
+    if out.size >= o_gap + n_c:
+        o = end - 3 * n_c  # the gaps (contact_workspace_size's layout)
+        for c in range(n_c):
+            out[o_gap + c] = ws[o + c]
+    return P
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -677,11 +766,12 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
     if err:
         out[0] = row
         return COINCIDENT
+    if p_rows:
+        _friction_into(it, ft, kin, W, bias)
+    P_damping += _evaluate_contacts(it, ft, N, kin, q, v, z, f, W, bias, plan, modes, out, ws)
     for i in range(n):
         if not np.isfinite(f[i]):
             return NONFINITE
-    if p_rows:
-        _friction_into(it, ft, kin, W, bias)
     nk, ns = _stick_counts(plan, modes, p_rows)
     sw = ws[zeroed + (N + 1) * _KIN:]
     if plan[H_RADIAL] == RADIAL_NORMS:  # norm load terms: a stage of their own
@@ -717,6 +807,7 @@ def _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
     W, bias = np.zeros((p_rows, n)), np.zeros(p_rows)
     if p_rows:
         _friction_into(it, ft, kin, W, bias)
+    P_damping += _evaluate_contacts(it, ft, N, kin, q, v, z, f, W, bias, plan, modes, out, ws)
     if plan[H_RADIAL] == RADIAL_NORMS:
         return acceleration_stage_norms(M, f, phi[:m].copy(), phi_t[:m].copy(), G[:m].copy(),
                                         gamma[:m].copy(), W, bias, P_applied, P_damping, plan,
@@ -760,6 +851,24 @@ def spatial_terms(it, ft, bt, U, t, q, v, m):
 
 
 @njit(cache=True)
+def spatial_contact_terms(it, ft, q, v, impact, modes, n_v, p_rows):
+    """The contacts of the table ``it, ft`` at ``(q, v)`` with the impact speeds ``impact``
+    (n_c,), m/s (the Python path's call, ``SpatialSystem._contact_call``): ``(f (n_v,),
+    P_damping (W), N (n_c,), gap (n_c,), approach (n_c,), W (p_rows, n_v), bias (p_rows,))``,
+    the bias of the rows of the contacts with a sticking pair (``modes`` 0)."""
+    N = n_v // 6
+    n_c = contact_count(it)
+    kin = np.empty((N + 1, _KIN))
+    _kinematics(N, q, v, kin)
+    f, W, bias = np.zeros(n_v), np.zeros((p_rows, n_v)), np.zeros(p_rows)
+    cws = np.zeros(contact_workspace_size(n_c, N))
+    P = _contacts(it, ft, N, kin, q, v, impact, f, W, bias, np.empty(0), modes, cws, n_c)
+    o = cws.size - 3 * n_c
+    return (f, P, cws[o + 2 * n_c:].copy(), cws[o:o + n_c].copy(),
+            cws[o + n_c:o + 2 * n_c].copy(), W, bias)
+
+
+@njit(cache=True)
 def spatial_friction_terms(it, ft, q, v, p_rows):
     """The frictional joints' ``W`` (p_rows, 6 N) and tangential bias ``(dW/dt) v`` (p_rows,)
     at ``(q, v)`` (``SpatialSystem.friction_rows``' numbers; the compiled terms and the
@@ -796,6 +905,8 @@ def _derivative(y, out, dy, N, n_q, m, p, k, n_z, p_rows):
         dy[o_work + i] = out[offsets[O_POW] + i]
     for i in range(n_z):
         dy[o_work + N_WORK + i] = out[offsets[O_DZ] + i]
+    for i in range(o_work + N_WORK + n_z, y.size):  # the contacts' impact speeds: constant
+        dy[i] = 0.0
 
 
 @njit(cache=True, _nrt=False)
@@ -805,8 +916,7 @@ def _spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out
     N = n // 6
     n_q = _n_q(it, N)
     status = _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
-                            y[n_q + n + N_WORK:n_q + n + N_WORK + n_z], modes, faces, out, ws,
-                            iw)
+                            y[n_q + n + N_WORK:], modes, faces, out, ws, iw)
     if status == OK:
         _derivative(y, out, dy, N, n_q, m, p, k, n_z, plan_rows(plan))
         if n_q > 7 * N:  # the kinematics the evaluation left in the workspace
@@ -830,8 +940,7 @@ def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws
         N = n // 6
         n_q = _n_q(it, N)
         status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
-                                   y[n_q + n + N_WORK:n_q + n + N_WORK + n_z], modes, faces,
-                                   out, ws)
+                                   y[n_q + n + N_WORK:], modes, faces, out, ws)
         if status == OK:
             _derivative(y, out, dy, N, n_q, m, p, k, n_z, plan_rows(plan))
             if n_q > 7 * N:
@@ -852,6 +961,7 @@ def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, mode
     N = n // 6
     size = out.shape[1] - 2
     kin = np.empty((N + 1, _KIN))
+    pts = np.empty((MAX_POINTS, 7))
     for r in range(ts.size):
         row = out[r]
         status = _evaluate(it, ft, bt, U[r], M, block3, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
@@ -866,7 +976,7 @@ def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, mode
             kinetic += V[r, a] * acc
         row[size] = 0.5 * kinetic
         _kinematics(N, Q[r], V[r], kin)
-        row[size + 1] = _potential(it, ft, bt, N, kin, Q[r])
+        row[size + 1] = _potential(it, ft, bt, N, kin, Q[r], pts)
     return -1, OK
 
 
@@ -877,9 +987,10 @@ def spatial_potentials(it, ft, bt, Q):
     kin = np.empty((N + 1, _KIN))
     zero = np.zeros(6 * N)
     V = np.empty(Q.shape[0])
+    pts = np.empty((MAX_POINTS, 7))
     for r in range(Q.shape[0]):
         _kinematics(N, Q[r], zero, kin)
-        V[r] = _potential(it, ft, bt, N, kin, Q[r])
+        V[r] = _potential(it, ft, bt, N, kin, Q[r], pts)
     return V
 
 

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..contact.element import MIN_IMPACT_SPEED, Contact
+from ..contact.element import Contact
 from ..errors import ModelError
 from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms, rows_rate_bias
@@ -404,6 +404,7 @@ class SpatialSystem(System):
         self.contact_pairs = tuple((i, c) for i, c, _ in self._contact_rows)
         self._contact_tables = self._contact_last = None  # (contact_kernels, made on use)
         self._contact_impact = np.zeros(len(self._contacts))  # (the last impact speeds given)
+        self._no_stick = np.ones(len(self.pairs))  # (modes without a sticking pair: no bias)
 
     # ------------------------------------------------------------------ compiled
     @property
@@ -427,9 +428,10 @@ class SpatialSystem(System):
         ``run_blocks``, the slices of the plan's ``e_ref`` and ``stop_speed``, and ``home``,
         the run's plan (as ``planar_family.planar_family``). The frictional joints' rows of
         ``W`` and their tangential bias are written by the kernels (the table's
-        ``FRIC_TURN`` and ``FRIC_SLIDE`` rows)."""
-        if self.variable_norm_weights or self._contacts:  # weights of q: the Python stage
-            return None  # (Terms.norm_weights); contacts: their forces in Python
+        ``FRIC_TURN`` and ``FRIC_SLIDE`` rows), and the contacts' rows
+        (``contact_kernels.CONTACT``: their forces, rows, loads and gaps)."""
+        if self.variable_norm_weights:  # weights of q: the Python stage (Terms.norm_weights)
+            return None
         from .family import spatial_family
 
         return spatial_family(self, size, run_blocks, home)
@@ -664,8 +666,17 @@ class SpatialSystem(System):
     #: compares them); False: element by element in Python (``spatial.contact``).
     compiled_contacts = True
 
+    @property
+    def contact_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """The contacts as rows of the kernel tables (``contact_kernels.contact_tables``)."""
+        if self._contact_tables is None:
+            from .contact_kernels import contact_tables
+
+            self._contact_tables = contact_tables(self)
+        return self._contact_tables
+
     def _contact_call(self, q, v, impact=None):
-        """``contact_kernels.contact_terms`` at ``(q, v)`` with the impact speeds ``impact``;
+        """``kernels.spatial_contact_terms`` at ``(q, v)`` with the impact speeds ``impact``;
         None: the gaps, approach speeds and friction rows are asked for, which do not depend on
         them: the last call's at the same ``(q, v)``, or a call with the last impact speeds
         given (so that an evaluation's rows, then its forces, take one call)."""
@@ -682,14 +693,13 @@ class SpatialSystem(System):
             if last is not None and last[0] == state and np.array_equal(last[1], impact):
                 return last[2]
             self._contact_impact = impact.copy()
-        if self._contact_tables is None:
-            from .contact_kernels import contact_tables
+        from .kernels import spatial_contact_terms
 
-            self._contact_tables = contact_tables(self)
-        from .contact_kernels import contact_terms
-
-        ci, cf = self._contact_tables
-        out = contact_terms(ci, cf, q, v, impact, MIN_IMPACT_SPEED, self.n_v, self.p_rows)
+        ci, cf = self.contact_tables
+        if self._no_stick.size != len(self.pairs):
+            self._no_stick = np.ones(len(self.pairs))
+        out = spatial_contact_terms(ci, cf, q, v, impact, self._no_stick, self.n_v,
+                                    self.p_rows)
         self._contact_last = (state, impact, out)
         return out
 
@@ -743,6 +753,13 @@ class SpatialSystem(System):
         """``(dW/dt) v`` of the contacts' rows (p_rows,): a central difference of ``W`` along
         the motion (``dq/dt = qdot(q, v)``, step 1e-7 of the time scale ``|q| / |dq|``)."""
         q, v = np.asarray(q, float), np.asarray(v, float)
+        if self.compiled_contacts:  # the kernels' central difference (the compiled phases')
+            from .kernels import spatial_contact_terms
+
+            ci, cf = self.contact_tables
+            return spatial_contact_terms(ci, cf, np.ascontiguousarray(q),
+                                         np.ascontiguousarray(v), self._contact_impact,
+                                         np.zeros(len(self.pairs)), self.n_v, self.p_rows)[6]
 
         def rows_at(qq):
             W = np.zeros((self.p_rows, self.n_v))
