@@ -260,6 +260,16 @@ def build(**params) -> Model:
                     restitution=p["e"], mu=p["mu"], mu_s=p["mu_s"]))
     # the task: lower the wrist straight down (shoulder and elbow by the inverse kinematics,
     # the wrist pitch keeping the tool vertical), drag (base), lift
+    last = [None, None]  # the inverse kinematics at the latest time asked (three joints and
+    # three values each ask for it at the same time)
+
+    def angles_at(t):
+        t = float(t)  # (a copy: the engine may pass a number it changes afterwards)
+        if last[0] != t:
+            last[1] = arm_angles(*descent(t, p))
+            last[0] = t
+        return last[1]
+
     def joint_motion(name):
         if name == "base":
             return _motion([(DRAG, p["sweep"])])
@@ -269,7 +279,7 @@ def build(**params) -> Model:
         a, b = weights[name]
 
         def k_th(t, k):
-            angles = arm_angles(*descent(t, p))
+            angles = angles_at(t)
             return a * angles[0, k] + b * angles[1, k]
         return (lambda t: k_th(t, 0), lambda t: k_th(t, 1), lambda t: k_th(t, 2))
 

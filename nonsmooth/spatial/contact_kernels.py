@@ -13,7 +13,8 @@ Table rows, one per contact:
   contact's index, the shapes' and the law's kind codes, the first row of ``W`` of its sliding
   (2 rows), spin (1) and rolling (2) friction pairs and those pairs' indices (-1: none);
 * ``floats`` (n_c, :data:`N_FLOATS`): the shapes' packed numbers (6 each), the law's numbers
-  (3), the margin (m), the smallest impact speed (m/s, ``contact.element.MIN_IMPACT_SPEED``).
+  (3), the margin (m), the smallest impact speed (m/s, ``contact.element.MIN_IMPACT_SPEED``),
+  the shapes' centres in their bodies' frames (3 each, m; ``Shape.position``).
 
 No function here allocates (``_nrt=False``): the arrays are views into the evaluation's
 workspace (:func:`contact_workspace_size`).
@@ -37,7 +38,7 @@ __all__ = ["CONTACT", "MAX_POINTS", "N_INTS", "N_FLOATS", "contact_tables", "con
 #: The kind code of a contact's row in the spatial kernel tables (after
 #: ``nonsmooth.spatial.tables``' element kinds).
 CONTACT = 40
-N_INTS, N_FLOATS = 15, 17
+N_INTS, N_FLOATS = 15, 23
 _PT = 7  # a geometry row: (gap, x, y, z, nx, ny, nz)
 
 
@@ -54,6 +55,8 @@ def contact_tables(system) -> tuple[np.ndarray, np.ndarray]:
         floats[c, 12:15] = cc.law
         floats[c, 15] = cc.margin
         floats[c, 16] = MIN_IMPACT_SPEED
+        floats[c, 17:20] = cc.offset_a
+        floats[c, 20:23] = cc.offset_b
     col = {"slide": 9, "spin": 10, "rolling": 11}
     for i, c, kind in system._contact_rows:
         ints[c, col[kind]] = int(system.w_row[i])
@@ -74,11 +77,12 @@ def contact_count(it):
 @njit(cache=True, _nrt=False)
 def contact_workspace_size(n_c, N):
     """The contacts' part of an evaluation's workspace (0 without contacts): a geometry buffer
-    (``MAX_POINTS`` rows), two perturbed kinematics (N + 1 rows of 21 each) and coordinates (7
-    N) for the friction rows' bias, the gaps, approach speeds and normal forces (n_c each)."""
+    (``MAX_POINTS + 1`` rows of 7: :func:`_geometry`), two perturbed kinematics (N + 1 rows of
+    21 each) and coordinates (7 N) for the friction rows' bias, the gaps, approach speeds and
+    normal forces (n_c each)."""
     if n_c == 0:
         return 0
-    return MAX_POINTS * _PT + 2 * (N + 1) * 21 + 7 * N + 3 * n_c
+    return (MAX_POINTS + 1) * _PT + 2 * (N + 1) * 21 + 7 * N + 3 * n_c
 
 
 @njit(cache=True, _nrt=False)
@@ -119,14 +123,28 @@ def _tangents(n0, n1, n2, axis):
 
 
 @njit(cache=True, _nrt=False)
+def _centre(kin, i, o, pos):
+    """Body ``i``'s point at ``o`` (3,; body axes) in world coordinates into ``pos`` (3,)."""
+    k = kin[i]
+    pos[0] = k[9] + k[0] * o[0] + k[1] * o[1] + k[2] * o[2]
+    pos[1] = k[10] + k[3] * o[0] + k[4] * o[1] + k[5] * o[2]
+    pos[2] = k[11] + k[6] * o[0] + k[7] * o[1] + k[8] * o[2]
+
+
+@njit(cache=True, _nrt=False)
 def _geometry(ir, fr, kin, pts):
-    """The contact's geometry rows into ``pts`` at the kinematics ``kin`` (N + 1, 21; row N
-    the ground). Returns their number."""
+    """The contact's geometry rows into ``pts`` (``MAX_POINTS + 1``, 7: the rows, then the
+    shapes' centres in the last row) at the kinematics ``kin`` (N + 1, 21; row N the ground).
+    Returns their number."""
     N_b = kin.shape[0] - 1
     ia = ir[1] if ir[1] >= 0 else N_b
     ib = ir[2] if ir[2] >= 0 else N_b
-    return pair_geometry(ir[6], fr[0:6], kin[ia, 9:12], kin[ia, 0:9].reshape(3, 3), ir[7],
-                         fr[6:12], kin[ib, 9:12], kin[ib, 0:9].reshape(3, 3), fr[15], pts)
+    pos = pts[MAX_POINTS]
+    _centre(kin, ia, fr[17:20], pos[0:3])
+    _centre(kin, ib, fr[20:23], pos[3:6])
+    return pair_geometry(ir[6], fr[0:6], pos[0:3], kin[ia, 0:9].reshape(3, 3), ir[7],
+                         fr[6:12], pos[3:6], kin[ib, 0:9].reshape(3, 3), fr[15],
+                         pts[:MAX_POINTS])
 
 
 @njit(cache=True, _nrt=False)
@@ -278,7 +296,7 @@ def contacts_into(it, ft, kin, kin_p, kin_m, h, impact, f, W, bias, plan, gaps, 
     in ``plan`` (none for an empty ``plan``), its friction rows into ``W`` (zero before) and,
     with ``h > 0``, their bias ``(dW/dt) v`` into ``bias``: the central difference of the rows
     between the kinematics ``kin_p``, ``kin_m`` of ``q +- h dq/dt`` (the velocities held).
-    ``pts`` (``MAX_POINTS``, 7) a geometry buffer. Returns the contacts' damping power (W)."""
+    ``pts`` (``MAX_POINTS + 1``, 7) a geometry buffer. Returns the contacts' damping power (W)."""
     P = 0.0
     p = int(plan[H_P]) if plan.size else 0
     o_pre = N_HEADER + p

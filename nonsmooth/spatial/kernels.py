@@ -601,7 +601,7 @@ def _friction_into(it, ft, kin, W, bias):
 def _potential(it, ft, bt, N, kin, q, pts):
     """Gravity's, the springs' and the contacts' potential energy (J) at the kinematics ``kin``
     (``q`` for the winding coordinates; ``pts`` the contacts' geometry buffer,
-    ``contact_kernels.MAX_POINTS`` rows)."""
+    ``contact_kernels.MAX_POINTS + 1`` rows)."""
     V = contact_potential(it, ft, kin, pts)
     for e in range(it.shape[0]):
         kind = it[e, 0]
@@ -686,8 +686,8 @@ def _contacts(it, ft, N, kin, q, v, impact, f, W, bias, plan, modes, cws, n_c):
     damping power (W). (No array is returned: a function without the runtime must not hand a
     view to one with it, which would release the view's parent.)"""
     n_kin = (N + 1) * _KIN
-    o = MAX_POINTS * 7
-    pts = cws[:o].reshape(MAX_POINTS, 7)
+    o = (MAX_POINTS + 1) * 7
+    pts = cws[:o].reshape(MAX_POINTS + 1, 7)
     kin_p = cws[o:o + n_kin].reshape(N + 1, _KIN)
     kin_m = cws[o + n_kin:o + 2 * n_kin].reshape(N + 1, _KIN)
     o += 2 * n_kin
@@ -961,7 +961,7 @@ def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, mode
     N = n // 6
     size = out.shape[1] - 2
     kin = np.empty((N + 1, _KIN))
-    pts = np.empty((MAX_POINTS, 7))
+    pts = np.empty((MAX_POINTS + 1, 7))
     for r in range(ts.size):
         row = out[r]
         status = _evaluate(it, ft, bt, U[r], M, block3, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
@@ -987,7 +987,7 @@ def spatial_potentials(it, ft, bt, Q):
     kin = np.empty((N + 1, _KIN))
     zero = np.zeros(6 * N)
     V = np.empty(Q.shape[0])
-    pts = np.empty((MAX_POINTS, 7))
+    pts = np.empty((MAX_POINTS + 1, 7))
     for r in range(Q.shape[0]):
         _kinematics(N, Q[r], zero, kin)
         V[r] = _potential(it, ft, bt, N, kin, Q[r], pts)

@@ -333,3 +333,33 @@ def test_every_friction_law_at_a_contact_ends_a_launched_ball_rolling_at_five_se
         assert sigma2.min() > 0.0 and np.ptp(sigma2) < 1e-3 * sigma2.max()
     else:
         assert np.allclose(excess, 0.0, atol=1e-3 * mu * 9.81)
+
+
+def test_the_bristle_law_at_a_contact_takes_the_contact_force_as_its_load():
+    """Gonthier's bristle law at a contact (``law="bristle"``): its presliding stiffness is
+    ``sigma0 N`` with ``N`` the contact's normal force, so a box pushed sideways by a force
+    ``F`` well below breakaway settles ``F / (sigma0 N)`` away (to the law's nonlinearity,
+    ``F / (2 mu_st N)`` ~ 1 %); twice the mass pushed twice as hard settles exactly as far (the
+    displacement depends on ``F / N`` only; with a load-free stiffness it would double)."""
+    sigma0 = 2e4  # 1/m
+    moved = []
+    for m in (1.0, 2.0):
+        F = 0.01 * m * 9.81  # N
+        mdl = SpatialModel("box pushed on a plane")
+        K = 1e8  # N/m^1.5 per corner
+        d = (m * 9.81 / 4.0 / K) ** (2.0 / 3.0)
+        box = mdl.add(Body("box", m, (0.01, 0.01, 0.01), position=(0, 0, 0.05 - d)))
+        mdl.add(Contact("floor", box, Box((0.05, 0.05, 0.05)), ground,
+                        Plane((0, 0, 0), (0, 0, 1)), normal=Hertz(K=K), restitution=0.5,
+                        mu=0.3, mu_s=0.4, law="bristle",
+                        friction_params={"sigma0": sigma0, "sigma1": 1.0 / sigma0 ** 0.5,
+                                         "v_s": 1e-3, "tau_dw": 0.05}))
+        mdl.add(Gravity())
+        mdl.add(Force("push", box, (F, 0.0, 0.0), point=(0.0, 0.0, 0.0)))  # at the floor
+        r = nonsmooth.simulate(mdl, 1.5)
+        x = r["box.x"]
+        assert abs(x[-1] - x[-50]) < 1e-3 * abs(x[-1])  # settled
+        assert r["floor.N"][-1] == pytest.approx(m * 9.81, rel=1e-6)
+        moved.append(x[-1])
+        assert x[-1] == pytest.approx(F / (sigma0 * m * 9.81), rel=2e-2)
+    assert moved[0] == pytest.approx(moved[1], rel=1e-6)
