@@ -113,18 +113,19 @@ def elliptic_ke(m):
 
 @njit(cache=True)
 def _series(a, b, c, z):
-    """``S = 2F1(a, b; c; z)`` and ``S1 = sum n h_n z^n`` (``z dS/dz``) by the series, ``0 <= z
-    <= 1/4``."""
-    term = 1.0
+    """``S = 2F1(a, b; c; z)`` and ``dS/dz`` by the series, ``0 <= z <= 1/4``."""
+    term = 1.0  # h_n z^n
     S = 1.0
-    S1 = 0.0
-    for n in range(200):
-        term *= (a + n) * (b + n) / ((c + n) * (n + 1.0)) * z
+    dS = a * b / c  # the series of dS/dz: sum (n + 1) h_(n+1) z^n
+    slope = dS
+    for n in range(1, 200):
+        term *= (a + n - 1.0) * (b + n - 1.0) / ((c + n - 1.0) * n) * z
+        slope *= (a + n) * (b + n) / ((c + n) * n) * z
         S += term
-        S1 += (n + 1.0) * term
-        if abs(term) * (n + 1.0) <= 1e-17 * abs(S):
+        dS += slope
+        if abs(slope) <= 1e-17 * abs(dS) and abs(term) <= 1e-17 * abs(S):
             break
-    return S, S1
+    return S, dS
 
 
 @njit(cache=True)
@@ -132,11 +133,11 @@ def _uniform_inside(eps):
     """Uniform pressure, ``0 <= eps <= 1``: ``(f, t, df/deps, dt/deps)``."""
     z = eps * eps
     if z <= _SERIES:
-        S, S1 = _series(-0.5, 0.5, 2.0, z)
+        S, dS = _series(-0.5, 0.5, 2.0, z)
         T, _ = _series(-1.5, 0.5, 1.0, z)
         f = eps * S
         t = 2.0 / 3.0 * T
-        df = S + 2.0 * S1
+        df = S + 2.0 * z * dS
     else:
         K, E = elliptic_ke(z)
         kK = (1.0 - z) * K if z < 1.0 else 0.0
@@ -152,9 +153,9 @@ def _uniform_outside(x):
     """Uniform pressure, ``x = 1 / eps`` in [0, 1): ``(f, t, df/deps, dt/deps)``."""
     z = x * x
     if z <= _SERIES:
-        S, S1 = _series(-0.5, 0.5, 2.0, z)
+        S, dS = _series(-0.5, 0.5, 2.0, z)
         T, _ = _series(0.5, 0.5, 3.0, z)
-        return S, 0.25 * x * T, -2.0 * x * S1, 2.0 * S1
+        return S, 0.25 * x * T, -2.0 * x * z * dS, 2.0 * z * dS
     K, E = elliptic_ke(z)
     kK = (1.0 - z) * K
     F1 = 4.0 / (3.0 * math.pi * z) * ((1.0 + z) * E - kK)
@@ -178,9 +179,9 @@ def _hertz_outside(x):
     """Hertzian pressure, ``x = 1 / eps`` in [0, 1): ``(f, t, df/deps, dt/deps)``."""
     z = x * x
     if z <= _SERIES:
-        S, S1 = _series(-0.5, 0.5, 2.5, z)
+        S, dS = _series(-0.5, 0.5, 2.5, z)
         T, _ = _series(0.5, 0.5, 3.5, z)
-        return S, 0.2 * x * T, -2.0 * x * S1, 2.0 * S1
+        return S, 0.2 * x * T, -2.0 * x * z * dS, 2.0 * z * dS
     eps = 1.0 / x
     e2 = eps * eps
     w = math.sqrt((1.0 - x) * (1.0 + x)) / x  # sqrt(eps^2 - 1)
@@ -314,7 +315,7 @@ def friction_factors(eps, pressure: str = "uniform"):
     values = np.asarray(eps, dtype=float)
     bad = np.isnan(values) | (values < 0.0)
     if bad.any():
-        first = values[bad].flat[0]
+        first = float(values[bad].flat[0])
         raise ModelError(f"friction_factors: eps = {first!r} is invalid; the ratio of sliding "
                          "speed to rim speed must be >= 0 (inf for pure sliding)")
     out = np.empty((4,) + values.shape)
