@@ -9,6 +9,7 @@ hysteretic normal forces, the damping rules and the exact restitution),
 :mod:`~nonsmooth.contact.pairs` (:func:`contacts`: every pair of many shapes at once).
 """
 
+from .contensou import friction_factors, patch_friction
 from .element import Contact
 from .geometry import ContactPoint, contact_points, gap_rate, pair_geometry, supported
 from .laws import (
@@ -27,5 +28,5 @@ __all__ = [
     "Shape", "Sphere", "Capsule", "Ellipsoid", "Cylinder", "Box", "Plane", "Circle", "Hole",
     "Line", "ContactPoint", "contact_points", "gap_rate", "pair_geometry", "supported",
     "Contact", "Hertz", "Linear", "DAMPING_RULES", "chi_for", "realised_restitution", "normal_law",
-    "normal_force", "contacts",
+    "normal_force", "contacts", "friction_factors", "patch_friction",
 ]

@@ -1,0 +1,328 @@
+"""Coulomb friction over a circular contact patch: the sliding force and the spinning torque,
+coupled exactly (Contensou, 1963).
+
+A rigid flat patch of radius ``a`` (m) under a normal load ``N`` (N) slides with velocity ``v``
+(m/s, in the patch's plane) and spins at ``omega`` (rad/s) about its normal. Each element of the
+patch feels Coulomb's ``-mu p u / |u|``, ``u = v + omega x r`` its own slip velocity, so the
+patch's friction force and torque about its centre are
+
+    F = -mu integral p(r) u / |u| dA,        M = -mu integral p(r) r x u / |u| dA.
+
+By symmetry ``F`` is along ``-v`` and ``M`` along ``-omega``, and both depend on the speeds only
+through the ratio of the sliding speed to the rim speed, ``eps = |v| / (a |omega|)``:
+
+    |F| = mu N f(eps),        |M| = mu N a t(eps).
+
+Two pressure distributions (``kind``): :data:`UNIFORM`, ``p = N / (pi a^2)`` (a flat patch on a
+Winkler foundation), and :data:`HERTZ`, ``p = 3 N / (2 pi a^2) sqrt(1 - r^2 / a^2)``. With ``z =
+eps^2`` for ``eps <= 1`` (the instantaneous centre of rotation inside the patch) and ``z = 1 /
+eps^2`` for ``eps > 1`` (outside), every factor is a Gauss hypergeometric function
+(``docs/design/contensou.md`` derives them):
+
+==========  ===============================  ==================================================
+kind        eps <= 1                         eps >= 1
+==========  ===============================  ==================================================
+uniform f   ``eps 2F1(-1/2, 1/2; 2; z)``     ``2F1(-1/2, 1/2; 2; z)``
+uniform t   ``2/3 2F1(-3/2, 1/2; 1; z)``     ``2F1(1/2, 1/2; 3; z) / (4 eps)``
+Hertz f     ``3 pi / 8 (eps - eps^3 / 4)``   ``2F1(-1/2, 1/2; 5/2; z)``
+Hertz t     ``3 pi / 16 (1 - z + 3 z^2/8)``  ``2F1(1/2, 1/2; 7/2; z) / (5 eps)``
+==========  ===============================  ==================================================
+
+The uniform ones are complete elliptic integrals ``K`` and ``E`` of modulus ``eps`` or ``1 /
+eps`` (computed here by the arithmetic-geometric mean), the Hertzian ones are elementary (a
+polynomial inside, ``asin(1 / eps)`` and ``sqrt(eps^2 - 1)`` outside). For ``z <= 1/4`` the
+hypergeometric series is summed instead of the closed forms, whose terms cancel as ``z -> 0``:
+every value is exact to a few units in the last place over ``0 <= eps <= inf``. The derivatives
+obey ``dt/deps = -eps df/deps`` (both distributions: ``f`` and ``t`` derive from one potential).
+
+Limits: pure spin (``eps = 0``) ``f = 0``, ``t = 2/3`` (uniform) or ``3 pi / 16`` (Hertz); pure
+sliding (``eps -> inf``) ``f = 1``, ``t = 0``; ``f ~ eps`` (uniform) and ``3 pi eps / 8`` (Hertz)
+as ``eps -> 0``, ``t ~ 1 / (4 eps)`` and ``1 / (5 eps)`` as ``eps -> inf``.
+
+At rest (``v = 0`` and ``omega = 0``) the friction is set-valued: :func:`patch_friction`
+returns zero there and the caller decides sticking.
+
+Compiled: :func:`contensou` ``(kind, eps)``, :func:`contensou_speeds` ``(kind, s, w)`` (from the
+sliding speed and the rim speed, no division by zero at either limit), :func:`patch_friction`
+``(kind, mu, N, a, vx, vy, omega) -> (Fx, Fy, Mz)``, :func:`elliptic_ke` ``(m) -> (K, E)``.
+Python: :func:`friction_factors` (arrays, validated arguments).
+
+References: Contensou, "Couplage entre frottement de glissement et frottement de pivotement dans
+la theorie de la toupie", Kreiselprobleme/Gyrodynamics, IUTAM 1962 (Springer 1963); Farkas,
+Bartels, Unger and Wolf, Phys. Rev. Lett. 90, 248302 (2003); Weidman and Malhotra, Phys. Rev.
+Lett. 95, 264303 (2005); Leine and Glocker, Eur. J. Mech. A/Solids 22 (2003) 193-216.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..errors import ModelError
+
+__all__ = [
+    "UNIFORM", "HERTZ", "PRESSURES", "elliptic_ke", "contensou", "contensou_speeds",
+    "patch_friction", "friction_factors",
+]
+
+#: Kind codes of the pressure distributions.
+UNIFORM, HERTZ = 1, 2
+#: The pressure distributions by name.
+PRESSURES = {"uniform": UNIFORM, "hertz": HERTZ}
+
+#: At or below this ``z`` (``eps <= 1/2`` or ``eps >= 2``) the hypergeometric series replaces
+#: the closed forms, whose terms cancel as ``z -> 0``.
+_SERIES = 0.25
+
+
+@njit(cache=True)
+def elliptic_ke(m):
+    """Complete elliptic integrals of the first and second kind by the arithmetic-geometric mean.
+
+    Parameters
+    ----------
+    m : float
+        The parameter ``m = k^2`` (-), in [0, 1].
+
+    Returns
+    -------
+    K, E : float
+        ``K(m) = int_0^(pi/2) dphi / sqrt(1 - m sin^2 phi)`` (``inf`` at ``m = 1``) and
+        ``E(m) = int_0^(pi/2) sqrt(1 - m sin^2 phi) dphi``, to a few units in the last place
+        (Abramowitz and Stegun 17.6).
+    """
+    if m >= 1.0:
+        return math.inf, 1.0
+    a = 1.0
+    b = math.sqrt(1.0 - m)
+    c = math.sqrt(m)
+    total = 0.5 * m  # sum of 2^(n-1) c_n^2 from c_0^2 = m
+    power = 0.5
+    for _ in range(40):
+        c = 0.5 * (a - b)
+        a, b = 0.5 * (a + b), math.sqrt(a * b)
+        power *= 2.0
+        total += power * c * c
+        if c <= 1e-17 * a:
+            break
+    K = 0.5 * math.pi / a
+    return K, K * (1.0 - total)
+
+
+@njit(cache=True)
+def _series(a, b, c, z):
+    """``S = 2F1(a, b; c; z)`` and ``dS/dz`` by the series, ``0 <= z <= 1/4``."""
+    term = 1.0  # h_n z^n
+    S = 1.0
+    dS = a * b / c  # the series of dS/dz: sum (n + 1) h_(n+1) z^n
+    slope = dS
+    for n in range(1, 200):
+        term *= (a + n - 1.0) * (b + n - 1.0) / ((c + n - 1.0) * n) * z
+        slope *= (a + n) * (b + n) / ((c + n) * n) * z
+        S += term
+        dS += slope
+        if abs(slope) <= 1e-17 * abs(dS) and abs(term) <= 1e-17 * abs(S):
+            break
+    return S, dS
+
+
+@njit(cache=True)
+def _uniform_inside(eps):
+    """Uniform pressure, ``0 <= eps <= 1``: ``(f, t, df/deps, dt/deps)``."""
+    z = eps * eps
+    if z <= _SERIES:
+        S, dS = _series(-0.5, 0.5, 2.0, z)
+        T, _ = _series(-1.5, 0.5, 1.0, z)
+        f = eps * S
+        t = 2.0 / 3.0 * T
+        df = S + 2.0 * z * dS
+    else:
+        K, E = elliptic_ke(z)
+        kK = (1.0 - z) * K if z < 1.0 else 0.0
+        F1 = 4.0 / (3.0 * math.pi * z) * ((1.0 + z) * E - kK)
+        f = eps * F1
+        t = 4.0 / (9.0 * math.pi) * (2.0 * (2.0 - z) * E - kK)
+        df = 4.0 * E / math.pi - F1
+    return f, t, df, -eps * df
+
+
+@njit(cache=True)
+def _uniform_outside(x):
+    """Uniform pressure, ``x = 1 / eps`` in [0, 1): ``(f, t, df/deps, dt/deps)``."""
+    z = x * x
+    if z <= _SERIES:
+        S, dS = _series(-0.5, 0.5, 2.0, z)
+        T, _ = _series(0.5, 0.5, 3.0, z)
+        return S, 0.25 * x * T, -2.0 * x * z * dS, 2.0 * z * dS
+    K, E = elliptic_ke(z)
+    kK = (1.0 - z) * K
+    F1 = 4.0 / (3.0 * math.pi * z) * ((1.0 + z) * E - kK)
+    L = ((2.0 - 3.0 * z) * kK - 2.0 * (1.0 - 2.0 * z) * E) / (3.0 * z * z)
+    df = 4.0 / (math.pi * x) * (E - kK) - x * F1
+    return F1, 4.0 * x / (3.0 * math.pi) * L, df, -df / x
+
+
+@njit(cache=True)
+def _hertz_inside(eps):
+    """Hertzian pressure, ``0 <= eps <= 1``: ``(f, t, df/deps, dt/deps)``, polynomials."""
+    z = eps * eps
+    f = 0.375 * math.pi * eps * (1.0 - 0.25 * z)
+    t = 0.1875 * math.pi * (1.0 - z + 0.375 * z * z)
+    df = 0.375 * math.pi * (1.0 - 0.75 * z)
+    return f, t, df, -eps * df
+
+
+@njit(cache=True)
+def _hertz_outside(x):
+    """Hertzian pressure, ``x = 1 / eps`` in [0, 1): ``(f, t, df/deps, dt/deps)``."""
+    z = x * x
+    if z <= _SERIES:
+        S, dS = _series(-0.5, 0.5, 2.5, z)
+        T, _ = _series(0.5, 0.5, 3.5, z)
+        return S, 0.2 * x * T, -2.0 * x * z * dS, 2.0 * z * dS
+    eps = 1.0 / x
+    e2 = eps * eps
+    w = math.sqrt((1.0 - x) * (1.0 + x)) / x  # sqrt(eps^2 - 1)
+    s = math.asin(x)
+    f = 0.75 / eps * (e2 * (1.0 - 0.25 * e2) * s + 0.25 * (e2 + 2.0) * w)
+    t = 0.75 * ((0.5 - 0.5 * e2 + 0.1875 * e2 * e2) * s + 0.1875 * w * (2.0 - e2))
+    df = 0.75 * ((2.0 - e2) * s + w) - f / eps
+    return f, t, df, -eps * df
+
+
+@njit(cache=True)
+def contensou_speeds(kind, s, w):
+    """The factors from the sliding speed and the rim speed (no division by zero at the limits).
+
+    Parameters
+    ----------
+    kind : int
+        :data:`UNIFORM` or :data:`HERTZ`.
+    s : float
+        The sliding speed ``|v|`` (m/s), >= 0.
+    w : float
+        The rim speed ``a |omega|`` (m/s), >= 0; ``eps = s / w``.
+
+    Returns
+    -------
+    f, t, df, dt : float
+        ``|F| / (mu N)``, ``|M| / (mu N a)`` and their derivatives with respect to ``eps``
+        (-). At rest (``s = w = 0``) all four are 0 (the friction is set-valued there).
+    """
+    if s <= w:
+        if w == 0.0:
+            return 0.0, 0.0, 0.0, 0.0
+        if kind == HERTZ:
+            return _hertz_inside(s / w)
+        return _uniform_inside(s / w)
+    if kind == HERTZ:
+        return _hertz_outside(w / s)
+    return _uniform_outside(w / s)
+
+
+@njit(cache=True)
+def contensou(kind, eps):
+    """The Contensou factors at the ratio ``eps = |v| / (a |omega|)``.
+
+    Parameters
+    ----------
+    kind : int
+        :data:`UNIFORM` or :data:`HERTZ`.
+    eps : float
+        The ratio of the sliding speed to the rim speed (-), in [0, inf].
+
+    Returns
+    -------
+    f, t, df, dt : float
+        ``f = |F| / (mu N)``, ``t = |M| / (mu N a)``, ``df/deps`` and ``dt/deps`` (-).
+    """
+    if eps <= 1.0:
+        return contensou_speeds(kind, eps, 1.0)
+    return contensou_speeds(kind, 1.0, 1.0 / eps)
+
+
+@njit(cache=True)
+def patch_friction(kind, mu, N, a, vx, vy, omega):
+    """Friction force and spinning torque of a sliding and spinning circular patch.
+
+    Parameters
+    ----------
+    kind : int
+        :data:`UNIFORM` or :data:`HERTZ`.
+    mu : float
+        Coulomb's coefficient (-).
+    N : float
+        The normal load (N), >= 0.
+    a : float
+        The patch's radius (m), > 0.
+    vx, vy : float
+        The sliding velocity of the patch's centre in its plane (m/s).
+    omega : float
+        The spin about the patch's normal (rad/s).
+
+    Returns
+    -------
+    Fx, Fy : float
+        The friction force (N), ``-mu N f(eps) v / |v|``.
+    Mz : float
+        The spinning torque about the normal through the centre (N m),
+        ``-mu N a t(eps) sign(omega)``. All three are 0 at rest (set-valued there: the caller
+        decides sticking).
+    """
+    s = math.sqrt(vx * vx + vy * vy)
+    w = a * abs(omega)
+    f, t, _, _ = contensou_speeds(kind, s, w)
+    Fx = 0.0
+    Fy = 0.0
+    if s > 0.0:
+        Fx = -mu * N * f * vx / s
+        Fy = -mu * N * f * vy / s
+    Mz = 0.0
+    if omega > 0.0:
+        Mz = -mu * N * a * t
+    elif omega < 0.0:
+        Mz = mu * N * a * t
+    return Fx, Fy, Mz
+
+
+def friction_factors(eps, pressure: str = "uniform"):
+    """The Contensou factors of a circular patch, elementwise over an array of ratios.
+
+    Parameters
+    ----------
+    eps : float or array_like
+        The ratio of the sliding speed to the rim speed ``|v| / (a |omega|)`` (-), in [0, inf].
+    pressure : {"uniform", "hertz"}
+        The pressure distribution over the patch: ``N / (pi a^2)`` or ``3 N / (2 pi a^2)
+        sqrt(1 - r^2 / a^2)``.
+
+    Returns
+    -------
+    f, t, df, dt : float or ndarray, the shape of ``eps``
+        ``|F| / (mu N)``, ``|M| / (mu N a)`` and their derivatives with respect to ``eps`` (-).
+
+    Raises
+    ------
+    ModelError
+        An unknown ``pressure`` or a ratio that is negative or NaN.
+    """
+    kind = PRESSURES.get(pressure) if isinstance(pressure, str) else None
+    if kind is None:
+        raise ModelError(f"friction_factors: pressure = {pressure!r} is unknown; it must be one "
+                         f"of {', '.join(repr(name) for name in PRESSURES)}")
+    values = np.asarray(eps, dtype=float)
+    bad = np.isnan(values) | (values < 0.0)
+    if bad.any():
+        first = float(values[bad].flat[0])
+        raise ModelError(f"friction_factors: eps = {first!r} is invalid; the ratio of sliding "
+                         "speed to rim speed must be >= 0 (inf for pure sliding)")
+    out = np.empty((4,) + values.shape)
+    flat = values.ravel()
+    columns = out.reshape(4, -1)
+    for i, value in enumerate(flat):
+        columns[:, i] = contensou(kind, float(value))
+    if values.ndim == 0:
+        return tuple(float(column) for column in out)
+    return tuple(out)
