@@ -145,7 +145,7 @@ class MoreauJeanStepper:
         q_new = q + h * (sysm.qdot(q, v_theta) if sysm.has_kinematic_map else v_theta)
         if sysm.has_projection:
             q_new = np.asarray(sysm.project(q_new), dtype=float)
-        work = self._work(y[L.work], T, h, sol, W_N, W_T, v_theta)
+        work = self._work(y[L.work], T, h, sol, W_N, W_T, 0.5 * (v_new + v))
         z = np.zeros(L.n_z)
         impulses = np.zeros(self.n_c)
         for j, c in enumerate(owner):
@@ -159,20 +159,21 @@ class MoreauJeanStepper:
         self.run.n_steps += 1
 
     @staticmethod
-    def _work(work, T, h, sol, W_N, W_T, v_theta) -> np.ndarray:
+    def _work(work, T, h, sol, W_N, W_T, v_mean) -> np.ndarray:
         """The work integrals after the step: the applied forces' and dampers' powers over
         it, the contacts' normal impulses' work and the joints' (``W_constraint``), the
-        friction impulses' (``W_friction``), each at the velocity ``theta v_{k+1} + (1 -
-        theta) v_k`` the positions move with."""
+        friction impulses' (``W_friction``), each an impulse times the mean of the velocities
+        before and after it, ``v_mean`` (Kelvin's theorem: exact for an impulse; with theta =
+        1/2 and constant forces the step's energy balance is then exact)."""
         work = np.array(work, dtype=float)
         work[1] += h * T.P_applied
         work[2] += h * T.P_damping
         if sol.P.size:
             P = sol.P
-            work[3] += float(P[1::3] @ (W_T[:, 0] @ v_theta) + P[2::3] @ (W_T[:, 1] @ v_theta))
-            work[4] += float(P[0::3] @ (W_N @ v_theta))
+            work[3] += float(P[1::3] @ (W_T[:, 0] @ v_mean) + P[2::3] @ (W_T[:, 1] @ v_mean))
+            work[4] += float(P[0::3] @ (W_N @ v_mean))
         if sol.Lambda.size:
-            work[4] += float(sol.Lambda @ (T.G @ v_theta))
+            work[4] += float(sol.Lambda @ (T.G @ v_mean))
         return work
 
     def record(self) -> None:
