@@ -15,7 +15,8 @@ Per step from ``(t_k, q_k, v_k)`` of length ``h``:
    joints' velocity rows ``G v_{k+1} + phi_t = 0`` (one mixed LCP over all active points:
    simultaneous impacts are one problem);
 4. ``q_{k+1} = q_k + h qdot(q_k, theta v_{k+1} + (1 - theta) v_k)``, projected by the family
-   (unit quaternions).
+   (unit quaternions) and, with joints, onto their position constraints (least-norm
+   Gauss-Newton: the step keeps their velocity rows only).
 
 The run's loop (:func:`nonsmooth.run.loop._take_time_steps`) takes the steps on the grid
 ``t0 + k dt`` and records each output as the other methods do; the state's slot of each
@@ -37,6 +38,11 @@ __all__ = ["MoreauJeanStepper", "check_model", "ACTIVATION_GAMMA"]
 #: The fraction of a step over which a contact's gap is predicted for its activation:
 #: active when ``gap + ACTIVATION_GAMMA h gap_rate <= 0`` (Siconos' ``MoreauJeanOSI``).
 ACTIVATION_GAMMA = 0.5
+
+#: The joints' position drift left after a step (m or rad), and the most Gauss-Newton
+#: corrections that remove it (:meth:`MoreauJeanStepper._onto_constraints`).
+PROJECTION_TOL = 1e-12
+PROJECTION_ITERATIONS = 4
 
 
 def check_model(system, model_name: str, *, events=(), t_eval=None, tstops=()) -> None:
@@ -145,6 +151,8 @@ class MoreauJeanStepper:
         q_new = q + h * (sysm.qdot(q, v_theta) if sysm.has_kinematic_map else v_theta)
         if sysm.has_projection:
             q_new = np.asarray(sysm.project(q_new), dtype=float)
+        if sysm.n_constraints:
+            q_new = self._onto_constraints(t_next, q_new, v_new)
         work = self._work(y[L.work], T, h, sol, W_N, W_T, 0.5 * (v_new + v))
         z = np.zeros(L.n_z)
         impulses = np.zeros(self.n_c)
@@ -157,6 +165,23 @@ class MoreauJeanStepper:
         self.max_residual = max(self.max_residual, sol.residual)
         self.last = (h, (v_new - v) / h, sol.Lambda / h, sol.residual)
         self.run.n_steps += 1
+
+    def _onto_constraints(self, t, q, v) -> np.ndarray:
+        """``q`` moved onto the joints' position constraints ``phi(q, t) = 0`` by least-norm
+        Gauss-Newton corrections (``dq = qdot(q, dx)``, ``G dx = phi``; at most
+        :data:`PROJECTION_ITERATIONS`, to ``|phi| <= PROJECTION_TOL``): the step keeps the
+        velocity rows ``G v = -phi_t`` only, whose drift this removes (as the other methods'
+        runs project after an event)."""
+        sysm = self.system
+        for _ in range(PROJECTION_ITERATIONS):
+            T = self._terms(t, q, v)
+            if not T.phi.size or float(np.max(np.abs(T.phi))) <= PROJECTION_TOL:
+                break
+            dx = np.linalg.lstsq(T.G, T.phi, rcond=None)[0]
+            q = q - (sysm.qdot(q, dx) if sysm.has_kinematic_map else dx)
+            if sysm.has_projection:
+                q = np.asarray(sysm.project(q), dtype=float)
+        return q
 
     @staticmethod
     def _work(work, T, h, sol, W_N, W_T, v_mean) -> np.ndarray:

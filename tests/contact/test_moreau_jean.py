@@ -179,7 +179,8 @@ def test_a_ball_launched_sliding_rolls_at_five_sevenths_of_its_speed():
 def test_a_pinned_arm_lands_and_rests_on_the_floor_with_its_pin_carrying_half():
     """An arm pinned at one end (a revolute joint, an equality of the step's problem) with a
     ball at the other falls onto the floor (e = 0) and rests: the pin and the floor each carry
-    half the weight of the arm (its centre of mass midway), to the penetration's tilt."""
+    half the weight of the arm (its centre of mass midway), to the penetration's tilt; the
+    pin's position drift is removed at each step."""
     L, R, m, h = 0.5, 0.05, 1.0, 1e-3
     mdl = SpatialModel("arm")
     tilt = 0.3
@@ -197,7 +198,7 @@ def test_a_pinned_arm_lands_and_rests_on_the_floor_with_its_pin_carrying_half():
     assert np.max(np.abs(r.v[late])) < 1e-9
     np.testing.assert_allclose(r["floor.N"][late], 0.5 * m * G, rtol=1e-2)
     np.testing.assert_allclose(r["pin.Fz"][late], 0.5 * m * G, rtol=1e-2)
-    assert r.diagnostics["max_drift_position"] < 1e-3
+    assert r.diagnostics["max_drift_position"] < 1e-11  # (positions projected each step)
 
 
 # ------------------------------------------------------------------------ named errors
