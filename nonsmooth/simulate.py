@@ -159,6 +159,11 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
         LuGre's bristles and steep regularizations are stiff. ``"LSODA"`` (stiffness
         switching) is 2-4 times faster on these models at a slightly lower accuracy
         (``benchmarks/friction_backends.py``).
+        ``"MoreauJean"``: Moreau-Jean time-stepping (fixed steps ``dt``, which must be given;
+        rigid contacts' impacts, contact and Coulomb friction resolved as one impulse problem
+        per step, no event located; ``nonsmooth.run.methods.moreau_jean(theta=...,
+        facets=...)`` for its options); the only method that runs rigid contacts
+        (``normal="rigid"``), which the others refuse with a ``ModelError``.
     dt : float, optional
         Step of the fixed-step methods and output spacing (s) when ``t_eval`` is not given;
         default the model's ``dt``, else ``(t_end - t0) / 1000``.
