@@ -207,7 +207,12 @@ class MoreauJeanStepper:
         run, L, sysm = self.run, self.layout, self.system
         t, y = self.t, self.y
         q, v = y[L.q], y[L.v]
-        T = self._terms(t, q, v)
+        M = sysm.constant_mass
+        if sysm.n_constraints or M is None:  # the drift and the mass matrix at the output
+            T = self._terms(t, q, v)
+            M, phi, dphi = T.M, T.phi, T.G @ v + T.phi_t
+        else:  # (no constraint rows, a constant mass: nothing to evaluate)
+            phi = dphi = np.zeros(0)
         if self.last is None:
             dv, lam, residual = np.zeros(v.size), np.zeros(sysm.n_constraints), 0.0
         else:
@@ -215,8 +220,7 @@ class MoreauJeanStepper:
         run.max_residual = max(run.max_residual, residual)
         run.recorder.add_row(t=t, y=np.array(y), dv=dv, lam=lam, lambda_N=np.zeros(0),
                              N=np.zeros(0), F_T=np.zeros(0), v_T=np.zeros(0),
-                             modes=np.zeros(0), residual=residual, phi=T.phi,
-                             dphi=T.G @ v + T.phi_t, T=0.5 * float(v @ T.M @ v),
-                             V=sysm.potential(t, q))
+                             modes=np.zeros(0), residual=residual, phi=phi, dphi=dphi,
+                             T=0.5 * float(v @ M @ v), V=sysm.potential(t, q))
         if run.progress is not None:
             run.progress(t)

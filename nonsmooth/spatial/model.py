@@ -660,8 +660,8 @@ class SpatialSystem(System):
 
     # ------------------------------------------------------------------ contacts (obligation 12)
     def _contact_energy(self, q) -> float:
-        """The contacts' elastic energy (J) at ``q``."""
-        if not self._contacts:
+        """The contacts' elastic energy (J) at ``q`` (rigid contacts have none)."""
+        if len(self.rigid_contacts) == len(self._contacts):
             return 0.0
         K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
         return float(sum(cc.potential(K) for cc in self._contacts))
