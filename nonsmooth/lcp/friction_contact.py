@@ -143,7 +143,8 @@ def solve_friction_contact(A, b, mu, *, facets: int = 8,
     M[nl, nb] = -E.T
     q[:n_c] = b[N]
     q[nb] = D.T @ b
-    if np.all(q >= 0.0):  # no contact is pressed: r = 0 (Lemke's trivial start)
+    if np.all(b[N] >= 0.0):  # no contact is pressed: r = 0 (with beta = 0 and lambda =
+        # max(0, -min_j d_j . b_T) the LCP's complementary point)
         return FrictionContactResult(np.zeros(3 * n_c), b.copy(), True, 0.0, 0,
                                      "no contact is pressed: zero reactions")
     # Lemke's path with the standard covering vector, then random ones: a degenerate
