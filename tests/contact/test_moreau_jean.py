@@ -201,6 +201,26 @@ def test_a_pinned_arm_lands_and_rests_on_the_floor_with_its_pin_carrying_half():
     assert r.diagnostics["max_drift_position"] < 1e-11  # (positions projected each step)
 
 
+@pytest.mark.parametrize("e", [1.0, 0.5, 0.0])
+def test_two_equal_balls_collide_by_newtons_law(e):
+    """A ball at v0 hits an equal ball at rest (no gravity; a contact between two bodies, its
+    rows on both): after the impact ``v_a = (1 - e) v0 / 2``, ``v_b = (1 + e) v0 / 2``
+    (momentum kept, the kinetic energy lost ``(1 - e^2) m v0^2 / 4``)."""
+    R, m, v0, h = 0.05, 0.5, 1.0, 1e-3
+    mdl = SpatialModel("two balls")
+    a = mdl.add(Body("a", m, (0.4 * m * R * R,) * 3, position=(0.0, 0.0, 0.0),
+                     velocity=(v0, 0.0, 0.0)))
+    b = mdl.add(Body("b", m, (0.4 * m * R * R,) * 3, position=(2 * R + 0.0103, 0.0, 0.0)))
+    mdl.add(Contact("ab", a, Sphere(R), b, Sphere(R), normal="rigid", restitution=e))
+    r = nonsmooth.simulate(mdl, 0.05, method="MoreauJean", dt=h)
+    assert np.count_nonzero(r["ab.impulse"]) == 1  # one impact, one step
+    np.testing.assert_allclose(r["a.vx"][-1], (1 - e) * v0 / 2, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(r["b.vx"][-1], (1 + e) * v0 / 2, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(r["ab.impulse"].max(), m * (1 + e) * v0 / 2, rtol=1e-14)
+    np.testing.assert_allclose(r.T[-1], 0.5 * m * v0 ** 2 * (1 + e * e) / 2, rtol=1e-13)
+    assert r["ab.gap"].min() > -h * v0
+
+
 # ------------------------------------------------------------------------ named errors
 def test_an_event_driven_run_of_a_rigid_contact_is_refused_by_name():
     for method in (None, "RK4", "Radau"):
