@@ -75,6 +75,10 @@ numbers its own; ``docs/seam.md`` section 1):
     the force law reads it (hysteretic damping is relative to the impact speed). Default:
     none. A family whose compiled kernels do not evaluate its contacts returns None from
     ``compiled_family``.
+    Rigid contacts (``rigid_contacts``, indices into ``contact_names``) have no force law:
+    ``rigid_contact_rows(t, q)`` gives each one's restitution, friction coefficient and points
+    (gaps, normal and tangent velocity rows) for a time-stepping method's impulse problem;
+    ``contact_forces`` refuses them.
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the
 run, ``Dynamics`` and the families can all import it without a cycle

@@ -53,7 +53,7 @@ from .limits import (
 )
 from .result import Result
 from .run.events import UserEvent
-from .run.loop import _integrate_phases
+from .run.loop import _integrate_phases, _take_time_steps
 from .run.methods import (
     ADAPTIVE_METHODS,
     DEFAULT_TOLERANCES,
@@ -159,6 +159,11 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
         LuGre's bristles and steep regularizations are stiff. ``"LSODA"`` (stiffness
         switching) is 2-4 times faster on these models at a slightly lower accuracy
         (``benchmarks/friction_backends.py``).
+        ``"MoreauJean"``: Moreau-Jean time-stepping (fixed steps ``dt``, which must be given;
+        rigid contacts' impacts, contact and Coulomb friction resolved as one impulse problem
+        per step, no event located; ``nonsmooth.run.methods.moreau_jean(theta=...,
+        facets=...)`` for its options); the only method that runs rigid contacts
+        (``normal="rigid"``), which the others refuse with a ``ModelError``.
     dt : float, optional
         Step of the fixed-step methods and output spacing (s) when ``t_eval`` is not given;
         default the model's ``dt``, else ``(t_end - t0) / 1000``.
@@ -268,12 +273,14 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
     tolerances = default_tolerances(system, method)  # the family's own, else the engine's
     rtol = tolerances[0] if rtol is None else rtol
     atol = tolerances[1] if atol is None else atol
-    dt = _check_options(t0, t_end, mdl.dt if dt is None else dt, rtol, atol, max_evaluations,
+    dt_given = mdl.dt if dt is None else dt  # (a time-stepping method needs one)
+    dt = _check_options(t0, t_end, dt_given, rtol, atol, max_evaluations,
                         timeout, max_outputs, method, t_eval is None)
     given = tstops is not None  # checked against the span; the model's own are filtered
     if tstops is None:  # the model's own (the times its given inputs jump: a clutch engaging)
         tstops = mdl.tstops or None
     sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method, given)
+    _check_time_stepping(system, mdl.name, method, dt_given, events, t_eval, sched)
     _check_initial_state(mdl)
     if getattr(system, "compiled", None) is not None:  # the same terms as its callables
         system.check_compiled(t0, np.asarray(mdl.q0, dtype=float), np.asarray(mdl.v0, dtype=float))
@@ -323,6 +330,22 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
         return result
     _warn_energy(result)
     return result
+
+
+def _check_time_stepping(system, name: str, method: Method, dt, events, t_eval, sched) -> None:
+    """A time-stepping method's run checked before it starts (``dt`` given, what the scheme
+    takes: ``Method.check_run``); an event-driven run of a model with rigid contacts refused
+    (they have no force law): named errors saying what to do."""
+    if method.time_stepping:
+        if dt is None:
+            raise ValueError(f"method {method.name} needs its time step: give dt= (s), e.g. "
+                             "dt=1e-3; the step decides where impacts are resolved")
+        method.check_run(system, name, events=events, t_eval=t_eval, tstops=sched.stops)
+    elif system.rigid_contacts:
+        from .contact.element import rigid_contacts_message
+
+        raise ModelError(rigid_contacts_message(
+            name, [system.contact_names[c] for c in system.rigid_contacts]))
 
 
 def _check_derived(derived, system, name: str, method: Method) -> bool:
@@ -511,6 +534,8 @@ def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
         z0 = [s for law, vt in zip(laws, v_T, strict=True) for s in law.initial_state(float(vt))]
     z0 = np.concatenate((np.array(z0, dtype=float), np.zeros(system.n_contacts)))  # (set by
     y = run.layout.join(q, v, None, z0)  # the run's first update_contacts: impact speeds)
+    if method.time_stepping:  # impacts and friction inside its steps: no modes, faces, events
+        return _take_time_steps(run, method, sched, t0, y)
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)
     return _integrate_phases(run, method, sched, t0, y, dt, modes, rtol, atol, max_step)

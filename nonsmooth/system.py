@@ -473,6 +473,19 @@ class System:
         to :meth:`terms`' ``f``; their elastic part is in :meth:`potential`."""
         return np.zeros(self.n_v), 0.0, np.zeros(self.n_contacts)
 
+    #: The rigid contacts among them (indices into :attr:`contact_names`; obligation 12):
+    #: contacts without a force law (``normal="rigid"``), whose impulses a time-stepping
+    #: method finds at each step (:meth:`rigid_contact_rows`). Default: none.
+    rigid_contacts: tuple = ()
+
+    def rigid_contact_rows(self, t: float, q: np.ndarray, margin: float | None = None) -> list:
+        """The rigid contacts' points at ``(t, q)`` (obligation 12):
+        ``[(contact, e, mu, gaps (k,), W_N (k, n_v), W_T (k, 2, n_v))]``: each contact's
+        restitution and friction coefficients (-), each point's gap (m), its normal velocity
+        row (the gap's rate) and its two tangent rows; the points of a multi-point pair
+        within ``margin`` (m; default the contact's). Default: none."""
+        return []
+
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")
 

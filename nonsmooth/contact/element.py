@@ -1,4 +1,4 @@
-"""A compliant contact between two bodies: :class:`Contact`, the element a model family compiles.
+"""A contact between two bodies: :class:`Contact`, the element a model family compiles.
 
 A contact joins a shape on one body to a shape on another (or on the ground) with a normal force
 law (:mod:`nonsmooth.contact.laws`): it has a gap (:mod:`nonsmooth.contact.geometry`), which
@@ -6,11 +6,18 @@ the run watches as an event function (``touch`` when it closes, ``leave`` when i
 integrator restarts at both), and one state, its impact speed: the approach speed at its latest
 touch, which hysteretic damping is relative to (``docs/method.md``, "Contact: normal force laws
 and restitution"). The families compile it (the spatial family: ``nonsmooth.spatial.contact``).
+
+A rigid contact (``normal="rigid"``, law kind :data:`RIGID`) has no force law: a unilateral
+constraint ``gap >= 0`` with Newton's impact law of restitution ``e`` at the velocity level, run
+by a time-stepping method (``simulate(method="MoreauJean")``, ``docs/design/moreau_jean.md``);
+the compliant paths (its force, its friction pair's load) never take it.
 """
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from ..errors import ModelError
 from ..validate import check_name
@@ -18,7 +25,13 @@ from .geometry import supported
 from .laws import normal_law
 from .shapes import Shape
 
-__all__ = ["Contact", "MIN_IMPACT_SPEED"]
+__all__ = ["Contact", "MIN_IMPACT_SPEED", "RIGID", "rigid_contacts_message"]
+
+#: The law kind of a rigid contact (``Contact.law_kind``): no compliant force (the compiled
+#: normal laws of :mod:`nonsmooth.contact.laws` are ``LINEAR`` = 1 and ``HYSTERETIC`` = 2; this
+#: code is none of theirs, so a compiled force of it is NaN, never a number). Its numbers:
+#: ``(e, 0, 0)``.
+RIGID = 3
 
 #: The impact speed (m/s) a hysteretic law is relative to at the least: a contact that closed
 #: at rest or grazing (approach speed below it) is damped as if it had closed at this speed
@@ -26,8 +39,19 @@ __all__ = ["Contact", "MIN_IMPACT_SPEED"]
 MIN_IMPACT_SPEED = 1e-3
 
 
+def rigid_contacts_message(model: str, names) -> str:
+    """The message of a run (or an evaluation) that would need the compliant force of rigid
+    contacts ``names`` of model ``model``: they run with the time-stepping method."""
+    listed = ", ".join(repr(n) for n in names)
+    return (f"model {model!r}: the rigid contact(s) {listed} (normal=\"rigid\") have no force "
+            "law, so the event-driven methods cannot run them; rigid contacts run with "
+            "method=\"MoreauJean\" (simulate(model, t_end, method=\"MoreauJean\", dt=h)) for "
+            "now, or give the contacts a compliant law (normal=Hertz(...) or Linear(k, c))")
+
+
 class Contact:
-    """A compliant point contact between ``shape_a`` on ``body_a`` and ``shape_b`` on ``body_b``.
+    """A point contact between ``shape_a`` on ``body_a`` and ``shape_b`` on ``body_b``: compliant
+    (a normal force law) or rigid (``normal="rigid"``).
 
     The normal force acts at each contact point of the pair's geometry, along its normal
     (pushing the bodies apart, never pulling): ``f = K d^n (1 + chi d'/d'_0)`` of
@@ -45,10 +69,13 @@ class Contact:
         The bodies (the family's bodies or its ground) and the shapes attached to them, each in
         its body's frame (origin at the centre of mass, body axes); a ``Plane`` on the ground
         is given in world coordinates.
-    normal : Hertz or Linear
-        The normal force law.
+    normal : Hertz or Linear or "rigid"
+        The normal force law; ``"rigid"``: a rigid unilateral contact (no force law: the gap
+        never closes below zero and an impact follows Newton's law with ``restitution``), run
+        with ``simulate(method="MoreauJean")`` only, between spatial shapes.
     restitution : float, optional
-        The coefficient of restitution ``e`` (-), in (0, 1], with ``Hertz``.
+        The coefficient of restitution ``e`` (-): in (0, 1] with ``Hertz``; in [0, 1] with
+        ``"rigid"`` (default 0, a plastic impact).
     damping : str, optional
         The rule that turns ``restitution`` into ``chi``: ``"exact"`` (default),
         ``"hunt-crossley"``, ``"lankarani-nikravesh"``, ``"flores"``, ``"gonthier"``,
@@ -61,7 +88,9 @@ class Contact:
         frictionless. The friction acts in the tangent plane at the contact point (a pair of
         dimension 2; planar shapes: along the tangent, dimension 1) and its normal load is the
         contact's normal force; with several points (a box or cylinder on a plane) at their
-        centre of pressure, without a torsional friction about the normal.
+        centre of pressure, without a torsional friction about the normal. A rigid contact:
+        Coulomb's coefficient of its impulses (each contact point's friction on a faceted
+        cone, in the time step's problem; no friction pair of the compliant run).
     mu_s : float, optional
         The static coefficient (-), >= ``mu`` (default ``mu``): with the Coulomb law the
         contact sticks exactly (no creep) while ``|F_T| <= mu_s N``.
@@ -113,11 +142,20 @@ class Contact:
         if not (math.isfinite(margin) and margin >= 0.0):
             raise ModelError(f"{where}: margin = {margin!r} is invalid; it must be a finite "
                              "number >= 0 (m)")
-        try:
-            self.law_kind, self.law_numbers = normal_law(normal, restitution, damping, shape_a,
-                                                         shape_b)
-        except ModelError as exc:
-            raise ModelError(f"{where}: {exc}") from None
+        if isinstance(normal, str) and normal.strip().lower() == "rigid":
+            normal = "rigid"
+            self.law_kind, self.law_numbers = self._rigid_law(where, restitution, damping,
+                                                              shape_a, mu_s, law,
+                                                              torsion_radius, rolling_arm)
+        elif isinstance(normal, str):
+            raise ModelError(f"{where}: normal = {normal!r} is not a normal law; use \"rigid\", "
+                             "Hertz(E=, nu=), Hertz(K=) or Linear(k, c)")
+        else:
+            try:
+                self.law_kind, self.law_numbers = normal_law(normal, restitution, damping,
+                                                             shape_a, shape_b)
+            except ModelError as exc:
+                raise ModelError(f"{where}: {exc}") from None
         self.body_a, self.shape_a, self.body_b, self.shape_b = body_a, shape_a, body_b, shape_b
         self.normal, self.restitution, self.damping = normal, restitution, damping
         self.margin = margin
@@ -128,6 +166,40 @@ class Contact:
         if torsion_radius is not None and mu is None:
             raise ModelError(f"{where}: torsion_radius needs mu= (the spin friction is mu r N)")
         self.torque_pairs()  # (checked now)
+
+    @staticmethod
+    def _rigid_law(where: str, restitution, damping, shape_a, mu_s, law, torsion_radius,
+                   rolling_arm) -> tuple[int, np.ndarray]:
+        """A rigid contact's kind and numbers ``(RIGID, (e, 0, 0))``, its arguments checked."""
+        if shape_a.planar:
+            raise ModelError(f"{where}: normal=\"rigid\" is available between spatial shapes "
+                             "only for now; use a compliant law (Hertz, Linear) for planar "
+                             "shapes")
+        if damping is not None:
+            raise ModelError(f"{where}: damping = {damping!r} sets a compliant law's damping; "
+                             "a rigid contact's impacts follow restitution= (Newton's law)")
+        try:
+            e = 0.0 if restitution is None else float(restitution)
+        except (TypeError, ValueError):
+            e = math.nan
+        if not (math.isfinite(e) and 0.0 <= e <= 1.0):
+            raise ModelError(f"{where}: restitution = {restitution!r} is invalid for a rigid "
+                             "contact; it must be a number in [0, 1] (-)")
+        for label, value in (("torsion_radius", torsion_radius), ("rolling_arm", rolling_arm),
+                             ("mu_s", mu_s)):
+            if value is not None:
+                raise ModelError(f"{where}: {label} is not available with normal=\"rigid\" "
+                                 "yet (its friction is Coulomb's with the one coefficient "
+                                 "mu=, in the time step's impulse problem); leave it out")
+        if str(law).strip().lower() != "coulomb":
+            raise ModelError(f"{where}: law = {law!r}: a rigid contact's friction is Coulomb's "
+                             "(law=\"coulomb\")")
+        return RIGID, np.array([e, 0.0, 0.0])
+
+    @property
+    def rigid(self) -> bool:
+        """Whether the contact is rigid (``normal="rigid"``: no force law; Moreau-Jean)."""
+        return self.law_kind == RIGID
 
     def _check_friction(self, where: str) -> None:
         """The friction arguments checked (the pair made once)."""

@@ -1,7 +1,8 @@
 """The one event loop of a run (:func:`_integrate_phases`): smooth phases between events and
 time stops (each by :func:`nonsmooth.run.phase._smooth_phase`), the transition at each event
 (:func:`_handle_event`), and the event functions compared across a time stop
-(:func:`_restart_at_stop`)."""
+(:func:`_restart_at_stop`); a time-stepping method's steps without events
+(:func:`_take_time_steps`)."""
 
 from __future__ import annotations
 
@@ -123,3 +124,20 @@ def _restart_at_stop(run: _Run, specs, t, y, modes):
             new = run.handle(t, y, modes, run.coincident(t, y, modes, fired))
     run.knots.append((t, np.array(y), before, run.side(t, new)))
     return new
+
+
+def _take_time_steps(run: _Run, method, sched: _Schedule, t0, y):
+    """The loop of a time-stepping method (``Method.time_stepping``, e.g. Moreau-Jean): its
+    stepper (``method.stepper(run, method, t0, y)``) takes one step to each time of the grid
+    ``t0 + k dt`` (``step(t_next)``) and records it (``record()``); impacts and friction are
+    resolved inside the steps, so no engine event is located and no mode or face is kept.
+    The first and last states are knots of the dense output, as in
+    :func:`_integrate_phases`."""
+    stepper = method.stepper(run, method, t0, y)
+    stepper.record()
+    run.knots.append((t0, np.array(y), stepper.dv, stepper.dv))
+    for t_next in sched.steps[1:]:
+        stepper.step(float(t_next))
+        stepper.record()
+    run.knots.append((stepper.t, np.array(stepper.y), stepper.dv, stepper.dv))
+    return "done", stepper.t

@@ -41,21 +41,28 @@ For an event-driven integrator nothing else in the run changes: the schedule, th
 loop, the records and the result read the attributes above. A time-stepping scheme, which
 resolves impacts and stick-slip inside its step instead of locating events, also needs the
 event loop (``run/loop.py``) to take its steps without the engine's event functions: that is
-its own change there, decided by an attribute of its ``Method``, not by its name.
+its own change there, decided by an attribute of its ``Method``, not by its name
+(``time_stepping``: :func:`nonsmooth.run.loop._take_time_steps` drives its stepper's
+``step(t_next)`` and ``record()`` on the grid ``t0 + k dt``, and ``simulate`` asks the method's
+``check_run`` what the model and options may hold). :data:`MOREAU_JEAN` is one
+(:mod:`nonsmooth.run.moreau_jean`; :func:`moreau_jean` makes one with other options).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import UnknownMethodError
+from .moreau_jean import MoreauJeanStepper, check_model
 from .steppers import _euler_step, _FixedStepper, _rk4_step, _ScipyStepper
 
 __all__ = ["Method", "FixedStepMethod", "ScipyMethod", "METHODS", "method_for",
            "default_method", "default_tolerances", "DEFAULT_TOLERANCES", "FIXED_STEP_METHODS",
            "ADAPTIVE_METHODS", "IMPLICIT_METHODS", "RK4", "EULER", "RK45", "DOP853", "RK23",
-           "RADAU", "BDF", "LSODA"]
+           "RADAU", "BDF", "LSODA", "MoreauJeanMethod", "MOREAU_JEAN", "moreau_jean",
+           "TIME_STEPPING_METHODS"]
 
 #: Default (rtol, atol) of the adaptive methods: tight for the explicit ones (DOP853 takes few
 #: more steps for them, and events are located on its 7th-order dense output), looser for the
@@ -88,6 +95,11 @@ class Method:
         ``CompiledFamily.warm``); None: the Python stepper runs every phase.
     description : str
         One line for listings.
+    time_stepping : bool
+        True: a time-stepping scheme that resolves impacts and friction inside its steps
+        (the event loop takes its steps without the engine's event functions:
+        :func:`nonsmooth.run.loop._take_time_steps`); False: an ODE integrator between
+        located events.
     """
 
     name: str
@@ -96,6 +108,7 @@ class Method:
     tolerances: tuple[float, float] | None = None
     compiled_phase: str | None = None
     description: str = ""
+    time_stepping: bool = False
 
     def __str__(self) -> str:
         return self.name
@@ -163,6 +176,50 @@ class ScipyMethod(Method):
         return getattr(integrate, self.solver)
 
 
+@dataclass(frozen=True, kw_only=True)
+class MoreauJeanMethod(Method):
+    """Moreau-Jean time-stepping (:class:`~nonsmooth.run.moreau_jean.MoreauJeanStepper`): fixed
+    steps ``dt`` whose impacts, contacts and friction are one impulse problem per step.
+
+    Parameters
+    ----------
+    theta : float
+        The theta-method's weight (-), in (0, 1]: ``q_{k+1} = q_k + h (theta v_{k+1} + (1 -
+        theta) v_k)``, the forces taken at ``t_k + theta h``; 0.5 default (Siconos'
+        ``BouncingBallTS``).
+    facets : int
+        The facets of the Coulomb cone's pyramid (>= 3; 4: along the contact's two tangents
+        and their opposites; 8 default).
+    """
+
+    fixed: bool = True
+    stepper: type = MoreauJeanStepper
+    time_stepping: bool = True
+    theta: float = 0.5
+    facets: int = 8
+
+    def __post_init__(self):
+        try:
+            theta = float(self.theta)
+        except (TypeError, ValueError):
+            theta = math.nan
+        if not (math.isfinite(theta) and 0.0 < theta <= 1.0):
+            raise ValueError(f"method {self.name}: theta = {self.theta!r} is invalid; it must "
+                             "be a number in (0, 1] (0.5: the trapezoidal position update, 1: "
+                             "implicit Euler)")
+        if isinstance(self.facets, bool) or int(self.facets) != self.facets \
+                or self.facets < 3:
+            raise ValueError(f"method {self.name}: facets = {self.facets!r} is invalid; it "
+                             "must be an integer >= 3 (the Coulomb pyramid's facets, e.g. 4 "
+                             "or 8)")
+
+    def check_run(self, system, model_name: str, *, events=(), t_eval=None,
+                  tstops=()) -> None:
+        """Refuse, before the run, what the scheme does not take yet
+        (:func:`nonsmooth.run.moreau_jean.check_model`)."""
+        check_model(system, model_name, events=events, t_eval=t_eval, tstops=tstops)
+
+
 def _scipy(name: str, *, implicit: bool = False, compiled_phase: str | None = None,
            description: str = "") -> ScipyMethod:
     kind = "implicit" if implicit else "explicit"
@@ -188,16 +245,45 @@ BDF = _scipy("BDF", implicit=True, description="backward differentiation formula
 LSODA = _scipy("LSODA", implicit=True, description="Adams/BDF with stiffness switching "
                                                    "(scipy)")
 
-#: The integrators by name (the names ``simulate(method=...)`` and ``--method`` accept), in
-#: the order the error messages list them: the fixed-step methods, then the adaptive ones.
-METHODS: dict[str, Method] = {m.name: m for m in (RK4, EULER, RK45, DOP853, RK23, RADAU, BDF,
-                                                   LSODA)}
+MOREAU_JEAN = MoreauJeanMethod(name="MoreauJean",
+                               description="Moreau-Jean time-stepping, theta-method, fixed "
+                                           "step dt, rigid contacts' impulses per step")
 
-#: The names of the fixed-step methods (the ``dt`` grid), of the adaptive ones and of the
+
+def moreau_jean(theta: float = 0.5, facets: int = 8) -> MoreauJeanMethod:
+    """Moreau-Jean time-stepping with other options than :data:`MOREAU_JEAN`'s, for
+    ``simulate(model, t_end, method=moreau_jean(theta=1.0), dt=h)``.
+
+    Parameters
+    ----------
+    theta : float
+        The theta-method's weight (-), in (0, 1] (default 0.5).
+    facets : int
+        The Coulomb pyramid's facets, >= 3 (default 8).
+
+    Raises
+    ------
+    ValueError
+        ``theta`` outside (0, 1] or fewer than 3 facets.
+    """
+    return MoreauJeanMethod(name="MoreauJean", description=MOREAU_JEAN.description,
+                            theta=theta, facets=facets)
+
+
+#: The integrators by name (the names ``simulate(method=...)`` and ``--method`` accept), in
+#: the order the error messages list them: the fixed-step methods, the adaptive ones, then
+#: the time-stepping schemes.
+METHODS: dict[str, Method] = {m.name: m for m in (RK4, EULER, RK45, DOP853, RK23, RADAU, BDF,
+                                                   LSODA, MOREAU_JEAN)}
+
+#: The names of the fixed-step ODE methods (the ``dt`` grid), of the adaptive ones and of the
 #: implicit ones among them, in :data:`METHODS`'s order.
-FIXED_STEP_METHODS = tuple(name for name, m in METHODS.items() if m.fixed)
+FIXED_STEP_METHODS = tuple(name for name, m in METHODS.items()
+                           if m.fixed and not m.time_stepping)
 ADAPTIVE_METHODS = tuple(name for name, m in METHODS.items() if not m.fixed)
 IMPLICIT_METHODS = tuple(name for name, m in METHODS.items() if getattr(m, "implicit", False))
+#: The time-stepping schemes (impacts and friction resolved inside their steps of ``dt``).
+TIME_STEPPING_METHODS = tuple(name for name, m in METHODS.items() if m.time_stepping)
 
 
 def method_for(method: str | Method) -> Method:

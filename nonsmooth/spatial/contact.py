@@ -15,13 +15,17 @@ does the damping work ``-(f - f_e) d'``.
 Friction: a pair of dimension 2 in the tangent plane at :meth:`CompiledContact.friction_point`
 (a single point, or the centre of pressure of several: a box on its face slides and sticks as a
 whole, its friction at the centre of its corner forces; no torsional friction about the normal).
+
+A rigid contact (``normal="rigid"``) has no force, no elastic energy and no friction pair: the
+time-stepping run reads its points' gaps and velocity rows (:meth:`CompiledContact.rigid_rows`:
+the normal row ``n . (v_b(x) - v_a(x))`` and the two tangent rows at each point ``x``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..contact.element import MIN_IMPACT_SPEED
+from ..contact.element import MIN_IMPACT_SPEED, RIGID
 from ..contact.geometry import MAX_POINTS, pair_geometry
 from ..contact.laws import HYSTERETIC, normal_force
 from .primitives import Kinematics
@@ -54,6 +58,7 @@ class CompiledContact:
         self.kind_a, self.nums_a = contact.shape_a.kind, contact.shape_a.pack()
         self.kind_b, self.nums_b = contact.shape_b.kind, contact.shape_b.pack()
         self.law_kind = int(contact.law_kind)
+        self.rigid = self.law_kind == RIGID  # (no force law: rigid_rows, Moreau-Jean)
         self.law = np.ascontiguousarray(contact.law_numbers, dtype=float)
         self.margin = float(contact.margin)
         # each shape's centre in its body's frame (m; ``Shape.position``)
@@ -61,14 +66,15 @@ class CompiledContact:
         self.offset_b = np.array(contact.shape_b.position, dtype=float)
         self._out = np.zeros((MAX_POINTS, 7))
 
-    def points(self, K: Kinematics) -> np.ndarray:
-        """The contact rows ``(gap, x, y, z, nx, ny, nz)`` (k, 7) at ``K`` (a new array)."""
+    def points(self, K: Kinematics, margin: float | None = None) -> np.ndarray:
+        """The contact rows ``(gap, x, y, z, nx, ny, nz)`` (k, 7) at ``K`` (a new array); the
+        points of a multi-point pair within ``margin`` (m; default the contact's)."""
         a, b = self.a, self.b
         p_a = K.r[a] + K.R[a] @ self.offset_a  # the shapes' centres (world)
         p_b = K.r[b] + K.R[b] @ self.offset_b
         k = pair_geometry(self.kind_a, self.nums_a, p_a, np.ascontiguousarray(K.R[a]),
                           self.kind_b, self.nums_b, p_b, np.ascontiguousarray(K.R[b]),
-                          self.margin, self._out)
+                          self.margin if margin is None else float(margin), self._out)
         return self._out[:k].copy()
 
     def _velocity(self, K: Kinematics, i: int, x: np.ndarray) -> np.ndarray:
@@ -90,6 +96,8 @@ class CompiledContact:
         return self._rate(K, rows[int(np.argmin(rows[:, 0]))])
 
     def _elastic(self, d: float) -> float:
+        if self.rigid:
+            return 0.0
         if self.law_kind == HYSTERETIC:
             return float(self.law[0] * d ** self.law[1])
         return float(self.law[0] * d)
@@ -97,6 +105,8 @@ class CompiledContact:
     def loads(self, K: Kinematics, impact: float):
         """``[(x (3,), n (3,), f, d, d')]`` of each penetrating point: its force (N) at
         ``impact`` (m/s)."""
+        if self.rigid:  # no compliant force (its impulses are the time step's)
+            return []
         d0 = max(float(impact), MIN_IMPACT_SPEED)
         out = []
         for row in self.points(K):
@@ -120,6 +130,39 @@ class CompiledContact:
             P -= (force - self._elastic(d)) * rate
             N += force
         return P, N
+
+    def rigid_rows(self, K: Kinematics, n_v: int,
+                   margin: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each contact point's gap and velocity rows, for the impulse problem of a time step
+        (the points of a multi-point pair within ``margin``, m; default the contact's).
+
+        Returns
+        -------
+        gaps : ndarray, shape (k,)
+            The points' gaps (m; < 0 penetrating), ``k`` the pair's points.
+        W_N : ndarray, shape (k, n_v)
+            The normal rows ``n . (v_b(x) - v_a(x))`` (the gaps' rates, m/s, > 0 separating).
+        W_T : ndarray, shape (k, 2, n_v)
+            The tangent rows ``t_j . (v_b(x) - v_a(x))`` along :func:`tangents` of each
+            point's normal (a velocity ``u_i`` in world axes, ``omega'_i`` in body axes, as
+            :meth:`slip_rows`).
+        """
+        rows = self.points(K, margin)
+        k = rows.shape[0]
+        W_N, W_T = np.zeros((k, n_v)), np.zeros((k, 2, n_v))
+        for p, row in enumerate(rows):
+            x, n = row[1:4], row[4:7]
+            axes = (n, *tangents(n))
+            for i, sign in ((self.b, 1.0), (self.a, -1.0)):
+                if i < 0:
+                    continue
+                Rt = K.R[i].T
+                s = Rt @ (x - K.r[i])  # the point in body i's axes
+                for j, h in enumerate(axes):
+                    target = W_N[p] if j == 0 else W_T[p, j - 1]
+                    target[6 * i:6 * i + 3] += sign * h
+                    target[6 * i + 3:6 * i + 6] += sign * _cross(s, Rt @ h)
+        return rows[:, 0].copy(), W_N, W_T
 
     def friction_point(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
         """Where the contact's friction acts and its normal: ``(x (3,), n (3,))``, world. A
@@ -161,7 +204,9 @@ class CompiledContact:
         return W
 
     def potential(self, K: Kinematics) -> float:
-        """The elastic energy (J) of the penetrating points."""
+        """The elastic energy (J) of the penetrating points (0 for a rigid contact)."""
+        if self.rigid:
+            return 0.0
         e = 0.0
         for row in self.points(K):
             d = -row[0]

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..contact.element import Contact
+from ..contact.element import Contact, rigid_contacts_message
 from ..errors import ModelError
 from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms, rows_rate_bias
@@ -395,7 +395,12 @@ class SpatialSystem(System):
                           for c in model.contacts]
         self.contact_names = tuple(c.name for c in model.contacts)
         self._contact_rows = []
+        # rigid contacts (normal="rigid"): no force and no friction pair; a time-stepping run
+        # reads their points' rows (rigid_contact_rows)
+        self.rigid_contacts = tuple(c for c, cc in enumerate(self._contacts) if cc.rigid)
         for c, contact in enumerate(model.contacts):
+            if self._contacts[c].rigid:
+                continue
             pair = contact.friction_pair()
             kinds = [] if pair is None else [("slide", pair)]
             for kind, pr in kinds + contact.torque_pairs():
@@ -655,8 +660,8 @@ class SpatialSystem(System):
 
     # ------------------------------------------------------------------ contacts (obligation 12)
     def _contact_energy(self, q) -> float:
-        """The contacts' elastic energy (J) at ``q``."""
-        if not self._contacts:
+        """The contacts' elastic energy (J) at ``q`` (rigid contacts have none)."""
+        if len(self.rigid_contacts) == len(self._contacts):
             return 0.0
         K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
         return float(sum(cc.potential(K) for cc in self._contacts))
@@ -719,9 +724,13 @@ class SpatialSystem(System):
 
     def contact_forces(self, t, q, v, impact):
         """The contacts' generalized forces (n_v,), damping power (W) and normal forces (N,
-        (n_contacts,)) at the impact speeds ``impact`` (m/s)."""
+        (n_contacts,)) at the impact speeds ``impact`` (m/s). A model with a rigid contact
+        has none (its impulses are a time step's): a ``ModelError``."""
         if not self._contacts:
             return np.zeros(self.n_v), 0.0, np.zeros(0)
+        if self.rigid_contacts:
+            raise ModelError(rigid_contacts_message(self.model.name, [
+                self._contacts[c].name for c in self.rigid_contacts]))
         if self.compiled_contacts:
             f, P, N = self._contact_call(q, v, impact)[:3]
             return f.copy(), float(P), N.copy()
@@ -733,6 +742,21 @@ class SpatialSystem(System):
             p_c, N[c] = cc.apply(K, d0, f)
             P += p_c
         return f, P, N
+
+    def rigid_contact_rows(self, t, q, margin: float | None = None) -> list:
+        """The rigid contacts' points at ``q`` (the model-family contract's obligation 12):
+        ``[(contact, e, mu, gaps (k,), W_N (k, n_v), W_T (k, 2, n_v))]`` for each contact of
+        :attr:`rigid_contacts`: its restitution and friction coefficients (-; mu 0 without
+        friction) and :meth:`CompiledContact.rigid_rows` (the gaps in m, the normal and
+        tangent velocity rows at each point), the points of a multi-point pair within
+        ``margin`` (m; default each contact's)."""
+        K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
+        out = []
+        for c in self.rigid_contacts:
+            cc = self._contacts[c]
+            out.append((c, float(cc.law[0]), float(cc.contact.mu or 0.0),
+                        *cc.rigid_rows(K, self.n_v, margin)))
+        return out
 
     def _contact_friction_rows(self, q, v, W) -> None:
         """The contacts' friction rows of ``W`` (their slip velocity in the tangent plane at
@@ -1261,6 +1285,9 @@ class SpatialSystem(System):
                 return self._cached(r, "contacts")[c]
             out[f"{cc.name}.gap"] = (lambda r, rows=rows: rows(r)[:, 0], "m",
                                      "smallest gap (< 0 penetrating)")
+            if cc.rigid:  # its impulses, kept by the time-stepping run in z (its slot)
+                out.update(self._rigid_outputs(cc.name, c, n_c, rows))
+                continue
             out[f"{cc.name}.N"] = (lambda r, rows=rows: rows(r)[:, 1], "N",
                                    "normal force (the sum over its points)")
             for k, ax in enumerate("xyz"):
@@ -1291,6 +1318,25 @@ class SpatialSystem(System):
             out[f"{name}.{'mode' if kind == 'slide' else kind + '_mode'}"] = (
                 lambda r, i=i: r.modes[:, i], "-",
                 "friction mode: 0 stick, else slip (2 for a two-dimensional slip)")
+        return out
+
+    @staticmethod
+    def _rigid_outputs(name: str, c: int, n_c: int, rows) -> dict:
+        """A rigid contact's outputs besides its gap: ``.impulse`` (N s, the normal impulse of
+        the time step that ended at the output, the sum over its points: the contact's slot of
+        ``z``), ``.N`` (N, that impulse over the step, the step's mean normal force) and ``.x
+        .y .z`` (m, world: its deepest point)."""
+        def impulse(r):
+            return r.z[:, r.z.shape[1] - n_c + c]
+
+        out = {f"{name}.impulse": (impulse, "N s", "normal impulse of the time step ending "
+                                   "at the output (the sum over its points)"),
+               f"{name}.N": (lambda r: impulse(r) / r.dt, "N",
+                             "mean normal force of the time step ending at the output "
+                             "(impulse / dt)")}
+        for k, ax in enumerate("xyz"):
+            out[f"{name}.{ax}"] = (lambda r, k=k: rows(r)[:, 5 + k], "m",
+                                   f"deepest point {ax} (world)")
         return out
 
     def _contact_values(self, r) -> list:

@@ -101,7 +101,7 @@ def test_method_for_gives_the_registered_method_or_the_object_itself():
 def test_an_unknown_method_is_named_with_the_valid_names(bad):
     with pytest.raises(UnknownMethodError, match=rf"unknown method {re_repr(bad)}; choose one "
                                                  r"of RK4, Euler, RK45, DOP853, RK23, Radau, "
-                                                 r"BDF, LSODA$") as info:
+                                                 r"BDF, LSODA, MoreauJean$") as info:
         method_for(bad)
     assert isinstance(info.value, ValueError) and isinstance(info.value, NonsmoothError)
 
@@ -121,6 +121,8 @@ def test_the_name_groups_follow_the_methods_attributes():
     assert methods.FIXED_STEP_METHODS == ("RK4", "Euler")
     assert methods.ADAPTIVE_METHODS == ("RK45", "DOP853", "RK23", "Radau", "BDF", "LSODA")
     assert methods.IMPLICIT_METHODS == ("Radau", "BDF", "LSODA")
+    assert methods.TIME_STEPPING_METHODS == ("MoreauJean",)
+    assert [n for n, m in METHODS.items() if m.time_stepping] == ["MoreauJean"]
     for name in methods.ADAPTIVE_METHODS:
         m = METHODS[name]
         assert m.solver_class() is getattr(scipy.integrate, name)
