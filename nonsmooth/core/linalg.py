@@ -392,61 +392,81 @@ RANK_TOL = 1e-7
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _pivot_row(Q, k):
-    """Swap the remaining row (``k`` on) of largest norm into row ``k``; returns its norm (NaN
-    for a row with a NaN)."""
-    mr, n = Q.shape
+def _pivot_row(Q, k, lo, hi):
+    """Swap the remaining row (``k`` on) of largest norm into row ``k`` (with its support
+    ``[lo, hi)``); returns its norm (NaN for a row with a NaN)."""
+    mr = Q.shape[0]
     best, piv = -1.0, k
     for r in range(k, mr):
         acc = 0.0
-        for b in range(n):
+        for b in range(int(lo[r]), int(hi[r])):
             acc += Q[r, b] * Q[r, b]
         if acc > best or not acc == acc:  # (a NaN row is taken, and refused by the caller)
             best, piv = acc, r
     if piv != k:
-        for b in range(n):
+        a, b_ = int(min(lo[k], lo[piv])), int(max(hi[k], hi[piv]))
+        for b in range(a, b_):
             Q[k, b], Q[piv, b] = Q[piv, b], Q[k, b]
+        lo[k], lo[piv] = lo[piv], lo[k]
+        hi[k], hi[piv] = hi[piv], hi[k]
     return math.sqrt(best)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _orthogonalize(Q, k):
+def _orthogonalize(Q, k, lo, hi):
     """The rows after ``k`` made orthogonal to the unit row ``k``, twice ("twice is enough":
-    Giraud, Langou & Rozloznik 2005)."""
-    mr, n = Q.shape
+    Giraud, Langou & Rozloznik 2005); a row whose support ``[lo, hi)`` does not meet row
+    ``k``'s is orthogonal to it already (two contacts on two bodies), and left as it is."""
+    mr = Q.shape[0]
+    lk, hk = int(lo[k]), int(hi[k])
     for r in range(k + 1, mr):
+        a, b_ = max(int(lo[r]), lk), min(int(hi[r]), hk)
+        if a >= b_:
+            continue
         for _ in range(2):
             d = 0.0
-            for b in range(n):
+            for b in range(a, b_):
                 d += Q[r, b] * Q[k, b]
-            for b in range(n):
+            for b in range(lk, hk):
                 Q[r, b] -= d * Q[k, b]
+        lo[r], hi[r] = min(lo[r], lk), max(hi[r], hk)
 
 
 @njit(cache=True, _nrt=False)
-def _rows_independent(K, n, Q, tol):
+def _rows_independent(K, n, work, tol):
     """Whether the rows of ``C = K[n:, :n]`` (``m`` of them) are linearly independent with a
     margin: modified Gram-Schmidt with row pivoting (the QR factorization of ``C^T`` with
     column pivoting, Businger & Golub 1965; Golub & Van Loan, *Matrix Computations*, 4th ed.,
     2013, section 5.4.2), each remaining row orthogonalized twice against each accepted one.
     The pivots' norms ``|r_kk|`` (decreasing) estimate the singular values of ``C``; True when
     every one exceeds ``tol * max(1, |r_11|)``, False for a smaller one, more rows than
-    columns or a non-finite entry. ``Q`` (m, n) scratch. Work ``O(m^2 n)``."""
+    columns or a non-finite entry. ``work`` (``m n + 2 m``,) scratch: the rows and their
+    supports (the columns from the first to the last nonzero entry), over which alone the
+    products run (the same numbers: only exact zeros are left out). Work ``O(m^2 n)`` at most,
+    ``O(m n)`` for rows on separate bodies."""
     mr = K.shape[0] - n
     if mr > n:
         return False
+    Q = work[:mr * n].reshape(mr, n)
+    lo, hi = work[mr * n:mr * n + mr], work[mr * n + mr:mr * n + 2 * mr]
     for r in range(mr):
+        a, b_ = n, 0
         for b in range(n):
-            Q[r, b] = K[n + r, b]
+            x = K[n + r, b]
+            Q[r, b] = x
+            if x != 0.0:  # (a NaN too)
+                a = min(a, b)
+                b_ = b + 1
+        lo[r], hi[r] = (a, b_) if a < b_ else (0, 0)
     first = 1.0
     for k in range(mr):
-        norm = _pivot_row(Q, k)
+        norm = _pivot_row(Q, k, lo, hi)
         if k == 0:
             first = max(1.0, norm)
         if not norm > tol * first:  # small, or NaN
             return False
         inv = 1.0 / norm
-        for b in range(n):
+        for b in range(int(lo[k]), int(hi[k])):
             Q[k, b] *= inv
-        _orthogonalize(Q, k)
+        _orthogonalize(Q, k, lo, hi)
     return True

@@ -836,7 +836,7 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
                p_rows)
     if p_rows != p and nk:  # stick rows that may depend on each other (two contacts on one
-        if not _rows_independent(K, n, np.empty((size - n, n)), RANK_TOL):  # body): the
+        if not _rows_independent(K, n, np.empty((size - n) * (n + 2)), RANK_TOL):  # body): the
             return SINGULAR  # Python path decides (least squares, or the named error)
     if size <= SMALL_LU:
         if not _lu_solve(K, R):
@@ -1178,7 +1178,7 @@ def _solve_kkt(K, R, n, scratch, T, delassus, dependent):
     singular."""
     if dependent:
         mr = K.shape[0] - n
-        if not _rows_independent(K, n, scratch[:mr * n].reshape(mr, n), RANK_TOL):
+        if not _rows_independent(K, n, scratch[:mr * n + 2 * mr], RANK_TOL):
             return False
     if delassus:
         return _block_schur(K, R, n, scratch, T)
@@ -1468,7 +1468,7 @@ def acceleration_stage_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_d
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
                p_rows)
     if p_rows != p and nk:  # stick rows that may depend on each other: the Python path decides
-        if not _rows_independent(K, n, np.empty((size - n, n)), RANK_TOL):
+        if not _rows_independent(K, n, np.empty((size - n) * (n + 2)), RANK_TOL):
             return SINGULAR
     if size <= SMALL_LU:
         if not _lu_solve(K, R):

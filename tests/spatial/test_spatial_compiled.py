@@ -839,7 +839,7 @@ def test_dependent_stick_rows_are_left_to_the_python_stage():
     C = rng.normal(size=(m, n))
     K = np.zeros((n + m, n + m))
     K[n:, :n] = C
-    Q = np.empty((m, n))
+    Q = np.empty(m * n + 2 * m)
     assert linalg._rows_independent(K, n, Q, linalg.RANK_TOL)
     for off in (0.0, 1e-9):
         K[-1, :n] = 0.3 * C[0] - 2.0 * C[1] + off * rng.normal(size=n)
@@ -852,7 +852,7 @@ def test_dependent_stick_rows_are_left_to_the_python_stage():
     K[n + 2, 3] = np.nan
     assert not linalg._rows_independent(K, n, Q, linalg.RANK_TOL)
     assert not linalg._rows_independent(np.zeros((2 * n + 1, 2 * n + 1)), n,
-                                        np.empty((n + 1, n)), linalg.RANK_TOL)
+                                        np.empty((n + 1) * (n + 2)), linalg.RANK_TOL)
 
 
 def test_the_bundled_friction_arm_runs_on_the_compiled_stage(monkeypatch):
