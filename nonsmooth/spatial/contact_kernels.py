@@ -1,7 +1,7 @@
 """The spatial family's contacts compiled: every contact's forces, normal force, gap, approach
 speed, friction rows and their bias in one loop (:func:`contacts_into`), the arithmetic of
 :class:`nonsmooth.spatial.contact.CompiledContact` (its Python reference;
-``tests/contact/test_spatial_contact_kernels.py`` compares them). The contacts are rows of kind
+``tests/contact/test_spatial_contact.py`` compares them). The contacts are rows of kind
 :data:`CONTACT` of the model's kernel tables (:func:`contact_tables`), so that the compiled
 phases evaluate them with the joints and forces (:func:`nonsmooth.spatial.kernels.
 _evaluate_into`); ``kernels.spatial_contact_terms`` is the same loop for the Python path.

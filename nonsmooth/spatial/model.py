@@ -666,9 +666,10 @@ class SpatialSystem(System):
         K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
         return float(sum(cc.potential(K) for cc in self._contacts))
 
-    #: Whether the contacts are evaluated by one compiled call (``contact_kernels.
-    #: contact_terms``, the same arithmetic; ``tests/contact/test_spatial_contact.py``
-    #: compares them); False: element by element in Python (``spatial.contact``).
+    #: Whether the Python path evaluates the contacts by one compiled call (``kernels.
+    #: spatial_contact_terms``, the compiled phases' arithmetic; ``tests/contact/
+    #: test_spatial_contact.py`` compares them); False: element by element in Python
+    #: (``spatial.contact``, the reference).
     compiled_contacts = True
 
     @property

@@ -228,7 +228,7 @@ def test_rolling_resistance_holds_a_ball_on_a_slope_iff_tan_alpha_below_eta_over
 
 
 def test_the_compiled_contacts_are_the_python_reference():
-    """``contact_kernels.contact_terms`` (one compiled call) against the Python reference
+    """``kernels.spatial_contact_terms`` (one compiled call) against the Python reference
     (``spatial.contact``, ``compiled_contacts = False``) at random penetrating states: a ball
     on a plane with sliding, spin and rolling friction, two balls, a box on a plane (several
     points: its friction at the centre of pressure)."""
