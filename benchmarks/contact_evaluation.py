@@ -32,7 +32,7 @@ import time
 
 import mujoco
 import numpy as np
-from numba import njit
+from spatial_evaluation import _spatial_loop, best
 
 from nonsmooth.contact import Contact, Hertz, Plane, Sphere
 from nonsmooth.dynamics import Dynamics
@@ -66,15 +66,6 @@ def scene(speed: float) -> SpatialModel:
     return mdl
 
 
-@njit
-def _loop(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw, calls):
-    status = 0
-    for _ in range(calls):
-        status |= sk._spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces,
-                                      out, dy, ws, iw)
-    return status
-
-
 def case(speed: float, mode: float):
     """The compiled evaluation's arguments at the scene's initial state, every contact closed
     (impact speed 0: it closed at rest) with its friction in ``mode`` (0 stick, 1 slip)."""
@@ -92,17 +83,6 @@ def case(speed: float, mode: float):
     args = (it, ft, fam.data[2], np.zeros((it.shape[0], 3)), *fam.data[3:], plan, dyn.Wt, 0.0,
             y, modes, np.zeros(0), out, np.empty_like(y), ws, iw)
     return args, dyn.gap_offset
-
-
-def best(args, repeat: int) -> float:
-    status = _loop(*args, 10)
-    assert status == 0, f"the evaluation was not OK (status {status})"
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        _loop(*args, CALLS)
-        times.append((time.perf_counter() - start) / CALLS)
-    return 1e6 * min(times)
 
 
 def mujoco_us(repeat: int, speed: float) -> float:
@@ -137,7 +117,7 @@ def main(argv=None):
     for label, speed, mode in (("sliding (10 contacts slipping)", 1.0, 1.0),
                                ("sticking (10 contacts stuck)", 0.0, 0.0)):
         cargs, o_gap = case(speed, mode)
-        us = best(cargs, args.repeat)
+        us = 1e6 * best(_spatial_loop, cargs, args.repeat, CALLS)
         gaps = cargs[12][o_gap:o_gap + N_BALLS]
         assert np.all(gaps < 0.0), "the contacts are not closed"
         rows.append((label, us, mujoco_us(args.repeat, speed)))
