@@ -205,8 +205,10 @@ class EventLog(list):
                                  f"kinds: {', '.join(EVENT_KINDS)}, or a mode entered: "
                                  f"{', '.join(MODES)}")
         if element is not None and element not in ELEMENTS:
+            hint = (f"; to filter by name, give it first: events.filter({element!r})"
+                    if self.known and element in self.known else "")
             raise ValueError(f"events.filter: unknown element {element!r}; elements: "
-                             f"{', '.join(ELEMENTS)}")
+                             f"{', '.join(ELEMENTS)}{hint}")
 
         def kind_ok(e):
             return kinds is None or e.kind in kinds or (e.kind in MODE_KINDS

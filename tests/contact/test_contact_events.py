@@ -102,3 +102,14 @@ def test_a_ball_bounces_with_gravity_and_every_touch_stores_its_impact_speed():
         assert touch[k].speed == pytest.approx(-leave[k - 1].speed, rel=1e-8)
     assert [e.kind for e in r.events.filter("floor")][:3] == ["start", "touch", "leave"]
     assert r.events.filter("floor", "start")[0].after == "open"
+
+
+def test_a_contact_name_given_as_the_element_kind_is_named_with_the_way_to_filter_by_name():
+    """``events.filter(element="floor")`` (a name where a kind goes) says how to filter by
+    name."""
+    from nonsmooth.models import build
+
+    r = nonsmooth.simulate(build("contact_bouncing_ball"), 0.12)
+    with pytest.raises(ValueError, match=r"give it first: events.filter\('floor'\)"):
+        r.events.filter(element="floor")
+    assert len(r.events.filter("floor")) == 3
