@@ -154,13 +154,6 @@ def blend(t: float, span: tuple[float, float], amplitude: float) -> tuple[float,
     return amplitude * f, amplitude * df, amplitude * ddf
 
 
-def _motion(parts):
-    """A driver's ``(f, df, ddf)`` from a list of ``(span, amplitude)`` blends added up."""
-    def value(t, k):
-        return sum(blend(t, span, a)[k] for span, a in parts)
-    return (lambda t: value(t, 0), lambda t: value(t, 1), lambda t: value(t, 2))
-
-
 def _cylinder(m: float, r: float, length: float, axis: int) -> tuple[float, float, float]:
     """Principal moments (kg m^2) of a uniform cylinder along body axis ``axis``."""
     across = m * (3.0 * r * r + length * length) / 12.0
@@ -205,10 +198,53 @@ def arm_angles(Delta: float, dDelta: float, ddDelta: float) -> np.ndarray:
     return np.array([[theta2, w2, accel[0]], [phi, wp, accel[1]]])
 
 
+#: The spline's step (s) over the lowering and the lifting (where the inverse kinematics is
+#: not a polynomial): its quintic pieces match the angles, rates and accelerations at every
+#: step, the angles in between to about 1e-13 rad (the accelerations to 5e-9 rad/s^2).
+SPLINE_STEP = 0.01
+
+
+def joint_trajectories(p: dict) -> dict:
+    """Each joint's angle (rad, from the initial pose) over 0-5 s as a
+    ``scipy.interpolate.BPoly`` of quintic pieces matching the task's exact angle, rate and
+    acceleration (:func:`arm_angles`, :func:`blend`) at its breakpoints: exact where the task is
+    a quintic blend (the base's drag; every joint at rest), within about 1e-13 rad of the
+    inverse kinematics over the lowering and the lifting (breakpoints every
+    :data:`SPLINE_STEP`). Before 0 and after 5 s the end pieces, at rest, go on."""
+    from scipy.interpolate import BPoly
+
+    def steps(span):
+        n = max(1, round((span[1] - span[0]) / SPLINE_STEP))
+        return np.linspace(span[0], span[1], n + 1)
+
+    knots = np.unique(np.concatenate(([0.0, 5.0], steps(LOWER), steps(LIFT), DRAG)))
+    ik = np.array([arm_angles(*descent(t, p)) for t in knots])  # (n, 2, 3)
+    weights = {"shoulder": (1.0, 0.0), "elbow": (-1.0, 1.0), "wrist_pitch": (0.0, -1.0)}
+    out = {}
+    for name in JOINTS:
+        if name == "base":
+            values = np.array([blend(t, DRAG, p["sweep"]) for t in knots])
+        elif name in weights:
+            a, b = weights[name]
+            values = a * ik[:, 0, :] + b * ik[:, 1, :]
+        else:  # wrist roll and flange: held
+            values = np.zeros((knots.size, 3))
+        out[name] = BPoly.from_derivatives(knots, values)
+    return out
+
+
 def build(**params) -> Model:
     """Build the arm, the stage, the payload and the plate; keyword arguments override
     PARAMETERS' defaults."""
     p = check_parameters(NAME, PARAMETERS, params)
+    return model_of(arm_and_plate(p), p)
+
+
+def arm_and_plate(p: dict, *, python_drivers: bool = False) -> SpatialModel:
+    """The :class:`~nonsmooth.spatial.SpatialModel` of the parameters ``p`` (checked). With
+    ``python_drivers`` the joints' trajectories are given as Python functions ``(f, df/dt,
+    d2f/dt2)`` (the same splines, called back at every evaluation; the way a trajectory that is
+    no spline is given), for ``benchmarks/contact_payload.py``."""
     from nonsmooth.errors import ModelError
 
     if p["mu_s"] < p["mu"]:
@@ -259,33 +295,22 @@ def build(**params) -> Model:
                     normal=Hertz(E=p["E"], nu=p["nu"], E2=p["E_plate"], nu2=p["nu_plate"]),
                     restitution=p["e"], mu=p["mu"], mu_s=p["mu_s"]))
     # the task: lower the wrist straight down (shoulder and elbow by the inverse kinematics,
-    # the wrist pitch keeping the tool vertical), drag (base), lift
-    last = [None, None]  # the inverse kinematics at the latest time asked (three joints and
-    # three values each ask for it at the same time)
-
-    def angles_at(t):
-        t = float(t)  # (a copy: the engine may pass a number it changes afterwards)
-        if last[0] != t:
-            last[1] = arm_angles(*descent(t, p))
-            last[0] = t
-        return last[1]
-
-    def joint_motion(name):
-        if name == "base":
-            return _motion([(DRAG, p["sweep"])])
-        if name in ("wrist_roll", "flange"):
-            return _motion([])
-        weights = {"shoulder": (1.0, 0.0), "elbow": (-1.0, 1.0), "wrist_pitch": (0.0, -1.0)}
-        a, b = weights[name]
-
-        def k_th(t, k):
-            angles = angles_at(t)
-            return a * angles[0, k] + b * angles[1, k]
-        return (lambda t: k_th(t, 0), lambda t: k_th(t, 1), lambda t: k_th(t, 2))
-
+    # the wrist pitch keeping the tool vertical), drag (base), lift; each joint's trajectory a
+    # quintic spline the compiled phases evaluate themselves (:func:`joint_trajectories`)
+    splines = joint_trajectories(p)
     for j in joints:
-        mdl.add(Driver(f"drive_{j.name}", j, position=joint_motion(j.name)))
+        spline = splines[j.name]
+        motion = spline
+        if python_drivers:
+            rates = (spline, spline.derivative(1), spline.derivative(2))
+            motion = tuple((lambda t, d=d: float(d(t))) for d in rates)
+        mdl.add(Driver(f"drive_{j.name}", j, position=motion))
     mdl.add(Gravity(g))
+    return mdl
+
+
+def model_of(mdl: SpatialModel, p: dict) -> Model:
+    """The bundled model (outputs, phases, plots) of :func:`arm_and_plate`'s ``mdl``."""
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
 

@@ -280,6 +280,9 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
     if tstops is None:  # the model's own (the times its given inputs jump: a clutch engaging)
         tstops = mdl.tstops or None
     sched = _schedule(t0, t_end, dt, t_eval, tstops, max_outputs, method, given)
+    breaks = system.motion_breaks(t0, t_end) if hasattr(system, "motion_breaks") else ()
+    if len(breaks):  # a spline's breakpoints: its derivatives jump there
+        sched.stops = np.union1d(sched.stops, breaks)
     _check_time_stepping(system, mdl.name, method, dt_given, events, t_eval, sched)
     _check_initial_state(mdl)
     if getattr(system, "compiled", None) is not None:  # the same terms as its callables

@@ -435,6 +435,13 @@ class System:
         the three functions of ``t`` (s). Default: none."""
         return []
 
+    def motion_breaks(self, t0: float, t_end: float) -> np.ndarray:
+        """The times (s) in ``(t0, t_end)`` where a prescribed motion is not smooth, the
+        breakpoints of a piecewise-polynomial trajectory (a derivative of it jumps there): the
+        run ends a phase at each (as at a time stop), so that the integrator never steps
+        across one. Default: none."""
+        return np.zeros(0)
+
     def default_tolerances(self, method: str) -> tuple[float, float] | None:
         """The family's own default ``(rtol, atol)`` of the adaptive method named ``method``
         (obligation 11): none, the method's own (``run.methods.Method.tolerances``)."""

@@ -33,7 +33,8 @@ from .primitives import (
 )
 
 __all__ = ["Ground", "ground", "Body", "SpatialJoint", "Spherical", "Revolute", "Cylindrical",
-           "Translational", "Universal", "Fixed", "PointOnLine", "Driver", "ForceElement",
+           "Translational", "Universal", "Fixed", "PointOnLine", "Driver", "DriverSpline",
+           "MAX_SPLINE_DEGREE", "ForceElement",
            "Gravity", "Spring", "RotationalSpring", "Force", "Torque"]
 
 #: The largest mass (kg) or moment of inertia (kg m^2) of a body (as the planar family's).
@@ -583,6 +584,99 @@ def _derivative(f: Callable, t: float, h: float) -> float:
     return (f(t + h) - f(t - h)) / (2.0 * h)
 
 
+#: The highest degree of a driver's piecewise polynomial (its pieces' coefficients fill one
+#: row of the compiled tables each: ``tables.N_FLOATS - 1`` of them).
+MAX_SPLINE_DEGREE = 10
+
+
+def _is_piecewise_polynomial(position) -> bool:
+    """Whether ``position`` is a piecewise polynomial of ``scipy.interpolate`` (imported only
+    if scipy's interpolation module is loaded already: anything else is not one)."""
+    import sys
+
+    interp = sys.modules.get("scipy.interpolate")
+    if interp is None:
+        return False
+    return isinstance(position, (interp.PPoly, interp.BPoly, interp.BSpline))
+
+
+def _power_basis(position, where: str):
+    """A ``PPoly``, ``BPoly`` or ``BSpline`` as a ``PPoly`` (the power basis)."""
+    from scipy.interpolate import BPoly, BSpline, PPoly
+
+    if isinstance(position, BSpline):
+        if np.ndim(position.c) != 1:
+            raise ModelError(f"{where}: position = {type(position).__name__} has vector values "
+                             f"(its coefficients' shape {np.shape(position.c)}); a driver "
+                             "follows one coordinate: give a scalar spline")
+        return PPoly.from_spline(position, extrapolate=position.extrapolate)
+    if isinstance(position, BPoly):
+        return PPoly.from_bernstein_basis(position, extrapolate=position.extrapolate)
+    return position
+
+
+@dataclass(frozen=True)
+class DriverSpline:
+    """A driver's trajectory as a scalar piecewise polynomial, as the compiled phases read it.
+
+    ``ppoly`` is the ``scipy.interpolate.PPoly`` (in the power basis), ``breaks`` (n + 1,) its
+    breakpoints (s, increasing), ``coefficients`` (n, k + 1) each piece's coefficients of
+    ``(t - breaks[i])^(k - j)`` (scipy's order, highest power first), ``periodic`` whether it
+    repeats with the period ``breaks[-1] - breaks[0]``."""
+
+    ppoly: object
+    breaks: np.ndarray
+    coefficients: np.ndarray
+    periodic: bool
+
+    @classmethod
+    def of(cls, position, where: str) -> DriverSpline:
+        """From a ``PPoly``, ``BPoly`` or ``BSpline`` (its ``extrapolate`` True or
+        ``"periodic"``); a :class:`ModelError` for anything the kernels cannot evaluate."""
+        from scipy.interpolate import PPoly
+
+        kind = type(position).__name__
+        pp = _power_basis(position, where)
+        c = np.asarray(pp.c)
+        x = np.asarray(pp.x, dtype=float)
+        if c.ndim != 2:
+            raise ModelError(f"{where}: position = {kind} has vector values (coefficients of "
+                             f"shape {c.shape}); a driver follows one coordinate: give a "
+                             "scalar piecewise polynomial")
+        if np.iscomplexobj(c):
+            raise ModelError(f"{where}: position = {kind} has complex coefficients; a "
+                             "driver's trajectory is real")
+        c = np.array(c, dtype=float).T  # (n pieces, k + 1)
+        if x.size > 2:  # a B-spline's repeated knots: pieces of zero length, never evaluated
+            kept = np.flatnonzero(np.diff(x) > 0.0)
+            if kept.size:
+                c, x = c[kept], np.append(x[kept], x[kept[-1] + 1])
+        degree = c.shape[1] - 1
+        if degree > MAX_SPLINE_DEGREE:
+            raise ModelError(f"{where}: position = {kind} of degree {degree}; a driver's "
+                             f"piecewise polynomial has degree <= {MAX_SPLINE_DEGREE} (more "
+                             "pieces of a lower degree: e.g. a quintic BPoly.from_derivatives "
+                             "on more breakpoints)")
+        if not (np.all(np.isfinite(c)) and np.all(np.isfinite(x))):
+            raise ModelError(f"{where}: position = {kind} has coefficients or breakpoints "
+                             "that are not finite numbers")
+        if x.size < 2 or not np.all(np.diff(x) > 0.0):
+            raise ModelError(f"{where}: position = {kind} must have increasing breakpoints "
+                             f"(got {x.size} of them{', decreasing' if x.size > 1 else ''}); "
+                             "make it over increasing times")
+        ext = pp.extrapolate
+        if ext is False or ext is None:
+            raise ModelError(f"{where}: position = {kind} with extrapolate={ext!r} has no "
+                             f"value outside [{x[0]:g}, {x[-1]:g}] s, and a run may step "
+                             "past its ends; make it with extrapolate=True (its end pieces go "
+                             "on) or extrapolate='periodic'")
+        periodic = ext == "periodic"
+        # the kernels read the pieces in the power basis (and scipy evaluates the same one)
+        if type(pp) is not PPoly or x.size != pp.x.size:
+            pp = PPoly(c.T.copy(), x.copy(), extrapolate=ext)
+        return cls(pp, x, c, periodic)
+
+
 class Driver:
     """A driving constraint on a joint coordinate, ``s(q) - f(t) = 0`` (one ``"driver"`` row
     named ``name``); its multiplier is the driving torque (N m, about the axis, on ``body_b``)
@@ -597,9 +691,17 @@ class Driver:
         Whose coordinate is driven: the angle (rad) of a revolute joint, the displacement (m)
         of a translational joint or a point on a line; a cylindrical joint needs
         ``coordinate=``.
-    position : callable or (callable, callable, callable), optional
+    position : callable, (callable, callable, callable) or scipy piecewise polynomial, optional
         ``f(t)``, or ``(f, df/dt, d2f/dt2)``. With ``f`` alone its derivatives are central
-        differences (steps 1e-5 and 1e-4 s: about 1e-9 relative; give them for more).
+        differences (steps 1e-5 and 1e-4 s: about 1e-9 relative; give them for more). Or a
+        trajectory as a scalar piecewise polynomial of ``scipy.interpolate``: a ``PPoly``
+        (``CubicSpline``, ``PchipInterpolator``, ``Akima1DInterpolator`` are ones), a
+        ``BPoly`` (``BPoly.from_derivatives`` matches given positions, rates and
+        accelerations) or a ``BSpline`` (``make_interp_spline``), of degree at most
+        :data:`MAX_SPLINE_DEGREE`, with its exact derivatives: the compiled phases evaluate it
+        themselves, with no call back into Python per evaluation. Before its first breakpoint
+        and after its last its end pieces go on (scipy's ``extrapolate=True``), or it repeats
+        (``extrapolate="periodic"``); ``extrapolate=False`` is refused.
     speed : float, optional
         A constant speed (rad/s or m/s), within +-:data:`MAX_SPEED`: ``f(t) = initial +
         speed t``.
@@ -634,6 +736,11 @@ class Driver:
         #: ``(initial, speed)`` of a constant-speed motion (the compiled kernels write it
         #: themselves), else None (a user function: :meth:`motion`)
         self.constant_speed = None
+        #: the trajectory as a piecewise polynomial (:class:`DriverSpline`), else None
+        self.spline = None
+        if speed is None and position is not None and _is_piecewise_polynomial(position):
+            self.spline = DriverSpline.of(position, where)
+            position = None
         #: whether the derivatives are central differences of ``f`` (``position=f`` alone:
         #: a right-hand side smooth to about 1e-9 relative only)
         self.differenced = callable(position)
@@ -647,6 +754,9 @@ class Driver:
             self._f = lambda t: initial + speed * t
             self._df = lambda t: speed
             self._ddf = lambda t: 0.0
+        elif self.spline is not None:
+            pp = self.spline.ppoly
+            self._f, self._df, self._ddf = pp, pp.derivative(1), pp.derivative(2)
         elif callable(position):
             f = position
             self._f = f
@@ -662,7 +772,8 @@ class Driver:
                                  f"functions (f, df/dt, d2f/dt2), got {position!r}")
             self._f, self._df, self._ddf = f, df, ddf
         #: the user's functions behind f, df/dt, d2f/dt2 (named in messages), None: a speed
-        self._given = (None if speed is not None else (position,) * 3 if callable(position)
+        self._given = (None if speed is not None or self.spline is not None
+                       else (position,) * 3 if callable(position)
                        else (self._f, self._df, self._ddf))
 
     def motion(self, t: float) -> tuple[float, float, float]:
@@ -698,7 +809,7 @@ class Driver:
     def given_motion(self) -> tuple | None:
         """``(f, df/dt, d2f/dt2)`` given as ``position=(f, df, ddf)``, else None (a constant
         speed, or ``f`` alone, differenced by the driver itself)."""
-        if self.constant_speed is not None or self.differenced:
+        if self.constant_speed is not None or self.differenced or self.spline is not None:
             return None
         return self._f, self._df, self._ddf
 

@@ -69,8 +69,10 @@ from .tables import (
     GRAVITY,
     ROTSPRING,
     SPH,
+    SPLINE_MOTION,
     SPRING,
     TORQUE,
+    USER_MOTION,
     VROTOR,
 )
 
@@ -374,12 +376,43 @@ def _winding_rates(it, ft, kin, dy):
                             + c2 * (kin[ia, 17] - kin[ib, 17]))
 
 
+@njit(cache=True, _nrt=False)
+def _spline_motion(it, ft, e, t):
+    """``(f, df/dt, d2f/dt2)`` at ``t`` of the piecewise polynomial of driver row ``e``: its
+    ``it[e, 5]`` pieces in the ``PIECE`` rows after it (``tables._spline_rows``), the end
+    pieces going on outside the breakpoints, or the time wrapped into one period. The piece
+    by bisection of the breakpoints, its value and derivatives by Horner's scheme."""
+    n = it[e, 5]
+    x0 = ft[e + 1, 0]
+    if ft[e, 10] != 0.0:  # periodic
+        period = ft[e, 9] - x0
+        t = x0 + (t - x0) % period
+    lo, hi = 0, n - 1  # the last piece whose breakpoint is <= t (the first if none)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if ft[e + 1 + mid, 0] <= t:
+            lo = mid
+        else:
+            hi = mid - 1
+    row = e + 1 + lo
+    s = t - ft[row, 0]
+    k = int(ft[e, 11])
+    f, df, ddf = ft[row, 1], 0.0, 0.0
+    for j in range(1, k + 1):
+        ddf = ddf * s + 2.0 * df
+        df = df * s + f
+        f = f * s + ft[row, 1 + j]
+    return f, df, ddf
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _motion(it, ft, U, e, t):
-    """A driver's ``(f, df/dt, d2f/dt2)`` at ``t``: its user values (``U[e]``) or
-    ``initial + speed t``."""
-    if it[e, 4] != 0:
+    """A driver's ``(f, df/dt, d2f/dt2)`` at ``t``: its user values (``U[e]``), its piecewise
+    polynomial (:func:`_spline_motion`) or ``initial + speed t``."""
+    if it[e, 4] == USER_MOTION:
         return U[e, 0], U[e, 1], U[e, 2]
+    if it[e, 4] == SPLINE_MOTION:
+        return _spline_motion(it, ft, e, t)
     return ft[e, 9] + ft[e, 10] * t, ft[e, 10], 0.0
 
 

@@ -16,8 +16,12 @@ primitives, drivers, forces and virtual rotors) into three arrays, one row per e
   SPH            ``s'_a (3), s'_b (3)``
   DOT1           ``h'_a (3), h'_b (3)``
   DOT2           ``h'_a (3), s'_a (3), s'_b (3)``
-  DRIVE_ANGLE    ``f'_a, g'_a, f'_b (3 each), initial, speed``
-  DRIVE_DISP     ``h'_a, s'_a, s'_b (3 each), initial, speed``
+  DRIVE_ANGLE    ``f'_a, g'_a, f'_b (3 each), initial, speed`` (a piecewise polynomial's,
+                 ``user`` :data:`SPLINE_MOTION`: ``..., last breakpoint, periodic, degree``
+                 and ``frame`` its number of pieces)
+  DRIVE_DISP     ``h'_a, s'_a, s'_b (3 each), initial, speed`` (as ``DRIVE_ANGLE``)
+  PIECE          ``x_i, c_i (k + 1)``: a piece of the driver's polynomial above it, from
+                 breakpoint ``x_i`` (s), ``sum_j c_ij (t - x_i)^(k - j)``
   GRAVITY        ``g d (3)`` (m/s^2, world)
   SPRING         ``s'_a, s'_b (3 each), k, c, l0``
   FORCE          ``s' (3), F (3)`` (constant, N)
@@ -62,11 +66,15 @@ from .primitives import (
 
 __all__ = ["SpatialTables", "spatial_tables", "row_targets", "SPH", "DOT1", "DOT2", "DRIVE_ANGLE",
            "DRIVE_DISP", "GRAVITY", "SPRING", "FORCE", "TORQUE", "VROTOR", "ROTSPRING",
-           "CROSSDOT2", "FRIC_TURN", "FRIC_SLIDE"]
+           "CROSSDOT2", "FRIC_TURN", "FRIC_SLIDE", "PIECE", "USER_MOTION", "SPLINE_MOTION"]
 
 (SPH, DOT1, DOT2, DRIVE_ANGLE, DRIVE_DISP, GRAVITY, SPRING, FORCE, TORQUE, VROTOR,
- ROTSPRING, CROSSDOT2, FRIC_TURN, FRIC_SLIDE) = range(1, 15)
+ ROTSPRING, CROSSDOT2, FRIC_TURN, FRIC_SLIDE, PIECE) = range(1, 16)
 N_INTS, N_FLOATS = 6, 12
+#: A driver row's ``user`` flag: its motion is a user function's (``U[e]``) ...
+USER_MOTION = 1
+#: ... or a piecewise polynomial's, in the ``PIECE`` rows after it
+SPLINE_MOTION = 2
 
 
 @dataclass(frozen=True)
@@ -162,10 +170,26 @@ def _joint_rows(system, rows: _Rows) -> None:
             raise TypeError(f"no compiled primitive for {type(prim).__name__}")
     for r, d, prim in system._drivers:
         kind, a, b, r, vectors = _coordinate_row(prim, to[r])
+        if d.spline is not None:
+            _spline_rows(d, rows, kind, a, b, r, vectors)
+            continue
         initial, speed = d.constant_speed if d.constant_speed is not None else (0.0, 0.0)
         given = d.constant_speed is None
         rows.add(d.name, kind, a, b, r, (*vectors, initial, speed), user_flag=int(given),
                  function=(lambda t, q, v, motion=d.motion: motion(t)) if given else None)
+
+
+def _spline_rows(d, rows: _Rows, kind, a, b, r, vectors) -> None:
+    """A driver along a piecewise polynomial (``el.DriverSpline``): its row (``user``
+    :data:`SPLINE_MOTION`, ``frame`` the number of pieces, ``floats[9:12]`` the last
+    breakpoint, 1.0 if periodic, the degree), then one ``PIECE`` row per piece: its left
+    breakpoint and its coefficients, highest power first (``floats[0]``, ``floats[1:k + 2]``)."""
+    sp = d.spline
+    n, k1 = sp.coefficients.shape
+    rows.add(d.name, kind, a, b, r, (*vectors, sp.breaks[-1], float(sp.periodic), k1 - 1),
+             user_flag=SPLINE_MOTION, frame=n)
+    for i in range(n):
+        rows.add(d.name, PIECE, -1, -1, -1, (sp.breaks[i], sp.coefficients[i]))
 
 
 def _force_rows(system, rows: _Rows) -> None:
