@@ -180,7 +180,7 @@ def sphere_volume(R, point, normal):
     centroid : ndarray, shape (3,)
         ``-normal 3 (2R - d)^2 / (4 (3R - d))`` (m).
     inertia : ndarray, shape (3, 3)
-        About the centroid (m^5): ``J (1 - n n^T) / 2 + (J / 2 + C_n) ...`` with the polar
+        About the centroid (m^5): ``J n n^T + (C_n + J / 2) (1 - n n^T)`` with the polar
         moment ``J = pi d^3 (3 d^2 - 15 R d + 20 R^2) / 30`` and the second moment along the
         normal ``C_n = pi d^4 (R^2 / 18 - R d / 30 + d^2 / 240) / (R - d / 3)``.
     """
