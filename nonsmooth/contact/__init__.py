@@ -6,7 +6,10 @@ families. :mod:`~nonsmooth.contact.shapes` (the primitives and their kind codes)
 :func:`pair_geometry`, the one entry point), :mod:`~nonsmooth.contact.laws` (Hertz, linear and
 hysteretic normal forces, the damping rules and the exact restitution),
 :mod:`~nonsmooth.contact.element` (:class:`Contact`, the element the families compile) and
-:mod:`~nonsmooth.contact.pairs` (:func:`contacts`: every pair of many shapes at once).
+:mod:`~nonsmooth.contact.pairs` (:func:`contacts`: every pair of many shapes at once); for the
+volumetric model, :mod:`~nonsmooth.contact.volume` (the volume of interference of a shape with a
+plane: its volume, centroid, inertia tensor, contact patch and rate) and
+:mod:`~nonsmooth.contact.contensou` (Coulomb friction over a patch, sliding and spinning).
 """
 
 from .contensou import friction_factors, patch_friction
@@ -23,10 +26,12 @@ from .laws import (
 )
 from .pairs import contacts
 from .shapes import Box, Capsule, Circle, Cylinder, Ellipsoid, Hole, Line, Plane, Shape, Sphere
+from .volume import ConvexPolyhedron, Interference, contact_patch, interference, volume_rate
 
 __all__ = [
     "Shape", "Sphere", "Capsule", "Ellipsoid", "Cylinder", "Box", "Plane", "Circle", "Hole",
     "Line", "ContactPoint", "contact_points", "gap_rate", "pair_geometry", "supported",
     "Contact", "Hertz", "Linear", "DAMPING_RULES", "chi_for", "realised_restitution", "normal_law",
-    "normal_force", "contacts", "friction_factors", "patch_friction",
+    "normal_force", "contacts", "friction_factors", "patch_friction", "interference",
+    "Interference", "ConvexPolyhedron", "contact_patch", "volume_rate",
 ]
