@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..driver_spline import DriverSpline, is_piecewise_polynomial
 from ..errors import ModelError
 from ..system import FrictionPair
 from ..validate import check_name, check_number, check_pair
@@ -396,8 +397,11 @@ class Driver(JointElement):
         Constant speed (rad/s or m/s): ``f(t) = initial + speed * t``.
     initial : float
         Value of the coordinate at t = 0 (with ``speed``).
-    motion : (callable, callable, callable), optional
-        ``(f, df/dt, d2f/dt2)`` for any other prescribed motion.
+    motion : (callable, callable, callable) or scipy piecewise polynomial, optional
+        ``(f, df/dt, d2f/dt2)`` for any other prescribed motion, or a trajectory as a scalar
+        piecewise polynomial of ``scipy.interpolate`` (``PPoly``, ``CubicSpline``, ``BPoly``,
+        ``BSpline``; :class:`~nonsmooth.driver_spline.DriverSpline`) with its exact
+        derivatives; the run restarts the integrator at its breakpoints.
     """
 
     n_rows = 1
@@ -411,6 +415,13 @@ class Driver(JointElement):
         if (speed is None) == (motion is None):
             raise ModelError(f"driver '{name}': give exactly one of speed= or motion=(f, df, ddf)")
         self.speed = self.initial = None  # a linear motion's parameters (None: motion=)
+        #: the trajectory as a piecewise polynomial (``DriverSpline``), else None
+        self.spline = None
+        if speed is None and is_piecewise_polynomial(motion):
+            self.spline = DriverSpline.of(motion, f"driver '{name}'")
+            pp = self.spline.ppoly
+            motion = tuple((lambda t, d=d: float(d(t)))
+                           for d in (pp, pp.derivative(1), pp.derivative(2)))
         if speed is not None:
             speed, initial = float(speed), float(initial)
             self.speed, self.initial = speed, initial
@@ -426,8 +437,11 @@ class Driver(JointElement):
 
     @property
     def given_motion(self) -> tuple[Callable, Callable, Callable] | None:
-        """``(f, df/dt, d2f/dt2)`` given as ``motion=``, else None (a constant speed)."""
-        return None if self.speed is not None else (self._f, self._df, self._ddf)
+        """``(f, df/dt, d2f/dt2)`` given as ``motion=``, else None (a constant speed, or a
+        spline, whose derivatives are its own)."""
+        if self.speed is not None or self.spline is not None:
+            return None
+        return self._f, self._df, self._ddf
 
     @property
     def unit(self) -> str:

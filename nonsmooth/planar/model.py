@@ -214,6 +214,16 @@ class PlanarSystem(System):
         return replace(pair, load=tuple((row, weight if callable(w) else w)
                                         for row, w in pair.load))
 
+    def motion_breaks(self, t0: float, t_end: float) -> np.ndarray:
+        """The breakpoints of the drivers' splines in ``(t0, t_end)`` (s)
+        (:meth:`System.motion_breaks`)."""
+        from ..driver_spline import spline_breaks
+        from .joints import Driver
+
+        return np.unique(np.concatenate(
+            [np.zeros(0)] + [spline_breaks(j.spline, t0, t_end) for j in self.model.joints
+                             if isinstance(j, Driver) and j.spline is not None]))
+
     def given_motions(self) -> list[tuple]:
         """The drivers given ``motion=(f, df, ddf)`` (:meth:`System.given_motions`)."""
         from .joints import Driver

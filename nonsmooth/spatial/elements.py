@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..diagnose import user_frame
+from ..driver_spline import MAX_SPLINE_DEGREE, DriverSpline, is_piecewise_polynomial
 from ..errors import ModelError, NonsmoothError, UserFunctionError
 from ..validate import check_name, check_number
 from . import rotation as rot
@@ -584,99 +585,6 @@ def _derivative(f: Callable, t: float, h: float) -> float:
     return (f(t + h) - f(t - h)) / (2.0 * h)
 
 
-#: The highest degree of a driver's piecewise polynomial (its pieces' coefficients fill one
-#: row of the compiled tables each: ``tables.N_FLOATS - 1`` of them).
-MAX_SPLINE_DEGREE = 10
-
-
-def _is_piecewise_polynomial(position) -> bool:
-    """Whether ``position`` is a piecewise polynomial of ``scipy.interpolate`` (imported only
-    if scipy's interpolation module is loaded already: anything else is not one)."""
-    import sys
-
-    interp = sys.modules.get("scipy.interpolate")
-    if interp is None:
-        return False
-    return isinstance(position, (interp.PPoly, interp.BPoly, interp.BSpline))
-
-
-def _power_basis(position, where: str):
-    """A ``PPoly``, ``BPoly`` or ``BSpline`` as a ``PPoly`` (the power basis)."""
-    from scipy.interpolate import BPoly, BSpline, PPoly
-
-    if isinstance(position, BSpline):
-        if np.ndim(position.c) != 1:
-            raise ModelError(f"{where}: position = {type(position).__name__} has vector values "
-                             f"(its coefficients' shape {np.shape(position.c)}); a driver "
-                             "follows one coordinate: give a scalar spline")
-        return PPoly.from_spline(position, extrapolate=position.extrapolate)
-    if isinstance(position, BPoly):
-        return PPoly.from_bernstein_basis(position, extrapolate=position.extrapolate)
-    return position
-
-
-@dataclass(frozen=True)
-class DriverSpline:
-    """A driver's trajectory as a scalar piecewise polynomial, as the compiled phases read it.
-
-    ``ppoly`` is the ``scipy.interpolate.PPoly`` (in the power basis), ``breaks`` (n + 1,) its
-    breakpoints (s, increasing), ``coefficients`` (n, k + 1) each piece's coefficients of
-    ``(t - breaks[i])^(k - j)`` (scipy's order, highest power first), ``periodic`` whether it
-    repeats with the period ``breaks[-1] - breaks[0]``."""
-
-    ppoly: object
-    breaks: np.ndarray
-    coefficients: np.ndarray
-    periodic: bool
-
-    @classmethod
-    def of(cls, position, where: str) -> DriverSpline:
-        """From a ``PPoly``, ``BPoly`` or ``BSpline`` (its ``extrapolate`` True or
-        ``"periodic"``); a :class:`ModelError` for anything the kernels cannot evaluate."""
-        from scipy.interpolate import PPoly
-
-        kind = type(position).__name__
-        pp = _power_basis(position, where)
-        c = np.asarray(pp.c)
-        x = np.asarray(pp.x, dtype=float)
-        if c.ndim != 2:
-            raise ModelError(f"{where}: position = {kind} has vector values (coefficients of "
-                             f"shape {c.shape}); a driver follows one coordinate: give a "
-                             "scalar piecewise polynomial")
-        if np.iscomplexobj(c):
-            raise ModelError(f"{where}: position = {kind} has complex coefficients; a "
-                             "driver's trajectory is real")
-        c = np.array(c, dtype=float).T  # (n pieces, k + 1)
-        if x.size > 2:  # a B-spline's repeated knots: pieces of zero length, never evaluated
-            kept = np.flatnonzero(np.diff(x) > 0.0)
-            if kept.size:
-                c, x = c[kept], np.append(x[kept], x[kept[-1] + 1])
-        degree = c.shape[1] - 1
-        if degree > MAX_SPLINE_DEGREE:
-            raise ModelError(f"{where}: position = {kind} of degree {degree}; a driver's "
-                             f"piecewise polynomial has degree <= {MAX_SPLINE_DEGREE} (more "
-                             "pieces of a lower degree: e.g. a quintic BPoly.from_derivatives "
-                             "on more breakpoints)")
-        if not (np.all(np.isfinite(c)) and np.all(np.isfinite(x))):
-            raise ModelError(f"{where}: position = {kind} has coefficients or breakpoints "
-                             "that are not finite numbers")
-        if x.size < 2 or not np.all(np.diff(x) > 0.0):
-            raise ModelError(f"{where}: position = {kind} must have increasing breakpoints "
-                             f"(got {x.size} of them{', decreasing' if x.size > 1 else ''}); "
-                             "make it over increasing times")
-        ext = pp.extrapolate
-        if ext is False or ext is None:
-            raise ModelError(f"{where}: position = {kind} with extrapolate={ext!r} has no "
-                             f"value outside [{x[0]:g}, {x[-1]:g}] s, and a run may step "
-                             "past its ends; make it with extrapolate=True (its end pieces go "
-                             "on) or extrapolate='periodic'")
-        periodic = ext == "periodic"
-        # the kernels read the pieces in the power basis (and scipy evaluates the same one)
-        if type(pp) is not PPoly or x.size != pp.x.size:
-            pp = PPoly(c.T.copy(), x.copy(), extrapolate=ext)
-        return cls(pp, x, c, periodic)
-
-
 class Driver:
     """A driving constraint on a joint coordinate, ``s(q) - f(t) = 0`` (one ``"driver"`` row
     named ``name``); its multiplier is the driving torque (N m, about the axis, on ``body_b``)
@@ -738,7 +646,7 @@ class Driver:
         self.constant_speed = None
         #: the trajectory as a piecewise polynomial (:class:`DriverSpline`), else None
         self.spline = None
-        if speed is None and position is not None and _is_piecewise_polynomial(position):
+        if speed is None and position is not None and is_piecewise_polynomial(position):
             self.spline = DriverSpline.of(position, where)
             position = None
         #: whether the derivatives are central differences of ``f`` (``position=f`` alone:

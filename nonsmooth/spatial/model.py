@@ -27,13 +27,13 @@ closed form. References: Nikravesh (1988), ch. 6 and 11; Haug (1989), ch. 9-11; 
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import NamedTuple
 
 import numpy as np
 
 from ..contact.element import Contact, rigid_contacts_message
+from ..driver_spline import spline_breaks
 from ..errors import ModelError
 from ..rank import equilibrate
 from ..system import FrictionPair, System, Terms, rows_rate_bias
@@ -828,18 +828,9 @@ class SpatialSystem(System):
     def motion_breaks(self, t0: float, t_end: float) -> np.ndarray:
         """The breakpoints of the drivers' piecewise polynomials in ``(t0, t_end)`` (s),
         repeated over the periods of a periodic one (:meth:`System.motion_breaks`)."""
-        out = [np.zeros(0)]
-        for d in self.model.drivers:
-            if d.spline is None:
-                continue
-            x = d.spline.breaks
-            if d.spline.periodic:
-                period = x[-1] - x[0]
-                first = math.floor((t0 - x[0]) / period)
-                last = math.ceil((t_end - x[0]) / period)
-                x = (x[:-1][None, :] + period * np.arange(first, last + 1)[:, None]).ravel()
-            out.append(x[(x > t0) & (x < t_end)])
-        return np.unique(np.concatenate(out))
+        return np.unique(np.concatenate(
+            [np.zeros(0)] + [spline_breaks(d.spline, t0, t_end) for d in self.model.drivers
+                             if d.spline is not None]))
 
     def given_motions(self) -> list[tuple]:
         """The drivers given ``position=(f, df, ddf)`` (:meth:`System.given_motions`)."""
