@@ -63,13 +63,14 @@ The task (quintic blends ``10 s^3 - 15 s^4 + 6 s^5`` between rests):
 Each joint follows a quintic spline of the task (:func:`joint_trajectories`: exact where the
 task is a quintic blend, within 1e-13 rad of the inverse kinematics elsewhere) that the
 compiled phases evaluate themselves; the run restarts the integrator at the splines'
-breakpoints. Run time (2 cores): the whole task, 0-5 s, about 1.5-3 s and 38 000 evaluations
-(``benchmarks/contact_payload.py``; the same splines called back as Python functions take
-about 3x as long). Most evaluations go to the stiff contact (the payload's vibration on the
-plate, which an explicit integrator follows with short steps) and to the slow slide before
-the payload sticks at the end of the drag: there the friction force's direction turns fast
-for a small change of the slip, and the number of steps depends on how close the stage's
-load is to ``mu N`` as the slip dies out (other parameters may take several times as many).
+breakpoints. Run time: the whole task, 0-5 s, about 3 s and 37 000 evaluations on 2 cores
+loaded by other work (``benchmarks/contact_payload.py``; the same splines called back as
+Python functions cost about 2x per evaluation). Most evaluations go to the stiff contact (the
+payload's vibration on the plate, which an explicit integrator follows with short steps) and
+to the slow slide before the payload sticks at the end of the drag: there the friction force's
+direction turns fast for a small change of the slip, and the number of steps depends on how
+close the stage's load is to ``mu N`` as the slip dies out (other parameters may take several
+times as many).
 
 Outputs: ``N`` (N, the contact force), ``F_t`` (N, the friction force's magnitude in the
 plate), ``slip`` (m/s, the payload's contact point's speed on the plate), ``gap`` (m),
