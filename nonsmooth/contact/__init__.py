@@ -27,11 +27,13 @@ from .laws import (
 from .pairs import contacts
 from .shapes import Box, Capsule, Circle, Cylinder, Ellipsoid, Hole, Line, Plane, Shape, Sphere
 from .volume import ConvexPolyhedron, Interference, contact_patch, interference, volume_rate
+from .volumetric import Volumetric, VolumetricLoad, volumetric_load
 
 __all__ = [
     "Shape", "Sphere", "Capsule", "Ellipsoid", "Cylinder", "Box", "Plane", "Circle", "Hole",
     "Line", "ContactPoint", "contact_points", "gap_rate", "pair_geometry", "supported",
     "Contact", "Hertz", "Linear", "DAMPING_RULES", "chi_for", "realised_restitution", "normal_law",
     "normal_force", "contacts", "friction_factors", "patch_friction", "interference",
-    "Interference", "ConvexPolyhedron", "contact_patch", "volume_rate",
+    "Interference", "ConvexPolyhedron", "contact_patch", "volume_rate", "Volumetric",
+    "VolumetricLoad", "volumetric_load",
 ]

@@ -24,6 +24,7 @@ from ..validate import check_name
 from .geometry import supported
 from .laws import normal_law
 from .shapes import Shape
+from .volumetric import Volumetric
 
 __all__ = ["Contact", "MIN_IMPACT_SPEED", "RIGID", "rigid_contacts_message"]
 
@@ -142,20 +143,9 @@ class Contact:
         if not (math.isfinite(margin) and margin >= 0.0):
             raise ModelError(f"{where}: margin = {margin!r} is invalid; it must be a finite "
                              "number >= 0 (m)")
-        if isinstance(normal, str) and normal.strip().lower() == "rigid":
-            normal = "rigid"
-            self.law_kind, self.law_numbers = self._rigid_law(where, restitution, damping,
-                                                              shape_a, mu_s, law,
-                                                              torsion_radius, rolling_arm)
-        elif isinstance(normal, str):
-            raise ModelError(f"{where}: normal = {normal!r} is not a normal law; use \"rigid\", "
-                             "Hertz(E=, nu=), Hertz(K=) or Linear(k, c)")
-        else:
-            try:
-                self.law_kind, self.law_numbers = normal_law(normal, restitution, damping,
-                                                             shape_a, shape_b)
-            except ModelError as exc:
-                raise ModelError(f"{where}: {exc}") from None
+        normal, self.law_kind, self.law_numbers = self._law(
+            where, normal, restitution, damping, shape_a, shape_b, mu_s, law, torsion_radius,
+            rolling_arm)
         self.body_a, self.shape_a, self.body_b, self.shape_b = body_a, shape_a, body_b, shape_b
         self.normal, self.restitution, self.damping = normal, restitution, damping
         self.margin = margin
@@ -166,6 +156,27 @@ class Contact:
         if torsion_radius is not None and mu is None:
             raise ModelError(f"{where}: torsion_radius needs mu= (the spin friction is mu r N)")
         self.torque_pairs()  # (checked now)
+
+    @classmethod
+    def _law(cls, where: str, normal, restitution, damping, shape_a, shape_b, mu_s, law,
+             torsion_radius, rolling_arm) -> tuple[object, int, np.ndarray]:
+        """``(normal, kind, numbers)``: the normal law (``"rigid"`` normalised) as the compiled
+        kind and numbers, or a :class:`ModelError` naming the contact (``where``)."""
+        if isinstance(normal, str) and normal.strip().lower() == "rigid":
+            return "rigid", *cls._rigid_law(where, restitution, damping, shape_a, mu_s, law,
+                                            torsion_radius, rolling_arm)
+        if isinstance(normal, str):
+            raise ModelError(f"{where}: normal = {normal!r} is not a normal law; use \"rigid\", "
+                             "Hertz(E=, nu=), Hertz(K=) or Linear(k, c)")
+        if isinstance(normal, Volumetric):
+            raise ModelError(f"{where}: the volumetric law is not a normal law of Contact yet "
+                             "(the families compile point contacts); its geometry and load are "
+                             "nonsmooth.contact.interference and volumetric_load, and a point "
+                             "contact takes Hertz(E=, nu=), Hertz(K=) or Linear(k, c)")
+        try:
+            return normal, *normal_law(normal, restitution, damping, shape_a, shape_b)
+        except ModelError as exc:
+            raise ModelError(f"{where}: {exc}") from None
 
     @staticmethod
     def _rigid_law(where: str, restitution, damping, shape_a, mu_s, law, torsion_radius,
