@@ -468,7 +468,7 @@ def _gyroscopic(bt, N, kin, f):
         f[6 * i + 5] -= c2
 
 
-@njit(cache=True, _nrt=False)  # a call: numba's inlining of it cost more than its arithmetic
+@njit(cache=True, _nrt=False, inline="always")
 def _constraint_rows(it, ft, U, e, t, kin, phi, phi_t, G, gamma):
     """The rows of a joint primitive or driver (table row ``e``)."""
     kind, a, b, row = it[e, 0], it[e, 1], it[e, 2], it[e, 3]
@@ -507,7 +507,7 @@ def _given(it, ft, U, e, o):
     return ft[e, o], ft[e, o + 1], ft[e, o + 2]
 
 
-@njit(cache=True, _nrt=False)  # a call: numba's inlining of it cost more than its arithmetic
+@njit(cache=True, _nrt=False, inline="always")
 def _applied(it, ft, bt, U, e, N, kin, q, v, f):
     """An applied force element's contribution to ``f`` (table row ``e``). Returns
     ``(P_applied, P_damping, error)``: its powers (W), error 1 for a spring whose points
