@@ -51,7 +51,7 @@ OK = 0
 MAX_ROOT_ITERATIONS = 100
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # a call (per step and root iteration): not copied into every phase's IR
 def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
     """The value of an engine event function of code ``kind`` for pair or load row ``i`` from
     an evaluation's output buffer ``out`` (``o_F, o_v, o_N, o_abs``: the offsets of ``F_T``,

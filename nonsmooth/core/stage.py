@@ -631,7 +631,7 @@ def _new_norms(x, norms, plan, n_groups, o_groups, rad_rows, Rad):
     return _radial_loads(x, rad_rows, Rad)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)  # a call: only pins' and norm loads iterate
 def _load_iteration(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag,
                     Kw, rhs, norms, plan, rad_rows, E1, E2):
     """The norm loads' fixed point ``Rad = g(Rad)`` (the map :func:`_load_step` then
@@ -884,7 +884,7 @@ def _views(vec, m, p, k, n_z, ns, size, pr):
     return Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x, powers
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)  # a call: one compilation for every stage that takes it
 def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
                p_rows):
     """The stage up to the KKT system (``nk`` stick rows, ``ns`` slipping or smooth pairs,
@@ -948,7 +948,7 @@ def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, 
         out[o_A + k * k + r] = c_fixed[r]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)  # a call: one compilation for every stage that takes it
 def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs, out, m,
                  p, k, n_z, ns, size, p_rows):
     """The stage from the certified loads' equation on: the loads (radial fixed point),

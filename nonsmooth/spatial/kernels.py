@@ -39,9 +39,9 @@ from ..core.stage import (
     O_DZ,
     O_POW,
     OK,
-    _stage_body,
     _stage_body_delassus,
     _stage_body_norms,
+    _stage_into,
     _stick_counts,
     acceleration_stage,
     acceleration_stage_norms,
@@ -815,8 +815,8 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
         return _stage_body_delassus(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias,
                                     P_applied, P_damping, plan, Wt, v, z, modes, faces, out, sw,
                                     iw, nk, ns, p_rows)
-    return _stage_body(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias, P_applied,
-                       P_damping, plan, Wt, v, z, modes, faces, out, sw, iw, nk, ns, p_rows)
+    return _stage_into(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias, P_applied,
+                       P_damping, plan, Wt, v, z, modes, faces, out, sw, iw)  # (a call)
 
 
 @njit(cache=True)
