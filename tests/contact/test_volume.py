@@ -9,7 +9,7 @@ every kink) of closed-form moments of plane sections,
 * cylinder and capsule: sliced along their axis (the implementation slices parallel to it),
   each section a disc or a circular segment (its moments in the textbook angle form);
 
-and the closed forms of the spec (``/work/shared/spec/contact.md`` 2: cap, box face, edge and
+and the published closed forms (``docs/design/volume.md``: cap, box face, edge and
 corner), the whole shapes' mass properties, continuity at every regime transition, invariance
 under rotations, and the rate ``dV/dt`` against central finite differences of the volume."""
 
