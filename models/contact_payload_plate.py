@@ -63,9 +63,9 @@ The task (quintic blends ``10 s^3 - 15 s^4 + 6 s^5`` between rests):
 Each joint follows a quintic spline of the task (:func:`joint_trajectories`: exact where the
 task is a quintic blend, within 1e-13 rad of the inverse kinematics elsewhere) that the
 compiled phases evaluate themselves; the run restarts the integrator at the splines'
-breakpoints. Run time: the whole task, 0-5 s, about 3 s and 37 000 evaluations on 2 cores
-loaded by other work (``benchmarks/contact_payload.py``; the same splines called back as
-Python functions cost about 2x per evaluation). Most evaluations go to the stiff contact (the
+breakpoints. Run time: the whole task, 0-5 s, about 1.3 s and 36 000 evaluations on 2 cores
+(``benchmarks/contact_payload.py``; the same splines called back as Python functions cost
+about 3x per evaluation). Most evaluations go to the stiff contact (the
 payload's vibration on the plate, which an explicit integrator follows with short steps) and
 to the slow slide before the payload sticks at the end of the drag: there the friction force's
 direction turns fast for a small change of the slip, and the number of steps depends on how

@@ -113,7 +113,7 @@ PAIRS = frozenset({
 _PARALLEL = 1e-12
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _row(out, k, gap, x, y, z, nx, ny, nz, feature):
     """Write row ``k`` of ``out`` (nothing beyond its rows; the feature if it has 8 columns)."""
     if k < out.shape[0]:
@@ -128,7 +128,7 @@ def _row(out, k, gap, x, y, z, nx, ny, nz, feature):
             out[k, 7] = feature
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _plane_world(nums, p, R):
     """A plane's (or a line's, in 3-D) point and unit normal in the world."""
     px = p[0] + R[0, 0] * nums[0] + R[0, 1] * nums[1] + R[0, 2] * nums[2]
@@ -140,7 +140,7 @@ def _plane_world(nums, p, R):
     return px, py, pz, mx, my, mz
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _two_spheres(ax, ay, az, ra, bx, by, bz, rb, out):
     """Sphere (centre a, radius ra) against sphere (centre b, radius rb): one row. Coincident
     centres take the world z axis as the normal."""
@@ -163,14 +163,14 @@ def _two_spheres(ax, ay, az, ra, bx, by, bz, rb, out):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sphere_sphere(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Sphere a against sphere b (one row)."""
     return _two_spheres(p_a[0], p_a[1], p_a[2], nums_a[0], p_b[0], p_b[1], p_b[2], nums_b[0],
                         out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sphere_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Sphere a against plane b (one row; the normal is minus the plane's)."""
     r = nums_a[0]
@@ -181,7 +181,7 @@ def sphere_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sphere_capsule(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Sphere a against capsule b (one row): the sphere against the sphere of the capsule's
     radius centred at the point of its segment nearest the sphere's centre."""
@@ -195,7 +195,7 @@ def sphere_capsule(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
                         p_b[2] + t * uz, nums_b[0], out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def capsule_capsule(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Capsule a against capsule b (one row): the spheres of their radii centred at the closest
     points of their segments (Ericson, Real-Time Collision Detection, 5.1.9); parallel segments
@@ -248,7 +248,7 @@ def capsule_capsule(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
                         b0x + t * d2x, b0y + t * d2y, b0z + t * d2z, nums_b[0], out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def capsule_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Capsule a against plane b: its two end spheres' deepest points (features 0 at ``z =
     -length / 2``, 1 at ``+length / 2``) within ``margin``, or the deeper one."""
@@ -275,7 +275,7 @@ def capsule_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ellipsoid_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Ellipsoid a against plane b (one row): its support point in the direction opposite the
     plane's normal ``m``, ``x = -D^2 m' / |D m'|`` in the ellipsoid's frame (``m' = R^T m``,
@@ -300,7 +300,7 @@ def ellipsoid_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def box_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Box a against plane b: every corner (feature ``i``: the x, y, z half-extents with the
     sign + where bit 0, 1, 2 of ``i`` is set) whose gap is below ``margin``, or the deepest."""
@@ -335,7 +335,7 @@ def box_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cylinder_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Cylinder a against plane b: four rim points per end face (module docstring), every one
     whose gap is below ``margin``, or the deepest."""
@@ -388,7 +388,7 @@ def cylinder_plane(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rim(k, w, v):
     """Rim point ``k`` of a face from its centre: ``-w``, ``v``, ``w``, ``-v`` for k = 0..3."""
     if k == 0:
@@ -400,7 +400,7 @@ def _rim(k, w, v):
     return -v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def circle_circle(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Planar: circle a against circle b (one row); coincident centres take the x axis."""
     dx = p_b[0] - p_a[0]
@@ -420,7 +420,7 @@ def circle_circle(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def circle_hole(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Planar: circle a (a pin) inside hole b: ``gap = (R_hole - R_pin) - |c_a - c_b|``, the
     normal along ``c_a - c_b`` (the hole moving that way opens the gap); centred pins take the
@@ -442,7 +442,7 @@ def circle_hole(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def circle_line(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Planar: circle a against line b (one row; the normal is minus the line's)."""
     px = p_b[0] + R_b[0, 0] * nums_b[0] + R_b[0, 1] * nums_b[1]
@@ -456,7 +456,7 @@ def circle_line(nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")  # (a dispatch: no call of its own)
 def _on_plane(kind_a, nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Shape a against plane b; -1 if the pair has no closed form."""
     if kind_a == SPHERE:
@@ -472,7 +472,7 @@ def _on_plane(kind_a, nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")  # (a dispatch: no call of its own)
 def _planar(kind_b, nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     """Circle a against planar shape b; -1 if the pair has no closed form."""
     if kind_b == CIRCLE:
@@ -484,7 +484,7 @@ def _planar(kind_b, nums_a, p_a, R_a, nums_b, p_b, R_b, margin, out):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")  # (a dispatch: no call of its own)
 def _ordered(kind_a, nums_a, p_a, R_a, kind_b, nums_b, p_b, R_b, margin, out):
     """The pair's function, for ``kind_a <= kind_b``; -1 if the pair has none."""
     if kind_b == PLANE:
@@ -500,7 +500,7 @@ def _ordered(kind_a, nums_a, p_a, R_a, kind_b, nums_b, p_b, R_b, margin, out):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pair_geometry(kind_a, nums_a, p_a, R_a, kind_b, nums_b, p_b, R_b, margin, out):
     """The contact rows of shape a (kind code, packed numbers, pose) against shape b.
 
@@ -519,7 +519,7 @@ def pair_geometry(kind_a, nums_a, p_a, R_a, kind_b, nums_b, p_b, R_b, margin, ou
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gap_rate(n, v_point_a, v_point_b):
     """The gap's rate (m/s) ``n . (v_b - v_a)``: ``n`` the pair's normal (a to b), ``v_point_a``
     and ``v_point_b`` the velocities (m/s) of the material points of bodies a and b at the

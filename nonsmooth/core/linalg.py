@@ -11,7 +11,8 @@ runtime (``_nrt=False``: no reference counts) where they allocate nothing.
 * :func:`_block_schur`: the same Schur complement without numba's runtime, for a mass matrix
   that is block diagonal in 3 x 3 blocks (a spatial body's ``m I`` and ``J``; a planar
   body's ``(m, m, J)``): the blocks inverted by their adjugates, ``D`` and its solve by the
-  in-kernel LU, in a caller's scratch (:func:`_schur_size`).
+  in-kernel Cholesky, in a caller's scratch (:func:`_schur_size`), with a pivot test for rows
+  that may depend on the others (sticking contacts, :data:`ROW_PIVOT_TOL`);
 * :func:`_rows_independent`: whether the constraint and stick rows below ``M`` are
   independent with a margin (rank-revealing: the QR factorization of ``C^T`` with column
   pivoting), the kernels' decision where stick rows may depend on each other;
@@ -27,7 +28,8 @@ from numba import njit
 
 __all__ = ["_dot", "_pivot", "_lu_solve", "_independent_lu", "_is_diagonal", "_schur_solve",
            "_is_block3", "_block_schur", "_schur_size", "_touching_size",
-           "_rows_touching", "_all_finite", "_rows_independent", "RANK_TOL"]
+           "_rows_touching", "_all_finite", "_rows_independent", "RANK_TOL",
+           "ROW_PIVOT_TOL"]
 
 
 @njit(cache=True, _nrt=False)
@@ -258,22 +260,29 @@ def _delassus_block(K, R, n, b, Bi, Y, Z, D, T):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _cholesky_solve(D, X, rel_tol):
+def _cholesky_solve(D, X, rel_tol, first, row_tol):
     """``D X = B`` in place (``X`` holds ``B``, becomes the solution) for a symmetric
     positive definite ``D`` given by its upper triangle, by Cholesky ``D = U^T U`` (``U``
     over ``D``'s upper triangle; the outer-product form, whose inner loops run along rows).
     Each step works up to the last nonzero of its row (``hi``: the envelope, which a banded
     ``D`` keeps, as a chain's is), so only products with exact zeros are left out. False for
     a pivot at or below ``rel_tol`` times the largest diagonal entry (``D`` singular to
-    round-off: dependent rows), or not finite."""
+    round-off: dependent rows), or not finite; and for a row ``k >= first`` whose pivot is at
+    or below ``row_tol`` times its own diagonal entry (for ``D = C M^-1 C^T``: the squared
+    sine of the angle between row ``k`` of ``C`` and the span of the rows before it, in the
+    metric of ``M^-1``; the entries are kept in ``D``'s lower triangle, which is not read)."""
     m = D.shape[0]
     scale = 0.0
     for i in range(m):
         scale = max(scale, D[i, i])
     tol = rel_tol * scale
+    for k in range(max(first, 1), m):
+        D[k, k - 1] = D[k, k]
     for k in range(m):
         d = D[k, k]
         if not d > tol:
+            return False
+        if k >= first and not d > row_tol * (D[k, k - 1] if k > 0 else d):
             return False
         d = math.sqrt(d)
         D[k, k] = d
@@ -314,9 +323,16 @@ def _triangular_solves(U, X):
 #: refused (:func:`_block_schur`): the constraint rows depend on each other.
 DELASSUS_TOL = 1e-13
 
+#: The Delassus solve accepts a row that may depend on the others (a sticking contact's) where
+#: its pivot exceeds this fraction of its diagonal entry: the row's part outside the span of
+#: the rows before it at least ``1e-4`` of its size in the metric of ``M^-1``
+#: (:func:`_cholesky_solve`), a test that costs nothing beside the factorization, where a
+#: rank test of ``C`` (:func:`_rows_independent`) costs ``O(m^2 n)``.
+ROW_PIVOT_TOL = 1e-8
+
 
 @njit(cache=True, _nrt=False)  # a call, not inlined: the stage of a small system stays small
-def _block_schur(K, R, n, scratch, T):
+def _block_schur(K, R, n, scratch, T, first):
     """Solve ``K X = R`` in place (``R`` becomes ``X``) for ``K = [[M, -C^T], [C, 0]]`` with
     ``M = K[:n, :n]`` block diagonal in 3 x 3 symmetric positive definite blocks
     (:func:`_is_block3`; only ``K[:, :n]`` is read), through the Delassus matrix ``D = C M^-1
@@ -327,7 +343,11 @@ def _block_schur(K, R, n, scratch, T):
     bodies) and solved by Cholesky: work ``O(m^3 / 6)`` and the blocks' ``O(rows^2)``, against
     ``(n + m)^3 / 3`` for the LU of ``K``. Returns False for a block that is not positive
     definite or a Delassus pivot at or below :data:`DELASSUS_TOL` of its largest diagonal
-    entry (redundant constraints: the caller takes a path that names them)."""
+    entry (redundant constraints: the caller takes a path that names them), or, for the rows
+    of ``C`` from ``first`` on (rows that may depend on the others: sticking contacts), a
+    pivot at or below :data:`ROW_PIVOT_TOL` of the row's diagonal entry (the row's part
+    outside the span of the rows before it below ``1e-4`` of its size, in the metric of
+    ``M^-1``: :func:`_cholesky_solve`)."""
     size = K.shape[0]
     mr = size - n
     ncol = R.shape[1]
@@ -347,7 +367,7 @@ def _block_schur(K, R, n, scratch, T):
             D[r, c] = 0.0
     for b in range(n // 3):
         _delassus_block(K, R, n, b, Bi, Y, Z, D, Tb)
-    if not _cholesky_solve(D, R[n:], DELASSUS_TOL):
+    if not _cholesky_solve(D, R[n:], DELASSUS_TOL, first, ROW_PIVOT_TOL):
         return False
     for b in range(n // 3):  # dv = Z + Y lambda over the rows touching each block
         cnt = Tb[b, 0]

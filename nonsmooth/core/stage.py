@@ -1118,7 +1118,8 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
                p_rows)
-    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, p_rows != p and nk):
+    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, p_rows != p and nk,
+                      m):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
@@ -1158,7 +1159,8 @@ def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_dampi
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R,
                         nk, ns, p_rows)
-    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], True, p_rows != p and nk > 0):
+    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], True, p_rows != p and nk > 0,
+                      m):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
@@ -1169,19 +1171,21 @@ def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_dampi
                         out, m, p, k, n_z, ns, size, p_rows)
 
 @njit(cache=True, _nrt=False, inline="always")
-def _solve_kkt(K, R, n, scratch, T, delassus, dependent):
+def _solve_kkt(K, R, n, scratch, T, delassus, dependent, m):
     """``K X = R`` in place: the Delassus solve (``delassus``), else the LU. ``dependent``
     (stick rows of vector pairs, which may depend on each other and on the constraints: two
-    sticking contacts on one body) first takes the rank test ``linalg._rows_independent`` on
-    ``C = [G; W_stick]`` (in ``scratch``, before the solve uses it), at any size; where it
-    refuses, False, and the Python path decides (least squares, or the named error). False:
-    singular."""
+    sticking contacts on one body): the Delassus solve tests the rows after the ``m``
+    constraint rows by their pivots (``linalg._block_schur``, ``linalg.ROW_PIVOT_TOL``: no
+    work beside its factorization), the LU first takes the rank test
+    ``linalg._rows_independent`` on ``C = [G; W_stick]`` (in ``scratch``, before the solve
+    uses it); where either refuses, False, and the Python path decides (least squares, or the
+    named error). False: singular."""
+    mr = K.shape[0] - n
+    if delassus:
+        return _block_schur(K, R, n, scratch, T, m if dependent else mr)
     if dependent:
-        mr = K.shape[0] - n
         if not _rows_independent(K, n, scratch[:mr * n + 2 * mr], RANK_TOL):
             return False
-    if delassus:
-        return _block_schur(K, R, n, scratch, T)
     return _lu_solve(K, R)
 
 
@@ -1429,7 +1433,7 @@ def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
     else:
         _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk,
                    ns, p_rows)
-    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, dependent):
+    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, dependent, m):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)

@@ -190,7 +190,7 @@ def test_the_delassus_solve_equals_the_lu_of_the_kkt_system(n_blocks, m):
     X = R.copy()
     scratch = np.empty(linalg._schur_size(n, n + m, R.shape[1]))
     ints = np.empty(linalg._touching_size(n, n + m), dtype=np.int64)
-    assert _schur(K.copy(), X, n, scratch, ints)
+    assert _schur(K.copy(), X, n, scratch, ints, m)
     ref = np.linalg.solve(K, R)
     assert np.max(np.abs(X - ref)) <= 1e-10 * np.max(np.abs(ref))
 
@@ -203,13 +203,44 @@ def test_the_delassus_solve_refuses_dependent_rows():
     K[:n, n + 5] = -K[n + 5, :n]
     scratch = np.empty(linalg._schur_size(n, n + 6, 3))
     ints = np.empty(linalg._touching_size(n, n + 6), dtype=np.int64)
-    assert not _schur(K, R, n, scratch, ints)
+    assert not _schur(K, R, n, scratch, ints, 6)
+
+
+def test_the_delassus_solve_tests_the_rows_that_may_depend_on_the_others():
+    """Rows from ``first`` on (a sticking contact's) are refused where their part outside the
+    span of the rows before them, in the metric of ``M^-1``, is below ``1e-4`` of their size
+    (``linalg.ROW_PIVOT_TOL``): the square root of the ratio of the last row's pivot to its
+    diagonal entry is that sine. A row ``2e-4`` off the span is solved as the LU solves it, a
+    row ``5e-5`` off is refused, and both are solved without the test (``first = m``)."""
+    rng = np.random.default_rng(11)
+    n_blocks, m = 8, 12
+    n = 3 * n_blocks
+    K, R = _kkt(rng, n_blocks, m)
+    Minv = np.linalg.inv(K[:n, :n])
+    L = np.linalg.cholesky(Minv)  # the M^-1 metric: <a, b> = a M^-1 b^T = (a L) . (b L)
+    C = K[n:, :n]
+    basis = np.linalg.qr((C[:-1] @ L).T)[0]  # the other rows' span, in that metric
+    perp = C[-1] @ L - basis @ (basis.T @ (C[-1] @ L))
+    perp /= np.linalg.norm(perp)
+    inside = (C[0] - 2.0 * C[3]) @ L
+    scratch = np.empty(linalg._schur_size(n, n + m, R.shape[1]))
+    ints = np.empty(linalg._touching_size(n, n + m), dtype=np.int64)
+    for sine, accepted in ((2e-4, True), (5e-5, False)):
+        size = np.linalg.norm(inside)
+        row = (np.sqrt(1.0 - sine ** 2) * inside + sine * size * perp) @ np.linalg.inv(L)
+        K[-1, :n], K[:n, -1] = row, -row
+        for first, expect in ((m - 2, accepted), (m, True)):
+            X = R.copy()
+            assert _schur(K.copy(), X, n, scratch, ints, first) == expect, (sine, first)
+            if expect:
+                ref = np.linalg.solve(K, R)
+                assert np.max(np.abs(X - ref)) <= 1e-6 * np.max(np.abs(ref))
 
 
 @njit
-def _schur(K, R, n, scratch, ints):
-    """``core.linalg._block_schur`` (inline-only) as a call."""
-    return linalg._block_schur(K, R, n, scratch, ints)
+def _schur(K, R, n, scratch, ints, first):
+    """``core.linalg._block_schur`` as a call."""
+    return linalg._block_schur(K, R, n, scratch, ints, first)
 
 
 # ------------------------------------------------------------------------ whole runs
