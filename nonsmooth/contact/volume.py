@@ -53,7 +53,13 @@ times its area; :func:`volume_rate`).
 Compiled (``@njit``): :func:`sphere_volume`, :func:`ellipsoid_volume`, :func:`cylinder_volume`,
 :func:`capsule_volume`, :func:`box_volume`, :func:`polyhedron_volume` (each ``(sizes..., point,
 normal) -> (V, centroid, inertia)``), :func:`polar_moment`, and the patches
-(:func:`sphere_patch` ... :func:`polyhedron_patch`, ``-> (A, c_A)``). Python:
+(:func:`sphere_patch` ... :func:`polyhedron_patch`, ``-> (A, c_A)``); and, without numba's
+runtime (``_nrt=False``, allocating nothing: for the engine's compiled kernels),
+:func:`volume_into` ``(kind, nums, point, normal, out, work)``: a packed shape's volume,
+centroid, inertia tensor, patch area and patch centroid into ``out`` (:data:`VOLUME_OUT`
+numbers) with a scratch ``work`` of :data:`VOLUME_WORK`. The arithmetic lives once, in
+runtime-free ``_*_into`` helpers writing into their caller's arrays; the functions above
+allocate their results and call them. Python:
 :func:`interference` and :func:`contact_patch` (a :mod:`~nonsmooth.contact.shapes` shape with its
 ``position``, or a :class:`ConvexPolyhedron`), :func:`volume_rate`.
 
@@ -73,14 +79,26 @@ import numpy as np
 from numba import njit
 
 from ..errors import ModelError
-from .shapes import Box, Capsule, Cylinder, Ellipsoid, Shape, Sphere
+from .shapes import (
+    BOX,
+    CAPSULE,
+    CYLINDER,
+    ELLIPSOID,
+    SPHERE,
+    Box,
+    Capsule,
+    Cylinder,
+    Ellipsoid,
+    Shape,
+    Sphere,
+)
 
 __all__ = [
     "NODES", "Interference", "ConvexPolyhedron", "interference", "contact_patch",
     "volume_rate", "polar_moment",
     "sphere_volume", "ellipsoid_volume", "cylinder_volume", "capsule_volume", "box_volume",
     "polyhedron_volume", "sphere_patch", "ellipsoid_patch", "cylinder_patch", "capsule_patch",
-    "box_patch", "polyhedron_patch", "BOX_TRIANGLES",
+    "box_patch", "polyhedron_patch", "BOX_TRIANGLES", "volume_into", "VOLUME_OUT", "VOLUME_WORK",
 ]
 
 #: Gauss-Legendre nodes per piece of the tilted cylinder's and the capsule's quadrature.
@@ -100,6 +118,27 @@ BOX_TRIANGLES = np.array([
     [0, 3, 1], [0, 2, 3],      # -z
     [4, 7, 6], [4, 5, 7],      # +z
 ], dtype=np.int64)
+
+
+#: The length of :func:`volume_into`'s ``out``: ``[V, cx, cy, cz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz,
+#: A, cAx, cAy, cAz]``.
+VOLUME_OUT = 14
+
+# The float64 scratch of the runtime-free helpers (each carves its buffers from its ``work``):
+# the polyhedron's p0 (3), moments (13), triangle (3x3), distances (3) and clipped polygon (4x3)
+# (its patch takes p0, the triangle, the distances and the two crossings: 21); the box's 8
+# vertices (8x3) before them; a cylinder's or hemisphere's quadrature breaks (4), angles (6) and
+# moments (7) (its patch takes the breaks and angles: 10); the cylinder's and the capsule's
+# components (1 or 3 rows of 7) before them.
+_POLY_WORK = 40
+_BOX_WORK = 24 + _POLY_WORK
+_AXIAL_WORK = 17
+_CYLINDER_WORK = 7 + _AXIAL_WORK
+_CAPSULE_WORK = 21 + _AXIAL_WORK
+
+#: The least length of :func:`volume_into`'s float64 ``work``: the inertia tensor (3x3) and the
+#: largest shape's scratch (the box's).
+VOLUME_WORK = 9 + max(_BOX_WORK, _CYLINDER_WORK, _CAPSULE_WORK)
 
 
 # ----------------------------------------------------------------------------------- helpers
@@ -122,24 +161,30 @@ def polar_moment(inertia, normal):
     return J
 
 
-@njit(cache=True)
-def _inertia_of(C):
-    """The inertia tensor ``tr(C) 1 - C`` of the central second moments ``C = int r r^T dV``."""
-    tr = C[0, 0] + C[1, 1] + C[2, 2]
-    out = -C.copy()
+@njit(cache=True, _nrt=False)
+def _to_inertia(M):
+    """Turn the central second moments ``C = int r r^T dV`` (m^5) in ``M`` (3, 3) into the
+    inertia tensor ``tr(C) 1 - C``, in place."""
+    tr = M[0, 0] + M[1, 1] + M[2, 2]
     for i in range(3):
-        out[i, i] += tr
-    return out
+        for j in range(3):
+            M[i, j] = -M[i, j]
+        M[i, i] += tr
 
 
-@njit(cache=True)
-def _empty(point, normal):
-    """No interference: ``V = 0``, the plane's point nearest the origin, a zero tensor."""
-    h = normal[0] * point[0] + normal[1] * point[1] + normal[2] * point[2]
-    return 0.0, h * normal.copy(), np.zeros((3, 3))
+@njit(cache=True, _nrt=False)
+def _empty_into(point, normal, centroid, inertia):
+    """No interference: the plane's point nearest the origin into ``centroid`` (m, (3,)), a zero
+    tensor into ``inertia`` (3, 3); returns ``V = 0``."""
+    h = _offset(point, normal)
+    for i in range(3):
+        centroid[i] = h * normal[i]
+        for j in range(3):
+            inertia[i, j] = 0.0
+    return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _offset(point, normal):
     """``e = normal . point``: the plane is ``normal . x = e``, the region ``normal . x < e``."""
     return normal[0] * point[0] + normal[1] * point[1] + normal[2] * point[2]
@@ -147,7 +192,7 @@ def _offset(point, normal):
 
 # ------------------------------------------------------------------------ sphere, ellipsoid
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cap(R, d):
     """A spherical cap of depth ``0 < d < 2R`` (m) of a sphere of radius ``R`` (m).
 
@@ -159,6 +204,25 @@ def _cap(R, d):
     Cn = math.pi * d ** 4 * (R * R / 18.0 - R * d / 30.0 + d * d / 240.0) / (R - d / 3.0)
     J = math.pi * d ** 3 * (3.0 * d * d - 15.0 * R * d + 20.0 * R * R) / 30.0
     return V, below, Cn, J
+
+
+@njit(cache=True, _nrt=False)
+def _sphere_into(R, point, normal, centroid, inertia):
+    """:func:`sphere_volume` into ``centroid`` (m, (3,)) and ``inertia`` (m^5, (3, 3));
+    returns ``V`` (m^3)."""
+    d = R + _offset(point, normal)
+    if d <= 0.0:
+        return _empty_into(point, normal, centroid, inertia)
+    if d > 2.0 * R:
+        d = 2.0 * R
+    V, below, Cn, J = _cap(R, d)
+    for i in range(3):
+        centroid[i] = -below * normal[i]
+        for j in range(3):
+            nn = normal[i] * normal[j]
+            inertia[i, j] = Cn * nn + 0.5 * J * ((1.0 if i == j else 0.0) - nn)
+    _to_inertia(inertia)
+    return V
 
 
 @njit(cache=True)
@@ -184,18 +248,44 @@ def sphere_volume(R, point, normal):
         moment ``J = pi d^3 (3 d^2 - 15 R d + 20 R^2) / 30`` and the second moment along the
         normal ``C_n = pi d^4 (R^2 / 18 - R d / 30 + d^2 / 240) / (R - d / 3)``.
     """
-    d = R + _offset(point, normal)
+    centroid = np.empty(3)
+    inertia = np.empty((3, 3))
+    V = _sphere_into(R, point, normal, centroid, inertia)
+    return V, centroid, inertia
+
+
+@njit(cache=True, _nrt=False)
+def _stretch(a, b, c, normal):
+    """``w = |A n|`` (m), ``A = diag(a, b, c)``: the plane's offset ``e`` is ``w`` times the
+    unit ball's."""
+    m0 = a * normal[0]
+    m1 = b * normal[1]
+    m2 = c * normal[2]
+    return math.sqrt(m0 ** 2 + m1 ** 2 + m2 ** 2)
+
+
+@njit(cache=True, _nrt=False)
+def _ellipsoid_into(a, b, c, point, normal, centroid, inertia):
+    """:func:`ellipsoid_volume` into ``centroid`` (m, (3,)) and ``inertia`` (m^5, (3, 3));
+    returns ``V`` (m^3)."""
+    ax = (float(a), float(b), float(c))
+    w = _stretch(a, b, c, normal)
+    m = (a * normal[0] / w, b * normal[1] / w, c * normal[2] / w)
+    d = 1.0 + _offset(point, normal) / w
     if d <= 0.0:
-        return _empty(point, normal)
-    if d > 2.0 * R:
-        d = 2.0 * R
-    V, below, Cn, J = _cap(R, d)
-    C = np.empty((3, 3))
+        return _empty_into(point, normal, centroid, inertia)
+    if d > 2.0:
+        d = 2.0
+    V1, below, Cn, J = _cap(1.0, d)
+    det = a * b * c
     for i in range(3):
+        centroid[i] = -below * ax[i] * m[i]
         for j in range(3):
-            nn = normal[i] * normal[j]
-            C[i, j] = Cn * nn + 0.5 * J * ((1.0 if i == j else 0.0) - nn)
-    return V, -below * normal, _inertia_of(C)
+            mm = m[i] * m[j]
+            inertia[i, j] = det * ax[i] * ax[j] * (Cn * mm + 0.5 * J * ((1.0 if i == j else 0.0)
+                                                                         - mm))
+    _to_inertia(inertia)
+    return det * V1
 
 
 @njit(cache=True)
@@ -219,23 +309,24 @@ def ellipsoid_volume(a, b, c, point, normal):
         ``V = pi a b c d^2 (3 - d) / 3`` with ``d = 1 + e / w`` the unit cap's depth (m^3); the
         centroid (m) and the inertia tensor about it (m^5), in the ellipsoid's frame.
     """
-    ax = np.array([a, b, c])
-    m = ax * normal
-    w = math.sqrt(m[0] ** 2 + m[1] ** 2 + m[2] ** 2)
-    m = m / w
-    d = 1.0 + _offset(point, normal) / w
-    if d <= 0.0:
-        return _empty(point, normal)
-    if d > 2.0:
-        d = 2.0
-    V1, below, Cn, J = _cap(1.0, d)
-    det = a * b * c
-    C = np.empty((3, 3))
+    centroid = np.empty(3)
+    inertia = np.empty((3, 3))
+    V = _ellipsoid_into(a, b, c, point, normal, centroid, inertia)
+    return V, centroid, inertia
+
+
+@njit(cache=True, _nrt=False)
+def _ellipsoid_patch_into(a, b, c, point, normal, centre):
+    """:func:`ellipsoid_patch` with its centre into ``centre`` (m, (3,)); returns ``A``
+    (m^2)."""
+    ax = (float(a), float(b), float(c))
+    w = _stretch(a, b, c, normal)
+    s = _offset(point, normal) / w
     for i in range(3):
-        for j in range(3):
-            mm = m[i] * m[j]
-            C[i, j] = det * ax[i] * ax[j] * (Cn * mm + 0.5 * J * ((1.0 if i == j else 0.0) - mm))
-    return det * V1, -below * ax * m, _inertia_of(C)
+        centre[i] = s / w * ax[i] * ax[i] * normal[i]
+    if abs(s) >= 1.0:
+        return 0.0
+    return math.pi * a * b * c * (1.0 - s * s) / w
 
 
 @njit(cache=True)
@@ -249,19 +340,14 @@ def sphere_patch(R, point, normal):
 def ellipsoid_patch(a, b, c, point, normal):
     """The contact patch of an ellipsoid: an ellipse of area ``A = pi a b c (1 - (e/w)^2) / w``
     (m^2), ``w = |A n|``, centred at ``(e / w^2) A^2 n`` (m, shape (3,))."""
-    ax = np.array([a, b, c])
-    m = ax * normal
-    w = math.sqrt(m[0] ** 2 + m[1] ** 2 + m[2] ** 2)
-    s = _offset(point, normal) / w
-    centre = s / w * ax * ax * normal
-    if abs(s) >= 1.0:
-        return 0.0, centre
-    return math.pi * a * b * c * (1.0 - s * s) / w, centre
+    centre = np.empty(3)
+    A = _ellipsoid_patch_into(a, b, c, point, normal, centre)
+    return A, centre
 
 
 # ---------------------------------------------------------------------- polyhedron, box
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _tet(a, b, c, acc):
     """Add the tetrahedron (0, a, b, c)'s signed moments to ``acc``: ``[V, S(3), C(3x3)]``."""
     det = (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
@@ -277,7 +363,14 @@ def _tet(a, b, c, acc):
                                                + s_i * s_j)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _crossing(P, i, j, t, q):
+    """The point ``P[i] + t (P[j] - P[i])`` of the edge ``i -> j`` of ``P`` into ``q`` (3,)."""
+    for m in range(3):
+        q[m] = P[i, m] + t * (P[j, m] - P[i, m])
+
+
+@njit(cache=True, _nrt=False)
 def _clip_triangle(P, dist, out):
     """Sutherland-Hodgman: the part of triangle ``P`` (3, 3) where ``dist <= 0``, into ``out``
     (4, 3); returns the number of its vertices (0, 3 or 4)."""
@@ -287,30 +380,78 @@ def _clip_triangle(P, dist, out):
         di = dist[i]
         dj = dist[j]
         if di <= 0.0:
-            out[k] = P[i]
+            for m in range(3):
+                out[k, m] = P[i, m]
             k += 1
         if (di < 0.0 < dj) or (dj < 0.0 < di):
-            t = di / (di - dj)
-            out[k] = P[i] + t * (P[j] - P[i])
+            _crossing(P, i, j, di / (di - dj), out[k])
             k += 1
     return k
 
 
-@njit(cache=True)
-def _reference(vertices, point, normal):
-    """A point of the plane above the vertices below it (their mean projected), or ``ok``
-    False when no vertex is below it."""
+@njit(cache=True, _nrt=False)
+def _reference_into(vertices, point, normal, p0):
+    """A point of the plane above the vertices below it (their mean projected) into ``p0``
+    (m, (3,)); returns False (``p0`` zero) when no vertex is below the plane."""
     e = _offset(point, normal)
-    mean = np.zeros(3)
+    for k in range(3):
+        p0[k] = 0.0
     count = 0
     for i in range(vertices.shape[0]):
         if _offset(vertices[i], normal) - e < 0.0:
-            mean += vertices[i]
+            for k in range(3):
+                p0[k] += vertices[i, k]
             count += 1
     if count == 0:
-        return mean, False
-    mean /= count
-    return mean - (_offset(mean, normal) - e) * normal, True
+        return False
+    for k in range(3):
+        p0[k] /= count
+    h = _offset(p0, normal) - e
+    for k in range(3):
+        p0[k] -= h * normal[k]
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _load_triangle(vertices, triangles, t, p0, normal, e, P, dist):
+    """Triangle ``t``'s vertices relative to ``p0`` into ``P`` (3, 3) and their signed
+    distances to the plane ``normal . x = e`` into ``dist`` (3,)."""
+    for k in range(3):
+        vertex = vertices[triangles[t, k]]
+        for m in range(3):
+            P[k, m] = vertex[m] - p0[m]
+        dist[k] = _offset(vertex, normal) - e
+
+
+@njit(cache=True, _nrt=False)
+def _polyhedron_into(vertices, triangles, point, normal, centroid, inertia, work):
+    """:func:`polyhedron_volume` into ``centroid`` (m, (3,)) and ``inertia`` (m^5, (3, 3)),
+    with ``work`` float64 scratch of at least 40; returns ``V`` (m^3)."""
+    p0 = work[0:3]
+    if not _reference_into(vertices, point, normal, p0):
+        return _empty_into(point, normal, centroid, inertia)
+    e = _offset(point, normal)
+    acc = work[3:16]
+    P = work[16:25].reshape((3, 3))
+    dist = work[25:28]
+    clipped = work[28:40].reshape((4, 3))
+    for k in range(13):
+        acc[k] = 0.0
+    for t in range(triangles.shape[0]):
+        _load_triangle(vertices, triangles, t, p0, normal, e, P, dist)
+        n = _clip_triangle(P, dist, clipped)
+        for k in range(1, n - 1):
+            _tet(clipped[0], clipped[k], clipped[k + 1], acc)
+    V = acc[0]
+    if V <= 0.0:
+        return _empty_into(point, normal, centroid, inertia)
+    rel = (acc[1] / V, acc[2] / V, acc[3] / V)
+    for i in range(3):
+        centroid[i] = p0[i] + rel[i]
+        for j in range(3):
+            inertia[i, j] = acc[4 + 3 * i + j] - V * rel[i] * rel[j]
+    _to_inertia(inertia)
+    return V
 
 
 @njit(cache=True)
@@ -337,85 +478,107 @@ def polyhedron_volume(vertices, triangles, point, normal):
     V, centroid, inertia : float, ndarray (3,), ndarray (3, 3)
         m^3, m, m^5 (about the centroid), in the shape's frame.
     """
-    p0, ok = _reference(vertices, point, normal)
-    if not ok:
-        return _empty(point, normal)
-    e = _offset(point, normal)
-    acc = np.zeros(13)
-    P = np.empty((3, 3))
-    dist = np.empty(3)
-    out = np.empty((4, 3))
-    for t in range(triangles.shape[0]):
-        for k in range(3):
-            P[k] = vertices[triangles[t, k]] - p0
-            dist[k] = _offset(vertices[triangles[t, k]], normal) - e
-        n = _clip_triangle(P, dist, out)
-        for k in range(1, n - 1):
-            _tet(out[0], out[k], out[k + 1], acc)
-    V = acc[0]
-    if V <= 0.0:
-        return _empty(point, normal)
-    rel = acc[1:4] / V
-    C = np.empty((3, 3))
+    centroid = np.empty(3)
+    inertia = np.empty((3, 3))
+    V = _polyhedron_into(vertices, triangles, point, normal, centroid, inertia,
+                         np.empty(_POLY_WORK))
+    return V, centroid, inertia
+
+
+@njit(cache=True, _nrt=False)
+def _cut_segment(P, dist, q_in, q_out):
+    """The segment the plane cuts from triangle ``P`` (3, 3; ``dist`` its vertices' signed
+    distances), in the order of its boundary: where it enters the region into ``q_in`` (3,),
+    where it leaves into ``q_out`` (3,); returns whether there is one."""
+    n_in = 0
+    n_out = 0
     for i in range(3):
-        for j in range(3):
-            C[i, j] = acc[4 + 3 * i + j] - V * rel[i] * rel[j]
-    return V, p0 + rel, _inertia_of(C)
+        j = (i + 1) % 3
+        di = dist[i]
+        dj = dist[j]
+        if di < 0.0 <= dj:      # leaves the region: the cut runs from here
+            _crossing(P, i, j, di / (di - dj), q_out)
+            n_out += 1
+        elif dj < 0.0 <= di:    # enters it
+            _crossing(P, i, j, di / (di - dj), q_in)
+            n_in += 1
+    return n_in == 1 and n_out == 1
 
 
-@njit(cache=True)
-def polyhedron_patch(vertices, triangles, point, normal):
-    """The contact patch of a closed polyhedron: the polygon the plane cuts, its area ``A``
-    (m^2) and centroid (m, shape (3,)), from the clipped triangles' edges on the plane."""
-    p0, ok = _reference(vertices, point, normal)
-    if not ok:
-        return 0.0, p0
-    e = _offset(point, normal)
-    A = 0.0
-    S = np.zeros(3)
-    P = np.empty((3, 3))
-    dist = np.empty(3)
-    for t in range(triangles.shape[0]):
+@njit(cache=True, _nrt=False)
+def _polyhedron_patch_into(vertices, triangles, point, normal, centre, work):
+    """:func:`polyhedron_patch` with its centroid into ``centre`` (m, (3,)), with ``work``
+    float64 scratch of at least 21; returns ``A`` (m^2)."""
+    p0 = work[0:3]
+    if not _reference_into(vertices, point, normal, p0):
         for k in range(3):
-            P[k] = vertices[triangles[t, k]] - p0
-            dist[k] = _offset(vertices[triangles[t, k]], normal) - e
-        # the triangle's segment on the plane, in the order of its boundary (in then out)
-        q_in = np.zeros(3)
-        q_out = np.zeros(3)
-        n_in = 0
-        n_out = 0
-        for i in range(3):
-            j = (i + 1) % 3
-            di = dist[i]
-            dj = dist[j]
-            if di < 0.0 <= dj:      # leaves the region: the cut runs from here
-                q_out = P[i] + di / (di - dj) * (P[j] - P[i])
-                n_out += 1
-            elif dj < 0.0 <= di:    # enters it
-                q_in = P[i] + di / (di - dj) * (P[j] - P[i])
-                n_in += 1
-        if n_in == 1 and n_out == 1:
+            centre[k] = p0[k]
+        return 0.0
+    e = _offset(point, normal)
+    P = work[3:12].reshape((3, 3))
+    dist = work[12:15]
+    q_in = work[15:18]
+    q_out = work[18:21]
+    A = 0.0
+    for k in range(3):
+        centre[k] = 0.0                 # the patch's first moment until the end
+    for t in range(triangles.shape[0]):
+        _load_triangle(vertices, triangles, t, p0, normal, e, P, dist)
+        if _cut_segment(P, dist, q_in, q_out):
             # the cap's boundary runs q_in -> q_out reversed (outward for the cap, along +n)
             cx = q_in[1] * q_out[2] - q_in[2] * q_out[1]
             cy = q_in[2] * q_out[0] - q_in[0] * q_out[2]
             cz = q_in[0] * q_out[1] - q_in[1] * q_out[0]
             a = 0.5 * (cx * normal[0] + cy * normal[1] + cz * normal[2])
             A += a
-            S += a * (q_in + q_out) / 3.0
+            for k in range(3):
+                centre[k] += a * (q_in[k] + q_out[k]) / 3.0
     if A <= 0.0:
-        return 0.0, p0
-    return A, p0 + S / A
+        for k in range(3):
+            centre[k] = p0[k]
+        return 0.0
+    for k in range(3):
+        centre[k] = p0[k] + centre[k] / A
+    return A
 
 
 @njit(cache=True)
-def _box_vertices(hx, hy, hz):
-    """The box's 8 vertices, numbered by bits as :data:`BOX_TRIANGLES` has them."""
-    v = np.empty((8, 3))
+def polyhedron_patch(vertices, triangles, point, normal):
+    """The contact patch of a closed polyhedron: the polygon the plane cuts, its area ``A``
+    (m^2) and centroid (m, shape (3,)), from the clipped triangles' edges on the plane."""
+    centre = np.empty(3)
+    A = _polyhedron_patch_into(vertices, triangles, point, normal, centre,
+                               np.empty(_POLY_WORK))
+    return A, centre
+
+
+@njit(cache=True, _nrt=False)
+def _box_vertices_into(hx, hy, hz, v):
+    """The box's 8 vertices into ``v`` (m, (8, 3)), numbered by bits as :data:`BOX_TRIANGLES`
+    has them."""
     for i in range(8):
         v[i, 0] = hx if i & 1 else -hx
         v[i, 1] = hy if i & 2 else -hy
         v[i, 2] = hz if i & 4 else -hz
-    return v
+
+
+@njit(cache=True, _nrt=False)
+def _box_into(hx, hy, hz, point, normal, centroid, inertia, work):
+    """:func:`box_volume` into ``centroid`` (m, (3,)) and ``inertia`` (m^5, (3, 3)), with
+    ``work`` float64 scratch of at least 64; returns ``V`` (m^3)."""
+    vertices = work[0:24].reshape((8, 3))
+    _box_vertices_into(hx, hy, hz, vertices)
+    return _polyhedron_into(vertices, BOX_TRIANGLES, point, normal, centroid, inertia,
+                            work[24:])
+
+
+@njit(cache=True, _nrt=False)
+def _box_patch_into(hx, hy, hz, point, normal, centre, work):
+    """:func:`box_patch` with its centroid into ``centre`` (m, (3,)), with ``work`` float64
+    scratch of at least 64; returns ``A`` (m^2)."""
+    vertices = work[0:24].reshape((8, 3))
+    _box_vertices_into(hx, hy, hz, vertices)
+    return _polyhedron_patch_into(vertices, BOX_TRIANGLES, point, normal, centre, work[24:])
 
 
 @njit(cache=True)
@@ -424,35 +587,60 @@ def box_volume(hx, hy, hz, point, normal):
     orientation: every regime (a face, an edge, a corner down, and the transitions), as the
     clipped polyhedron (:func:`polyhedron_volume`). Returns ``(V, centroid, inertia)`` (m^3, m,
     m^5) in the box's frame."""
-    return polyhedron_volume(_box_vertices(hx, hy, hz), BOX_TRIANGLES, point, normal)
+    centroid = np.empty(3)
+    inertia = np.empty((3, 3))
+    V = _box_into(hx, hy, hz, point, normal, centroid, inertia, np.empty(_BOX_WORK))
+    return V, centroid, inertia
 
 
 @njit(cache=True)
 def box_patch(hx, hy, hz, point, normal):
     """The contact patch of a box: ``(A, centroid)`` (m^2, m)."""
-    return polyhedron_patch(_box_vertices(hx, hy, hz), BOX_TRIANGLES, point, normal)
+    centre = np.empty(3)
+    A = _box_patch_into(hx, hy, hz, point, normal, centre, np.empty(_BOX_WORK))
+    return A, centre
 
 
 # ----------------------------------------------------------------- cylinder and capsule
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _axis_frame(normal):
-    """The cylinder's local frame: ``u`` the unit in-disc direction of the normal (x if the
-    normal is the axis), ``v = z x u``; the normal is ``s u + c z``, ``s >= 0``."""
+    """The cylinder's local frame: ``(ux, uy, s, c)``, ``u = (ux, uy, 0)`` the unit in-disc
+    direction of the normal (x if the normal is the axis), ``v = z x u``; the normal is ``s u +
+    c z``, ``s >= 0``."""
     s = math.sqrt(normal[0] ** 2 + normal[1] ** 2)
     if s > 0.0:
-        u = np.array([normal[0] / s, normal[1] / s, 0.0])
-    else:
-        u = np.array([1.0, 0.0, 0.0])
-    v = np.array([-u[1], u[0], 0.0])
-    return u, v, s, normal[2]
+        return normal[0] / s, normal[1] / s, s, normal[2]
+    return 1.0, 0.0, s, normal[2]
 
 
-@njit(cache=True)
-def _pieces(R, breaks, count):
+@njit(cache=True, _nrt=False)
+def _breaks_into(kind, R, L, s, c, E, breaks):
+    """The kinks ``x`` of a component's slices (``kind`` 0 the cylinder: where the plane
+    crosses its faces; 1 a hemisphere: where it crosses the flat face and the rim's extremes)
+    into ``breaks`` (4,); returns their number."""
+    count = 0
+    if s > 0.0:
+        if kind == 0:
+            breaks[0] = (E - 0.5 * c * L) / s
+            breaks[1] = (E + 0.5 * c * L) / s
+            count = 2
+        else:
+            breaks[0] = E / s
+            count = 1
+    if kind == 1 and R * R > E * E:
+        root = abs(c) * math.sqrt(R * R - E * E)
+        breaks[count] = E * s - root
+        breaks[count + 1] = E * s + root
+        count += 2
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def _pieces_into(R, breaks, count, phis):
     """The sorted angles ``phi = asin(x / R)`` of ``-R``, the breaks inside ``(-R, R)`` and
-    ``R``: the pieces of the quadrature."""
-    phis = np.empty(count + 2)
+    ``R`` into ``phis`` (at least ``count + 2``): the pieces of the quadrature; returns their
+    number."""
     phis[0] = -0.5 * math.pi
     k = 1
     for i in range(count):
@@ -461,10 +649,26 @@ def _pieces(R, breaks, count):
             phis[k] = math.asin(x / R)
             k += 1
     phis[k] = 0.5 * math.pi
-    return np.sort(phis[:k + 1])
+    n = k + 1
+    for i in range(1, n):          # insertion sort: a handful of angles
+        x = phis[i]
+        j = i - 1
+        while j >= 0 and phis[j] > x:
+            phis[j + 1] = phis[j]
+            j -= 1
+        phis[j + 1] = x
+    return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _local_pieces(kind, R, L, s, c, E, work):
+    """A component's quadrature angles into ``work[4:10]`` (the breaks in ``work[0:4]``);
+    returns their number."""
+    count = _breaks_into(kind, R, L, s, c, E, work[0:4])
+    return _pieces_into(R, work[0:4], count, work[4:10])
+
+
+@njit(cache=True, _nrt=False)
 def _column(s, c, E, L, x):
     """The column of the cylinder at ``x``: ``z`` in ``[z0, z1]`` (``z1 <= z0``: empty)."""
     z0 = -0.5 * L
@@ -478,7 +682,7 @@ def _column(s, c, E, L, x):
     return z0, z1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _band(s, c, E, r, x):
     """The band of a hemisphere's slice at ``x``: ``w`` in ``[w0, w1]`` within ``[0, r]``."""
     w0 = 0.0
@@ -492,7 +696,7 @@ def _band(s, c, E, r, x):
     return w0, w1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _disc_strip(r, w):
     """``int_0^w 2 q, int_0^w 2 q t, int_0^w 2 q t^2`` with ``q = sqrt(r^2 - t^2)``, ``|w| <=
     r``: a disc's strip and its first and second moments across the strip."""
@@ -504,7 +708,7 @@ def _disc_strip(r, w):
     return G0, G1, G2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _slices(kind, R, L, s, c, E, phis, xc, zc, acc):
     """Integrate the slice moments over ``x = R sin(phi)`` piece by piece (cosine map and
     Gauss-Legendre), about ``(xc, zc)``; ``acc`` gets ``[V, Sx, Sz, Cxx, Cyy, Czz, Cxz]``.
@@ -553,39 +757,29 @@ def _slices(kind, R, L, s, c, E, phis, xc, zc, acc):
             acc[6] += wgt * dx * a1
 
 
-@njit(cache=True)
-def _local_moments(kind, R, L, s, c, E):
+@njit(cache=True, _nrt=False)
+def _local_moments(kind, R, L, s, c, E, work):
     """One component (cylinder ``kind`` 0, hemisphere 1) in its local axes ``(u, v, axis)``:
-    ``V``, the centroid ``(xc, zc)`` and the central ``Cxx, Cyy, Czz, Cxz``."""
-    breaks = np.empty(4)
-    count = 0
-    if s > 0.0:
-        if kind == 0:
-            breaks[0] = (E - 0.5 * c * L) / s
-            breaks[1] = (E + 0.5 * c * L) / s
-            count = 2
-        else:
-            breaks[0] = E / s
-            count = 1
-    if kind == 1 and R * R > E * E:
-        root = abs(c) * math.sqrt(R * R - E * E)
-        breaks[count] = E * s - root
-        breaks[count + 1] = E * s + root
-        count += 2
-    phis = _pieces(R, breaks, count)
-    acc = np.zeros(7)
+    ``V``, the centroid ``(xc, zc)`` and the central ``Cxx, Cyy, Czz, Cxz``; ``work`` float64
+    scratch of at least 17."""
+    n = _local_pieces(kind, R, L, s, c, E, work)
+    phis = work[4:4 + n]
+    acc = work[10:17]
+    for k in range(7):
+        acc[k] = 0.0
     _slices(kind, R, L, s, c, E, phis, 0.0, 0.0, acc)
     V = acc[0]
     if V <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     xc = acc[1] / V
     zc = acc[2] / V
-    acc[:] = 0.0
+    for k in range(7):
+        acc[k] = 0.0
     _slices(kind, R, L, s, c, E, phis, xc, zc, acc)
     return V, xc, zc, acc[3], acc[4], acc[5], acc[6]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cylinder_exact(R, L, s, c, E):
     """The cylinder on its face (``s = 0``) or its side (``c = 0``), in closed form, in its
     local axes: ``V, xc, zc, Cxx, Cyy, Czz, Cxz``."""
@@ -615,10 +809,23 @@ def _cylinder_exact(R, L, s, c, E):
     return A * L, xc, 0.0, Cxx * L, Cyy * L, A * L ** 3 / 12.0, 0.0
 
 
-@njit(cache=True)
-def _to_frame(parts, count, u, v):
-    """Combine components ``[V, x, y?, z, Cxx, Cyy, Czz, Cxz]`` (local axes ``u``, ``v``,
-    ``z``) into ``(V, centroid, inertia)`` in the shape's frame."""
+@njit(cache=True, _nrt=False)
+def _cylinder_part(R, L, s, c, E, row, work):
+    """The cylinder's component (closed form on its face or side, else the quadrature) into
+    ``row`` (7,): ``V, xc, zc, Cxx, Cyy, Czz, Cxz``; ``work`` float64 scratch of at least 17."""
+    if s == 0.0 or c == 0.0:
+        r = _cylinder_exact(R, L, s, c, E)
+    else:
+        r = _local_moments(0, R, L, s, c, E, work)
+    for k in range(7):
+        row[k] = r[k]
+
+
+@njit(cache=True, _nrt=False)
+def _to_frame_into(parts, count, ux, uy, centroid, inertia):
+    """Combine components ``[V, x, z, Cxx, Cyy, Czz, Cxz]`` (local axes ``u = (ux, uy, 0)``,
+    ``v = z x u``, ``z``) into ``centroid`` (m, (3,)) and ``inertia`` (m^5, (3, 3)) in the
+    shape's frame; returns ``V`` (m^3; 0 with a zero centroid and tensor if none)."""
     V = 0.0
     xs = 0.0
     zs = 0.0
@@ -627,25 +834,50 @@ def _to_frame(parts, count, u, v):
         xs += parts[i, 0] * parts[i, 1]
         zs += parts[i, 0] * parts[i, 2]
     if V <= 0.0:
-        return 0.0, np.zeros(3), np.zeros((3, 3))
+        for i in range(3):
+            centroid[i] = 0.0
+            for j in range(3):
+                inertia[i, j] = 0.0
+        return 0.0
     xc = xs / V
     zc = zs / V
-    Cl = np.zeros((3, 3))
+    Cxx = 0.0
+    Cyy = 0.0
+    Czz = 0.0
+    Cxz = 0.0
     for i in range(count):
         dx = parts[i, 1] - xc
         dz = parts[i, 2] - zc
         Vi = parts[i, 0]
-        Cl[0, 0] += parts[i, 3] + Vi * dx * dx
-        Cl[1, 1] += parts[i, 4]
-        Cl[2, 2] += parts[i, 5] + Vi * dz * dz
-        Cl[0, 2] += parts[i, 6] + Vi * dx * dz
-    Cl[2, 0] = Cl[0, 2]
-    Q = np.empty((3, 3))
-    Q[:, 0] = u
-    Q[:, 1] = v
-    Q[:, 2] = np.array([0.0, 0.0, 1.0])
-    centroid = xc * u + np.array([0.0, 0.0, zc])
-    return V, centroid, _inertia_of(Q @ Cl @ Q.T)
+        Cxx += parts[i, 3] + Vi * dx * dx
+        Cyy += parts[i, 4]
+        Czz += parts[i, 5] + Vi * dz * dz
+        Cxz += parts[i, 6] + Vi * dx * dz
+    # the second moments turned to the shape's frame, Q Cl Q^T with Q = [u, v, z]
+    inertia[0, 0] = ux * ux * Cxx + uy * uy * Cyy
+    inertia[1, 1] = uy * uy * Cxx + ux * ux * Cyy
+    inertia[2, 2] = Czz
+    inertia[0, 1] = inertia[1, 0] = ux * uy * (Cxx - Cyy)
+    inertia[0, 2] = inertia[2, 0] = ux * Cxz
+    inertia[1, 2] = inertia[2, 1] = uy * Cxz
+    _to_inertia(inertia)
+    centroid[0] = xc * ux
+    centroid[1] = xc * uy
+    centroid[2] = zc
+    return V
+
+
+@njit(cache=True, _nrt=False)
+def _cylinder_into(R, L, point, normal, centroid, inertia, work):
+    """:func:`cylinder_volume` into ``centroid`` (m, (3,)) and ``inertia`` (m^5, (3, 3)), with
+    ``work`` float64 scratch of at least 24; returns ``V`` (m^3)."""
+    ux, uy, s, c = _axis_frame(normal)
+    E = _offset(point, normal)
+    parts = work[0:7].reshape((1, 7))
+    _cylinder_part(R, L, s, c, E, parts[0], work[7:])
+    if parts[0, 0] <= 0.0:
+        return _empty_into(point, normal, centroid, inertia)
+    return _to_frame_into(parts, 1, ux, uy, centroid, inertia)
 
 
 @njit(cache=True)
@@ -668,18 +900,57 @@ def cylinder_volume(R, L, point, normal):
     V, centroid, inertia : float, ndarray (3,), ndarray (3, 3)
         m^3, m, m^5 (about the centroid), in the cylinder's frame.
     """
-    u, v, s, c = _axis_frame(normal)
+    centroid = np.empty(3)
+    inertia = np.empty((3, 3))
+    V = _cylinder_into(R, L, point, normal, centroid, inertia, np.empty(_CYLINDER_WORK))
+    return V, centroid, inertia
+
+
+@njit(cache=True, _nrt=False)
+def _capsule_into(R, L, point, normal, centroid, inertia, work):
+    """:func:`capsule_volume` into ``centroid`` (m, (3,)) and ``inertia`` (m^5, (3, 3)), with
+    ``work`` float64 scratch of at least 38; returns ``V`` (m^3)."""
+    ux, uy, s, c = _axis_frame(normal)
     E = _offset(point, normal)
-    parts = np.zeros((1, 7))
-    if s == 0.0 or c == 0.0:
-        r = _cylinder_exact(R, L, s, c, E)
-    else:
-        r = _local_moments(0, R, L, s, c, E)
-    for k in range(7):
-        parts[0, k] = r[k]
-    if parts[0, 0] <= 0.0:
-        return _empty(point, normal)
-    return _to_frame(parts, 1, u, v)
+    parts = work[0:21].reshape((3, 7))
+    for i in range(3):
+        for k in range(7):
+            parts[i, k] = 0.0
+    _cylinder_part(R, L, s, c, E, parts[0], work[21:])
+    for side in range(2):
+        sign = 1.0 if side == 0 else -1.0
+        cs = sign * c                       # the normal along the hemisphere's outward axis
+        Es = E - 0.5 * L * c * sign         # the plane's offset from the hemisphere's centre
+        # the ball's cap n . y < Es lies in the outer half-ball (a . y >= 0) when the normal
+        # points against the outward axis and the plane misses the flat face's disc
+        d = R + Es
+        if d <= 0.0:
+            continue
+        if cs < 0.0 and Es <= -R * s:
+            # the cap is on the outer side, entirely within the hemisphere: closed form
+            V1, below, Cn, J = _cap(R, min(d, 2.0 * R))
+            # the cap's centroid below the ball's centre along the normal n = s u + cs a
+            x = -below * s
+            w = -below * cs
+            Cxx = Cn * s * s + 0.5 * J * (1.0 - s * s)
+            Cww = Cn * cs * cs + 0.5 * J * (1.0 - cs * cs)
+            Cxw = (Cn - 0.5 * J) * s * cs
+            r = (V1, x, w, Cxx, 0.5 * J, Cww, Cxw)
+        else:
+            r = _local_moments(1, R, L, s, cs, Es, work[21:])
+        if r[0] <= 0.0:
+            continue
+        parts[1 + side, 0] = r[0]
+        parts[1 + side, 1] = r[1]
+        parts[1 + side, 2] = sign * (0.5 * L + r[2])
+        parts[1 + side, 3] = r[3]
+        parts[1 + side, 4] = r[4]
+        parts[1 + side, 5] = r[5]
+        parts[1 + side, 6] = sign * r[6]
+    V = _to_frame_into(parts, 3, ux, uy, centroid, inertia)
+    if V <= 0.0:
+        return _empty_into(point, normal, centroid, inertia)
+    return V
 
 
 @njit(cache=True)
@@ -702,52 +973,13 @@ def capsule_volume(R, L, point, normal):
     V, centroid, inertia : float, ndarray (3,), ndarray (3, 3)
         m^3, m, m^5 (about the centroid), in the capsule's frame.
     """
-    u, v, s, c = _axis_frame(normal)
-    E = _offset(point, normal)
-    parts = np.zeros((3, 7))
-    if s == 0.0 or c == 0.0:
-        r = _cylinder_exact(R, L, s, c, E)
-    else:
-        r = _local_moments(0, R, L, s, c, E)
-    for k in range(7):
-        parts[0, k] = r[k]
-    for side in range(2):
-        sign = 1.0 if side == 0 else -1.0
-        cs = sign * c                       # the normal along the hemisphere's outward axis
-        Es = E - 0.5 * L * c * sign         # the plane's offset from the hemisphere's centre
-        # the ball's cap n . y < Es lies in the outer half-ball (a . y >= 0) when the normal
-        # points against the outward axis and the plane misses the flat face's disc
-        d = R + Es
-        if d <= 0.0:
-            continue
-        if cs < 0.0 and Es <= -R * s:
-            # the cap is on the outer side, entirely within the hemisphere: closed form
-            V1, below, Cn, J = _cap(R, min(d, 2.0 * R))
-            # the cap's centroid below the ball's centre along the normal n = s u + cs a
-            x = -below * s
-            w = -below * cs
-            Cxx = Cn * s * s + 0.5 * J * (1.0 - s * s)
-            Cww = Cn * cs * cs + 0.5 * J * (1.0 - cs * cs)
-            Cxw = (Cn - 0.5 * J) * s * cs
-            r = (V1, x, w, Cxx, 0.5 * J, Cww, Cxw)
-        else:
-            r = _local_moments(1, R, L, s, cs, Es)
-        if r[0] <= 0.0:
-            continue
-        parts[1 + side, 0] = r[0]
-        parts[1 + side, 1] = r[1]
-        parts[1 + side, 2] = sign * (0.5 * L + r[2])
-        parts[1 + side, 3] = r[3]
-        parts[1 + side, 4] = r[4]
-        parts[1 + side, 5] = r[5]
-        parts[1 + side, 6] = sign * r[6]
-    V, centroid, inertia = _to_frame(parts, 3, u, v)
-    if V <= 0.0:
-        return _empty(point, normal)
+    centroid = np.empty(3)
+    inertia = np.empty((3, 3))
+    V = _capsule_into(R, L, point, normal, centroid, inertia, np.empty(_CAPSULE_WORK))
     return V, centroid, inertia
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _patch_slices(kind, R, L, s, c, E, phis):
     """The patch's slices over ``x = R sin(phi)``: where the plane cuts a column (``kind`` 0)
     or a band (1), its chord times ``dx / |c|``. Returns ``A, Sx, Sz`` (local axes)."""
@@ -781,9 +1013,10 @@ def _patch_slices(kind, R, L, s, c, E, phis):
     return A, Sx, Sz
 
 
-@njit(cache=True)
-def _local_patch(kind, R, L, s, c, E):
-    """One component's patch in its local axes: ``A, Sx, Sz`` (m^2, m^3)."""
+@njit(cache=True, _nrt=False)
+def _local_patch(kind, R, L, s, c, E, work):
+    """One component's patch in its local axes: ``A, Sx, Sz`` (m^2, m^3); ``work`` float64
+    scratch of at least 10."""
     if kind == 0:
         if s == 0.0:
             z = E / c
@@ -797,22 +1030,33 @@ def _local_patch(kind, R, L, s, c, E):
                 A = 2.0 * math.sqrt(R * R - x * x) * L
                 return A, A * x, 0.0
             return 0.0, 0.0, 0.0
-    breaks = np.empty(4)
-    count = 0
-    if s > 0.0:
-        if kind == 0:
-            breaks[0] = (E - 0.5 * c * L) / s
-            breaks[1] = (E + 0.5 * c * L) / s
-            count = 2
-        else:
-            breaks[0] = E / s
-            count = 1
-    if kind == 1 and R * R > E * E:
-        root = abs(c) * math.sqrt(R * R - E * E)
-        breaks[count] = E * s - root
-        breaks[count + 1] = E * s + root
-        count += 2
-    return _patch_slices(kind, R, L, s, c, E, _pieces(R, breaks, count))
+    n = _local_pieces(kind, R, L, s, c, E, work)
+    return _patch_slices(kind, R, L, s, c, E, work[4:4 + n])
+
+
+@njit(cache=True, _nrt=False)
+def _patch_centre(A, Sx, Sz, ux, uy, E, normal, centre):
+    """The patch's centroid ``(Sx u + Sz z) / A`` into ``centre`` (m, (3,)), or the plane's
+    point nearest the origin when ``A <= 0``; returns ``A`` (m^2, 0 then)."""
+    if A <= 0.0:
+        for i in range(3):
+            centre[i] = E * normal[i]
+        return 0.0
+    x = Sx / A
+    centre[0] = x * ux
+    centre[1] = x * uy
+    centre[2] = Sz / A
+    return A
+
+
+@njit(cache=True, _nrt=False)
+def _cylinder_patch_into(R, L, point, normal, centre, work):
+    """:func:`cylinder_patch` with its centroid into ``centre`` (m, (3,)), with ``work`` float64
+    scratch of at least 10; returns ``A`` (m^2)."""
+    ux, uy, s, c = _axis_frame(normal)
+    E = _offset(point, normal)
+    A, Sx, Sz = _local_patch(0, R, L, s, c, E, work)
+    return _patch_centre(A, Sx, Sz, ux, uy, E, normal, centre)
 
 
 @njit(cache=True)
@@ -820,21 +1064,18 @@ def cylinder_patch(R, L, point, normal):
     """The contact patch of a cylinder (the plane's section of it): ``(A, centroid)`` (m^2, m,
     shape (3,)), in closed form on a face or the side, else by the quadrature of the columns'
     chords (``dA = 2 g dx / |n . z|``)."""
-    u, v, s, c = _axis_frame(normal)
-    E = _offset(point, normal)
-    A, Sx, Sz = _local_patch(0, R, L, s, c, E)
-    if A <= 0.0:
-        return 0.0, E * normal
-    return A, Sx / A * u + np.array([0.0, 0.0, Sz / A])
+    centre = np.empty(3)
+    A = _cylinder_patch_into(R, L, point, normal, centre, np.empty(_AXIAL_WORK))
+    return A, centre
 
 
-@njit(cache=True)
-def capsule_patch(R, L, point, normal):
-    """The contact patch of a capsule: ``(A, centroid)`` (m^2, m, shape (3,)), its cylinder's
-    and its hemispheres' parts summed."""
-    u, v, s, c = _axis_frame(normal)
+@njit(cache=True, _nrt=False)
+def _capsule_patch_into(R, L, point, normal, centre, work):
+    """:func:`capsule_patch` with its centroid into ``centre`` (m, (3,)), with ``work`` float64
+    scratch of at least 10; returns ``A`` (m^2)."""
+    ux, uy, s, c = _axis_frame(normal)
     E = _offset(point, normal)
-    A, Sx, Sz = _local_patch(0, R, L, s, c, E)
+    A, Sx, Sz = _local_patch(0, R, L, s, c, E, work)
     for side in range(2):
         sign = 1.0 if side == 0 else -1.0
         cs = sign * c
@@ -855,13 +1096,83 @@ def capsule_patch(R, L, point, normal):
             Sx += Ai * Es * s
             Sz += Ai * sign * (0.5 * L + Es * cs)
             continue
-        Ai, Sxi, Swi = _local_patch(1, R, L, s, cs, Es)
+        Ai, Sxi, Swi = _local_patch(1, R, L, s, cs, Es, work)
         A += Ai
         Sx += Sxi
         Sz += sign * (0.5 * L * Ai + Swi)
-    if A <= 0.0:
-        return 0.0, E * normal
-    return A, Sx / A * u + np.array([0.0, 0.0, Sz / A])
+    return _patch_centre(A, Sx, Sz, ux, uy, E, normal, centre)
+
+
+@njit(cache=True)
+def capsule_patch(R, L, point, normal):
+    """The contact patch of a capsule: ``(A, centroid)`` (m^2, m, shape (3,)), its cylinder's
+    and its hemispheres' parts summed."""
+    centre = np.empty(3)
+    A = _capsule_patch_into(R, L, point, normal, centre, np.empty(_AXIAL_WORK))
+    return A, centre
+
+
+# ------------------------------------------------------------------------ runtime-free entry
+
+@njit(cache=True, _nrt=False)
+def volume_into(kind, nums, point, normal, out, work):
+    """The interference and the contact patch of a packed shape with a plane, into ``out``,
+    allocating nothing (``_nrt=False``: callable from the engine's runtime-free kernels).
+
+    Parameters
+    ----------
+    kind : int
+        The shape's kind code (:mod:`nonsmooth.contact.shapes`: ``SPHERE``, ``CAPSULE``,
+        ``ELLIPSOID``, ``CYLINDER``, ``BOX``).
+    nums : ndarray of float64
+        The shape's packed numbers (:meth:`~nonsmooth.contact.shapes.Shape.pack`: sphere
+        ``(r,)``, capsule ``(r, L)``, ellipsoid ``(a, b, c)``, cylinder ``(r, L)``, box ``(hx,
+        hy, hz)``; m); the shape centred at the origin (the caller subtracts its ``position``).
+    point, normal : ndarray, shape (3,)
+        A point of the plane (m) and its unit normal (-), in the shape's frame.
+    out : ndarray of float64, shape (:data:`VOLUME_OUT`,)
+        Receives ``[V, cx, cy, cz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz, A, cAx, cAy, cAz]``: the
+        volume (m^3), its centroid (m), its inertia tensor about the centroid for unit density
+        (m^5; the upper triangle), the patch's area (m^2) and centroid (m), in the shape's
+        frame: the numbers of the shape's ``*_volume`` and ``*_patch`` functions.
+    work : ndarray of float64, at least :data:`VOLUME_WORK` long
+        Scratch; its contents on entry do not matter.
+
+    Returns
+    -------
+    int
+        0, or -1 for an unknown ``kind`` (``out`` untouched).
+    """
+    inertia = work[0:9].reshape((3, 3))
+    scratch = work[9:]
+    centroid = out[1:4]
+    centre = out[11:14]
+    if kind == SPHERE:
+        V = _sphere_into(nums[0], point, normal, centroid, inertia)
+        A = _ellipsoid_patch_into(nums[0], nums[0], nums[0], point, normal, centre)
+    elif kind == CAPSULE:
+        V = _capsule_into(nums[0], nums[1], point, normal, centroid, inertia, scratch)
+        A = _capsule_patch_into(nums[0], nums[1], point, normal, centre, scratch)
+    elif kind == ELLIPSOID:
+        V = _ellipsoid_into(nums[0], nums[1], nums[2], point, normal, centroid, inertia)
+        A = _ellipsoid_patch_into(nums[0], nums[1], nums[2], point, normal, centre)
+    elif kind == CYLINDER:
+        V = _cylinder_into(nums[0], nums[1], point, normal, centroid, inertia, scratch)
+        A = _cylinder_patch_into(nums[0], nums[1], point, normal, centre, scratch)
+    elif kind == BOX:
+        V = _box_into(nums[0], nums[1], nums[2], point, normal, centroid, inertia, scratch)
+        A = _box_patch_into(nums[0], nums[1], nums[2], point, normal, centre, scratch)
+    else:
+        return -1
+    out[0] = V
+    out[4] = inertia[0, 0]
+    out[5] = inertia[1, 1]
+    out[6] = inertia[2, 2]
+    out[7] = inertia[0, 1]
+    out[8] = inertia[0, 2]
+    out[9] = inertia[1, 2]
+    out[10] = A
+    return 0
 
 
 # ------------------------------------------------------------------------------ Python layer
