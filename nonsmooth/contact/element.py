@@ -23,10 +23,10 @@ from ..errors import ModelError
 from ..validate import check_name
 from .geometry import supported
 from .laws import normal_law
-from .shapes import Shape
-from .volumetric import Volumetric
+from .shapes import PLANE, Shape
+from .volumetric import VOLUMETRIC, Volumetric
 
-__all__ = ["Contact", "MIN_IMPACT_SPEED", "RIGID", "rigid_contacts_message"]
+__all__ = ["Contact", "MIN_IMPACT_SPEED", "RIGID", "VOLUMETRIC", "rigid_contacts_message"]
 
 #: The law kind of a rigid contact (``Contact.law_kind``): no compliant force (the compiled
 #: normal laws of :mod:`nonsmooth.contact.laws` are ``LINEAR`` = 1 and ``HYSTERETIC`` = 2; this
@@ -70,10 +70,14 @@ class Contact:
         The bodies (the family's bodies or its ground) and the shapes attached to them, each in
         its body's frame (origin at the centre of mass, body axes); a ``Plane`` on the ground
         is given in world coordinates.
-    normal : Hertz or Linear or "rigid"
-        The normal force law; ``"rigid"``: a rigid unilateral contact (no force law: the gap
-        never closes below zero and an impact follows Newton's law with ``restitution``), run
-        with ``simulate(method="MoreauJean")`` only, between spatial shapes.
+    normal : Hertz or Linear or Volumetric or "rigid"
+        The normal force law; :class:`~nonsmooth.contact.Volumetric`: a spatial shape
+        against a ``Plane``, its force ``k_v V (1 + a v_cn)`` at the centroid of the volume of
+        interference ``V`` and a rolling resistance torque (:mod:`nonsmooth.contact.
+        volumetric`; its friction acts at that centroid); ``"rigid"``: a rigid unilateral
+        contact (no force law: the gap never closes below zero and an impact follows Newton's
+        law with ``restitution``), run with ``simulate(method="MoreauJean")`` only, between
+        spatial shapes.
     restitution : float, optional
         The coefficient of restitution ``e`` (-): in (0, 1] with ``Hertz``; in [0, 1] with
         ``"rigid"`` (default 0, a plastic impact).
@@ -169,14 +173,33 @@ class Contact:
             raise ModelError(f"{where}: normal = {normal!r} is not a normal law; use \"rigid\", "
                              "Hertz(E=, nu=), Hertz(K=) or Linear(k, c)")
         if isinstance(normal, Volumetric):
-            raise ModelError(f"{where}: the volumetric law is not a normal law of Contact yet "
-                             "(the families compile point contacts); its geometry and load are "
-                             "nonsmooth.contact.interference and volumetric_load, and a point "
-                             "contact takes Hertz(E=, nu=), Hertz(K=) or Linear(k, c)")
+            return normal, *cls._volumetric_law(where, normal, restitution, damping, shape_a,
+                                                shape_b)
         try:
             return normal, *normal_law(normal, restitution, damping, shape_a, shape_b)
         except ModelError as exc:
             raise ModelError(f"{where}: {exc}") from None
+
+    @staticmethod
+    def _volumetric_law(where: str, law: Volumetric, restitution, damping, shape_a,
+                        shape_b) -> tuple[int, np.ndarray]:
+        """A volumetric contact's kind and numbers ``(VOLUMETRIC, (k_v, a, 0))``: a spatial
+        shape with a volume of interference against a ``Plane``."""
+        if shape_a.planar:
+            raise ModelError(f"{where}: the volumetric law is available between spatial "
+                             "shapes only; planar shapes take Hertz or Linear")
+        kinds = {shape_a.kind, shape_b.kind}
+        if PLANE not in kinds or len(kinds) != 2:
+            raise ModelError(f"{where}: the volumetric law needs a shape against a Plane (its "
+                             "volume of interference is that of a sphere, ellipsoid, "
+                             "cylinder, capsule or box with a plane); got "
+                             f"{type(shape_a).__name__} and {type(shape_b).__name__}")
+        for label, value in (("restitution", restitution), ("damping", damping)):
+            if value is not None:
+                raise ModelError(f"{where}: {label} = {value!r} is not an argument of the "
+                                 "volumetric law, whose damping is Volumetric(k_v, "
+                                 "damping=a) (s/m); leave it out")
+        return VOLUMETRIC, np.array([law.k_v, law.damping, 0.0])
 
     @staticmethod
     def _rigid_law(where: str, restitution, damping, shape_a, mu_s, law, torsion_radius,
@@ -211,6 +234,12 @@ class Contact:
     def rigid(self) -> bool:
         """Whether the contact is rigid (``normal="rigid"``: no force law; Moreau-Jean)."""
         return self.law_kind == RIGID
+
+    @property
+    def volumetric(self) -> bool:
+        """Whether the normal law is :class:`~nonsmooth.contact.Volumetric` (forces from the
+        volume of interference with a plane)."""
+        return self.law_kind == VOLUMETRIC
 
     def _check_friction(self, where: str) -> None:
         """The friction arguments checked (the pair made once)."""

@@ -20,8 +20,12 @@ layer (no lateral coupling). For a sphere of radius ``R`` with ``k_v = E / R`` t
 ``pi E d^2 (3R - d) / (3R)``, equal to the force of Drake's hydroelastic compliant sphere
 (pressure ``E (1 - r / R)``, ``pi E d^2 (3R - 2d) / (3R)``) to leading order in the depth ``d``.
 
-This module is the law's arithmetic; a :class:`~nonsmooth.contact.Contact` does not take it
-yet (its families compile point contacts).
+A spatial :class:`~nonsmooth.contact.Contact` takes it as its normal law
+(``Contact(name, body, shape, ground, Plane(...), normal=Volumetric(...))``, a shape against a
+plane): law kind :data:`VOLUMETRIC`, numbers ``(k_v, a, 0)``. Its elastic energy is
+``k_v V h_c``, ``h_c`` the centroid's depth below the plane (the Winkler springs' ``k_v
+integral delta^2 / 2 dA`` over the patch, each column ``delta`` deep), whose rate is ``k_v V
+v_cn``: the force at the centroid is the gradient of that energy.
 
 References: Y. Gonthier, J. McPhee, C. Lange and J.-C. Piedboeuf, "A contact modeling method
 based on volumetric properties", ASME IDETC 2005; Y. Gonthier, *Contact Dynamics Modelling for
@@ -40,7 +44,11 @@ import numpy as np
 from ..errors import ModelError
 from .volume import Interference
 
-__all__ = ["Volumetric", "VolumetricLoad", "volumetric_load"]
+__all__ = ["Volumetric", "VolumetricLoad", "volumetric_load", "VOLUMETRIC"]
+
+#: The law kind of a volumetric contact (``Contact.law_kind``; the point laws of
+#: :mod:`nonsmooth.contact.laws` are 1 and 2, a rigid contact 3).
+VOLUMETRIC = 4
 
 
 def _positive(value, label: str, unit: str, *, zero: bool = False) -> float:

@@ -16,6 +16,16 @@ Friction: a pair of dimension 2 in the tangent plane at :meth:`CompiledContact.f
 (a single point, or the centre of pressure of several: a box on its face slides and sticks as a
 whole, its friction at the centre of its corner forces; no torsional friction about the normal).
 
+A volumetric contact (``normal=Volumetric(k_v, damping=a)``, a shape against a plane) has one
+load at the centroid ``x_c`` of the volume of interference ``V``
+(:func:`nonsmooth.contact.interference`): ``F_n = k_v V (1 + a v_cn)`` (at least 0) along the
+plane's normal on the shape, ``v_cn`` the approach speed of the shape's material point at
+``x_c`` on the plane's, and the rolling resistance ``-k_v a J_t (omega_s - omega_p)`` as a pure
+moment (``J_t`` the volume's inertia tensor projected on the plane); its elastic energy is
+``k_v V h_c``, ``h_c`` the centroid's depth below the plane, and its friction acts at ``x_c``
+(:mod:`nonsmooth.contact.volumetric`). The gap and the events stay the point geometry's (the
+shape's deepest point).
+
 A rigid contact (``normal="rigid"``) has no force, no elastic energy and no friction pair: the
 time-stepping run reads its points' gaps and velocity rows (:meth:`CompiledContact.rigid_rows`:
 the normal row ``n . (v_b(x) - v_a(x))`` and the two tangent rows at each point ``x``).
@@ -28,7 +38,14 @@ import numpy as np
 from ..contact.element import MIN_IMPACT_SPEED, RIGID
 from ..contact.geometry import MAX_POINTS, pair_geometry
 from ..contact.laws import HYSTERETIC, normal_force
+from ..contact.shapes import PLANE
+from ..contact.volume import interference
+from ..contact.volumetric import VOLUMETRIC
 from .primitives import Kinematics
+
+#: Geometry rows within this (m) of the smallest gap make the feature an open volumetric
+#: contact will touch with (``contact_kernels.FEATURE_TOL``).
+FEATURE_TOL = 1e-12
 
 __all__ = ["CompiledContact", "tangents"]
 
@@ -59,6 +76,8 @@ class CompiledContact:
         self.kind_b, self.nums_b = contact.shape_b.kind, contact.shape_b.pack()
         self.law_kind = int(contact.law_kind)
         self.rigid = self.law_kind == RIGID  # (no force law: rigid_rows, Moreau-Jean)
+        self.volumetric = self.law_kind == VOLUMETRIC
+        self.plane_a = self.kind_a == PLANE  # (volumetric: which side is the plane)
         self.law = np.ascontiguousarray(contact.law_numbers, dtype=float)
         self.margin = float(contact.margin)
         # each shape's centre in its body's frame (m; ``Shape.position``)
@@ -95,8 +114,42 @@ class CompiledContact:
         rows = self.points(K)
         return self._rate(K, rows[int(np.argmin(rows[:, 0]))])
 
+    def volume(self, K: Kinematics) -> dict:
+        """A volumetric contact's state at ``K`` (world): ``V`` (m^3), ``centroid`` (3,),
+        ``inertia`` (3, 3; m^5, about the centroid), ``normal`` (3,; the plane's, out of it),
+        ``depth`` (m, the centroid's below the plane), ``v_cn`` (m/s, the approach speed of
+        the shape's material point at the centroid on the plane's), ``omega`` (3,; rad/s, the
+        shape's angular velocity relative to the plane's) and the bodies ``s`` (the shape's)
+        and ``p`` (the plane's)."""
+        c = self.contact
+        s, p = (self.b, self.a) if self.plane_a else (self.a, self.b)
+        shape, plane = (c.shape_b, c.shape_a) if self.plane_a else (c.shape_a, c.shape_b)
+        m = K.R[p] @ np.asarray(plane.normal, dtype=float)
+        m = m / np.linalg.norm(m)
+        P = K.r[p] + K.R[p] @ (np.asarray(plane.position, dtype=float)
+                               + np.asarray(plane.point, dtype=float))
+        Rs = K.R[s]
+        it = interference(shape, Rs.T @ (P - K.r[s]), Rs.T @ m)
+        x_c = K.r[s] + Rs @ it.centroid
+        v_cn = -float(m @ (self._velocity(K, s, x_c) - self._velocity(K, p, x_c)))
+        return {"V": it.V, "centroid": x_c, "inertia": Rs @ it.inertia @ Rs.T, "normal": m,
+                "depth": float(m @ (P - x_c)), "v_cn": v_cn, "omega": K.w[s] - K.w[p],
+                "s": s, "p": p}
+
+    def _volumetric_load(self, K: Kinematics) -> tuple[float, np.ndarray, dict]:
+        """``(F_n, T, volume)``: the normal force (N, on the shape along the plane's normal),
+        the rolling resistance torque (3,; N m, world, on the shape) and :meth:`volume`."""
+        vol = self.volume(K)
+        k_v, a = self.law[0], self.law[1]
+        F_n = max(0.0, k_v * vol["V"] * (1.0 + a * vol["v_cn"]))
+        m = vol["normal"]
+        P = np.eye(3) - np.outer(m, m)
+        T = -k_v * a * (P @ vol["inertia"] @ P @ vol["omega"]) if vol["V"] > 0.0 \
+            else np.zeros(3)
+        return F_n, T, vol
+
     def _elastic(self, d: float) -> float:
-        if self.rigid:
+        if self.rigid or self.volumetric:
             return 0.0
         if self.law_kind == HYSTERETIC:
             return float(self.law[0] * d ** self.law[1])
@@ -107,6 +160,12 @@ class CompiledContact:
         ``impact`` (m/s)."""
         if self.rigid:  # no compliant force (its impulses are the time step's)
             return []
+        if self.volumetric:  # one load at the centroid (n from a to b, as a point's)
+            F_n, _, vol = self._volumetric_load(K)
+            if vol["V"] <= 0.0:
+                return []
+            n = vol["normal"] if self.plane_a else -vol["normal"]
+            return [(vol["centroid"], n, F_n, vol["depth"], vol["v_cn"])]
         d0 = max(float(impact), MIN_IMPACT_SPEED)
         out = []
         for row in self.points(K):
@@ -121,6 +180,17 @@ class CompiledContact:
         """Add the contact's forces into ``f`` (n_v,); returns their damping power (W) and
         the normal force (N, the sum over its points)."""
         P = N = 0.0
+        if self.volumetric:  # the force at the centroid, the rolling resistance as a moment
+            F_n, T, vol = self._volumetric_load(K)
+            if vol["V"] <= 0.0:
+                return 0.0, 0.0
+            x, F = vol["centroid"], F_n * vol["normal"]
+            for i, sign in ((vol["s"], 1.0), (vol["p"], -1.0)):
+                if i >= 0:
+                    f[6 * i:6 * i + 3] += sign * F
+                    f[6 * i + 3:6 * i + 6] += sign * (K.R[i].T @ (_cross(x - K.r[i], F) + T))
+            P = -(F_n - self.law[0] * vol["V"]) * vol["v_cn"] + float(T @ vol["omega"])
+            return P, F_n
         for x, n, force, d, rate in self.loads(K, impact):
             F = force * n
             for i, sign in ((self.b, 1.0), (self.a, -1.0)):
@@ -169,6 +239,13 @@ class CompiledContact:
         single point's; for several penetrating points their centre of pressure under the
         elastic forces ``f_e(d_k)`` (a function of the configuration only) and the normalised
         mean of their normals (on a plane, its normal), else the deepest point's."""
+        if self.volumetric:  # the centroid of the volume of interference
+            vol = self.volume(K)
+            if vol["V"] > 0.0:
+                return vol["centroid"], vol["normal"] if self.plane_a else -vol["normal"]
+            rows = self.points(K)  # open: the feature it will touch with (its limit)
+            low = rows[:, 0] <= rows[:, 0].min() + FEATURE_TOL
+            return rows[low, 1:4].mean(axis=0), rows[int(np.argmin(rows[:, 0])), 4:7]
         rows = self.points(K)
         weights = np.array([self._elastic(-g) if g < 0.0 else 0.0 for g in rows[:, 0]])
         if rows.shape[0] == 1 or np.count_nonzero(weights) <= 1:
@@ -207,6 +284,9 @@ class CompiledContact:
         """The elastic energy (J) of the penetrating points (0 for a rigid contact)."""
         if self.rigid:
             return 0.0
+        if self.volumetric:  # k_v V h_c (module docstring)
+            vol = self.volume(K)
+            return float(self.law[0] * vol["V"] * vol["depth"]) if vol["V"] > 0.0 else 0.0
         e = 0.0
         for row in self.points(K):
             d = -row[0]

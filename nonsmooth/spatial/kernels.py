@@ -52,6 +52,7 @@ from ..core.stage import (
 from .contact_kernels import (
     CONTACT,
     MAX_POINTS,
+    VOLUME_BUFFER,
     contact_count,
     contact_potential,
     contact_workspace_size,
@@ -631,11 +632,12 @@ def _friction_into(it, ft, kin, W, bias):
 
 
 @njit(cache=True, _nrt=False)
-def _potential(it, ft, bt, N, kin, q, pts):
+def _potential(it, ft, bt, N, kin, q, pts, vol):
     """Gravity's, the springs' and the contacts' potential energy (J) at the kinematics ``kin``
     (``q`` for the winding coordinates; ``pts`` the contacts' geometry buffer,
-    ``contact_kernels.MAX_POINTS + 1`` rows)."""
-    V = contact_potential(it, ft, kin, pts)
+    ``contact_kernels.MAX_POINTS + 1`` rows, ``vol`` the volumetric law's,
+    ``contact_kernels.VOLUME_BUFFER`` floats)."""
+    V = contact_potential(it, ft, kin, pts, vol)
     for e in range(it.shape[0]):
         kind = it[e, 0]
         if kind == GRAVITY:
@@ -721,6 +723,8 @@ def _contacts(it, ft, N, kin, q, v, impact, f, W, bias, plan, modes, cws, n_c):
     n_kin = (N + 1) * _KIN
     o = (MAX_POINTS + 1) * 7
     pts = cws[:o].reshape(MAX_POINTS + 1, 7)
+    vol = cws[o:o + VOLUME_BUFFER]
+    o += VOLUME_BUFFER
     kin_p = cws[o:o + n_kin].reshape(N + 1, _KIN)
     kin_m = cws[o + n_kin:o + 2 * n_kin].reshape(N + 1, _KIN)
     o += 2 * n_kin
@@ -737,7 +741,7 @@ def _contacts(it, ft, N, kin, q, v, impact, f, W, bias, plan, modes, cws, n_c):
     if sticking:
         h = _perturbed_kinematics(N, q, v, qp, kin_p, kin_m)
     return contacts_into(it, ft, kin, kin_p, kin_m, h, impact, f, W, bias, plan, gaps,
-                         approach, Nn, pts)
+                         approach, Nn, pts, vol)
 
 
 @njit(cache=True, _nrt=False)
@@ -995,6 +999,7 @@ def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, mode
     size = out.shape[1] - 2
     kin = np.empty((N + 1, _KIN))
     pts = np.empty((MAX_POINTS + 1, 7))
+    vol = np.empty(VOLUME_BUFFER)
     for r in range(ts.size):
         row = out[r]
         status = _evaluate(it, ft, bt, U[r], M, block3, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
@@ -1009,7 +1014,7 @@ def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, mode
             kinetic += V[r, a] * acc
         row[size] = 0.5 * kinetic
         _kinematics(N, Q[r], V[r], kin)
-        row[size + 1] = _potential(it, ft, bt, N, kin, Q[r], pts)
+        row[size + 1] = _potential(it, ft, bt, N, kin, Q[r], pts, vol)
     return -1, OK
 
 
@@ -1021,9 +1026,10 @@ def spatial_potentials(it, ft, bt, Q):
     zero = np.zeros(6 * N)
     V = np.empty(Q.shape[0])
     pts = np.empty((MAX_POINTS + 1, 7))
+    vol = np.empty(VOLUME_BUFFER)
     for r in range(Q.shape[0]):
         _kinematics(N, Q[r], zero, kin)
-        V[r] = _potential(it, ft, bt, N, kin, Q[r], pts)
+        V[r] = _potential(it, ft, bt, N, kin, Q[r], pts, vol)
     return V
 
 

@@ -1283,8 +1283,10 @@ class SpatialSystem(System):
         """Each contact's ``<contact>.gap`` (m, the smallest), ``.N`` (N, its normal forces'
         sum), ``.Fx .Fy .Fz`` (N, world: the force on body_a, normal and friction; on body_b
         the opposite),
-        ``.x .y .z`` (m, world: its deepest point) and ``.impact_speed`` (m/s, of its latest
-        touch); with friction ``.slip`` (m/s), ``.friction`` (N) and ``.mode`` (0 stick), with
+        ``.x .y .z`` (m, world: its deepest point; a volumetric contact's centroid of the volume
+        of interference, with ``.V`` (m^3) and ``.Tx .Ty .Tz`` (N m, its rolling resistance on
+        body_a)) and ``.impact_speed`` (m/s, of its latest touch); with friction ``.slip``
+        (m/s), ``.friction`` (N) and ``.mode`` (0 stick), with
         a torsion radius ``.spin`` (rad/s), ``.spin_torque`` (N m), ``.spin_mode``, with a
         rolling arm ``.rolling``, ``.rolling_torque``, ``.rolling_mode``."""
         out = {}
@@ -1303,9 +1305,18 @@ class SpatialSystem(System):
                 out[f"{cc.name}.F{ax}"] = (lambda r, rows=rows, k=k: rows(r)[:, 2 + k], "N",
                                            f"contact force {ax} on body_a, normal and "
                                            "friction (world axes)")
+            where = "centroid of the volume of interference" if cc.volumetric else \
+                "deepest point"
             for k, ax in enumerate("xyz"):
                 out[f"{cc.name}.{ax}"] = (lambda r, rows=rows, k=k: rows(r)[:, 5 + k], "m",
-                                          f"deepest point {ax} (world)")
+                                          f"{where} {ax} (world)")
+            if cc.volumetric:
+                out[f"{cc.name}.V"] = (lambda r, rows=rows: rows(r)[:, 8], "m^3",
+                                       "volume of interference with the plane")
+                for k, ax in enumerate("xyz"):
+                    out[f"{cc.name}.T{ax}"] = (
+                        lambda r, rows=rows, k=k: rows(r)[:, 9 + k], "N m",
+                        f"rolling resistance torque {ax} on body_a (world axes)")
             out[f"{cc.name}.impact_speed"] = (
                 lambda r, c=c: r.z[:, r.z.shape[1] - n_c + c], "m/s",
                 "approach speed at the latest touch")
@@ -1349,10 +1360,11 @@ class SpatialSystem(System):
         return out
 
     def _contact_values(self, r) -> list:
-        """Per contact (N, 8): gap, N, F (3, on body_a), deepest point (3) at each output
-        row."""
+        """Per contact (N, 12): gap, N, F (3, on body_a), deepest point (3; a volumetric
+        contact's centroid), the volume of interference and the rolling resistance torque (3,
+        on body_a; volumetric contacts, else 0) at each output row."""
         n_c = len(self._contacts)
-        out = [np.zeros((r.t.size, 8)) for _ in range(n_c)]
+        out = [np.zeros((r.t.size, 12)) for _ in range(n_c)]
         for k, (q, v) in enumerate(zip(r.q, r.v, strict=True)):
             K = self.kinematics(q, v)
             impact = r.z[k, r.z.shape[1] - n_c:]
@@ -1370,7 +1382,12 @@ class SpatialSystem(System):
                         n_f = cc.friction_point(K)[1]
                         for t_k, F_k in zip(tangents(n_f), r.F_T[k, w:w + 2], strict=True):
                             F -= F_k * t_k
-                out[c][k] = (deep[0], N, *F, *deep[1:4])
+                x, extra = deep[1:4], np.zeros(4)
+                if cc.volumetric:
+                    _, T, vol = cc._volumetric_load(K)
+                    x = vol["centroid"]
+                    extra = (vol["V"], *(-T if cc.plane_a else T))  # (T is on the shape)
+                out[c][k] = (deep[0], N, *F, *x, *extra)
         return out
 
     def _body_outputs(self) -> dict:

@@ -12,15 +12,12 @@ import pytest
 
 from nonsmooth.contact import (
     Box,
-    Contact,
-    Plane,
     Sphere,
     Volumetric,
     interference,
     volumetric_load,
 )
 from nonsmooth.errors import ModelError
-from nonsmooth.spatial import Body, ground
 
 E, R = 2e6, 0.05  # Pa, m (a rubber ball)
 UP = np.array([0.0, 0.0, 1.0])
@@ -94,11 +91,3 @@ def test_bad_parameters_are_named(kwargs, words):
     with pytest.raises(ModelError, match="Volumetric") as info:
         Volumetric(**kwargs)
     assert words in str(info.value)
-
-
-def test_a_contact_says_the_volumetric_law_is_not_one_of_its_laws_yet():
-    ball = Body("ball", 1.0, 1e-3, position=(0.0, 0.0, 0.05))
-    with pytest.raises(ModelError, match="contact 'floor': the volumetric law is not a normal "
-                                         "law of Contact yet"):
-        Contact("floor", ball, Sphere(R), ground, Plane((0, 0, 0), (0, 0, 1)),
-                normal=Volumetric(k_v=1e9))

@@ -236,6 +236,16 @@ def test_contact_example_rebounds_at_the_restitution_asked(capsys):
     assert 0.5 * K * d_max ** 1.5 < float(printed[1]) < K * d_max ** 1.5
 
 
+def test_volumetric_example_rests_where_the_foundation_carries_the_weight(capsys):
+    """The guide's box on a rubber mat: at rest ``k_v V = N = m g`` (the volumetric law's
+    force is the foundation's stiffness times the volume of interference)."""
+    namespace = {}
+    exec(readme_block("volumetric-example"), namespace)
+    printed = capsys.readouterr().out.split()
+    assert float(printed[0]) == pytest.approx(2.0 * 9.81, rel=1e-6)
+    assert float(printed[1]) == pytest.approx(2.0 * 9.81, rel=1e-6)
+
+
 # ============================================================================ the README's examples
 def test_the_readme_planar_example_reaches_the_belts_closed_form_limit_cycle(tmp_path,
                                                                              monkeypatch):

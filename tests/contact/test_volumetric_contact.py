@@ -1,0 +1,220 @@
+"""The volumetric law as the normal law of a spatial ``Contact`` (``normal=Volumetric(...)``),
+end to end: the compiled contacts against the Python reference (``spatial.contact``, built on
+``nonsmooth.contact.interference``) for every shape on a plane, a plane on a body, with friction
+at the centroid; a sphere and a box settling at the depths their weights give (the cap's volume,
+``m g / (k_v A)``); the energy of an undamped contact conserved (its elastic energy ``k_v V
+h_c``); the outputs; and the contacts the law cannot make, named."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+
+import nonsmooth
+from nonsmooth.contact import (
+    Box,
+    Capsule,
+    Circle,
+    Contact,
+    Cylinder,
+    Ellipsoid,
+    Line,
+    Plane,
+    Sphere,
+    Volumetric,
+)
+from nonsmooth.errors import ModelError
+from nonsmooth.spatial import Body, Gravity, SpatialModel, ground
+from nonsmooth.spatial.rotation import from_axis_angle
+
+G = 9.81
+FLOOR = Plane((0.0, 0.0, 0.0), (0.0, 0.0, 1.0))
+
+
+def _scene() -> SpatialModel:
+    """Every shape on the floor, tilted into a partial regime (a box on an edge, a cylinder
+    and a capsule tilted, an ellipsoid), a sphere under a plate (a plane on body a), with
+    friction (sliding, spin and rolling pairs at the centroid)."""
+    mdl = SpatialModel("volumetric scene")
+    law = Volumetric(k_v=2e8, damping=0.4)
+    tilt = from_axis_angle((1.0, 0.3, 0.0), 0.35)
+    bodies = {
+        "ball": (Sphere(0.05), (0.0, 0.0, 0.046)),
+        "box": (Box((0.1, 0.06, 0.04), position=(0.01, 0.0, 0.0)), (0.5, 0.0, 0.09)),
+        "can": (Cylinder(0.04, 0.12), (1.0, 0.0, 0.065)),
+        "pill": (Capsule(0.03, 0.1), (1.5, 0.0, 0.045)),
+        "egg": (Ellipsoid(0.05, 0.04, 0.03), (2.0, 0.0, 0.037)),
+    }
+    for k, (name, (shape, r0)) in enumerate(bodies.items()):
+        body = mdl.add(Body(name, 1.0 + k, (0.01, 0.012, 0.014), position=r0,
+                            orientation=tilt))
+        mdl.add(Contact(f"{name}_floor", body, shape, ground, FLOOR, normal=law, mu=0.3,
+                        torsion_radius=0.01 if k == 0 else None,
+                        rolling_arm=0.002 if k == 1 else None))
+    plate = mdl.add(Body("plate", 3.0, (0.02, 0.02, 0.04), position=(3.0, 0.0, 0.5)))
+    ball = mdl.add(Body("ball2", 1.0, (0.001,) * 3, position=(3.0, 0.01, 0.452)))
+    mdl.add(Contact("under_plate", plate, Plane((0, 0, -0.05), (0, 0, -1)), ball,
+                    Sphere(0.05), normal=Volumetric(k_v=1e8, damping=1.0), mu=0.2))
+    return mdl
+
+
+def test_the_compiled_volumetric_contacts_are_the_python_reference():
+    """``kernels.spatial_contact_terms`` (the compiled phases' arithmetic, through
+    ``contact.volume.volume_into``) against the Python reference (``compiled_contacts =
+    False``: ``nonsmooth.contact.interference`` and the law's formulas) at random penetrating
+    states: forces, damping power, normal forces, gaps, friction rows and their bias, and the
+    contacts' elastic energy (compiled ``spatial_potentials`` against the reference's)."""
+    rng = np.random.default_rng(8)
+    mdl = _scene()
+    system = mdl.compile()
+    q0, v0 = mdl.initial_state()
+    impact = np.zeros(len(system.contact_names))
+    n_pen = 0
+    for _ in range(6):
+        q = q0 + rng.normal(scale=3e-3, size=q0.size)
+        v = rng.normal(size=v0.size)
+        system.compiled_contacts = True
+        got = (system.contact_forces(0.0, q, v, impact), system.contact_gaps(0.0, q),
+               system.terms(0.0, q, v).W, system.tangential_bias(0.0, q, v))
+        system.compiled_contacts = False
+        want = (system.contact_forces(0.0, q, v, impact), system.contact_gaps(0.0, q),
+                system.terms(0.0, q, v).W, system.tangential_bias(0.0, q, v))
+        (f1, P1, N1), (f2, P2, N2) = got[0], want[0]
+        scale = np.max(np.abs(f2))
+        assert np.allclose(f1, f2, rtol=1e-11, atol=1e-11 * scale)
+        assert np.allclose(N1, N2, rtol=1e-11, atol=1e-11 * np.max(N2))
+        assert P1 == pytest.approx(P2, rel=1e-10, abs=1e-10 * scale)
+        n_pen += int(np.count_nonzero(N2 > 0.0))
+        assert np.allclose(got[1], want[1], rtol=1e-12, atol=1e-15)
+        assert np.allclose(got[2], want[2], rtol=1e-10, atol=1e-10)
+        assert np.allclose(got[3], want[3], rtol=1e-6, atol=1e-6)
+        reference = system._contact_energy(q)
+        assert reference > 0.0
+        compiled = _compiled_potential(system, q) - _compiled_potential(system, q, contacts=False)
+        assert compiled == pytest.approx(reference, rel=1e-9)
+    assert n_pen >= 20  # (most contacts penetrate at most states)
+
+
+def _compiled_potential(system, q, contacts: bool = True) -> float:
+    """The compiled potential energy at ``q`` (``kernels.spatial_potentials``), with or without
+    the contacts' rows in the table."""
+    from nonsmooth.spatial.contact_kernels import CONTACT
+    from nonsmooth.spatial.kernels import spatial_potentials
+
+    fam = system.compiled_family(64)
+    it, ft, bt = fam.data[0], fam.data[1], fam.data[2]
+    if not contacts:
+        keep = it[:, 0] != CONTACT
+        it, ft = np.ascontiguousarray(it[keep]), np.ascontiguousarray(ft[keep])
+    return float(spatial_potentials(it, ft, bt, q[None])[0])
+
+
+def _cap_depth(R: float, k_v: float, weight: float) -> float:
+    """The depth ``d`` (m) at which ``k_v pi d^2 (3R - d) / 3 = weight``."""
+    return brentq(lambda d: k_v * math.pi * d * d * (3.0 * R - d) / 3.0 - weight, 0.0, R,
+                  xtol=1e-16, rtol=1e-15)
+
+
+def test_a_sphere_settles_at_the_depth_where_its_cap_carries_its_weight():
+    """A 1 kg ball (R 0.05 m) dropped onto a foundation ``k_v = 1e9 N/m^3`` with damping comes
+    to rest where ``k_v V = m g``, ``V`` the spherical cap's volume (``brentq`` on the closed
+    form): its depth to 1e-9, ``.V`` to 1e-9, ``.N = m g``, the centroid's height the cap's."""
+    R, m, k_v = 0.05, 1.0, 1e9
+    mdl = SpatialModel("ball on a foundation")
+    ball = mdl.add(Body("ball", m, (0.4 * m * R * R,) * 3, position=(0.0, 0.0, R + 1e-3)))
+    mdl.add(Contact("floor", ball, Sphere(R), ground, FLOOR,
+                    normal=Volumetric(k_v=k_v, damping=2.0)))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 4.0, t_eval=[0.0, 3.9, 4.0], rtol=1e-11, atol=1e-13)
+    d = _cap_depth(R, k_v, m * G)
+    assert R - r["ball.z"][-1] == pytest.approx(d, rel=1e-9)
+    V = m * G / k_v
+    assert r["floor.V"][-1] == pytest.approx(V, rel=1e-9)
+    assert r["floor.N"][-1] == pytest.approx(m * G, rel=1e-9)
+    below = 3.0 * (2.0 * R - d) ** 2 / (4.0 * (3.0 * R - d))  # the cap's centroid below
+    assert r["floor.z"][-1] == pytest.approx(r["ball.z"][-1] - below, rel=1e-9)
+    assert "touch" in [e.kind for e in r.events.filter("floor")]
+
+
+@pytest.mark.parametrize("mu", [None, 0.5])
+def test_a_box_rests_flat_at_its_weight_over_k_v_a(mu):
+    """A box (0.2 x 0.12 m footprint) settles flat at depth ``m g / (k_v A)`` with the volume
+    ``m g / k_v``. Without friction its force's point (``.x .y``) is under its centre; with
+    friction at that point the pair sticks (mode 0) and the box does not creep (a friction
+    force locked in as it settled may tilt it by a micro-radian, which moves the centroid)."""
+    hx, hy, hz, m, k_v = 0.1, 0.06, 0.04, 2.0, 5e8
+    mdl = SpatialModel("box on a foundation")
+    box = mdl.add(Body("box", m, (0.003, 0.004, 0.005), position=(0.3, -0.2, hz + 1e-4)))
+    mdl.add(Contact("floor", box, Box((hx, hy, hz)), ground, FLOOR,
+                    normal=Volumetric(k_v=k_v, damping=3.0), mu=mu))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 3.0, t_eval=[2.9, 3.0], rtol=1e-11, atol=1e-13)
+    A = 4.0 * hx * hy
+    assert hz - r["box.z"][-1] == pytest.approx(m * G / (k_v * A), rel=1e-8)
+    assert r["floor.V"][-1] == pytest.approx(m * G / k_v, rel=1e-8)
+    if mu is None:
+        assert (r["floor.x"][-1], r["floor.y"][-1]) == pytest.approx((0.3, -0.2), abs=1e-12)
+    else:
+        assert r["floor.mode"][-1] == 0.0
+        assert abs(r["box.x"][-1] - r["box.x"][0]) < 1e-11
+        assert abs(r["box.y"][-1] - r["box.y"][0]) < 1e-11
+
+
+def test_an_undamped_volumetric_contact_keeps_the_energy():
+    """A box dropped on an edge onto an undamped foundation, no friction: it bounces and rocks
+    on its edge and face regimes; ``T + V`` (with the contact's ``k_v V h_c``) is constant to
+    the integration's tolerance, and the energy balance closes."""
+    mdl = SpatialModel("box bouncing on a foundation")
+    tilt = from_axis_angle((1.0, 0.0, 0.0), 0.4)
+    box = mdl.add(Body("box", 1.0, (0.002, 0.003, 0.004), position=(0.0, 0.0, 0.1),
+                       orientation=tilt, velocity=(0.0, 0.0, -0.5)))
+    mdl.add(Contact("floor", box, Box((0.08, 0.05, 0.03)), ground, FLOOR,
+                    normal=Volumetric(k_v=1e8)))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 0.4, t_eval=np.linspace(0.0, 0.4, 401), rtol=1e-11,
+                           atol=1e-13)
+    assert np.max(r["floor.V"]) > 0.0 and np.min(r["floor.V"]) == 0.0  # it bounced
+    E = r.T + r.V
+    assert np.max(np.abs(E - E[0])) < 1e-8 * (1.0 + abs(E[0]))
+    assert abs(r.diagnostics["energy_balance_scaled"]) < 1e-8
+
+
+def test_damping_and_the_rolling_resistance_take_energy_out_as_the_balance_counts():
+    """A cylinder rolling on its side on a damped foundation with exact stick at its patch:
+    the rolling resistance ``-k_v a J_t omega`` slows it (``.Ty`` opposes the spin) and the
+    energy balance, with the contact's damping work, closes."""
+    R, L, m = 0.05, 0.1, 1.0
+    mdl = SpatialModel("rolling cylinder")
+    side = from_axis_angle((1.0, 0.0, 0.0), math.pi / 2)  # the axis along y
+    I_ax, I_tr = 0.5 * m * R * R, m * (3 * R * R + L * L) / 12
+    can = mdl.add(Body("can", m, (I_tr, I_tr, I_ax), position=(0.0, 0.0, R - 2e-5),
+                       orientation=side, velocity=(0.5, 0.0, 0.0)))
+    mdl.add(Contact("floor", can, Cylinder(R, L), ground, FLOOR,
+                    normal=Volumetric(k_v=2e9, damping=0.5), mu=0.8))
+    mdl.add(Gravity())
+    r = nonsmooth.simulate(mdl, 1.0, t_eval=np.linspace(0.0, 1.0, 101), rtol=1e-10,
+                           atol=1e-12)
+    assert r["can.vx"][-1] < r["can.vx"][1] < 0.5
+    assert abs(r.diagnostics["energy_balance_scaled"]) < 1e-7
+
+
+@pytest.mark.parametrize("shapes, words", [
+    ((Sphere(0.05), Sphere(0.05)), "needs a shape against a Plane"),
+    ((Plane((0, 0, 0), (0, 0, 1)), Plane((0, 0, 0), (0, 0, 1))), "no closed-form geometry"),
+    ((Circle(0.05), Line((0, 0), (0, 1))), "between spatial shapes only"),
+])
+def test_contacts_the_volumetric_law_cannot_make_are_named(shapes, words):
+    a = Body("a", 1.0, (1e-3,) * 3, position=(0.0, 0.0, 0.05))
+    with pytest.raises(ModelError, match="contact 'c'") as info:
+        Contact("c", a, shapes[0], ground, shapes[1], normal=Volumetric(k_v=1e9))
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize("kwargs", [{"restitution": 0.5}, {"damping": "hunt-crossley"}])
+def test_the_point_laws_arguments_are_refused_with_the_volumetric_one(kwargs):
+    a = Body("a", 1.0, (1e-3,) * 3, position=(0.0, 0.0, 0.05))
+    with pytest.raises(ModelError, match="not an argument of the volumetric law"):
+        Contact("c", a, Sphere(0.05), ground, FLOOR, normal=Volumetric(k_v=1e9), **kwargs)
