@@ -240,6 +240,11 @@ class Dynamics:
         # defines them itself (a subclass that inherits them may compute otherwise); pairs of
         # dim > 1 too (the plan's vector tail: e_ref and stop_speed become views into it)
         packed = [law.pack() if "pack" in type(law).__dict__ else None for law in self.laws]
+        # a Coulomb pair over a contact patch (FrictionPair.patch): its pressure code as the
+        # law's first number (Contensou: core.stage._patch_direction)
+        packed = [(0, (float(pair.patch),)) if pk is not None and pk[0] == 0
+                  and getattr(pair, "patch", 0) else pk
+                  for pk, pair in zip(packed, self.system.pairs, strict=True)]
         if all(pk is not None for pk in packed):
             self._compile_plan(self._tables, packed)
 

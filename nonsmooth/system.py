@@ -110,6 +110,11 @@ class FrictionPair:
         A pair of dimension d has d consecutive rows of ``W`` from ``System.w_row[i]``, slips
         with ``F_T = -mu N v_T / |v_T|`` and sticks with d stick rows and the reserve
         ``mu_s N - |F_T| >= 0`` (:mod:`nonsmooth.vector_friction`; ``docs/seam.md`` section 5).
+    patch : {0, 1, 2}
+        A Coulomb pair of dimension 3 whose rows are a contact patch's sliding velocity (2) and
+        its rim speed ``a omega`` (1): Coulomb friction over the patch, the sliding force and
+        the spinning torque coupled exactly (Contensou; :mod:`nonsmooth.contact.contensou`),
+        for a uniform (1) or Hertzian (2) pressure; 0: the plain vector law.
     """
 
     name: str
@@ -123,6 +128,7 @@ class FrictionPair:
     preload: float | Callable[[float], float] = 0.0
     dim: int = 1
     norms: tuple = ()
+    patch: int = 0
 
     # The normal load of the pair (``docs/method.md`` sections 5.1 and 9; MotionSolve's inputs):
     #     N = sum_r w_r |lambda_r|  +  sqrt(sum_s lambda_s^2)  +  preload
@@ -160,6 +166,10 @@ class FrictionPair:
         if type(self.dim) is not int or self.dim not in (1, 2, 3):
             raise ModelError(f"{where}: dim = {self.dim!r} is invalid; a friction pair's slip "
                              "velocity has dimension 1, 2 or 3")
+        if self.patch not in (0, 1, 2) or (self.patch and (self.dim != 3 or str(
+                self.law).lower() != "coulomb")):
+            raise ModelError(f"{where}: patch = {self.patch!r} is invalid; a patch pair "
+                             "(1 uniform, 2 Hertzian pressure) is a Coulomb pair of dim 3")
         for rows, weight in self.norms:
             if not 1 <= len(rows) <= 3 or not (float(weight) >= 0.0 and np.isfinite(weight)):
                 raise ModelError(f"{where}: a norm load term needs 1-3 rows and a finite "

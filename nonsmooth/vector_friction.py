@@ -81,6 +81,24 @@ def slip_direction(v_T: np.ndarray, e_ref: np.ndarray, scale: float = 1.0) -> np
     return -e if float(e @ e_ref) < 0.0 else e
 
 
+def patch_direction(patch: int, v_T: np.ndarray, e_ref: np.ndarray,
+                    scale: float = 1.0) -> np.ndarray:
+    """The slip coefficients per unit ``mu`` (3,) of a Coulomb pair over a contact patch
+    (``FrictionPair.patch``; rows ``(v_x, v_y, a omega)``): ``(f v / |v|, t sgn(a omega))``
+    with the Contensou factors of ``|v| / (a |omega|)`` (:mod:`nonsmooth.contact.contensou`),
+    turned as :func:`slip_direction` turns ``e``; ``e_ref`` at rest."""
+    from .contact.contensou import contensou_speeds
+
+    speed = math.sqrt(float(v_T @ v_T))
+    if speed <= REST * scale:
+        return e_ref.copy()
+    s = math.hypot(float(v_T[0]), float(v_T[1]))
+    f, t, _, _ = contensou_speeds(int(patch), s, abs(float(v_T[2])))
+    out = np.array([f * v_T[0] / s if s > 0.0 else 0.0, f * v_T[1] / s if s > 0.0 else 0.0,
+                    t * np.sign(v_T[2])])
+    return -out if float(v_T @ e_ref) < 0.0 else out
+
+
 def vector_coefficients(law, v_T: np.ndarray, z) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(a, b, dz/dt)`` (each (d,)) of ``F_T = -a N - b`` for a smooth law on the vector slip
     velocity ``v_T`` (m/s) with the law's states ``z`` (d per state of the law; LuGre: the
@@ -157,6 +175,9 @@ def stage_friction(dyn, W, v, v_T, modes, z):
                 continue
             if d == 1:
                 a_rows[r.start] = dyn._mu[i] * modes[i]
+            elif getattr(dyn.system.pairs[i], "patch", 0):  # over a patch (Contensou)
+                a_rows[r] = dyn._mu[i] * patch_direction(dyn.system.pairs[i].patch, v_T[r],
+                                                         dyn.e_ref[r], scale)
             else:
                 a_rows[r] = dyn._mu[i] * slip_direction(v_T[r], dyn.e_ref[r], scale)
         else:

@@ -108,6 +108,17 @@ class Contact:
         Rolling resistance (m, > 0): a set-valued torque ``|M| <= eta N`` about the tangents
         against the relative rolling, ``eta`` this arm (Chrono's, MuJoCo's and Siconos'
         rolling friction). A pair ``<name>.rolling`` of dimension 2.
+    patch_friction : {"uniform", "hertz"}, optional
+        Coulomb friction integrated over a circular contact patch of radius ``a``: the sliding
+        force and the spinning torque about the normal coupled exactly (Contensou: ``|F| = mu
+        N f(eps)``, ``|M| = mu N a t(eps)``, ``eps = |v| / (a |omega|)``,
+        :mod:`nonsmooth.contact.contensou`) for a uniform or Hertzian pressure; one pair
+        ``<name>`` of dimension 3 (the sliding velocity, then the rim speed ``a omega``),
+        which sticks as a whole (set-valued at rest; its stick test bounds ``(F, M / a)`` by
+        ``mu_s N``). Needs ``mu`` (Coulomb); not with ``torsion_radius``.
+    patch_radius : float, optional
+        The patch's radius ``a`` (m): needed with a point law; a volumetric contact takes
+        ``sqrt(A / pi)`` of its contact patch's area ``A`` unless given.
     law : {"coulomb", "lugre", "regularized", "bristle"}
         The friction law (``simulate(friction=...)`` may override it); ``friction_params`` its
         other parameters (:class:`nonsmooth.system.FrictionPair`'s ``params``).
@@ -121,7 +132,8 @@ class Contact:
 
     def __init__(self, name, body_a, shape_a, body_b, shape_b, *, normal, restitution=None,
                  damping=None, margin: float = 1e-3, mu=None, mu_s=None, law: str = "coulomb",
-                 friction_params: dict | None = None, torsion_radius=None, rolling_arm=None):
+                 friction_params: dict | None = None, torsion_radius=None, rolling_arm=None,
+                 patch_friction=None, patch_radius=None):
         self.name = check_name(name, "contact")
         where = f"contact '{self.name}'"
         for label, shape in (("shape_a", shape_a), ("shape_b", shape_b)):
@@ -156,6 +168,8 @@ class Contact:
         self.mu, self.mu_s, self.law = mu, mu_s, law
         self.friction_params = dict(friction_params or {})
         self.torsion_radius, self.rolling_arm = torsion_radius, rolling_arm
+        self.patch, self.patch_radius = self._patch(where, patch_friction, patch_radius,
+                                                    normal, mu, law, torsion_radius)
         self._check_friction(where)
         if torsion_radius is not None and mu is None:
             raise ModelError(f"{where}: torsion_radius needs mu= (the spin friction is mu r N)")
@@ -179,6 +193,43 @@ class Contact:
             return normal, *normal_law(normal, restitution, damping, shape_a, shape_b)
         except ModelError as exc:
             raise ModelError(f"{where}: {exc}") from None
+
+    @staticmethod
+    def _patch(where: str, patch_friction, patch_radius, normal, mu, law,
+               torsion_radius) -> tuple[int, float]:
+        """The patch friction's pressure code (0 none, ``contensou.UNIFORM`` or ``HERTZ``) and
+        its given radius (m; 0: the volume of interference's patch), checked."""
+        from .contensou import PRESSURES
+
+        if patch_friction is None:
+            if patch_radius is not None:
+                raise ModelError(f"{where}: patch_radius needs patch_friction= (\"uniform\" "
+                                 "or \"hertz\")")
+            return 0, 0.0
+        code = PRESSURES.get(str(patch_friction).strip().lower())
+        if code is None:
+            raise ModelError(f"{where}: patch_friction = {patch_friction!r} is not a pressure "
+                             "distribution; use \"uniform\" or \"hertz\"")
+        if mu is None or str(law).strip().lower() != "coulomb":
+            raise ModelError(f"{where}: patch_friction is Coulomb friction over the patch; it "
+                             "needs mu= (and law=\"coulomb\")")
+        if torsion_radius is not None:
+            raise ModelError(f"{where}: patch_friction couples the spin friction to the "
+                             "sliding itself; leave torsion_radius out")
+        if not isinstance(normal, Volumetric) and patch_radius is None:
+            raise ModelError(f"{where}: patch_friction with a point law needs patch_radius= "
+                             "(m), the contact patch's radius; the volumetric law takes it "
+                             "from its patch")
+        radius = 0.0
+        if patch_radius is not None:
+            try:
+                radius = float(patch_radius)
+            except (TypeError, ValueError):
+                radius = math.nan
+            if not (math.isfinite(radius) and 0.0 < radius <= 1.0):
+                raise ModelError(f"{where}: patch_radius = {patch_radius!r} is invalid; it "
+                                 "must be a number in (0, 1] (m)")
+        return code, radius
 
     @staticmethod
     def _volumetric_law(where: str, law: Volumetric, restitution, damping, shape_a,
@@ -285,15 +336,18 @@ class Contact:
 
     def friction_pair(self):
         """The contact's :class:`~nonsmooth.system.FrictionPair` (dimension 2 in the tangent
-        plane; planar shapes: 1, along the tangent line; no load row: its load is the contact's
-        normal force), or None without friction."""
+        plane; planar shapes: 1, along the tangent line; with ``patch_friction`` 3, the
+        patch's sliding velocity and rim speed ``a omega``; no load row: its load is the
+        contact's normal force), or None without friction."""
         if self.mu is None:
             return None
         from ..system import FrictionPair
 
         try:
             pair = FrictionPair(self.name, None, self.mu, self.mu_s, law=self.law,
-                                params=self.friction_params, dim=1 if self.planar else 2)
+                                params=self.friction_params,
+                                dim=1 if self.planar else 3 if self.patch else 2,
+                                patch=self.patch)
             pair.make_law()
         except ModelError as exc:
             raise ModelError(f"contact '{self.name}': {exc}") from None

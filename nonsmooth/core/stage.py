@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from .. import prebuilt
+from ..contact.contensou import contensou_speeds
 from . import layout
 from .layout import (
     H_2ALPHA,
@@ -268,6 +269,27 @@ def _slip_direction(mu, v_T, e_ref, scale, a):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _patch_direction(mu, patch, v_T, e_ref, scale, a):
+    """``a`` (3,) of a slipping Coulomb pair over a contact patch (``FrictionPair.patch``:
+    rows ``v_T = (v_x, v_y, a_p omega)``): ``mu (f v / |v|, t sgn(a_p omega))`` with the
+    Contensou factors ``f, t`` of the ratio ``|v| / (a_p |omega|)``
+    (``contact.contensou.contensou_speeds``, pressure ``patch``: 1 uniform, 2 Hertzian), the
+    sign turned as :func:`_slip_direction` turns it against ``e_ref``; ``mu e_ref`` at rest."""
+    speed = math.sqrt(v_T[0] * v_T[0] + v_T[1] * v_T[1] + v_T[2] * v_T[2])
+    if speed <= REST * scale:
+        for r in range(3):
+            a[r] = mu * e_ref[r]
+        return
+    along = (v_T[0] * e_ref[0] + v_T[1] * e_ref[1] + v_T[2] * e_ref[2]) / speed
+    s = math.sqrt(v_T[0] * v_T[0] + v_T[1] * v_T[1])
+    f, t, _, _ = contensou_speeds(int(patch), s, abs(v_T[2]))
+    sign = -mu if along < 0.0 else mu
+    a[0] = sign * f * v_T[0] / s if s > 0.0 else 0.0
+    a[1] = sign * f * v_T[1] / s if s > 0.0 else 0.0
+    a[2] = sign * t * (1.0 if v_T[2] > 0.0 else -1.0 if v_T[2] < 0.0 else 0.0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
                           slip, stick):
     """:func:`_friction_laws` of a plan with vector pairs (``docs/seam.md`` 5.2): the
@@ -293,6 +315,9 @@ def _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all,
                 continue
             if d == 1:
                 a_all[w] = mu[i] * modes[i]
+            elif d == 3 and law_par[i * N_LAW] > 0.0:  # over a patch (Contensou)
+                _patch_direction(mu[i], law_par[i * N_LAW], v_T[w:w + d], e_ref[w:w + d],
+                                 scale, a_all[w:w + d])
             else:
                 _slip_direction(mu[i], v_T[w:w + d], e_ref[w:w + d], scale, a_all[w:w + d])
         else:

@@ -33,13 +33,15 @@ the normal row ``n . (v_b(x) - v_a(x))`` and the two tangent rows at each point 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..contact.element import MIN_IMPACT_SPEED, RIGID
 from ..contact.geometry import MAX_POINTS, pair_geometry
 from ..contact.laws import HYSTERETIC, normal_force
 from ..contact.shapes import PLANE
-from ..contact.volume import interference
+from ..contact.volume import contact_patch, interference
 from ..contact.volumetric import VOLUMETRIC
 from .primitives import Kinematics
 
@@ -262,6 +264,9 @@ class CompiledContact:
         body axes: ``t . (omega_i x s) = omega'_i . (s' x R_i^T t)``, ``s' = R_i^T (x -
         r_i)``). ``kind="spin"``: the row ``n . (omega_b - omega_a)`` (1, n_v);
         ``"rolling"``: ``t_k . (omega_b - omega_a)`` (2, n_v)."""
+        if kind == "patch":  # the sliding rows, then the rim speed a n . (omega_b - omega_a)
+            return np.vstack((self.slip_rows(K, n_v, "slide"),
+                              self.patch_radius(K) * self.slip_rows(K, n_v, "spin")))
         x, n = self.friction_point(K)
         if kind != "slide":  # n . (omega_b - omega_a), t_k . (omega_b - omega_a)
             axes = (n,) if kind == "spin" else tangents(n)
@@ -279,6 +284,23 @@ class CompiledContact:
                     Rt = K.R[i].T
                     W[k, 6 * i + 3:6 * i + 6] += sign * _cross(Rt @ (x - K.r[i]), Rt @ t)
         return W
+
+    def patch_radius(self, K: Kinematics) -> float:
+        """The radius ``a`` (m) of the patch friction's patch: the contact's ``patch_radius``,
+        else ``sqrt(A / pi)`` of the volume of interference's contact patch (0 while open)."""
+        if self.contact.patch_radius:
+            return float(self.contact.patch_radius)
+        if not self.volumetric:
+            return 0.0
+        c = self.contact
+        s, p = (self.b, self.a) if self.plane_a else (self.a, self.b)
+        shape, plane = (c.shape_b, c.shape_a) if self.plane_a else (c.shape_a, c.shape_b)
+        m = K.R[p] @ np.asarray(plane.normal, dtype=float)
+        m = m / np.linalg.norm(m)
+        P = K.r[p] + K.R[p] @ (np.asarray(plane.position, dtype=float)
+                               + np.asarray(plane.point, dtype=float))
+        A, _ = contact_patch(shape, K.R[s].T @ (P - K.r[s]), K.R[s].T @ m)
+        return math.sqrt(A / math.pi)
 
     def potential(self, K: Kinematics) -> float:
         """The elastic energy (J) of the penetrating points (0 for a rigid contact)."""

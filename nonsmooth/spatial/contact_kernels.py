@@ -8,13 +8,16 @@ _evaluate_into`); ``kernels.spatial_contact_terms`` is the same loop for the Pyt
 
 Table rows, one per contact:
 
-* ``ints`` (n_c, :data:`N_INTS`): ``[CONTACT, a, b, c, 0, 0, kind_a, kind_b, law_kind,
+* ``ints`` (n_c, :data:`N_INTS`): ``[CONTACT, a, b, c, patch, 0, kind_a, kind_b, law_kind,
   w_slide, w_spin, w_rolling, p_slide, p_spin, p_rolling]``: the bodies (-1 the ground), the
-  contact's index, the shapes' and the law's kind codes, the first row of ``W`` of its sliding
-  (2 rows), spin (1) and rolling (2) friction pairs and those pairs' indices (-1: none);
+  contact's index, its patch friction's pressure code (0 none; its one pair of dimension 3:
+  the sliding rows, then the spin row scaled by the patch's radius, ``w_spin = w_slide + 2``),
+  the shapes' and the law's kind codes, the first row of ``W`` of its sliding (2 rows), spin
+  (1) and rolling (2) friction pairs and those pairs' indices (-1: none);
 * ``floats`` (n_c, :data:`N_FLOATS`): the shapes' packed numbers (6 each), the law's numbers
   (3), the margin (m), the smallest impact speed (m/s, ``contact.element.MIN_IMPACT_SPEED``),
-  the shapes' centres in their bodies' frames (3 each, m; ``Shape.position``).
+  the shapes' centres in their bodies' frames (3 each, m; ``Shape.position``), the patch
+  friction's given radius (m; 0: the volume of interference's patch).
 
 A volumetric contact (law kind ``VOLUMETRIC``, a shape against a plane) has one load at the
 centroid of its volume of interference (:func:`_volumetric_load`, after
@@ -47,7 +50,7 @@ __all__ = ["CONTACT", "MAX_POINTS", "N_INTS", "N_FLOATS", "VOLUME_BUFFER", "cont
 #: The kind code of a contact's row in the spatial kernel tables (after
 #: ``nonsmooth.spatial.tables``' element kinds).
 CONTACT = 40
-N_INTS, N_FLOATS = 15, 23
+N_INTS, N_FLOATS = 15, 24
 _PT = 7  # a geometry row: (gap, x, y, z, nx, ny, nz)
 #: A volumetric contact's buffer (floats): ``volume_into``'s output, the plane's point and
 #: normal in the shape's frame (3 each), its scratch.
@@ -72,10 +75,15 @@ def contact_tables(system) -> tuple[np.ndarray, np.ndarray]:
         floats[c, 16] = MIN_IMPACT_SPEED
         floats[c, 17:20] = cc.offset_a
         floats[c, 20:23] = cc.offset_b
-    col = {"slide": 9, "spin": 10, "rolling": 11}
+    col = {"slide": 9, "spin": 10, "rolling": 11, "patch": 9}
     for i, c, kind in system._contact_rows:
         ints[c, col[kind]] = int(system.w_row[i])
         ints[c, col[kind] + 3] = i
+        if kind == "patch":  # the sliding rows, then the spin row, one pair
+            cc = system._contacts[c].contact
+            ints[c, 4] = cc.patch
+            ints[c, 10] = int(system.w_row[i]) + 2
+            floats[c, 23] = cc.patch_radius
     return ints, floats
 
 
@@ -402,10 +410,11 @@ def _row_into(W, w, kin, i, sign, x0, x1, x2, t0, t1, t2, angular_only):
 
 
 @njit(cache=True, _nrt=False)
-def _friction_rows(W, ir, kin, x0, x1, x2, n0, n1, n2, axis):
+def _friction_rows(W, ir, kin, x0, x1, x2, n0, n1, n2, axis, r_p):
     """A contact's friction rows of ``W`` at the friction point ``x`` with normal ``n``:
-    sliding (``ir[9]``: ``t_k . (v_b(x) - v_a(x))``), spin (``ir[10]``: ``n . (omega_b -
-    omega_a)``), rolling (``ir[11]``: ``t_k . (omega_b - omega_a)``); -1: none."""
+    sliding (``ir[9]``: ``t_k . (v_b(x) - v_a(x))``), spin (``ir[10]``: ``r_p n . (omega_b -
+    omega_a)``, ``r_p`` 1, or the patch's radius for patch friction: :func:`_patch_scale`),
+    rolling (``ir[11]``: ``t_k . (omega_b - omega_a)``); -1: none."""
     t0, t1, t2, u0, u1, u2 = _tangents(n0, n1, n2, axis)
     for i, sign in ((ir[2], 1.0), (ir[1], -1.0)):
         if i < 0:
@@ -416,11 +425,23 @@ def _friction_rows(W, ir, kin, x0, x1, x2, n0, n1, n2, axis):
             _row_into(W, w + 1, kin, i, sign, x0, x1, x2, u0, u1, u2, False)
         w = ir[10]
         if w >= 0:
-            _row_into(W, w, kin, i, sign, x0, x1, x2, n0, n1, n2, True)
+            _row_into(W, w, kin, i, sign, x0, x1, x2, r_p * n0, r_p * n1, r_p * n2, True)
         w = ir[11]
         if w >= 0:
             _row_into(W, w, kin, i, sign, x0, x1, x2, t0, t1, t2, True)
             _row_into(W, w + 1, kin, i, sign, x0, x1, x2, u0, u1, u2, True)
+
+
+@njit(cache=True, _nrt=False)
+def _patch_scale(ir, fr, vol):
+    """The spin row's factor: 1, or for patch friction (``ir[4]``, the pressure code) the
+    patch's radius (m): the contact's given one (``fr[23]``), else ``sqrt(A / pi)`` of the
+    contact patch of the volume of interference last computed into ``vol`` (0 while open)."""
+    if ir[4] <= 0:
+        return 1.0
+    if fr[23] > 0.0:
+        return fr[23]
+    return math.sqrt(max(vol[10], 0.0) / math.pi)
 
 
 @njit(cache=True, _nrt=False)
@@ -448,7 +469,7 @@ def _row_values_into(bias, scale, ir, kin, fr, pts, axis, vol):
         d2 = kin[ib, 17] - kin[ia, 17]
         w = ir[10]
         if w >= 0:
-            bias[w] += scale * (n0 * d0 + n1 * d1 + n2 * d2)
+            bias[w] += scale * _patch_scale(ir, fr, vol) * (n0 * d0 + n1 * d1 + n2 * d2)
         w = ir[11]
         if w >= 0:
             bias[w] += scale * (t0 * d0 + t1 * d1 + t2 * d2)
@@ -523,7 +544,7 @@ def contacts_into(it, ft, kin, kin_p, kin_m, h, impact, f, W, bias, plan, gaps, 
         elif not volumetric:  # (a volumetric contact's: its centroid)
             x0, x1, x2, n0, n1, n2 = _friction_point(ir, fr, pts, k)
         axis = _axis(n0, n1, n2)
-        _friction_rows(W, ir, kin, x0, x1, x2, n0, n1, n2, axis)
+        _friction_rows(W, ir, kin, x0, x1, x2, n0, n1, n2, axis, _patch_scale(ir, fr, vol))
         if h > 0.0:
             _row_values_into(bias, 0.5 / h, ir, kin_p, fr, pts, axis, vol)
             _row_values_into(bias, -0.5 / h, ir, kin_m, fr, pts, axis, vol)

@@ -390,8 +390,8 @@ class SpatialSystem(System):
 
     def _compile_contacts(self, model: SpatialModel, index_of) -> None:
         """The model's contacts (``nonsmooth.spatial.contact``) and their friction pairs after
-        the joints' (``_contact_rows``: ``(pair, contact, kind)``, kind ``"slide"``, ``"spin"``
-        or ``"rolling"``)."""
+        the joints' (``_contact_rows``: ``(pair, contact, kind)``, kind ``"slide"``, ``"spin"``,
+        ``"rolling"`` or ``"patch"``: the sliding and the spin over a patch, one pair)."""
         self._contacts = [CompiledContact(c, index_of(c.body_a), index_of(c.body_b))
                           for c in model.contacts]
         self.contact_names = tuple(c.name for c in model.contacts)
@@ -403,7 +403,7 @@ class SpatialSystem(System):
             if self._contacts[c].rigid:
                 continue
             pair = contact.friction_pair()
-            kinds = [] if pair is None else [("slide", pair)]
+            kinds = [] if pair is None else [("patch" if contact.patch else "slide", pair)]
             for kind, pr in kinds + contact.torque_pairs():
                 self._contact_rows.append((len(self.pairs), c, kind))
                 self.pairs.append(pr)
@@ -1324,18 +1324,27 @@ class SpatialSystem(System):
             name, w, d = self._contacts[c].name, int(self.w_row[i]), int(self.pair_dim[i])
             what = {"slide": ("slip", "m/s", "slip speed of body_b on body_a (tangent plane)",
                               "friction", "N"),
+                    "patch": ("slip", "m/s", "slip speed of body_b on body_a (tangent plane)",
+                              "friction", "N"),
                     "spin": ("spin", "rad/s", "spin of body_b on body_a about the normal",
                              "spin_torque", "N m"),
                     "rolling": ("rolling", "rad/s", "rolling rate of body_b on body_a",
                                 "rolling_torque", "N m")}[kind]
             rate, rate_unit, rate_what, load, load_unit = what
+            if kind == "patch":  # the sliding rows, then the rim speed a omega
+                d = 2
+                out[f"{name}.rim_speed"] = (lambda r, w=w: np.abs(r.v_T[:, w + 2]), "m/s",
+                                            "rim speed a |omega| of the spin about the normal")
+                out[f"{name}.spin_force"] = (
+                    lambda r, w=w: np.abs(r.F_T[:, w + 2]), "N",
+                    "the spin friction torque over the patch's radius (|M| / a)")
             out[f"{name}.{rate}"] = (
                 lambda r, w=w, d=d: np.linalg.norm(r.v_T[:, w:w + d], axis=1), rate_unit,
                 rate_what)
             out[f"{name}.{load}"] = (
                 lambda r, w=w, d=d: np.linalg.norm(r.F_T[:, w:w + d], axis=1), load_unit,
                 f"magnitude of the contact's {load.replace('_', ' ')}")
-            out[f"{name}.{'mode' if kind == 'slide' else kind + '_mode'}"] = (
+            out[f"{name}.{'mode' if kind in ('slide', 'patch') else kind + '_mode'}"] = (
                 lambda r, i=i: r.modes[:, i], "-",
                 "friction mode: 0 stick, else slip (2 for a two-dimensional slip)")
         return out
@@ -1377,7 +1386,8 @@ class SpatialSystem(System):
                     F -= force * n  # (n from a to b: the force on a is -f n)
                     N += force
                 for i, c_i, kind in self._contact_rows:
-                    if c_i == c and kind == "slide":  # F_k t_k on b (rows t_k . (v_b - v_a))
+                    if c_i == c and kind in ("slide", "patch"):  # F_k t_k on b (rows t_k .
+                        # (v_b - v_a))
                         w = int(self.w_row[i])
                         n_f = cc.friction_point(K)[1]
                         for t_k, F_k in zip(tangents(n_f), r.F_T[k, w:w + 2], strict=True):

@@ -27,6 +27,7 @@ from nonsmooth.contact import (
     Volumetric,
 )
 from nonsmooth.errors import ModelError
+from nonsmooth.models import build, load
 from nonsmooth.spatial import Body, Gravity, SpatialModel, ground
 from nonsmooth.spatial.rotation import from_axis_angle
 
@@ -37,7 +38,8 @@ FLOOR = Plane((0.0, 0.0, 0.0), (0.0, 0.0, 1.0))
 def _scene() -> SpatialModel:
     """Every shape on the floor, tilted into a partial regime (a box on an edge, a cylinder
     and a capsule tilted, an ellipsoid), a sphere under a plate (a plane on body a), with
-    friction (sliding, spin and rolling pairs at the centroid)."""
+    friction (sliding, spin and rolling pairs at the centroid; patch friction on the cylinder,
+    its radius from the patch, and on the ellipsoid, its radius given)."""
     mdl = SpatialModel("volumetric scene")
     law = Volumetric(k_v=2e8, damping=0.4)
     tilt = from_axis_angle((1.0, 0.3, 0.0), 0.35)
@@ -53,7 +55,9 @@ def _scene() -> SpatialModel:
                             orientation=tilt))
         mdl.add(Contact(f"{name}_floor", body, shape, ground, FLOOR, normal=law, mu=0.3,
                         torsion_radius=0.01 if k == 0 else None,
-                        rolling_arm=0.002 if k == 1 else None))
+                        rolling_arm=0.002 if k == 1 else None,
+                        patch_friction="uniform" if k == 2 else "hertz" if k == 4 else None,
+                        patch_radius=0.03 if k == 4 else None))
     plate = mdl.add(Body("plate", 3.0, (0.02, 0.02, 0.04), position=(3.0, 0.0, 0.5)))
     ball = mdl.add(Body("ball2", 1.0, (0.001,) * 3, position=(3.0, 0.01, 0.452)))
     mdl.add(Contact("under_plate", plate, Plane((0, 0, -0.05), (0, 0, -1)), ball,
@@ -218,3 +222,68 @@ def test_the_point_laws_arguments_are_refused_with_the_volumetric_one(kwargs):
     a = Body("a", 1.0, (1e-3,) * 3, position=(0.0, 0.0, 0.05))
     with pytest.raises(ModelError, match="not an argument of the volumetric law"):
         Contact("c", a, Sphere(0.05), ground, FLOOR, normal=Volumetric(k_v=1e9), **kwargs)
+
+
+def test_a_sliding_spinning_puck_stops_both_at_once_at_the_independent_stop_time():
+    """Model ``contact_puck``: Coulomb friction over the puck's uniformly loaded patch
+    (``patch_friction="uniform"``, the Contensou factors) stops its sliding and its spin at the
+    same instant: the engine's stop event against ``rigid_stop`` (the patch equations
+    integrated by scipy over ``ln(omega0 / omega)``) to 1e-8 relative, its limit ratio ``v /
+    (a omega)`` 0.653 (Farkas et al. 2003); the sliding and rim speeds on the way against the
+    same equations in time; the ratio falling towards the limit; and after the stop the puck
+    stays where it stopped (set-valued friction at rest)."""
+    module = load("contact_puck")
+    p = {"v0": 1.0, "omega0": 30.0, "a": 0.038, "mu": 0.2, "g": 9.81}
+    t_stop, eps = module.rigid_stop(p["v0"], p["omega0"], p["a"], p["mu"], p["g"])
+    assert eps == pytest.approx(module.limit_ratio(), rel=1e-9)
+    assert eps == pytest.approx(0.653, abs=5e-4)
+    r = nonsmooth.simulate(build("contact_puck"), 1.0, t_eval=np.linspace(0.0, 1.0, 201))
+    stops = [e.t for e in r.events.filter("table") if e.kind not in ("start", "touch")]
+    assert stops, [e.kind for e in r.events.filter("table")]
+    assert stops[0] == pytest.approx(t_stop, rel=1e-8)
+    # the speeds on the way: the patch equations in time (scipy), to 1e-7 m/s
+    from scipy.integrate import solve_ivp
+
+    from nonsmooth.contact.contensou import UNIFORM, contensou
+
+    def rhs(t, y):
+        f, tt = contensou(UNIFORM, y[0] / y[1])[:2]
+        return [-p["mu"] * p["g"] * f, -2.0 * p["mu"] * p["g"] * tt]
+
+    way = r.t < 0.99 * t_stop
+    ref = solve_ivp(rhs, (0.0, r.t[way][-1]), [p["v0"], p["a"] * p["omega0"]],
+                    t_eval=r.t[way], method="DOP853", rtol=1e-12, atol=1e-14)
+    assert np.max(np.abs(r["v"][way] - ref.y[0])) < 1e-7
+    assert np.max(np.abs(r["rim"][way] - ref.y[1])) < 1e-7
+    ratio = r["ratio"][way]
+    assert np.all(np.diff(ratio[ratio.size // 2:]) < 0.0) and ratio[-1] - eps < 0.015
+    after = r.t > t_stop + 0.01
+    assert np.all(r["table.mode"][after] == 0.0)
+    assert np.ptp(r["puck.x"][after]) < 1e-12 and np.max(np.abs(r["puck.wz"][after])) < 1e-9
+
+
+def test_the_puck_on_the_python_stage_stops_where_the_compiled_phases_stop_it(monkeypatch):
+    """The patch friction's slip law in the Python stage (``vector_friction.patch_direction``)
+    and in the compiled one (``core.stage._patch_direction``): the puck run without the
+    compiled phases stops at the same time to 1e-9 relative."""
+    import nonsmooth.vector_friction as vf
+    from nonsmooth.dynamics import Dynamics
+    from nonsmooth.spatial.model import SpatialSystem
+
+    model = build("contact_puck")
+    grid = np.linspace(0.0, 1.0, 11)
+    compiled = nonsmooth.simulate(model, 1.0, t_eval=grid)
+    monkeypatch.setattr(SpatialSystem, "compiled_family", lambda self, size, **kw: None)
+    monkeypatch.setattr(SpatialSystem, "compiled_terms", False)
+    monkeypatch.setattr(Dynamics, "_evaluate_compiled", lambda self, *a, **k: None)
+    monkeypatch.setattr(Dynamics, "_evaluate_face_free", lambda self, *a, **k: None)
+    calls = []
+    real = vf.patch_direction
+    monkeypatch.setattr(vf, "patch_direction", lambda *a: calls.append(1) or real(*a))
+    python = nonsmooth.simulate(build("contact_puck"), 1.0, t_eval=grid)
+    assert calls  # (the Python stage's law ran)
+
+    def stop(r):
+        return next(e.t for e in r.events.filter("table") if e.kind not in ("start", "touch"))
+
+    assert stop(python) == pytest.approx(stop(compiled), rel=1e-9)
