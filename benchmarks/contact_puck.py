@@ -85,7 +85,8 @@ def main(argv=None) -> None:
     stop = next(e.t for e in r.events.filter("table") if e.kind not in ("start", "touch"))
     print(f"reference (patch equations, scipy): stop at {t_ref:.12f} s, v / (a omega) -> "
           f"{eps:.6f}")
-    print(f"nonsmooth (patch friction): stop at {stop:.12f} s (relative {abs(stop - t_ref) / t_ref:.1e}), "
+    rel = abs(stop - t_ref) / t_ref
+    print(f"nonsmooth (patch friction): stop at {stop:.12f} s (relative {rel:.1e}), "
           f"{wall:.3f} s wall, {r.nfev} evaluations; target <= {TARGET_S:g} s: "
           f"{'met' if wall <= TARGET_S else 'not met'}")
     try:
