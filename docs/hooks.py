@@ -36,7 +36,7 @@ GALLERY_T_END = {"block_chain": 2.0, "crank_rocker": 2.2, "stick_slip_oscillator
                  "spatial_belt_block": 3.0, "bricard": 1.0, "contact_bouncing_ball": 0.25,
                  "contact_rolling_ball": 0.35, "contact_box_incline": 1.2,
                  "contact_payload_plate": 1.5, "contact_rattleback": 6.0,
-                 "contact_puck": 1.0}
+                 "contact_puck": 1.0, "contact_rolling_disc": 0.3}
 GALLERY_PARAMS = {"block_chain": {"N": 5}}  # a chain of 5 shows the waves and builds fast
 
 

@@ -46,7 +46,10 @@ start. The contact: Hertz with the materials (a steel payload ``E``, ``nu`` on a
 ``E_plate``, ``nu_plate``; by default a polyethylene plate, which keeps the contact stiffness
 moderate: an acetal plate, ``E_plate=3e9``, takes 1.6x the run time, a steel one more),
 restitution ``e`` (exact), Coulomb friction ``mu`` (sliding) and ``mu_s`` (static) with exact
-stick.
+stick. With ``layer > 0`` the contact takes the volumetric law instead
+(``Volumetric(E=E_plate, depth=layer, damping=a_v)``: the plate a compliant layer of that depth
+on a rigid base, the force from the volume of the half-sphere's cap pressed into it, at the
+cap's centroid, with its rolling resistance), the friction at the cap's centroid.
 
 The task (quintic blends ``10 s^3 - 15 s^4 + 6 s^5`` between rests):
 
@@ -86,7 +89,7 @@ import math
 
 import numpy as np
 
-from nonsmooth.contact import Contact, Hertz, Plane, Sphere
+from nonsmooth.contact import Contact, Hertz, Plane, Sphere, Volumetric
 from nonsmooth.model import Model, Output, Parameter, check_parameters
 from nonsmooth.spatial import Body, Driver, Gravity, Revolute, SpatialModel, Spring, ground
 from nonsmooth.spatial.elements import Translational
@@ -110,6 +113,9 @@ PARAMETERS = [
     Parameter("nu_plate", 0.4, "-", "Poisson's ratio of the plate", 0.0, 0.4999),
     Parameter("e", 0.5, "-", "coefficient of restitution of the contact", 0.0, 1.0,
               exclusive=True),
+    Parameter("layer", 0.0, "m", "depth of the plate's compliant layer for the volumetric law "
+              "(k_v = E_plate / layer); 0: Hertz point contact", 0.0, 1.0),
+    Parameter("a_v", 1.0, "s/m", "damping of the volumetric law (with layer > 0)", 0.0, 1e3),
     Parameter("mu", 0.3, "-", "dynamic (sliding) friction coefficient", 0.0, 10.0,
               exclusive=True),
     Parameter("mu_s", 0.4, "-", "static friction coefficient (>= mu)", 0.0, 10.0,
@@ -299,9 +305,13 @@ def arm_and_plate(p: dict, *, python_drivers: bool = False) -> SpatialModel:
     mdl.add(Spring("spring_y", carriage, payload, C - 0.05 * y, C, p["k_t"], damping=p["c_t"]))
     del stage_n, stage_x, stage_y
     z_plate = C[2] - R - p["clearance"]
+    if p["layer"] > 0.0:  # the volumetric law: the plate a compliant layer of that depth
+        law = {"normal": Volumetric(E=p["E_plate"], depth=p["layer"], damping=p["a_v"])}
+    else:  # Hertz point contact, the restitution exact
+        law = {"normal": Hertz(E=p["E"], nu=p["nu"], E2=p["E_plate"], nu2=p["nu_plate"]),
+               "restitution": p["e"]}
     mdl.add(Contact("plate", payload, Sphere(R), ground, Plane((0.0, 0.0, z_plate), z),
-                    normal=Hertz(E=p["E"], nu=p["nu"], E2=p["E_plate"], nu2=p["nu_plate"]),
-                    restitution=p["e"], mu=p["mu"], mu_s=p["mu_s"]))
+                    mu=p["mu"], mu_s=p["mu_s"], **law))
     # the task: lower the wrist straight down (shoulder and elbow by the inverse kinematics,
     # the wrist pitch keeping the tool vertical), drag (base), lift; each joint's trajectory a
     # quintic spline the compiled phases evaluate themselves (:func:`joint_trajectories`)

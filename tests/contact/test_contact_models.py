@@ -22,7 +22,8 @@ from nonsmooth.models import available, build, load
 
 def test_the_contact_models_are_bundled():
     assert {"contact_bouncing_ball", "contact_rolling_ball", "contact_box_incline",
-            "contact_payload_plate", "contact_rattleback", "contact_puck"} <= set(available())
+            "contact_payload_plate", "contact_rattleback", "contact_puck",
+            "contact_rolling_disc"} <= set(available())
 
 
 def test_bouncing_ball_falls_flies_and_rebounds_by_the_closed_forms():
@@ -177,3 +178,18 @@ def test_dragged_payload_slides_at_mu_n_and_sticks_within_mu_s_n(payload_run):
     # the drivers hold the arm: finite torques, the base's nonzero only while it drags
     assert np.all(np.isfinite([r[f"tau_{j}"] for j in load("contact_payload_plate").JOINTS]))
     assert abs(r["tau_shoulder"][r.t == 0.0][0]) > 1.0  # (gravity)
+
+
+def test_the_payload_pressed_with_the_volumetric_law_carries_the_stage_spring():
+    """``contact_payload_plate`` with ``layer > 0``: the half-sphere pressed into a compliant
+    layer (the volumetric law, ``k_v = E_plate / layer``). While the arm holds still the
+    contact carries the stage's pressing spring, ``N ~ k_n press``, its force is ``k_v V`` of
+    the cap's volume, and the friction at the cap's centroid holds the payload stuck."""
+    model = build("contact_payload_plate", layer=0.01)
+    p = model.parameters
+    r = nonsmooth.simulate(model, 1.5, t_eval=np.linspace(1.2, 1.5, 31))
+    k_v = p["E_plate"] / p["layer"]
+    assert np.allclose(r["plate.N"], k_v * r["plate.V"], rtol=1e-6)
+    assert r["N"].mean() == pytest.approx(p["k_n"] * p["press"], rel=0.02)
+    assert np.all(r["plate.mode"] == 0.0)
+    assert np.ptp(r["payload.x"]) < 1e-12 and np.ptp(r["payload.y"]) < 1e-12

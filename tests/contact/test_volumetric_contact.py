@@ -287,3 +287,21 @@ def test_the_puck_on_the_python_stage_stops_where_the_compiled_phases_stop_it(mo
         return next(e.t for e in r.events.filter("table") if e.kind not in ("start", "touch"))
 
     assert stop(python) == pytest.approx(stop(compiled), rel=1e-9)
+
+
+def test_a_disc_rolls_to_rest_at_the_decay_rate_of_its_volume_of_interference():
+    """Model ``contact_rolling_disc``: rolling without slip on a damped mat, the disc's speed
+    decays as ``v0 exp(-lambda t)``, ``lambda = k_v a J / (I + m h^2)`` from the volume of
+    interference at the static depth (``decay_rate``: ``interference`` of the cylinder, ``J``
+    its inertia about the rolling axis), to 1e-8 m/s over 0.2 s; the normal force stays
+    ``m g`` and the friction stuck."""
+    module = load("contact_rolling_disc")
+    model = build("contact_rolling_disc")
+    p = model.parameters
+    lam = module.decay_rate(p)
+    assert 1.0 < lam < 4.0
+    r = nonsmooth.simulate(model, 0.2, t_eval=np.linspace(0.0, 0.2, 11))
+    assert np.max(np.abs(r["v"] - p["v0"] * np.exp(-lam * r.t))) < 1e-8
+    assert np.allclose(r["mat.N"], p["m"] * p["g"], rtol=1e-9)
+    assert np.all(r["mat.mode"][1:] == 0.0)
+    assert np.all(r["T"] < 0.0)  # against the spin (about +y, rolling along +x)
