@@ -167,7 +167,10 @@ def _run_announced(payload: bytes, index: int, params: dict) -> dict:
 
     if _STARTED is not None:
         _STARTED.put(index)  # written at once (a SimpleQueue): seen even if the worker dies
-    return run_pickled(payload, index, params)
+    row = run_pickled(payload, index, params)
+    if _STARTED is not None:  # done: if its row is lost with a broken pool, it ran again
+        _STARTED.put(-index - 1)
+    return row
 
 
 class Processes(Scheduler):
@@ -191,7 +194,7 @@ class Processes(Scheduler):
 
         self._context = multiprocessing.get_context("spawn")
         self._started = self._context.SimpleQueue()
-        self._announced: set[int] = set()
+        self._announced: set[int] = set()  # started, and not (known to be) finished
         self._start_pool()
         return self
 
@@ -293,9 +296,15 @@ class Processes(Scheduler):
         return 4 * self.workers
 
     def _drain(self) -> None:
-        """Read the cases the workers announced (the queue's pipe must never fill up)."""
+        """Read the cases the workers announced (the queue's pipe must never fill up): a
+        start (the case's index) or an end (``-index - 1``: it finished, so a broken pool that
+        loses its row did not die under it, and it runs again)."""
         while not self._started.empty():
-            self._announced.add(self._started.get())
+            i = self._started.get()
+            if i >= 0:
+                self._announced.add(i)
+            else:
+                self._announced.discard(-i - 1)
 
 
 class Dask(Scheduler):
