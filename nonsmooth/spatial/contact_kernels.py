@@ -340,6 +340,9 @@ def _lowest_feature(pts, k):
             x1 += pts[r, 2]
             x2 += pts[r, 3]
             cnt += 1
+    if cnt == 0:  # (NaN gaps: a diverged trial state, which the evaluation reports as not
+        # finite and the integrator rejects; no division by zero)
+        return pts[deep, 1], pts[deep, 2], pts[deep, 3], pts[deep, 4], pts[deep, 5], pts[deep, 6]
     return x0 / cnt, x1 / cnt, x2 / cnt, pts[deep, 4], pts[deep, 5], pts[deep, 6]
 
 

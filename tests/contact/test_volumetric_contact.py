@@ -305,3 +305,17 @@ def test_a_disc_rolls_to_rest_at_the_decay_rate_of_its_volume_of_interference():
     assert np.allclose(r["mat.N"], p["m"] * p["g"], rtol=1e-9)
     assert np.all(r["mat.mode"][1:] == 0.0)
     assert np.all(r["T"] < 0.0)  # against the spin (about +y, rolling along +x)
+
+
+def test_an_open_contacts_friction_point_of_a_diverged_state_is_nan_not_an_exception():
+    """``contact_kernels._lowest_feature`` at geometry rows with NaN gaps (a trial step that
+    diverged, which the evaluation reports as not finite and the integrator rejects): NaN,
+    where it divided by zero and raised ``ZeroDivisionError`` out of the compiled phase (a box
+    rocked over its edge onto its side, at 1.27 s)."""
+    from nonsmooth.spatial.contact_kernels import _lowest_feature
+
+    pts = np.full((4, 7), np.nan)
+    assert np.all(np.isnan(_lowest_feature(pts, 4)))
+    pts = np.array([[1e-3, 0.0, 0.0, 0.0, 0, 0, 1], [1e-3, 1.0, 0.0, 0.0, 0, 0, 1],
+                    [2e-3, 5.0, 5.0, 0.0, 0, 0, 1]], dtype=float)
+    assert _lowest_feature(pts, 3)[:3] == pytest.approx((0.5, 0.0, 0.0))
