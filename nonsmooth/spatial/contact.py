@@ -116,6 +116,18 @@ class CompiledContact:
         rows = self.points(K)
         return self._rate(K, rows[int(np.argmin(rows[:, 0]))])
 
+    def _plane(self, K: Kinematics) -> tuple:
+        """A volumetric contact's ``(s, p, shape, P, m)``: the shape's body and the plane's
+        (-1 the ground), the shape, and the plane's point (m) and unit normal (out of it),
+        world."""
+        c = self.contact
+        s, p = (self.b, self.a) if self.plane_a else (self.a, self.b)
+        shape, plane = (c.shape_b, c.shape_a) if self.plane_a else (c.shape_a, c.shape_b)
+        m = K.R[p] @ np.asarray(plane.normal, dtype=float)
+        P = K.r[p] + K.R[p] @ (np.asarray(plane.position, dtype=float)
+                               + np.asarray(plane.point, dtype=float))
+        return s, p, shape, P, m / np.linalg.norm(m)
+
     def volume(self, K: Kinematics) -> dict:
         """A volumetric contact's state at ``K`` (world): ``V`` (m^3), ``centroid`` (3,),
         ``inertia`` (3, 3; m^5, about the centroid), ``normal`` (3,; the plane's, out of it),
@@ -123,13 +135,7 @@ class CompiledContact:
         the shape's material point at the centroid on the plane's), ``omega`` (3,; rad/s, the
         shape's angular velocity relative to the plane's) and the bodies ``s`` (the shape's)
         and ``p`` (the plane's)."""
-        c = self.contact
-        s, p = (self.b, self.a) if self.plane_a else (self.a, self.b)
-        shape, plane = (c.shape_b, c.shape_a) if self.plane_a else (c.shape_a, c.shape_b)
-        m = K.R[p] @ np.asarray(plane.normal, dtype=float)
-        m = m / np.linalg.norm(m)
-        P = K.r[p] + K.R[p] @ (np.asarray(plane.position, dtype=float)
-                               + np.asarray(plane.point, dtype=float))
+        s, p, shape, P, m = self._plane(K)
         Rs = K.R[s]
         it = interference(shape, Rs.T @ (P - K.r[s]), Rs.T @ m)
         x_c = K.r[s] + Rs @ it.centroid
@@ -292,13 +298,7 @@ class CompiledContact:
             return float(self.contact.patch_radius)
         if not self.volumetric:
             return 0.0
-        c = self.contact
-        s, p = (self.b, self.a) if self.plane_a else (self.a, self.b)
-        shape, plane = (c.shape_b, c.shape_a) if self.plane_a else (c.shape_a, c.shape_b)
-        m = K.R[p] @ np.asarray(plane.normal, dtype=float)
-        m = m / np.linalg.norm(m)
-        P = K.r[p] + K.R[p] @ (np.asarray(plane.position, dtype=float)
-                               + np.asarray(plane.point, dtype=float))
+        s, _, shape, P, m = self._plane(K)
         A, _ = contact_patch(shape, K.R[s].T @ (P - K.r[s]), K.R[s].T @ m)
         return math.sqrt(A / math.pi)
 
