@@ -66,10 +66,10 @@ def scene(speed: float) -> SpatialModel:
     return mdl
 
 
-def case(speed: float, mode: float):
-    """The compiled evaluation's arguments at the scene's initial state, every contact closed
-    (impact speed 0: it closed at rest) with its friction in ``mode`` (0 stick, 1 slip)."""
-    mdl = scene(speed)
+def compiled_args(mdl: SpatialModel, mode: float):
+    """``(args, gap_offset)``: the arguments of ``spatial.kernels._spatial_dy_into`` at the
+    model's initial state, every contact closed at rest (impact speed 0) and every friction
+    pair in ``mode`` (0 stick, 1 or 2 slip), and where the contacts' gaps sit in its buffer."""
     system = mdl.compile()
     dyn = Dynamics(system)
     q, v = mdl.initial_state()
@@ -77,12 +77,30 @@ def case(speed: float, mode: float):
     it, ft = fam.data[0], fam.data[1]
     plan = dyn.plan
     ws, iw = sk.workspace(it, plan)
-    y = np.concatenate((q, v, np.zeros(5), np.zeros(N_BALLS)))
+    y = np.concatenate((q, v, np.zeros(5), np.zeros(len(system.contact_names))))
     out = np.empty(dyn.buffer_size)
     modes = np.full(len(system.pairs), mode)
     args = (it, ft, fam.data[2], np.zeros((it.shape[0], 3)), *fam.data[3:], plan, dyn.Wt, 0.0,
             y, modes, np.zeros(0), out, np.empty_like(y), ws, iw)
     return args, dyn.gap_offset
+
+
+def case(speed: float, mode: float):
+    """The compiled evaluation's arguments at the scene's initial state, every contact closed
+    (impact speed 0: it closed at rest) with its friction in ``mode`` (0 stick, 1 slip)."""
+    return compiled_args(scene(speed), mode)
+
+
+def mj_forward_us(m, d, repeat: int) -> float:
+    """``mj_forward(m, d)`` from Python: us per call, best of ``repeat``."""
+    calls = CALLS // 5
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(calls):
+            mujoco.mj_forward(m, d)
+        times.append((time.perf_counter() - start) / calls)
+    return 1e6 * min(times)
 
 
 def mujoco_us(repeat: int, speed: float) -> float:
@@ -99,14 +117,7 @@ def mujoco_us(repeat: int, speed: float) -> float:
         d.qvel[6 * k:6 * k + 2] = speed * math.cos(a), speed * math.sin(a)
     mujoco.mj_forward(m, d)
     assert d.ncon == N_BALLS, d.ncon
-    calls = CALLS // 5
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(calls):
-            mujoco.mj_forward(m, d)
-        times.append((time.perf_counter() - start) / calls)
-    return 1e6 * min(times)
+    return mj_forward_us(m, d, repeat)
 
 
 def main(argv=None):

@@ -24,16 +24,13 @@ import argparse
 import math
 
 import mujoco
-import numpy as np
+from contact_evaluation import CALLS, compiled_args, mj_forward_us
 from spatial_evaluation import _spatial_loop, best
 
 from nonsmooth.contact import Box, Contact, Hertz, Plane, Volumetric
-from nonsmooth.dynamics import Dynamics
 from nonsmooth.spatial import Body, Gravity, SpatialModel, ground
-from nonsmooth.spatial import kernels as sk
 from nonsmooth.spatial.rotation import from_axis_angle
 
-CALLS = 100_000
 HALF = (0.1, 0.06, 0.04)
 MASS, TILT, DEPTH = 2.0, math.radians(30.0), 1e-4
 TARGET_US = 5.0
@@ -63,20 +60,7 @@ def scene(volumetric: bool) -> SpatialModel:
 def case(volumetric: bool):
     """The compiled evaluation's arguments at the scene's initial state (its friction
     sliding)."""
-    mdl = scene(volumetric)
-    system = mdl.compile()
-    dyn = Dynamics(system)
-    q, v = mdl.initial_state()
-    fam = system.compiled_family(dyn.buffer_size)
-    it, ft = fam.data[0], fam.data[1]
-    plan = dyn.plan
-    ws, iw = sk.workspace(it, plan)
-    y = np.concatenate((q, v, np.zeros(5), np.zeros(1)))
-    out = np.empty(dyn.buffer_size)
-    modes = np.full(len(system.pairs), 2.0)
-    args = (it, ft, fam.data[2], np.zeros((it.shape[0], 3)), *fam.data[3:], plan, dyn.Wt, 0.0,
-            y, modes, np.zeros(0), out, np.empty_like(y), ws, iw)
-    return args, dyn.gap_offset
+    return compiled_args(scene(volumetric), 2.0)
 
 
 def mujoco_us(repeat: int) -> float:
@@ -91,16 +75,7 @@ def mujoco_us(repeat: int) -> float:
     d.qvel[:3] = 0.3, 0.1, -0.01
     mujoco.mj_forward(m, d)
     assert d.ncon >= 1, d.ncon
-    import time
-
-    calls = CALLS // 5
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(calls):
-            mujoco.mj_forward(m, d)
-        times.append((time.perf_counter() - start) / calls)
-    return 1e6 * min(times)
+    return mj_forward_us(m, d, repeat)
 
 
 def main(argv=None) -> None:
