@@ -322,6 +322,9 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
     result.diagnostics["load_branch"] = 0 if branch is None else int(branch[1])
     # the relative tolerance that ran (a family may have its own default): NaN for fixed steps
     result.diagnostics["rtol"] = math.nan if method.fixed else float(rtol)
+    # 1: the rigid contacts' slots of z hold a time step's impulses (a time-stepping method),
+    # 0: their normal forces (an event-driven run; the impacts' impulses in the event log)
+    result.diagnostics["time_stepping"] = int(method.time_stepping)
     if result.output_errors and failure is None:
         name, err = next(iter(result.output_errors.items()))
         failure = UserFunctionError(f"output {name!r} of model {mdl.name} failed: {err}")
@@ -345,10 +348,9 @@ def _check_time_stepping(system, name: str, method: Method, dt, events, t_eval, 
                              "dt=1e-3; the step decides where impacts are resolved")
         method.check_run(system, name, events=events, t_eval=t_eval, tstops=sched.stops)
     elif system.rigid_contacts:
-        from .contact.element import rigid_contacts_message
+        from .run.rigid_events import check_model
 
-        raise ModelError(rigid_contacts_message(
-            name, [system.contact_names[c] for c in system.rigid_contacts]))
+        check_model(system, name, method, events=events, t_eval=t_eval, tstops=sched.stops)
 
 
 def _check_derived(derived, system, name: str, method: Method) -> bool:
@@ -539,6 +541,10 @@ def _integrate(run, mdl, laws, method, t0, sched, dt, rtol, atol, max_step):
     y = run.layout.join(q, v, None, z0)  # the run's first update_contacts: impact speeds)
     if method.time_stepping:  # impacts and friction inside its steps: no modes, faces, events
         return _take_time_steps(run, method, sched, t0, y)
+    if system.rigid_contacts:  # impacts, closures and openings as the run's events
+        from .run.rigid_events import RigidContactRun
+
+        return RigidContactRun(run, method, rtol, atol, max_step).integrate(sched, t0, y)
     modes = run.initial_modes(t0, y)
     run.initial_faces(t0, y, modes)
     return _integrate_phases(run, method, sched, t0, y, dt, modes, rtol, atol, max_step)

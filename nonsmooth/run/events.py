@@ -22,7 +22,15 @@ kind each is logged under in ``result.events``:
 * ``"touch"``, ``"leave"`` -- a compliant contact's gap crosses zero downwards (its impact
   speed, the approach speed then, is stored for its damping and logged as ``speed``, m/s) or
   upwards; ``"start"`` also gives each contact's status at the initial time (``after``:
-  ``"closed"`` or ``"open"``);
+  ``"closed"`` or ``"open"``); a rigid contact (``normal="rigid"``, event-driven:
+  :mod:`nonsmooth.run.rigid_events`) ``"touch"``-es when a point closes without an impact
+  and ``"leave"``-s when its last closed point's normal force reaches zero;
+* ``"impact"`` -- a rigid contact's point reaches the other body approaching: Newton's impact
+  law with friction over every touching point (``speed``: the approach speed, m/s;
+  ``impulse``: the contact's normal impulse, N s; ``v`` and ``v_after``: the velocities
+  before and after);
+* ``"accumulation"`` -- a rigid contact's impacts accumulate (a ball bouncing to rest): the
+  series' limit time, where the contact closes;
 * ``"user"`` -- a user event function ``g(t, q, v)`` (scipy convention: attributes ``terminal``
   and ``direction``; ``terminal`` may be a count, as in scipy >= 1.12: the run stops at that
   occurrence; ``name`` names it, default its ``__name__``).
@@ -46,7 +54,7 @@ _MODE_NAMES = {1: "slip+", -1: "slip-", 0: "stick"}
 
 #: The kinds of ``result.events`` entries (module docstring).
 EVENT_KINDS = ("start", "velocity_zero", "reserve_zero", "normal_sign", "user", "touch",
-               "leave")
+               "leave", "impact", "accumulation")
 #: The modes a frictional pair enters (``EventRecord.after`` of a mode event).
 MODES = ("stick", "slip+", "slip-", "slip")
 #: What an event's ``name`` names (``EventRecord.element``).
@@ -101,6 +109,12 @@ class EventRecord:
     #: a contact's approach speed at its ``touch``, ``leave`` or ``start`` (m/s, > 0
     #: approaching: at a touch its impact speed); NaN for other events
     speed: float = field(default=float("nan"), repr=False)
+    #: a rigid contact's normal impulse at its ``impact`` (N s, the sum over its points); NaN
+    #: for other events
+    impulse: float = field(default=float("nan"), repr=False)
+    #: the velocities just after an ``impact`` (``v`` holds those just before); empty for
+    #: other events
+    v_after: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
     @property
     def name(self) -> str:

@@ -57,6 +57,14 @@ def _cross(a, b):
                      a[0] * b[1] - a[1] * b[0]))
 
 
+def _cross_last(a, b):
+    """``a x b`` over the last axis (of length 3), broadcast (``np.cross`` without its
+    axis bookkeeping, ~20x faster on small arrays)."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
+
+
 def tangents(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two unit tangents ``t_1, t_2`` of the unit normal ``n`` (``t_1 x t_2 = n``): ``t_1``
     along ``n x e``, ``e`` the world axis least aligned with ``n`` (a constant basis for a
@@ -227,20 +235,23 @@ class CompiledContact:
         """
         rows = self.points(K, margin)
         k = rows.shape[0]
-        W_N, W_T = np.zeros((k, n_v)), np.zeros((k, 2, n_v))
-        for p, row in enumerate(rows):
-            x, n = row[1:4], row[4:7]
-            axes = (n, *tangents(n))
-            for i, sign in ((self.b, 1.0), (self.a, -1.0)):
-                if i < 0:
-                    continue
-                Rt = K.R[i].T
-                s = Rt @ (x - K.r[i])  # the point in body i's axes
-                for j, h in enumerate(axes):
-                    target = W_N[p] if j == 0 else W_T[p, j - 1]
-                    target[6 * i:6 * i + 3] += sign * h
-                    target[6 * i + 3:6 * i + 6] += sign * _cross(s, Rt @ h)
-        return rows[:, 0].copy(), W_N, W_T
+        x, n = rows[:, 1:4], rows[:, 4:7]
+        # each point's axes (n, t_1, t_2) as (k, 3, 3), all points at once (tangents())
+        e = np.zeros((k, 3))
+        e[np.arange(k), np.argmin(np.abs(n), axis=1)] = 1.0
+        t1 = _cross_last(n, e)
+        t1 /= np.sqrt(np.einsum("ij,ij->i", t1, t1))[:, None]
+        axes = np.stack((n, t1, _cross_last(n, t1)), axis=1)
+        W = np.zeros((k, 3, n_v))
+        for i, sign in ((self.b, 1.0), (self.a, -1.0)):
+            if i < 0:
+                continue
+            Rt = K.R[i].T
+            s = (x - K.r[i]) @ Rt.T  # the points in body i's axes (k, 3)
+            h_body = axes @ Rt.T  # the axes in body i's axes (k, 3, 3)
+            W[:, :, 6 * i:6 * i + 3] += sign * axes
+            W[:, :, 6 * i + 3:6 * i + 6] += sign * _cross_last(s[:, None, :], h_body)
+        return rows[:, 0].copy(), W[:, 0].copy(), W[:, 1:].copy()
 
     def friction_point(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
         """Where the contact's friction acts and its normal: ``(x (3,), n (3,))``, world. A

@@ -1355,14 +1355,23 @@ class SpatialSystem(System):
         the time step that ended at the output, the sum over its points: the contact's slot of
         ``z``), ``.N`` (N, that impulse over the step, the step's mean normal force) and ``.x
         .y .z`` (m, world: its deepest point)."""
-        def impulse(r):
+        def slot(r):
             return r.z[:, r.z.shape[1] - n_c + c]
 
+        def stepped(r):  # a time-stepping run (its slot: impulses) or an event-driven one
+            return bool(r.diagnostics.get("time_stepping", 1))
+
+        def impulse(r):
+            if stepped(r):
+                return slot(r)
+            return np.zeros(r.t.size)  # (an event-driven run's impulses are its impacts')
+
         out = {f"{name}.impulse": (impulse, "N s", "normal impulse of the time step ending "
-                                   "at the output (the sum over its points)"),
-               f"{name}.N": (lambda r: impulse(r) / r.dt, "N",
-                             "mean normal force of the time step ending at the output "
-                             "(impulse / dt)")}
+                                   "at the output (the sum over its points; an event-driven "
+                                   "run: 0, its impacts' impulses are in result.events)"),
+               f"{name}.N": (lambda r: slot(r) / r.dt if stepped(r) else slot(r), "N",
+                             "normal force: an event-driven run's (the sum over its closed "
+                             "points), a time step's mean (impulse / dt)")}
         for k, ax in enumerate("xyz"):
             out[f"{name}.{ax}"] = (lambda r, k=k: rows(r)[:, 5 + k], "m",
                                    f"deepest point {ax} (world)")

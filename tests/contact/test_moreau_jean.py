@@ -222,13 +222,6 @@ def test_two_equal_balls_collide_by_newtons_law(e):
 
 
 # ------------------------------------------------------------------------ named errors
-def test_an_event_driven_run_of_a_rigid_contact_is_refused_by_name():
-    for method in (None, "RK4", "Radau"):
-        with pytest.raises(ModelError, match=r"rigid contact\(s\) 'floor' .* run with "
-                                             r"method=\"MoreauJean\""):
-            nonsmooth.simulate(_ball(1.0), 0.1, method=method, dt=1e-3)
-
-
 def test_the_compliant_force_of_a_rigid_contact_is_never_evaluated():
     system = _ball(0.005).compile()  # penetrating by 5 mm
     q, v = system.model.initial_state()

@@ -1,0 +1,666 @@
+"""Event-driven rigid contact: smooth phases between impacts, closures and openings, each
+decided by a complementarity problem (Pfeiffer & Glocker 1996; Glocker 2001; Acary &
+Brogliato 2008, chapter 7). ``simulate(model, t_end)`` with an adaptive method (DOP853, RK45,
+...) runs a model with rigid contacts (``Contact(..., normal="rigid")``) this way.
+
+The touching points and their modes: every point of every rigid contact
+(``System.rigid_contact_rows``; a box on a plane has its eight corners) is *open* or
+*closed*; a closed point *sticks*, *slides* along a direction, or is frictionless. In a smooth
+phase the modes are fixed: a closed point's normal row is a constraint (``g'' = 0`` with
+Baumgarte's terms, as a joint's), a sticking point's tangent rows too, a sliding point carries
+``-mu lambda_N s`` (:func:`nonsmooth.contact.rigid.closed_accelerations`). The phase ends at
+the first of these events, located on the integrator's dense output by Brent's method:
+
+* ``impact``: an open point's gap reaches zero;
+* ``leave``: a closed point's normal force reaches zero;
+* ``velocity_zero``: a sliding point's slip speed along its direction reaches zero;
+* ``reserve_zero``: a sticking point's friction reaches ``mu lambda_N``.
+
+At an event (:meth:`RigidContactRun.transition`) the points touching there (gap within
+:data:`GAP_TOL`) approaching faster than :data:`SPEED_TOL` have an impact: Newton's impact
+law with Coulomb friction over all touching points at once (simultaneous impacts are one
+problem: :func:`nonsmooth.core.moreau_jean.solve_step` with no force impulse, its faceted
+cone); its impulses are logged (``EventRecord.impulse``) and its kinetic energy is checked
+(never more after than before). Then the touching points that do not separate have their modes
+decided by the acceleration-level LCP (:func:`nonsmooth.contact.rigid.acceleration_problem`);
+a problem with no solution or several (Painleve's paradox) stops the run with the
+contacts, their friction coefficients, the configuration and the reason.
+
+An accumulation of impacts (a ball bouncing to rest, ``e < 1``): after an impact whose point
+would rise less than :data:`ACCUMULATION_RISE` before landing again under its present normal
+acceleration ``g''``, the remaining impacts form a geometric series whose limit is computed,
+``t_inf = t + 2 g'_+ / (|g''| (1 - e))``, and the point closes (its impact made plastic): the
+event log records the closure at ``t_inf`` (``kind="accumulation"``), the motion goes on with
+the point closed, never thousands of ever-smaller phases.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+from scipy.optimize import brentq
+
+from ..contact.rigid import (
+    FRICTIONLESS,
+    SLIDING,
+    STICKING,
+    AccelerationSolution,
+    acceleration_problem,
+    closed_accelerations,
+)
+from ..core.moreau_jean import solve_step
+from ..errors import IntegrationError, ModelError
+from ..limits import ZENO_LIMIT
+from .events import EventRecord
+
+__all__ = ["RigidContactRun", "check_model", "GAP_TOL", "SPEED_TOL", "ACCUMULATION_RISE"]
+
+#: A point is touching when its gap is at most this (m).
+GAP_TOL = 1e-9
+#: A touching point approaching faster than this (m/s) has an impact; slower, it closes.
+SPEED_TOL = 1e-9
+#: An impact after which the point would rise less than this (m) before landing again ends
+#: an accumulation of impacts (the series' limit computed, the point closed).
+ACCUMULATION_RISE = 1e-6
+#: A closed point's slip speed (m/s) above which its friction follows the slip's direction
+#: (below, the direction it started to slide in).
+SLIP_DIRECTION_SPEED = 1e-12
+#: Points of a step's dense output where an event function that was zero at the phase's
+#: start is looked at for having risen above its scale (then its crossing back is located).
+ARMING_SAMPLES = 8
+#: The rows' central differences' step, relative to the time scale ``|q| / |dq|``.
+BIAS_STEP = 1e-3
+#: Brent's tolerance on an event's time (relative to the time, s).
+EVENT_XTOL = 4.0 * np.finfo(float).eps
+
+
+def check_model(system, model_name: str, method, *, events=(), t_eval=None,
+                tstops=()) -> None:
+    """What an event-driven run of rigid contacts cannot take yet, refused before it starts
+    (``ModelError`` or ``ValueError`` naming the element or option and what to do)."""
+    names = ", ".join(repr(system.contact_names[c]) for c in system.rigid_contacts)
+    if method.fixed:
+        raise ModelError(f"model {model_name!r}: the rigid contact(s) {names} need an adaptive "
+                         f"method (DOP853, RK45), whose events are located, or method "
+                         f"\"MoreauJean\" with dt=; method {method.name} steps on a fixed "
+                         "grid and cannot locate an impact")
+    compliant = [system.contact_names[c] for c in range(system.n_contacts)
+                 if c not in system.rigid_contacts]
+    if compliant:
+        raise ModelError(f"model {model_name!r}: rigid contacts and compliant contacts "
+                         f"({', '.join(repr(n) for n in compliant)}) in one run are not "
+                         "available yet; make every contact rigid (normal=\"rigid\") or "
+                         "compliant")
+    if system.n_pairs:
+        pairs = ", ".join(repr(pr.name) for pr in system.pairs)
+        raise ModelError(f"model {model_name!r}: rigid contacts with joint friction pairs "
+                         f"({pairs}) are not available yet; a rigid contact's friction is its "
+                         "mu=; remove the joints' friction or use compliant contacts")
+    if len(events):
+        raise ValueError("events: user event functions are not taken yet by a run of rigid "
+                         "contacts; run without events= (the contacts' events are in "
+                         "result.events)")
+    if len(tstops):
+        raise ValueError(f"tstops = {list(tstops)}: a run of rigid contacts takes no time stops "
+                         "yet; leave tstops out")
+
+
+class RigidContactRun:
+    """One event-driven run of a model with rigid contacts (module docstring).
+
+    Parameters
+    ----------
+    run : nonsmooth.run.state._Run
+        The run (system, layout, recorder, budget, event log).
+    method : nonsmooth.run.methods.ScipyMethod
+        The adaptive method (its scipy solver class).
+    rtol, atol : float, ndarray
+        The integration tolerances (``atol`` per state entry).
+    max_step : float
+        The largest step (s).
+    """
+
+    def __init__(self, run, method, rtol, atol, max_step):
+        self.run, self.method, self.system, self.layout = run, method, run.system, run.layout
+        self.rtol, self.atol, self.max_step = rtol, atol, max_step
+        dyn = run.dyn
+        self.two_alpha, self.beta2 = 2.0 * dyn.alpha, dyn.beta ** 2
+        sysm = self.system
+        self.driver_rows = np.zeros(sysm.n_constraints, dtype=bool)
+        self.driver_rows[np.asarray(sysm.driver_rows, dtype=int)] = True
+        self.owner = None  # each point's contact (set by the first _points)
+        M = sysm.constant_mass
+        self._inverse_mass = None if M is None else np.linalg.inv(M)
+        self.closed = None
+        self.events_at = []  # times of the events, for the chattering guard
+
+    # ------------------------------------------------------------------ points and rows
+    def _points(self, t, q):
+        """Every point's gap (P,), normal rows (P, n_v), tangent rows (P, 2, n_v), and, on
+        first use, each point's contact, restitution and friction coefficient."""
+        out = self.system.rigid_contact_rows(t, q, math.inf)
+        n_v = self.layout.n_v
+        gaps = [g for *_, g, _, _ in out]
+        P = sum(g.size for g in gaps)
+        if self.owner is None:
+            self.owner = np.concatenate([np.full(r[3].size, r[0]) for r in out]).astype(int) \
+                if P else np.zeros(0, dtype=int)
+            self.e = np.concatenate([np.full(r[3].size, r[1]) for r in out]) if P else \
+                np.zeros(0)
+            self.mu = np.concatenate([np.full(r[3].size, r[2]) for r in out]) if P else \
+                np.zeros(0)
+            self.closed = np.zeros(P, dtype=bool)
+            self.kind = np.full(P, FRICTIONLESS)
+            self.slip_ref = np.zeros((P, 2))
+        elif P != self.owner.size:
+            raise IntegrationError(f"the rigid contacts' points changed in number at t = "
+                                   f"{t:.9g} s ({self.owner.size} -> {P})")
+        if not P:
+            return np.zeros(0), np.zeros((0, n_v)), np.zeros((0, 2, n_v))
+        return (np.concatenate(gaps), np.vstack([r[4] for r in out]),
+                np.concatenate([r[5] for r in out]))
+
+    def _bias(self, t, q, v, idx):
+        """``(dW/dt) v`` of the points ``idx``' normal rows (k,) and tangent rows (k, 2):
+        central differences of the rows along the motion ``dq = qdot(q, v)`` at the steps
+        ``h`` and ``h / 2`` combined by Richardson's extrapolation (error ``O(h^4)``), ``h``
+        :data:`BIAS_STEP` of the time ``|q| / |dq|``: a smooth error of about 1e-12 relative
+        and round-off of about 1e-13, which an adaptive step control does not mistake for
+        stiffness (a plain difference at a tiny step is noise of 1e-9)."""
+        sysm = self.system
+        dq = sysm.qdot(q, v) if sysm.has_kinematic_map else v
+        rate = float(np.max(np.abs(dq))) if dq.size else 0.0
+        if rate <= 0.0:
+            return np.zeros(idx.size), np.zeros((idx.size, 2))
+        h = BIAS_STEP * max(1e-3, float(np.max(np.abs(q)))) / rate
+
+        def central(hh):
+            _, Np, Tp = self._points(t, q + hh * dq)
+            _, Nm, Tm = self._points(t, q - hh * dq)
+            return ((Np[idx] - Nm[idx]) @ v / (2.0 * hh),
+                    np.einsum("kij,j->ki", Tp[idx] - Tm[idx], v) / (2.0 * hh))
+
+        (n1, t1), (n2, t2) = central(h), central(0.5 * h)
+        return (4.0 * n2 - n1) / 3.0, (4.0 * t2 - t1) / 3.0
+
+    def _joint_rhs(self, T, v):
+        """The joints' acceleration right-hand side ``gamma - 2 alpha Phi' - beta^2 Phi``."""
+        if not T.G.shape[0]:
+            return np.zeros(0)
+        return T.gamma - self.two_alpha * (T.G @ v + T.phi_t) - self.beta2 * T.phi
+
+    def _terms(self, t, q, v):
+        self.run.charge(t)
+        self.run.dyn.n_evaluations += 1
+        return self.system.terms(t, q, v)
+
+    # ------------------------------------------------------------------------- evaluation
+    def evaluate(self, t, y):
+        """The phase's accelerations at ``(t, y)`` with the present modes: ``(dy, sol, T,
+        rows)`` (``sol`` :class:`~nonsmooth.contact.rigid.AccelerationSolution` over the
+        closed points, in the order of ``np.flatnonzero(self.closed)``)."""
+        L, sysm = self.layout, self.system
+        q, v = y[L.q], y[L.v]
+        T = self._terms(t, q, v)
+        idx = np.flatnonzero(self.closed)
+        if not idx.size:  # no closed point: the rows are not needed
+            return self._free(t, y, T)
+        gaps, W_N, W_T = self._points(t, q)
+        kind = self.kind[idx]
+        slip = self.slip_ref[idx].copy()
+        v_T = np.einsum("kij,j->ki", W_T[idx], v)
+        speed = np.linalg.norm(v_T, axis=1) if idx.size else np.zeros(0)
+        moving = (kind == SLIDING) & (speed > SLIP_DIRECTION_SPEED)
+        slip[moving] = v_T[moving] / speed[moving, None]
+        if idx.size:
+            b_N, b_T = self._bias(t, q, v, idx)
+            c_N = b_N + self.two_alpha * (W_N[idx] @ v) + self.beta2 * gaps[idx]
+            c_T = b_T + self.two_alpha * v_T
+        else:
+            c_N, c_T = np.zeros(0), np.zeros((0, 2))
+        sol = closed_accelerations(T.M, T.f, T.G, self._joint_rhs(T, v), W_N[idx], W_T[idx],
+                                   c_N, c_T, self.mu[idx], kind, slip)
+        dq = sysm.qdot(q, v) if sysm.has_kinematic_map else v
+        Gv = T.G @ v
+        P_joints = sol.Lambda * Gv
+        P_drive = float(P_joints[self.driver_rows].sum()) if P_joints.size else 0.0
+        P_friction = float(np.sum(sol.lambda_T * v_T)) if idx.size else 0.0
+        P_normal = float(sol.lambda_N @ (W_N[idx] @ v)) if idx.size else 0.0
+        work = (P_drive, T.P_applied, T.P_damping, P_friction,
+                float(P_joints.sum()) - P_drive + P_normal)
+        dy = np.zeros_like(y)
+        dy[L.q] = dq
+        dy[L.v] = sol.a
+        dy[L.work] = work
+        return dy, sol, T, (gaps, W_N, W_T, idx, v_T, slip)
+
+    def _free(self, t, y, T):
+        """:meth:`evaluate` with every point open (the rows' part ``None``)."""
+        L, sysm = self.layout, self.system
+        q, v = y[L.q], y[L.v]
+        m = T.G.shape[0]
+        if not m and self._inverse_mass is not None:
+            a, Lam = self._inverse_mass @ T.f, np.zeros(0)
+        else:
+            none = np.zeros((0, v.size))
+            sol = closed_accelerations(T.M, T.f, T.G, self._joint_rhs(T, v), none,
+                                       np.zeros((0, 2, v.size)), np.zeros(0),
+                                       np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int),
+                                       np.zeros((0, 2)))
+            a, Lam = sol.a, sol.Lambda
+        sol = AccelerationSolution(a, Lam, np.zeros(0), np.zeros((0, 2)), np.zeros(0),
+                                   np.zeros((0, 2)), np.zeros(0, dtype=bool))
+        P_joints = Lam * (T.G @ v) if m else np.zeros(0)
+        P_drive = float(P_joints[self.driver_rows].sum()) if m else 0.0
+        dy = np.zeros_like(y)
+        dy[L.q] = sysm.qdot(q, v) if sysm.has_kinematic_map else v
+        dy[L.v] = a
+        dy[L.work] = (P_drive, T.P_applied, T.P_damping, 0.0,
+                      float(P_joints.sum()) - P_drive)
+        return dy, sol, T, None
+
+    def fun(self, t, y):
+        return self.evaluate(t, y)[0]
+
+    # ----------------------------------------------------------------------------- events
+    def _specs(self):
+        """The phase's event functions: ``[(kind, point)]``."""
+        specs = []
+        if not self.closed.any():  # each contact's smallest gap
+            return [("gap", c) for c in sorted(set(self.owner.tolist()))]
+        for p in range(self.owner.size):
+            if not self.closed[p]:
+                specs.append(("impact", p))
+                continue
+            specs.append(("leave", p))
+            if self.kind[p] == SLIDING:
+                specs.append(("velocity_zero", p))
+            elif self.kind[p] == STICKING:
+                specs.append(("reserve_zero", p))
+        return specs
+
+    def _values(self, t, y, specs):
+        """The event functions' values at ``(t, y)`` (each > 0 inside its mode) and their
+        scales (what counts as zero)."""
+        out, scale = np.empty(len(specs)), np.empty(len(specs))
+        if not self.closed.any():  # only open contacts: their smallest gaps (compiled)
+            gaps = self.system.contact_gaps(t, y[self.layout.q])
+            for i, (_kind, c) in enumerate(specs):
+                out[i], scale[i] = gaps[c], GAP_TOL
+            return out, scale
+        _, sol, T, (gaps, W_N, W_T, idx, v_T, slip) = self.evaluate(t, y)
+        where = {p: j for j, p in enumerate(idx)}
+        force = max(1e-300, float(np.max(np.abs(T.f))) if T.f.size else 0.0,
+                    float(np.max(np.abs(sol.lambda_N))) if sol.lambda_N.size else 0.0)
+        for i, (kind, p) in enumerate(specs):
+            if kind == "impact":
+                out[i], scale[i] = gaps[p], GAP_TOL
+            elif kind == "leave":
+                out[i], scale[i] = sol.lambda_N[where[p]], 1e-9 * force
+            elif kind == "velocity_zero":
+                j = where[p]
+                out[i], scale[i] = float(v_T[j] @ self.slip_dir_ref(p)), SPEED_TOL
+            else:
+                j = where[p]
+                out[i] = self.mu[p] * sol.lambda_N[j] - float(np.linalg.norm(sol.lambda_T[j]))
+                scale[i] = 1e-9 * force
+        return out, scale
+
+    def slip_dir_ref(self, p):
+        return self.slip_ref[p]
+
+    # ------------------------------------------------------------------------- transition
+    def _mode(self, p) -> str:
+        if not self.closed[p]:
+            return "open"
+        return {SLIDING: "slip", STICKING: "stick"}.get(int(self.kind[p]), "closed")
+
+    def transition(self, t, y, initial=False, fired=()):
+        """The impact (if any) and the new modes at an event (``fired``: the phase's event
+        functions that fired, ``[(kind, point)]``, whose mode changes are logged): returns
+        the state after it."""
+        before = {p: self._mode(p) for kind, p in fired
+                  if kind in ("velocity_zero", "reserve_zero")}
+        L, sysm, run = self.layout, self.system, self.run
+        y = np.array(y, dtype=float)
+        if sysm.has_projection:
+            y[L.q] = np.asarray(sysm.project(y[L.q]), dtype=float)
+        q, v = y[L.q], y[L.v]
+        gaps, W_N, W_T = self._points(t, q)
+        P = gaps.size
+        if not P:
+            return y
+        touching = self.closed | (gaps <= GAP_TOL)
+        deep = np.flatnonzero(gaps < -GAP_TOL)
+        u_N = W_N @ v
+        impacting = touching & (u_N < -SPEED_TOL)
+        if initial and deep.size:
+            names = sorted({sysm.contact_names[self.owner[p]] for p in deep})
+            raise ModelError(f"the initial state penetrates the rigid contact(s) "
+                             f"{', '.join(repr(n) for n in names)} (gap {gaps[deep].min():.3g} "
+                             "m); start the bodies apart or touching")
+        T = self._terms(t, q, v)
+        self.accumulated = set()
+        if impacting.any():
+            v, y = self._impact(t, y, T, touching, impacting, gaps, W_N, W_T, u_N)
+        self._decide(t, y, T, touching, gaps, W_N, W_T)
+        for kind, p in fired:
+            if kind in ("velocity_zero", "reserve_zero"):
+                run.events.append(EventRecord(
+                    t, sysm.contact_names[self.owner[p]], kind, before[p], self._mode(p),
+                    y[L.q].copy(), y[L.v].copy(), element="contact"))
+        return y
+
+    def _impact(self, t, y, T, touching, impacting, gaps, W_N, W_T, u_N):
+        """Newton's impact law with friction over the touching points; the accumulation
+        check; the impulses logged. Returns ``(v+, y)``."""
+        L, sysm, run = self.layout, self.system, self.run
+        q, v = y[L.q], y[L.v]
+        idx = np.flatnonzero(touching)
+        e = self.e[idx].copy()
+        mu = self.mu[idx]
+        g = -T.phi_t if T.phi_t.size else np.zeros(0)
+        sol = solve_step(T.M, v, np.zeros_like(v), T.G, g, W_N[idx], W_T[idx], e, mu)
+        if not sol.success:
+            self._fail(t, q, idx, f"the impact problem has no certified solution "
+                       f"(residual {sol.residual:.3g}; {sol.message})")
+        accumulating = self._accumulating(t, q, sol.v, T, idx, impacting, e, gaps, W_N, W_T)
+        if accumulating:  # the series' limit: the point closes (plastic from here)
+            for j, _p, _t in accumulating:
+                e[j] = 0.0
+            sol = solve_step(T.M, v, np.zeros_like(v), T.G, g, W_N[idx], W_T[idx], e, mu)
+            if not sol.success:
+                self._fail(t, q, idx, f"the plastic impact closing an accumulation has no "
+                           f"certified solution (residual {sol.residual:.3g})")
+        T_before, T_after = 0.5 * v @ T.M @ v, 0.5 * sol.v @ T.M @ sol.v
+        if T_after > T_before * (1.0 + 1e-12) + 1e-300:
+            self._fail(t, q, idx, f"the impact would create kinetic energy ({T_before:.12g} "
+                       f"J -> {T_after:.12g} J)")
+        self.max_energy_ratio = max(getattr(self, "max_energy_ratio", 0.0),
+                                    T_after / T_before if T_before > 0 else 0.0)
+        impulse = np.zeros(sysm.n_contacts)
+        speed = np.zeros(sysm.n_contacts)
+        for j, p in enumerate(idx):
+            impulse[self.owner[p]] += sol.P[3 * j]
+            speed[self.owner[p]] = max(speed[self.owner[p]], -float(u_N[p]))
+        v_mean = 0.5 * (v + sol.v)
+        work = y[L.work]
+        P = sol.P
+        work[3] += float(P[1::3] @ (W_T[idx, 0] @ v_mean) + P[2::3] @ (W_T[idx, 1] @ v_mean))
+        work[4] += float(P[0::3] @ (W_N[idx] @ v_mean))
+        if sol.Lambda.size:
+            work[4] += float(sol.Lambda @ (T.G @ v_mean))
+        y[L.work] = work
+        for c in sorted({int(self.owner[p]) for p in idx if impacting[p]}):
+            run.events.append(EventRecord(
+                t, sysm.contact_names[c], "impact", "open", "", q.copy(), v.copy(),
+                element="contact", speed=float(speed[c]), impulse=float(impulse[c]),
+                v_after=sol.v.copy()))
+        self.accumulated = {int(self.owner[p]) for _j, p, _t in accumulating}
+        for _j, p, t_inf in accumulating:
+            run.events.append(EventRecord(
+                float(t_inf), sysm.contact_names[self.owner[p]], "accumulation", "open", "closed",
+                q.copy(), sol.v.copy(), element="contact", speed=float(-u_N[p])))
+        self.impulses = impulse
+        y[L.v] = sol.v
+        return sol.v, y
+
+    def _accumulating(self, t, q, v, T, idx, impacting, e, gaps, W_N, W_T) -> list:
+        """The impacting points whose next flight would rise less than
+        :data:`ACCUMULATION_RISE`: ``[(j, point, t_inf)]`` (``j`` the index in ``idx``,
+        ``t_inf`` the series' limit, s)."""
+        out = []
+        for j, p in enumerate(idx):
+            if not impacting[p] or e[j] <= 0.0 or e[j] >= 1.0:
+                continue
+            u_plus = float(W_N[p] @ v)
+            if u_plus <= SPEED_TOL:
+                continue
+            g_dd = self._free_normal_acceleration(t, q, v, T, p, idx, gaps, W_N, W_T)
+            if g_dd < 0.0 and u_plus * u_plus / (-2.0 * g_dd) <= ACCUMULATION_RISE:
+                out.append((j, p, t + 2.0 * u_plus / (-g_dd * (1.0 - e[j]))))
+        return out
+
+    def _free_normal_acceleration(self, t, q, v, T, p, idx, gaps, W_N, W_T):
+        """The normal acceleration ``g''`` (m/s^2) of point ``p`` after an impact, with it
+        open and the other touching points as the acceleration problem decides."""
+        others = [i for i in idx if i != p and float(W_N[i] @ v) <= SPEED_TOL]
+        sol = self._acceleration(t, q, v, T, np.array(others, dtype=int), gaps, W_N, W_T)
+        b_N, _ = self._bias(t, q, v, np.array([p]))
+        return float(W_N[p] @ sol.a + b_N[0])
+
+    def _acceleration(self, t, q, v, T, cand, gaps, W_N, W_T):
+        kind = np.where(self.mu[cand] > 0.0, STICKING, FRICTIONLESS)
+        v_T = np.einsum("kij,j->ki", W_T[cand], v)
+        speed = np.linalg.norm(v_T, axis=1)
+        moving = (self.mu[cand] > 0.0) & (speed > SPEED_TOL)
+        kind[moving] = SLIDING
+        slip = np.zeros((cand.size, 2))
+        slip[moving] = v_T[moving] / speed[moving, None]
+        if cand.size:
+            b_N, b_T = self._bias(t, q, v, cand)
+            c_N = b_N + self.two_alpha * (W_N[cand] @ v) + self.beta2 * gaps[cand]
+            c_T = b_T + self.two_alpha * v_T
+        else:
+            c_N, c_T = np.zeros(0), np.zeros((0, 2))
+        sol = acceleration_problem(T.M, T.f, T.G, self._joint_rhs(T, v), W_N[cand], W_T[cand],
+                                   c_N, c_T, self.mu[cand], kind, slip)
+        sol.details.update(kind=kind, slip=slip)
+        return sol
+
+    def _decide(self, t, y, T, touching, gaps, W_N, W_T):
+        """The modes from the acceleration-level problem over the touching points that do not
+        separate."""
+        L = self.layout
+        q, v = y[L.q], y[L.v]
+        cand = np.flatnonzero(touching & (W_N @ v <= SPEED_TOL))
+        sol = self._acceleration(t, q, v, T, cand, gaps, W_N, W_T)
+        if not sol.success:
+            self._painleve(t, q, cand, sol)
+        force = max(1e-300, float(np.max(np.abs(T.f))) if T.f.size else 0.0,
+                    float(np.max(np.abs(sol.lambda_N))) if sol.lambda_N.size else 0.0)
+        before = self.closed.copy()
+        self.closed[:] = False
+        kind, slip = sol.details["kind"], sol.details["slip"]
+        for j, p in enumerate(cand):
+            if sol.lambda_N[j] <= 1e-9 * force:
+                continue
+            self.closed[p] = True
+            if kind[j] == SLIDING:
+                self.kind[p], self.slip_ref[p] = SLIDING, slip[j]
+            elif kind[j] == STICKING and sol.sliding[j]:
+                u_T = sol.u_T[j]
+                self.kind[p] = SLIDING
+                self.slip_ref[p] = u_T / max(np.linalg.norm(u_T), 1e-300)
+            else:
+                self.kind[p] = kind[j]
+        self._log_modes(t, y, before)
+
+    def _log_modes(self, t, y, before):
+        L, sysm, run = self.layout, self.system, self.run
+        for c in sorted(set(self.owner.tolist())):
+            mine = self.owner == c
+            was, now = bool(before[mine].any()), bool(self.closed[mine].any())
+            if c in self.accumulated:  # (its closure is the accumulation's entry)
+                continue
+            if was and not now:
+                run.events.append(EventRecord(t, sysm.contact_names[c], "leave", "closed",
+                                              "open", y[L.q].copy(), y[L.v].copy(),
+                                              element="contact"))
+            elif now and not was:
+                run.events.append(EventRecord(t, sysm.contact_names[c], "touch", "open",
+                                              "closed", y[L.q].copy(), y[L.v].copy(),
+                                              element="contact"))
+
+    def _painleve(self, t, q, cand, sol):
+        sysm = self.system
+        names = sorted({sysm.contact_names[self.owner[p]] for p in cand})
+        mus = ", ".join(f"mu = {self.mu[p]:g}" for p in cand)
+        kind = sol.details["kind"]
+        sliding = [sysm.contact_names[self.owner[p]] for j, p in enumerate(cand)
+                   if kind[j] == SLIDING]
+        A_N = sol.details.get("A_N")
+        diag = "" if A_N is None or not A_N.size else \
+            f"; the sliding points' normal response W_N M^-1 (W_N - mu s W_T)^T = " \
+            f"{np.array2string(np.diag(A_N), precision=4)} (<= 0: Painleve's paradox)"
+        what = {"inconsistent": "has no solution (inconsistent: no contact force keeps "
+                                "the bodies apart and none lets them separate)",
+                "indeterminate": f"has {sol.n_solutions} solutions (indeterminate: the motion "
+                                 "may separate or stay in contact)"}.get(sol.reason,
+                                                                          sol.reason)
+        which = ", ".join(map(repr, sliding)) or "none"
+        self._fail(t, q, cand,
+                   f"the contact problem of the sliding point(s) of {which} {what} with "
+                   f"{mus}{diag}; Coulomb friction this large is not compatible with rigid "
+                   "contact in this configuration: lower mu, or use a compliant contact",
+                   names=names)
+
+    def _fail(self, t, q, idx, why, names=None):
+        sysm = self.system
+        names = names or sorted({sysm.contact_names[self.owner[p]] for p in idx})
+        raise IntegrationError(
+            f"rigid contact(s) {', '.join(repr(n) for n in names)} at t = {t:.9g} s "
+            f"(q = {np.array2string(np.asarray(q), precision=6, max_line_width=10**6)}): "
+            f"{why}")
+
+    # -------------------------------------------------------------------------- the loop
+    def integrate(self, sched, t0, y0):
+        """The run from ``(t0, y0)`` to ``sched.t_end``, recording at ``sched.grid``."""
+        run, L = self.run, self.layout
+        t, y = float(t0), np.array(y0, dtype=float)
+        self._points(t, y[L.q])
+        self.impulses = np.zeros(self.system.n_contacts)
+        for c in sorted(set(self.owner.tolist())):
+            run.events.append(EventRecord(t, self.system.contact_names[c], "start", "",
+                                          "open", y[L.q].copy(), y[L.v].copy(),
+                                          element="contact"))
+        y = self.transition(t, y, initial=True)
+        grid, t_end = sched.grid, sched.t_end
+        k = 0
+        while k < len(grid) and grid[k] <= t + 1e-15 * max(1.0, abs(t)):
+            self.record(grid[k], y)
+            k += 1
+        run.knots.append((t, np.array(y), self.fun(t, y)[L.v], self.fun(t, y)[L.v]))
+        solver_class = self.method.solver_class()
+        while t < t_end:
+            specs = self._specs()
+            g0, scale = self._values(t, y, specs)
+            armed = g0 > scale
+            solver = solver_class(self.fun, t, y, t_end, rtol=self.rtol, atol=self.atol,
+                                  max_step=self.max_step)
+            event = None
+            while solver.status == "running":
+                t_old = solver.t
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    message = solver.step()
+                if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
+                    raise IntegrationError(f"{self.method.name} failed after t = {t_old:.6g} "
+                                           f"s: {message}")
+                run.n_steps += 1
+                dense = solver.dense_output()
+                g1, scale1 = self._values(solver.t, solver.y, specs)
+                event = self._first_crossing(specs, armed, g0, g1, scale1, t_old, solver.t,
+                                             dense)
+                t_stop = solver.t if event is None else event[0]
+                while k < len(grid) and grid[k] <= t_stop:
+                    self.record(grid[k], np.array(dense(grid[k])))
+                    k += 1
+                if event is not None:
+                    break
+                armed |= g1 > scale1
+                g0 = g1
+            if event is None:
+                t, y = solver.t, np.array(solver.y)
+                break
+            t_e, fired = event
+            t_e = float(t_e)
+            y_e = np.array(dense(t_e))
+            before = self.fun(t_e, y_e)[L.v]
+            self._chatter_guard(t_e, [specs[i] for i in fired])
+            y = self.transition(t_e, y_e, fired=[specs[i] for i in fired])
+            t = t_e
+            run.knots.append((t, np.array(y), before, self.fun(t, y)[L.v]))
+            run.n_phases += 1
+            if k < len(grid) and grid[k] - t <= 1e-12 * max(1.0, abs(t)):
+                self.record(grid[k], y)
+                k += 1
+        while k < len(grid):
+            self.record(grid[k], y)
+            k += 1
+        run.knots.append((t, np.array(y), self.fun(t, y)[L.v], self.fun(t, y)[L.v]))
+        run.events.sort(key=lambda e: e.t)
+        return "done", t
+
+    def _first_crossing(self, specs, armed, g0, g1, scale, t0, t1, dense):
+        """The earliest event on the step ``[t0, t1]``: ``(t_e, [spec indices])`` or None.
+        An armed function crosses from > 0 to <= 0 (Brent's root on the dense output); one not
+        armed yet (zero at the phase's start) fires at the step's end if it goes below
+        ``-1e3`` of its scale there (its mode was wrong)."""
+        hits = []
+        for i in range(len(specs)):
+            def g(tt, i=i):
+                return self._values(tt, np.array(dense(tt)), [specs[i]])[0][0]
+
+            start = t0 if armed[i] and g0[i] > 0.0 else None
+            if start is None and g1[i] <= 0.0:  # zero at the phase's start: did it rise
+                for tt in np.linspace(t0, t1, ARMING_SAMPLES + 2)[1:-1]:  # on this step?
+                    if g(tt) > scale[i]:
+                        start = tt  # (the last sample above its scale)
+            if start is not None and g1[i] <= 0.0:
+                try:
+                    root = brentq(g, start, t1, xtol=EVENT_XTOL * max(1.0, abs(t1)),
+                                  rtol=EVENT_XTOL)
+                except ValueError:
+                    root = t1
+                hits.append((root, i))
+            elif start is None and g1[i] < -1e3 * scale[i]:
+                hits.append((t1, i))
+        if not hits:
+            return None
+        t_e = min(h[0] for h in hits)
+        # the root where the function is at or past zero (Brent returns a bracket's end)
+        tol = 1e-12 * max(1.0, abs(t_e))
+        return t_e, [i for tt, i in hits if tt <= t_e + tol]
+
+    def _chatter_guard(self, t, fired):
+        run = self.run
+        if t - run._zeno_t <= 1e-12 * max(1.0, abs(t)):
+            run._zeno_count += 1
+        else:
+            run._zeno_t, run._zeno_count = t, 1
+        if run._zeno_count > ZENO_LIMIT:
+            names = sorted({self.system.contact_names[p if kind == "gap" else self.owner[p]]
+                            for kind, p in fired})
+            raise IntegrationError(
+                f"{run._zeno_count} events of the rigid contact(s) "
+                f"{', '.join(map(repr, names))} at t = {t:.12g} s without the time advancing "
+                "(chattering): their modes cannot be decided; check the model's contacts")
+
+    # --------------------------------------------------------------------------- records
+    def record(self, t, y):
+        """An output row at ``(t, y)``: each rigid contact's slot of ``z`` holds its normal
+        force there (N, the sum over its closed points)."""
+        run, L, sysm = self.run, self.layout, self.system
+        y = np.array(y, dtype=float)
+        dy, sol, T, rows = self.evaluate(t, y)
+        idx = rows[3] if rows is not None else ()
+        q, v = y[L.q], y[L.v]
+        n_c = sysm.n_contacts
+        if n_c:
+            N = np.zeros(n_c)
+            for j, p in enumerate(idx):
+                N[self.owner[p]] += sol.lambda_N[j]
+            z = y[L.z]
+            z[z.size - n_c:] = N
+            y[L.z] = z
+        run.recorder.add_row(t=t, y=y, dv=dy[L.v], lam=sol.Lambda, lambda_N=np.zeros(0),
+                             N=np.zeros(0), F_T=np.zeros(0), v_T=np.zeros(0),
+                             modes=np.zeros(0), residual=sol.residual, phi=T.phi,
+                             dphi=T.G @ v + T.phi_t, T=0.5 * float(v @ T.M @ v),
+                             V=sysm.potential(t, q))
+        run.max_residual = max(run.max_residual, sol.residual)
+        if run.progress is not None:
+            run.progress(t)
