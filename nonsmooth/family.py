@@ -77,7 +77,9 @@ numbers its own; ``docs/seam.md`` section 1):
     ``compiled_family``.
     Rigid contacts (``rigid_contacts``, indices into ``contact_names``) have no force law:
     ``rigid_contact_rows(t, q)`` gives each one's restitution, friction coefficient and points
-    (gaps, normal and tangent velocity rows) for a time-stepping method's impulse problem;
+    (gaps, normal and tangent velocity rows) for a time-stepping method's impulse problem
+    and the event-driven run's constraints, ``rigid_contact_bias(t, q, v)`` the rows' ``(dW/dt)
+    v`` where the family has it in closed form (else None: the run differences the rows);
     ``contact_forces`` refuses them.
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the

@@ -503,6 +503,13 @@ class System:
         within ``margin`` (m; default the contact's). Default: none."""
         return []
 
+    def rigid_contact_bias(self, t: float, q: np.ndarray, v: np.ndarray):
+        """``(dW_N/dt) v`` (P,) and ``(dW_T/dt) v`` (P, 2) of every point of
+        :meth:`rigid_contact_rows` (all points, ``margin`` infinite; m/s^2) where the family
+        knows them in closed form, else None (obligation 12): the event-driven run then
+        differences the rows along the motion. Default: None."""
+        return None
+
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover
         raise NotImplementedError("a System subclass must implement terms()")
 

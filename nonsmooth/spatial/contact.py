@@ -40,7 +40,7 @@ import numpy as np
 from ..contact.element import MIN_IMPACT_SPEED, RIGID
 from ..contact.geometry import MAX_POINTS, pair_geometry
 from ..contact.laws import HYSTERETIC, normal_force
-from ..contact.shapes import PLANE
+from ..contact.shapes import BOX, PLANE, SPHERE
 from ..contact.volume import contact_patch, interference
 from ..contact.volumetric import VOLUMETRIC
 from .primitives import Kinematics
@@ -252,6 +252,45 @@ class CompiledContact:
             W[:, :, 6 * i:6 * i + 3] += sign * axes
             W[:, :, 6 * i + 3:6 * i + 6] += sign * _cross_last(s[:, None, :], h_body)
         return rows[:, 0].copy(), W[:, 0].copy(), W[:, 1:].copy()
+
+    def rigid_bias(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(dW_N/dt) v`` (k,) and ``(dW_T/dt) v`` (k, 2) of :meth:`rigid_rows` (all the
+        pair's points) in closed form where the pair has one, else None.
+
+        Against the ground's plane (normal and tangents constant; the body's angular velocity
+        ``omega`` in world axes constant at fixed ``omega'``) a row is ``h . (u + omega x (x -
+        r))`` with ``x`` the point midway between the surfaces, so its bias is ``h . (omega x
+        d(x - r)/dt)`` (with the row's sign). With ``n`` from body a to body b and ``s = +1``
+        for the body on side a (-1 on side b): a sphere's ``x - r = s (R + g / 2) n``, whose
+        rate is ``s (g' / 2) n``; a box's corner ``c``, a material point, has ``x - r = (c - r)
+        + s (g / 2) n``, whose rate is ``omega x (c - r) + s (g' / 2) n``."""
+        ground_plane = (self.kind_b == PLANE and self.b < 0) or (self.kind_a == PLANE and
+                                                                  self.a < 0)
+        if not ground_plane or self.kind_a == self.kind_b:
+            return None
+        body, sign = (self.a, -1.0) if self.kind_b == PLANE else (self.b, 1.0)
+        kind = self.kind_a if self.kind_b == PLANE else self.kind_b
+        if kind not in (SPHERE, BOX):
+            return None
+        rows = self.points(K, math.inf)
+        k = rows.shape[0]
+        g, x, n = rows[:, 0], rows[:, 1:4], rows[:, 4:7]
+        w = K.w[body]
+        rel = x - K.r[body]
+        g_dot = sign * np.einsum("ij,ij->i", n, K.u[body] + _cross_last(w, rel))
+        side = -sign  # +1: the body is a (n points from it), -1: it is b
+        rate = side * 0.5 * g_dot[:, None] * n
+        if kind == BOX:
+            rate = rate + _cross_last(w, rel - side * 0.5 * g[:, None] * n)
+        acc = sign * _cross_last(w, rate)  # (k, 3)
+        e = np.zeros((k, 3))
+        e[np.arange(k), np.argmin(np.abs(n), axis=1)] = 1.0
+        t1 = _cross_last(n, e)
+        t1 /= np.sqrt(np.einsum("ij,ij->i", t1, t1))[:, None]
+        t2 = _cross_last(n, t1)
+        return (np.einsum("ij,ij->i", n, acc),
+                np.stack((np.einsum("ij,ij->i", t1, acc), np.einsum("ij,ij->i", t2, acc)),
+                         axis=1))
 
     def friction_point(self, K: Kinematics) -> tuple[np.ndarray, np.ndarray]:
         """Where the contact's friction acts and its normal: ``(x (3,), n (3,))``, world. A

@@ -760,6 +760,17 @@ class SpatialSystem(System):
                         *cc.rigid_rows(K, self.n_v, margin)))
         return out
 
+    def rigid_contact_bias(self, t, q, v):
+        """``(dW_N/dt) v`` (P,) and ``(dW_T/dt) v`` (P, 2) of every point of
+        :meth:`rigid_contact_rows` (``margin`` infinite) where every rigid contact has it in
+        closed form (:meth:`CompiledContact.rigid_bias`: a sphere or a box on the ground's
+        plane), else None (obligation 12)."""
+        K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
+        parts = [self._contacts[c].rigid_bias(K) for c in self.rigid_contacts]
+        if not parts or any(p is None for p in parts):
+            return None
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
     def _contact_friction_rows(self, q, v, W) -> None:
         """The contacts' friction rows of ``W`` (their slip velocity in the tangent plane at
         the friction point, :meth:`CompiledContact.slip_rows`) into ``W`` (p_rows, n_v)."""
