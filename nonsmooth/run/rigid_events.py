@@ -14,7 +14,8 @@ the first of these events, located on the integrator's dense output by Brent's m
 * ``impact``: an open point's gap reaches zero;
 * ``leave``: a closed point's normal force reaches zero;
 * ``velocity_zero``: a sliding point's slip speed along its direction reaches zero;
-* ``reserve_zero``: a sticking point's friction reaches ``mu lambda_N``.
+* ``reserve_zero``: a contact's sticking points' friction reaches ``mu`` times their normal
+  force (summed over the points: a face's forces are not unique, their sums are).
 
 At an event (:meth:`RigidContactRun.transition`) the points touching there (gap within
 :data:`GAP_TOL`) approaching faster than :data:`SPEED_TOL` have an impact: Newton's impact
@@ -107,6 +108,28 @@ def check_model(system, model_name: str, method, *, events=(), t_eval=None,
                          "yet; leave tstops out")
 
 
+def _independent_rows(M, G, rows):
+    """Which of ``rows`` (k, n_v) to keep, in order, so that with the joints' rows ``G``
+    they are independent in the metric of ``M^-1`` (a row whose squared sine to those
+    before it is below 1e-10 is left out): a boolean mask (k,)."""
+    keep = np.zeros(rows.shape[0], dtype=bool)
+    Minv = np.linalg.inv(M)
+    basis = [r for r in G]
+    for i, r in enumerate(rows):
+        B = np.array(basis) if basis else np.zeros((0, rows.shape[1]))
+        norm = float(r @ Minv @ r)
+        if B.shape[0]:
+            D = B @ Minv @ B.T
+            c = B @ Minv @ r
+            residual = norm - float(c @ np.linalg.lstsq(D, c, rcond=None)[0])
+        else:
+            residual = norm
+        if residual > 1e-10 * norm:
+            keep[i] = True
+            basis.append(r)
+    return keep
+
+
 class RigidContactRun:
     """One event-driven run of a model with rigid contacts (module docstring).
 
@@ -134,7 +157,9 @@ class RigidContactRun:
         M = sysm.constant_mass
         self._inverse_mass = None if M is None else np.linalg.inv(M)
         self.closed = None
-        self.events_at = []  # times of the events, for the chattering guard
+        self._support: dict = {}  # a point's contact's mean normal force (N), _accumulating
+        self._last_speed: dict = {}  # each contact's last impact speed (m/s) and the ratio
+        self._speed_ratio: dict = {}  # of the last two
 
     # ------------------------------------------------------------------ points and rows
     def _points(self, t, q):
@@ -274,6 +299,7 @@ class RigidContactRun:
         specs = []
         if not self.closed.any():  # each contact's smallest gap
             return [("gap", c) for c in sorted(set(self.owner.tolist()))]
+        sticking = set()
         for p in range(self.owner.size):
             if not self.closed[p]:
                 specs.append(("impact", p))
@@ -281,7 +307,8 @@ class RigidContactRun:
             specs.append(("leave", p))
             if self.kind[p] == SLIDING:
                 specs.append(("velocity_zero", p))
-            elif self.kind[p] == STICKING:
+            elif self.kind[p] == STICKING and self.owner[p] not in sticking:
+                sticking.add(self.owner[p])  # one per contact, over its sticking points
                 specs.append(("reserve_zero", p))
         return specs
 
@@ -306,9 +333,12 @@ class RigidContactRun:
             elif kind == "velocity_zero":
                 j = where[p]
                 out[i], scale[i] = float(v_T[j] @ self.slip_dir_ref(p)), SPEED_TOL
-            else:
-                j = where[p]
-                out[i] = self.mu[p] * sol.lambda_N[j] - float(np.linalg.norm(sol.lambda_T[j]))
+            else:  # the contact's sticking points together (a face's forces are not
+                # unique, its friction's sum is): mu sum(lambda_N) - |sum(lambda_T)|
+                js = [where[pp] for pp in idx if self.owner[pp] == self.owner[p]
+                      and self.kind[pp] == STICKING]
+                out[i] = self.mu[p] * float(sol.lambda_N[js].sum()) - float(
+                    np.linalg.norm(sol.lambda_T[js].sum(axis=0)))
                 scale[i] = 1e-9 * force
         return out, scale
 
@@ -370,14 +400,10 @@ class RigidContactRun:
         if not sol.success:
             self._fail(t, q, idx, f"the impact problem has no certified solution "
                        f"(residual {sol.residual:.3g}; {sol.message})")
-        accumulating = self._accumulating(t, q, sol.v, T, idx, impacting, e, gaps, W_N, W_T)
-        if accumulating:  # the series' limit: the point closes (plastic from here)
-            for j, _p, _t in accumulating:
-                e[j] = 0.0
-            sol = solve_step(T.M, v, np.zeros_like(v), T.G, g, W_N[idx], W_T[idx], e, mu)
-            if not sol.success:
-                self._fail(t, q, idx, f"the plastic impact closing an accumulation has no "
-                           f"certified solution (residual {sol.residual:.3g})")
+        accumulating = self._accumulating(t, q, sol.v, T, idx, impacting, e, gaps, W_N, W_T,
+                                          u_N)
+        if accumulating:  # the series' limit: the contacts close, held from here
+            sol = self._close(t, q, v, T, g, idx, accumulating, sol, e, mu, W_N, W_T)
         T_before, T_after = 0.5 * v @ T.M @ v, 0.5 * sol.v @ T.M @ sol.v
         if T_after > T_before * (1.0 + 1e-12) + 1e-300:
             self._fail(t, q, idx, f"the impact would create kinetic energy ({T_before:.12g} "
@@ -398,42 +424,116 @@ class RigidContactRun:
             work[4] += float(sol.Lambda @ (T.G @ v_mean))
         y[L.work] = work
         for c in sorted({int(self.owner[p]) for p in idx if impacting[p]}):
+            last = self._last_speed.get(c)
+            if last:
+                self._speed_ratio[c] = float(speed[c]) / last
+            self._last_speed[c] = float(speed[c])
             run.events.append(EventRecord(
                 t, sysm.contact_names[c], "impact", "open", "", q.copy(), v.copy(),
                 element="contact", speed=float(speed[c]), impulse=float(impulse[c]),
                 v_after=sol.v.copy()))
-        self.accumulated = {int(self.owner[p]) for _j, p, _t in accumulating}
+        limit: dict = {}  # each accumulating contact's limit time (the latest of its points)
         for _j, p, t_inf in accumulating:
+            c = int(self.owner[p])
+            limit[c] = max(limit.get(c, -math.inf), float(t_inf))
+        self.accumulated = set(limit)
+        for c, t_inf in sorted(limit.items()):
             run.events.append(EventRecord(
-                float(t_inf), sysm.contact_names[self.owner[p]], "accumulation", "open", "closed",
-                q.copy(), sol.v.copy(), element="contact", speed=float(-u_N[p])))
+                t_inf, sysm.contact_names[c], "accumulation", "open", "closed", q.copy(),
+                sol.v.copy(), element="contact", speed=float(speed[c])))
         self.impulses = impulse
         y[L.v] = sol.v
         return sol.v, y
 
-    def _accumulating(self, t, q, v, T, idx, impacting, e, gaps, W_N, W_T) -> list:
-        """The impacting points whose next flight would rise less than
-        :data:`ACCUMULATION_RISE`: ``[(j, point, t_inf)]`` (``j`` the index in ``idx``,
-        ``t_inf`` the series' limit, s)."""
+    def _close(self, t, q, v, T, g, idx, accumulating, sol, e, mu, W_N, W_T):
+        """The impact that ends an accumulation: every touching point of an accumulating
+        contact held at zero normal velocity (the limit of the remaining impacts, whose
+        kinetic energy they dissipate), and at zero slip where the friction impulse that
+        takes is within the cone of the impulse plus the contact's mean normal force over the
+        remaining time, ``mu (P_N + N (t_inf - t))`` (a rocking block comes to rest flat; a
+        ball sliding fast keeps sliding); the other touching points by Newton's law as
+        before. Equality rows that depend on the others (four corners of a face) are left
+        out; their impulses are zero."""
+        contacts = {int(self.owner[p]) for _j, p, _t in accumulating}
+        held = np.array([int(self.owner[p]) in contacts for p in idx])
+        free = ~held
+        m = T.G.shape[0]
+
+        def solve(stick):
+            rows, where = [], []
+            for j, p in enumerate(idx):
+                if held[j]:
+                    rows.append(W_N[p])
+                    where.append(3 * j)
+                    if stick[j]:
+                        rows += [W_T[p, 0], W_T[p, 1]]
+                        where += [3 * j + 1, 3 * j + 2]
+            keep = _independent_rows(T.M, T.G, np.array(rows))
+            G = np.vstack((T.G, np.array(rows)[keep]))
+            out = solve_step(T.M, v, np.zeros_like(v), G, np.concatenate(
+                (g, np.zeros(int(keep.sum())))), W_N[idx[free]], W_T[idx[free]], e[free],
+                mu[free])
+            if not out.success:
+                self._fail(t, q, idx, f"the impact closing an accumulation has no certified "
+                           f"solution (residual {out.residual:.3g})")
+            P = np.zeros(3 * idx.size)  # (the held points' impulses: their multipliers)
+            P[np.repeat(free, 3)] = out.P
+            P[np.array(where)[keep]] = out.Lambda[m:]
+            out.P, out.Lambda = P, out.Lambda[:m]
+            return out
+
+        stick = held & (self.mu[idx] > 0.0)
+        out = solve(stick)
+        for c in contacts:  # each contact's friction impulse within what its cone gives
+            mine = held & (self.owner[idx] == c)  # over the remaining impacts, else sliding
+            remaining = max(self._support.get(int(p), 0.0) * (t_inf - t)
+                            for _j, p, t_inf in accumulating if int(self.owner[p]) == c)
+            P_N = out.P[0::3][mine].sum() + remaining
+            P_T = np.hypot(out.P[1::3][mine].sum(), out.P[2::3][mine].sum())
+            if P_T > self.mu[idx][mine].max() * max(P_N, 0.0) * (1.0 + 1e-9):
+                stick[mine] = False
+        if (stick != (held & (self.mu[idx] > 0.0))).any():
+            out = solve(stick)
+        return out
+
+    def _accumulating(self, t, q, v, T, idx, impacting, e, gaps, W_N, W_T, u_N) -> list:
+        """The touching points leaving an impact (at ``g'_+ > 0``) that would rise less than
+        :data:`ACCUMULATION_RISE` before landing again under their normal acceleration ``g''
+        < 0``: ``[(j, point, t_inf)]`` (``j`` the index in ``idx``; ``t_inf`` the limit of the
+        remaining impacts, s). A point bouncing on its own restitution ``e`` (a ball): its
+        flights shrink by ``e``, ``t_inf = t + 2 g'_+ / (|g''| (1 - e))``; a point lifted by
+        another's impact (a rocking block's edge): its flights shrink as its contact's impact
+        speeds do, by their last ratio ``r``, ``t_inf = t + 2 g'_+ / (|g''| (1 - r))`` (the
+        present time when no ratio is known yet)."""
         out = []
         for j, p in enumerate(idx):
-            if not impacting[p] or e[j] <= 0.0 or e[j] >= 1.0:
-                continue
             u_plus = float(W_N[p] @ v)
-            if u_plus <= SPEED_TOL:
+            if u_plus <= SPEED_TOL or (impacting[p] and e[j] >= 1.0):
                 continue
             g_dd = self._free_normal_acceleration(t, q, v, T, p, idx, gaps, W_N, W_T)
-            if g_dd < 0.0 and u_plus * u_plus / (-2.0 * g_dd) <= ACCUMULATION_RISE:
-                out.append((j, p, t + 2.0 * u_plus / (-g_dd * (1.0 - e[j]))))
+            if g_dd >= 0.0 or u_plus * u_plus / (-2.0 * g_dd) > ACCUMULATION_RISE:
+                continue
+            flight = 2.0 * u_plus / -g_dd
+            c = int(self.owner[p])
+            ratio = e[j] if impacting[p] else self._speed_ratio.get(c, 1.0)
+            out.append((j, p, t + flight / (1.0 - ratio) if ratio < 1.0 else t))
         return out
 
     def _free_normal_acceleration(self, t, q, v, T, p, idx, gaps, W_N, W_T):
         """The normal acceleration ``g''`` (m/s^2) of point ``p`` after an impact, with it
         open and the other touching points as the acceleration problem decides."""
-        others = [i for i in idx if i != p and float(W_N[i] @ v) <= SPEED_TOL]
-        sol = self._acceleration(t, q, v, T, np.array(others, dtype=int), gaps, W_N, W_T)
+        others = np.array([i for i in idx if i != p and float(W_N[i] @ v) <= SPEED_TOL],
+                          dtype=int)
+        sol = self._acceleration(t, q, v, T, others, gaps, W_N, W_T)
         b_N, _ = self._bias(t, q, v, np.array([p]))
-        return float(W_N[p] @ sol.a + b_N[0])
+        g_dd = float(W_N[p] @ sol.a + b_N[0])
+        # the contact's mean normal force over the remaining impacts: what holds it up (its
+        # other points' forces), at least the point's own weight, |g''| / (W_N M^-1 W_N^T)
+        mine = self.owner[others] == self.owner[p] if others.size else np.zeros(0, bool)
+        own = abs(g_dd) / float(W_N[p] @ np.linalg.solve(T.M, W_N[p]))
+        self._support[int(p)] = max(float(sol.lambda_N[mine].sum()) if mine.any() else 0.0,
+                                    own)
+        return g_dd
 
     def _acceleration(self, t, q, v, T, cand, gaps, W_N, W_T):
         kind = np.where(self.mu[cand] > 0.0, STICKING, FRICTIONLESS)
@@ -468,8 +568,14 @@ class RigidContactRun:
         before = self.closed.copy()
         self.closed[:] = False
         kind, slip = sol.details["kind"], sol.details["slip"]
+        accel = 1e-9 * max(1.0, float(np.max(np.abs(sol.details["b_N"]))) if cand.size else 0.0)
+        pressed = sol.lambda_N > 1e-9 * force
+        loaded = {int(self.owner[p]) for j, p in enumerate(cand) if pressed[j]}
         for j, p in enumerate(cand):
-            if sol.lambda_N[j] <= 1e-9 * force:
+            # closed: pressed, or at zero force and zero normal acceleration beside a pressed
+            # point of its contact (a face's fourth corner: the forces are not unique)
+            if not pressed[j] and not (abs(sol.u_N[j]) <= accel and int(self.owner[p]) in
+                                       loaded):
                 continue
             self.closed[p] = True
             if kind[j] == SLIDING:
@@ -620,8 +726,16 @@ class RigidContactRun:
                 except ValueError:
                     root = t1
                 hits.append((root, i))
-            elif start is None and g1[i] < -1e3 * scale[i]:
-                hits.append((t1, i))
+            elif start is None and g1[i] < -1e3 * scale[i]:  # its mode was wrong: where it
+                def past(tt, i=i):  # passed -10 times its scale
+                    return g(tt) + 10.0 * scale[i]
+
+                try:
+                    root = brentq(past, t0, t1, xtol=EVENT_XTOL * max(1.0, abs(t1)),
+                                  rtol=EVENT_XTOL) if past(t0) > 0.0 else t0
+                except ValueError:
+                    root = t1
+                hits.append((root, i))
         if not hits:
             return None
         t_e = min(h[0] for h in hits)
