@@ -438,9 +438,14 @@ class Result:
         """Whether the event log has contact events (then the files get a ``speed`` column)."""
         return any(getattr(e, "element", "") == "contact" for e in self.events)
 
+    def _impacts(self) -> bool:
+        """Whether the event log has rigid contacts' impacts (then an ``impulse`` column)."""
+        return any(e.kind == "impact" for e in self.events)
+
     def events_to_parquet(self, path) -> Path:
         """Write the event log as Parquet: columns ``t, pair, kind, before, after`` (and with
-        contacts ``speed``, m/s: a contact event's approach speed, NaN for the others)."""
+        contacts ``speed``, m/s: a contact event's approach speed, NaN for the others; with
+        rigid contacts' impacts ``impulse``, N s)."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -450,22 +455,28 @@ class Result:
                       for k in ("pair", "kind", "before", "after")}}
         if self._contact_events():
             columns["speed"] = [float(e.speed) for e in self.events]
+        if self._impacts():
+            columns["impulse"] = [float(getattr(e, "impulse", math.nan)) for e in self.events]
         pq.write_table(pa.table(columns), path)
         return path
 
     def events_to_csv(self, path) -> Path:
         """Write the event log: columns ``t, pair, kind, before, after`` (and with contacts
         ``speed``, m/s: a contact event's approach speed, at a ``touch`` the impact speed;
-        empty for the others)."""
+        empty for the others; with rigid contacts' impacts ``impulse``, N s)."""
         path = Path(path)
-        speed = self._contact_events()
+        speed, impulse = self._contact_events(), self._impacts()
         with path.open("w", newline="") as fh:
             w = csv.writer(fh)
-            w.writerow(["t", "pair", "kind", "before", "after"] + (["speed"] if speed else []))
+            w.writerow(["t", "pair", "kind", "before", "after"] + (["speed"] if speed else [])
+                       + (["impulse"] if impulse else []))
             for e in self.events:
                 row = [f"{e.t:.15g}", e.pair, e.kind, e.before, e.after]
                 if speed:
                     row.append("" if math.isnan(e.speed) else f"{e.speed:.15g}")
+                if impulse:
+                    value = float(getattr(e, "impulse", math.nan))
+                    row.append("" if math.isnan(value) else f"{value:.15g}")
                 w.writerow(row)
         return path
 

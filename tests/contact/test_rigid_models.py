@@ -102,3 +102,17 @@ def test_the_rocking_block_comes_to_rest_flat_at_its_accumulation():
     assert np.max(np.diff(r["energy"])) < 1e-9
     assert np.max(np.abs(r["angle"][rest])) < 1e-9
     assert r["floor.gap"].min() > -1e-9
+
+
+def test_the_event_log_file_has_the_impacts_impulses(tmp_path):
+    """The command line's event log of Newton's cradle: each impact with its approach speed
+    and impulse (m v0 for equal balls with e = 1)."""
+    import csv
+
+    r = nonsmooth.simulate(models.build("newtons_cradle"), 0.05)
+    rows = list(csv.DictReader(r.events_to_csv(tmp_path / "events.csv").open()))
+    impacts = [row for row in rows if row["kind"] == "impact"]
+    assert len(impacts) == 4
+    for row in impacts:
+        assert float(row["speed"]) == pytest.approx(1.0, rel=1e-12)
+        assert float(row["impulse"]) == pytest.approx(0.1, rel=1e-12)
