@@ -162,8 +162,9 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
         ``"MoreauJean"``: Moreau-Jean time-stepping (fixed steps ``dt``, which must be given;
         rigid contacts' impacts, contact and Coulomb friction resolved as one impulse problem
         per step, no event located; ``nonsmooth.run.methods.moreau_jean(theta=...,
-        facets=...)`` for its options); the only method that runs rigid contacts
-        (``normal="rigid"``), which the others refuse with a ``ModelError``.
+        facets=...)`` for its options). A model with rigid contacts (``normal="rigid"``) runs
+        with it or event-driven with an adaptive method (impacts, closures and openings as
+        events: :mod:`nonsmooth.run.rigid_events`); the fixed-step methods refuse it.
     dt : float, optional
         Step of the fixed-step methods and output spacing (s) when ``t_eval`` is not given;
         default the model's ``dt``, else ``(t_end - t0) / 1000``.

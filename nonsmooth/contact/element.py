@@ -41,13 +41,13 @@ MIN_IMPACT_SPEED = 1e-3
 
 
 def rigid_contacts_message(model: str, names) -> str:
-    """The message of a run (or an evaluation) that would need the compliant force of rigid
-    contacts ``names`` of model ``model``: they run with the time-stepping method."""
+    """The message of an evaluation that would need the compliant force of rigid contacts
+    ``names`` of model ``model``: they have none."""
     listed = ", ".join(repr(n) for n in names)
     return (f"model {model!r}: the rigid contact(s) {listed} (normal=\"rigid\") have no force "
-            "law, so the event-driven methods cannot run them; rigid contacts run with "
-            "method=\"MoreauJean\" (simulate(model, t_end, method=\"MoreauJean\", dt=h)) for "
-            "now, or give the contacts a compliant law (normal=Hertz(...) or Linear(k, c))")
+            "law: their forces are a run's (simulate(model, t_end), event-driven, or "
+            "method=\"MoreauJean\" with dt=), or give the contacts a compliant law "
+            "(normal=Hertz(...) or Linear(k, c))")
 
 
 class Contact:
