@@ -47,6 +47,7 @@ from ..lcp.friction_contact import facet_directions
 from ..lcp.lemke import solve_lemke
 
 __all__ = ["AccelerationSolution", "acceleration_problem", "closed_accelerations",
+           "independent_rows",
            "SLIDING", "STICKING", "FRICTIONLESS"]
 
 #: A point's friction in a problem: sliding along its given direction, a stick candidate (or
@@ -332,3 +333,25 @@ def closed_accelerations(M, f, G, r_G, W_N, W_T, c_N, c_T, mu, kind,
     residual = float(np.max(np.abs(u))) if u.size else 0.0
     return AccelerationSolution(a, L0 + Y @ lam, lambda_N, lambda_T, np.zeros(k),
                                 np.zeros((k, 2)), np.zeros(k, dtype=bool), residual=residual)
+
+
+def independent_rows(M: np.ndarray, G: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Which of ``rows`` (k, n_v) to keep, in order, so that with the joints' rows ``G``
+    they are independent in the metric of ``M^-1`` (a row whose squared sine to those
+    before it is below 1e-10 is left out): a boolean mask (k,)."""
+    keep = np.zeros(rows.shape[0], dtype=bool)
+    Minv = np.linalg.inv(M)
+    basis = [r for r in G]
+    for i, r in enumerate(rows):
+        B = np.array(basis) if basis else np.zeros((0, rows.shape[1]))
+        norm = float(r @ Minv @ r)
+        if B.shape[0]:
+            D = B @ Minv @ B.T
+            c = B @ Minv @ r
+            residual = norm - float(c @ np.linalg.lstsq(D, c, rcond=None)[0])
+        else:
+            residual = norm
+        if residual > 1e-10 * norm:
+            keep[i] = True
+            basis.append(r)
+    return keep

@@ -50,6 +50,7 @@ from ..contact.rigid import (
     AccelerationSolution,
     acceleration_problem,
     closed_accelerations,
+    independent_rows,
 )
 from ..core.moreau_jean import solve_step
 from ..errors import IntegrationError, ModelError
@@ -106,28 +107,6 @@ def check_model(system, model_name: str, method, *, events=(), t_eval=None,
     if len(tstops):
         raise ValueError(f"tstops = {list(tstops)}: a run of rigid contacts takes no time stops "
                          "yet; leave tstops out")
-
-
-def _independent_rows(M, G, rows):
-    """Which of ``rows`` (k, n_v) to keep, in order, so that with the joints' rows ``G``
-    they are independent in the metric of ``M^-1`` (a row whose squared sine to those
-    before it is below 1e-10 is left out): a boolean mask (k,)."""
-    keep = np.zeros(rows.shape[0], dtype=bool)
-    Minv = np.linalg.inv(M)
-    basis = [r for r in G]
-    for i, r in enumerate(rows):
-        B = np.array(basis) if basis else np.zeros((0, rows.shape[1]))
-        norm = float(r @ Minv @ r)
-        if B.shape[0]:
-            D = B @ Minv @ B.T
-            c = B @ Minv @ r
-            residual = norm - float(c @ np.linalg.lstsq(D, c, rcond=None)[0])
-        else:
-            residual = norm
-        if residual > 1e-10 * norm:
-            keep[i] = True
-            basis.append(r)
-    return keep
 
 
 class RigidContactRun:
@@ -332,7 +311,7 @@ class RigidContactRun:
                 out[i], scale[i] = sol.lambda_N[where[p]], 1e-9 * force
             elif kind == "velocity_zero":
                 j = where[p]
-                out[i], scale[i] = float(v_T[j] @ self.slip_dir_ref(p)), SPEED_TOL
+                out[i], scale[i] = float(v_T[j] @ self.slip_ref[p]), SPEED_TOL
             else:  # the contact's sticking points together (a face's forces are not
                 # unique, its friction's sum is): mu sum(lambda_N) - |sum(lambda_T)|
                 js = [where[pp] for pp in idx if self.owner[pp] == self.owner[p]
@@ -341,9 +320,6 @@ class RigidContactRun:
                     np.linalg.norm(sol.lambda_T[js].sum(axis=0)))
                 scale[i] = 1e-9 * force
         return out, scale
-
-    def slip_dir_ref(self, p):
-        return self.slip_ref[p]
 
     # ------------------------------------------------------------------------- transition
     def _mode(self, p) -> str:
@@ -408,8 +384,6 @@ class RigidContactRun:
         if T_after > T_before * (1.0 + 1e-12) + 1e-300:
             self._fail(t, q, idx, f"the impact would create kinetic energy ({T_before:.12g} "
                        f"J -> {T_after:.12g} J)")
-        self.max_energy_ratio = max(getattr(self, "max_energy_ratio", 0.0),
-                                    T_after / T_before if T_before > 0 else 0.0)
         impulse = np.zeros(sysm.n_contacts)
         speed = np.zeros(sysm.n_contacts)
         for j, p in enumerate(idx):
@@ -441,7 +415,6 @@ class RigidContactRun:
             run.events.append(EventRecord(
                 t_inf, sysm.contact_names[c], "accumulation", "open", "closed", q.copy(),
                 sol.v.copy(), element="contact", speed=float(speed[c])))
-        self.impulses = impulse
         y[L.v] = sol.v
         return sol.v, y
 
@@ -468,7 +441,7 @@ class RigidContactRun:
                     if stick[j]:
                         rows += [W_T[p, 0], W_T[p, 1]]
                         where += [3 * j + 1, 3 * j + 2]
-            keep = _independent_rows(T.M, T.G, np.array(rows))
+            keep = independent_rows(T.M, T.G, np.array(rows))
             G = np.vstack((T.G, np.array(rows)[keep]))
             out = solve_step(T.M, v, np.zeros_like(v), G, np.concatenate(
                 (g, np.zeros(int(keep.sum())))), W_N[idx[free]], W_T[idx[free]], e[free],
@@ -641,7 +614,6 @@ class RigidContactRun:
         run, L = self.run, self.layout
         t, y = float(t0), np.array(y0, dtype=float)
         self._points(t, y[L.q])
-        self.impulses = np.zeros(self.system.n_contacts)
         for c in sorted(set(self.owner.tolist())):
             run.events.append(EventRecord(t, self.system.contact_names[c], "start", "",
                                           "open", y[L.q].copy(), y[L.v].copy(),
