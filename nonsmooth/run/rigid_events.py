@@ -135,6 +135,8 @@ class RigidContactRun:
         self.owner = None  # each point's contact (set by the first _points)
         M = sysm.constant_mass
         self._inverse_mass = None if M is None else np.linalg.inv(M)
+        self._lean = self._inverse_mass is not None and not sysm.n_constraints
+        self._any_closed = False
         self.closed = None
         self._support: dict = {}  # a point's contact's mean normal force (N), _accumulating
         self._last_speed: dict = {}  # each contact's last impact speed (m/s) and the ratio
@@ -270,6 +272,21 @@ class RigidContactRun:
         return dy, sol, T, None
 
     def fun(self, t, y):
+        """The phase's right-hand side ``dy/dt`` at ``(t, y)`` (scipy's ``fun``): with every
+        point open and neither joints nor a varying mass, the free motion in a few array
+        operations (the phases of flight), else :meth:`evaluate`'s."""
+        if self._lean and not self._any_closed:
+            run, L, sysm = self.run, self.layout, self.system
+            run.charge(t)
+            run.dyn.n_evaluations += 1
+            q, v = y[L.q], y[L.v]
+            T = sysm.terms(t, q, v)
+            dy = np.empty_like(y)
+            dy[L.q] = sysm.qdot(q, v) if sysm.has_kinematic_map else v
+            dy[L.v] = self._inverse_mass @ T.f
+            dy[L.work] = (0.0, T.P_applied, T.P_damping, 0.0, 0.0)
+            dy[L.z] = 0.0
+            return dy
         return self.evaluate(t, y)[0]
 
     # ----------------------------------------------------------------------------- events
@@ -559,6 +576,7 @@ class RigidContactRun:
                 self.slip_ref[p] = u_T / max(np.linalg.norm(u_T), 1e-300)
             else:
                 self.kind[p] = kind[j]
+        self._any_closed = bool(self.closed.any())
         self._log_modes(t, y, before)
 
     def _log_modes(self, t, y, before):
