@@ -59,6 +59,8 @@ from .events import EventRecord
 
 __all__ = ["RigidContactRun", "check_model", "GAP_TOL", "SPEED_TOL", "ACCUMULATION_RISE"]
 
+#: The most rigid contacts an event-driven run takes (a scene with more is Moreau-Jean's).
+MAX_CONTACTS = 200
 #: A point is touching when its gap is at most this (m).
 GAP_TOL = 1e-9
 #: A touching point approaching faster than this (m/s) has an impact; slower, it closes.
@@ -82,7 +84,13 @@ def check_model(system, model_name: str, method, *, events=(), t_eval=None,
                 tstops=()) -> None:
     """What an event-driven run of rigid contacts cannot take yet, refused before it starts
     (``ModelError`` or ``ValueError`` naming the element or option and what to do)."""
-    names = ", ".join(repr(system.contact_names[c]) for c in system.rigid_contacts)
+    rigid = system.rigid_contacts
+    if len(rigid) > MAX_CONTACTS:
+        raise ModelError(f"model {model_name!r}: {len(rigid)} rigid contacts are more than an "
+                         f"event-driven run takes ({MAX_CONTACTS}: it evaluates every contact "
+                         "at every step and locates each impact); run a scene with many "
+                         "contacts with method=\"MoreauJean\" and dt= (e.g. dt=1e-3)")
+    names = ", ".join(repr(system.contact_names[c]) for c in rigid)
     if method.fixed:
         raise ModelError(f"model {model_name!r}: the rigid contact(s) {names} need an adaptive "
                          f"method (DOP853, RK45), whose events are located, or method "

@@ -308,3 +308,16 @@ def test_the_closed_form_bias_of_the_rows_is_their_rate_along_the_motion(model):
     scale = max(1.0, float(np.max(np.abs(N))))
     np.testing.assert_allclose(N, (4 * n2 - n1) / 3, rtol=0, atol=1e-11 * scale)
     np.testing.assert_allclose(T, (4 * t2 - t1) / 3, rtol=0, atol=1e-11 * scale)
+
+
+def test_a_scene_with_many_rigid_contacts_is_sent_to_moreau_jean():
+    from nonsmooth.contact import contacts
+
+    mdl = SpatialModel("pile")
+    balls = {mdl.add(Body(f"b{i}", 1.0, (1e-4,) * 3, position=(0.03 * i, 0.0, 0.1))):
+             Sphere(0.01) for i in range(21)}
+    contacts(mdl, balls, normal="rigid")  # 210 pairs
+    mdl.add(Gravity(G))
+    with pytest.raises(ModelError, match=r"210 rigid contacts are more than an event-driven "
+                                         r"run takes \(200.*method=\"MoreauJean\""):
+        nonsmooth.simulate(mdl, 0.1)
