@@ -261,9 +261,10 @@ class CompiledContact:
         ``omega`` in world axes constant at fixed ``omega'``) a row is ``h . (u + omega x (x -
         r))`` with ``x`` the point midway between the surfaces, so its bias is ``h . (omega x
         d(x - r)/dt)`` (with the row's sign). With ``n`` from body a to body b and ``s = +1``
-        for the body on side a (-1 on side b): a sphere's ``x - r = s (R + g / 2) n``, whose
-        rate is ``s (g' / 2) n``; a box's corner ``c``, a material point, has ``x - r = (c - r)
-        + s (g / 2) n``, whose rate is ``omega x (c - r) + s (g' / 2) n``."""
+        for the body on side a (-1 on side b): a sphere of centre ``c`` has ``x - r = (c - r) +
+        s (R + g / 2) n``, whose rate is ``omega x (c - r) + s (g' / 2) n``; a box's corner
+        ``c`` has ``x - r = (c - r) + s (g / 2) n``, the same rate (``c`` a material point in
+        both)."""
         ground_plane = (self.kind_b == PLANE and self.b < 0) or (self.kind_a == PLANE and
                                                                   self.a < 0)
         if not ground_plane or self.kind_a == self.kind_b:
@@ -280,8 +281,11 @@ class CompiledContact:
         g_dot = sign * np.einsum("ij,ij->i", n, K.u[body] + _cross_last(w, rel))
         side = -sign  # +1: the body is a (n points from it), -1: it is b
         rate = side * 0.5 * g_dot[:, None] * n
-        if kind == BOX:
+        if kind == BOX:  # the corner, a material point
             rate = rate + _cross_last(w, rel - side * 0.5 * g[:, None] * n)
+        else:  # the sphere's centre, a material point (the shape may be off the body's origin)
+            offset = self.offset_a if body == self.a else self.offset_b
+            rate = rate + _cross_last(w, K.R[body] @ offset)
         acc = sign * _cross_last(w, rate)  # (k, 3)
         e = np.zeros((k, 3))
         e[np.arange(k), np.argmin(np.abs(n), axis=1)] = 1.0

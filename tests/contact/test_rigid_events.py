@@ -122,9 +122,10 @@ def test_housners_rocking_block_loses_angular_velocity_by_his_factor():
 TAN_2 = math.atan(2.0)
 
 
-def _rod(mu, v0, *, theta=TAN_2, half=0.5, m=1.0, rho=1e-6):
+def _rod(mu, v0, *, theta=TAN_2, half=0.5, m=1.0, rho=1e-6, omega=0.0):
     """A uniform rod of length ``2 half`` (m) at ``theta`` to the floor, its lower end (a
-    sphere of radius ``rho``) on the floor, sliding at ``v0`` (m/s) along x."""
+    sphere of radius ``rho``) on the floor, sliding at ``v0`` (m/s) along x; turning at
+    ``omega`` (rad/s) about y, its centre's vertical velocity such that the end's is zero."""
     mdl = SpatialModel("rod")
     c, s = math.cos(theta), math.sin(theta)
     phi = 0.5 * math.pi - theta
@@ -132,8 +133,10 @@ def _rod(mu, v0, *, theta=TAN_2, half=0.5, m=1.0, rho=1e-6):
                    [-math.sin(phi), 0, math.cos(phi)]])
     centre = np.array([0.0, 0.0, rho]) + half * np.array([c, 0.0, s])
     inertia = m * (2 * half) ** 2 / 12
+    w = np.array([0.0, omega, 0.0])
+    vz = -np.cross(w, -half * np.array([c, 0.0, s]))[2]
     rod = mdl.add(Body("rod", m, (inertia, inertia, 1e-6 * inertia), position=tuple(centre),
-                       orientation=Ry, velocity=(v0, 0.0, 0.0)))
+                       orientation=Ry, velocity=(v0, 0.0, vz), angular_velocity=tuple(w)))
     mdl.add(Contact("tip", rod, Sphere(rho, position=(0, 0, -half)), ground,
                     Plane((0, 0, 0), (0, 0, 1)), normal="rigid", restitution=0.0, mu=mu))
     mdl.add(Gravity(G))
@@ -162,6 +165,14 @@ def test_painleves_rod_above_mu_four_thirds_is_diagnosed_not_guessed():
     assert "'tip'" in text and "mu = 1.4" in text and "inconsistent" in text
     assert "Painleve" in text and "q = [" in text
     assert f"[{response:.2f}]" in text
+
+
+def test_painleves_rod_turning_fast_is_indeterminate_and_said_so():
+    """Turning at 8 rad/s its end's free normal acceleration is upward (centripetal ``omega^2 l
+    sin`` beats ``g``) while its normal response is negative (mu = 1.5): two solutions, leave
+    the floor or stay on it pressed; the run stops and says so."""
+    with pytest.raises(IntegrationError, match=r"'tip' has 2 solutions \(indeterminate"):
+        nonsmooth.simulate(_rod(1.5, -1.0, omega=8.0), 0.02)
 
 
 def test_the_acceleration_problem_counts_the_solutions_of_an_indeterminate_rod():
@@ -286,9 +297,10 @@ def test_user_events_are_refused_with_rigid_contacts():
         nonsmooth.simulate(_ball(1.0), 0.1, events=[lambda t, q, v: q[2]])
 
 
-@pytest.mark.parametrize("model", ["rocking_block", "rigid_bouncing_ball"])
+@pytest.mark.parametrize("model", ["rocking_block", "rigid_bouncing_ball", "painleve_rod"])
 def test_the_closed_form_bias_of_the_rows_is_their_rate_along_the_motion(model):
-    """``rigid_contact_bias`` (a box's corners, a sphere, on the ground's plane) against the
+    """``rigid_contact_bias`` (a box's corners, a sphere at the body's origin or off it, on
+    the ground's plane) against the
     rows' central differences along ``dq = qdot(q, v)`` at a random velocity, combined by
     Richardson's extrapolation (agreement measured 2e-13 relative)."""
     from nonsmooth import models
