@@ -237,7 +237,7 @@ def _local(W, q, mu, out):
 def _project(mu, zN, z1, z2, out):
     """The projection of ``z`` onto the cone ``K_mu`` into ``out`` (3,)."""
     zT = math.sqrt(z1 * z1 + z2 * z2)
-    if zT <= mu * zN:
+    if zN >= 0.0 and zT <= mu * zN:
         out[0], out[1], out[2] = zN, z1, z2
     elif mu * zT <= -zN:
         out[0], out[1], out[2] = 0.0, 0.0, 0.0

@@ -198,8 +198,9 @@ class MoreauJeanMethod(Method):
         :data:`~nonsmooth.run.moreau_jean.AUTO_NSGS_CONTACTS` rigid contacts where the family
         offers them as blocks, else Lemke.
     tol : float
-        NSGS: the relative residual a step's sweeps reach (> 0; default 1e-8); a step that
-        does not is warned of (``NSGSConvergenceWarning``: time, contacts, residual).
+        NSGS: the relative residual a step's sweeps reach (> 0; default 1e-4, Siconos'
+        ``fc3d_nsgs`` default; :mod:`nonsmooth.lcp.nsgs`); a step that does not is warned of
+        (``NSGSConvergenceWarning``: time, contacts, residual).
     max_iter : int
         NSGS: the most sweeps per step (>= 1; default 2000).
     """
@@ -210,7 +211,7 @@ class MoreauJeanMethod(Method):
     theta: float = 0.5
     facets: int = 8
     solver: str = "auto"
-    tol: float = 1e-8
+    tol: float = 1e-4
     max_iter: int = 2000
 
     def __post_init__(self):
@@ -236,7 +237,7 @@ class MoreauJeanMethod(Method):
             tol = math.nan
         if not (math.isfinite(tol) and tol > 0.0):
             raise ValueError(f"method {self.name}: tol = {self.tol!r} is invalid; it must be "
-                             "a number > 0 (NSGS's relative residual, e.g. 1e-8)")
+                             "a number > 0 (NSGS's relative residual, e.g. 1e-4)")
         if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, int | float) \
                 or int(self.max_iter) != self.max_iter or self.max_iter < 1:
             raise ValueError(f"method {self.name}: max_iter = {self.max_iter!r} is invalid; "
@@ -280,7 +281,7 @@ MOREAU_JEAN = MoreauJeanMethod(name="MoreauJean",
 
 
 def moreau_jean(theta: float = 0.5, facets: int = 8, solver: str = "auto",
-                tol: float = 1e-8, max_iter: int = 2000) -> MoreauJeanMethod:
+                tol: float = 1e-4, max_iter: int = 2000) -> MoreauJeanMethod:
     """Moreau-Jean time-stepping with other options than :data:`MOREAU_JEAN`'s, for
     ``simulate(model, t_end, method=moreau_jean(theta=1.0), dt=h)``.
 
@@ -295,7 +296,7 @@ def moreau_jean(theta: float = 0.5, facets: int = 8, solver: str = "auto",
         above :data:`~nonsmooth.run.moreau_jean.AUTO_NSGS_CONTACTS` rigid contacts of free
         bodies, else Lemke).
     tol : float
-        NSGS's relative residual per step (default 1e-8).
+        NSGS's relative residual per step (default 1e-4).
     max_iter : int
         NSGS's most sweeps per step (default 2000).
 

@@ -201,6 +201,8 @@ class MoreauJeanStepper:
                 f"contact(s) {', '.join(repr(s) for s in names)} has no certified solution "
                 f"(residual {sol.residual:.3g}; {sol.message}); reduce dt or check the "
                 "friction coefficients")
+        if owner:
+            self.iterations.append(0)  # (Lemke's: a step with contacts, no sweep)
         v_new = sol.v
         v_theta = theta * v_new + (1.0 - theta) * v
         q_new = q + h * (sysm.qdot(q, v_theta) if sysm.has_kinematic_map else v_theta)
@@ -245,7 +247,6 @@ class MoreauJeanStepper:
         h = t_next - t
         q, v = y[L.q], y[L.v]
         B = sysm.rigid_contact_blocks(t, q, v, ACTIVATION_GAMMA * h)
-        B = _ordered(B, np.argsort(B.x[:, 2] * ORDER_SIGN, kind="stable"))
         Minv = self._inverse_mass(T.M)
         n_b = Minv.shape[0]
         v_free = v + np.einsum("kij,kj->ki", Minv, (h * T.f).reshape(n_b, 6)).ravel()
@@ -312,8 +313,15 @@ class MoreauJeanStepper:
                 "moreau_jean(solver=\"lemke\")", NSGSConvergenceWarning, stacklevel=2)
 
     def finish(self) -> None:
-        """The run's end: warn of the NSGS steps above tolerance beyond the first ones
-        warned of."""
+        """The run's end: the solver's counts into the run (``result.diagnostics
+        ["step_solver"]``: the solver, the steps it solved with contacts, their sweeps in all
+        and at most, the steps above tolerance, the largest residual); warn of the NSGS steps
+        above tolerance beyond the first ones warned of."""
+        sweeps = np.array(self.iterations, dtype=np.int64)
+        self.run.step_solver = {
+            "solver": self.solver, "steps": int(sweeps.size), "sweeps": int(sweeps.sum()),
+            "max_sweeps": int(sweeps.max()) if sweeps.size else 0,
+            "unconverged": len(self.unconverged), "max_residual": float(self.max_residual)}
         more = len(self.unconverged) - NSGS_WARNINGS_SHOWN
         if more > 0:
             worst = max(u[1] for u in self.unconverged)
@@ -394,12 +402,3 @@ def _mass_blocks(M) -> np.ndarray | None:
         return None
     return np.ascontiguousarray(blocks)
 
-
-ORDER_SIGN = 1.0
-
-
-def _ordered(B, order):
-    """The blocks ``B`` with their points in ``order``."""
-    from dataclasses import fields, replace
-
-    return replace(B, **{f.name: getattr(B, f.name)[order] for f in fields(B)})
