@@ -107,6 +107,13 @@ def test_the_block_form_is_the_dense_form_without_the_delassus_matrix():
         np.testing.assert_allclose(blocks.r, dense.r, rtol=0, atol=1e-7)
         np.testing.assert_allclose(blocks.v, v_free + Mi @ H.T @ blocks.r, rtol=0, atol=1e-10)
         assert residual(H @ Mi @ H.T, H @ v_free + c.ravel(), mu, blocks.r) < 1e-9
+        # over-relaxed sweeps stop at a solution too (the residual is the natural map's)
+        sor = solve_nsgs_blocks(a, b, Ha, Hb, Minv, v_free, c, mu, tol=1e-10,
+                                max_iter=20000, relax=1.5)
+        assert sor.success
+        assert residual(H @ Mi @ H.T, H @ v_free + c.ravel(), mu, sor.r) < 1e-9
+    with pytest.raises(ValueError, match="relax = 2.0 must be in"):
+        solve_nsgs_blocks(a, b, Ha, Hb, Minv, v_free, c, mu, relax=2.0)
 
 
 # ------------------------------------------------------------------------- the local solve
