@@ -119,9 +119,33 @@ class RigidBatch:
                 if i >= 0:
                     reach[i] = max(reach[i], float(np.linalg.norm(off)) + rho)
         self.reach = reach  # (the last entry, index -1, the ground's: 0)
+        # the broad phase's groups: two finite shapes, a plane as shape a, a plane as shape b
+        finite = ~(self.plane_a | self.plane_b)
+        self.fin = np.flatnonzero(finite)
+        self.fin_rho = self.rho_a[self.fin] + self.rho_b[self.fin]
+        self.sides = []  # (plane_a, contacts, the planes' world (P, m) if on the ground)
+        for plane_a, side in ((True, self.plane_a & ~self.plane_b),
+                              (False, self.plane_b & ~self.plane_a)):
+            j = np.flatnonzero(side)
+            fixed = None
+            if j.size and np.all((self.a[j] if plane_a else self.b[j]) < 0) \
+                    and not np.any((self.off_a[j] if plane_a else self.off_b[j]) != 0.0):
+                m = self.plane_nums[j, 3:]
+                fixed = (self.plane_nums[j, :3], m / np.linalg.norm(m, axis=1)[:, None])
+            self.sides.append((plane_a, j, fixed))
+        # the ground's planes in the world, once (their contacts' rows; NaN elsewhere)
+        self.fixed_plane = np.zeros(len(rig), dtype=bool)
+        self.plane_P = np.full((len(rig), 3), np.nan)
+        self.plane_m = np.full((len(rig), 3), np.nan)
+        for _, j, fixed in self.sides:
+            if fixed is not None:
+                self.fixed_plane[j] = True
+                self.plane_P[j], self.plane_m[j] = fixed
 
     def _planes(self, K, j, plane_a):
         """World point and unit normal (each (len(j), 3)) of the planes of contacts ``j``."""
+        if np.all(self.fixed_plane[j]):  # (the ground's: constant)
+            return self.plane_P[j], self.plane_m[j]
         i = np.where(plane_a, self.a[j], self.b[j])
         off = np.where(plane_a[:, None], self.off_a[j], self.off_b[j])
         R = K.R[i]
@@ -131,7 +155,10 @@ class RigidBatch:
 
     def _centres(self, K, j):
         """The world centres (each (len(j), 3)) of the shapes a and b of contacts ``j``."""
-        c_a, c_b = K.r[self.a[j]], K.r[self.b[j]]
+        # (np.take: a fancy index of the (N + 1, 3) rows is several times slower)
+        c_a, c_b = np.take(K.r, self.a[j], axis=0), np.take(K.r, self.b[j], axis=0)
+        if not self.offset.size:
+            return c_a, c_b
         off = self.offset if isinstance(j, slice) else j[np.isin(j, self.offset)]
         if off.size:  # (shapes off their body's origin)
             at = off if isinstance(j, slice) else np.searchsorted(j, off)
@@ -143,24 +170,26 @@ class RigidBatch:
         """The positions (into the rigid contacts) of the broad phase's candidates at the
         kinematics ``K`` for the ``horizon`` (s) (module docstring, 1)."""
         a, b = self.a, self.b
-        c_a, c_b = self._centres(K, slice(None))
         lower = np.full(a.size, -math.inf)
-        finite = ~(self.plane_a | self.plane_b)
-        lower[finite] = (np.linalg.norm(c_b[finite] - c_a[finite], axis=1)
-                         - self.rho_a[finite] - self.rho_b[finite])
-        for plane_a, side in ((True, self.plane_a & ~self.plane_b),
-                              (False, self.plane_b & ~self.plane_a)):
-            j = np.flatnonzero(side)
+        j = self.fin
+        if j.size:
+            c_a, c_b = self._centres(K, j)
+            d = c_b - c_a
+            lower[j] = np.sqrt(np.einsum("ki,ki->k", d, d)) - self.fin_rho
+        for plane_a, j, fixed in self.sides:
             if j.size:
-                P, m = self._planes(K, j, np.full(j.size, plane_a))
-                centre = c_b[j] if plane_a else c_a[j]
+                P, m = fixed if fixed is not None else \
+                    self._planes(K, j, np.full(j.size, plane_a))
+                c_a, c_b = self._centres(K, j)
+                centre = c_b if plane_a else c_a
                 rho = self.rho_b[j] if plane_a else self.rho_a[j]
                 lower[j] = np.einsum("ki,ki->k", centre - P, m) - rho
         speed = (np.linalg.norm(K.u, axis=1)
                  + 2.0 * self.reach * np.linalg.norm(K.w, axis=1))
         speed[-1] = 0.0  # (the ground)
         speed = np.where(np.isfinite(speed), speed, math.inf)
-        bound = horizon * (speed[a] + speed[b]) if horizon > 0.0 else np.zeros(a.size)
+        bound = horizon * (np.take(speed, a) + np.take(speed, b)) if horizon > 0.0 \
+            else np.zeros(a.size)
         return np.flatnonzero(~(lower > bound))  # (a NaN bound keeps the contact)
 
     def blocks(self, K, v: np.ndarray, n_v: int, horizon: float) -> RigidBlocks:
@@ -206,8 +235,8 @@ class RigidBatch:
                 body = i >= 0
                 if not body.any():
                     continue
-                Rt = np.swapaxes(K.R[i[body]], 1, 2)
-                lever = x[body] - K.r[i[body]]  # (world)
+                Rt = np.swapaxes(np.take(K.R, i[body], axis=0), 1, 2)
+                lever = x[body] - np.take(K.r, i[body], axis=0)  # (world)
                 H[body, :, :3] = sign * axes[body]
                 H[body, :, 3:] = sign * np.einsum(
                     "kij,kmj->kmi", Rt, np.cross(lever[:, None, :], axes[body]))
