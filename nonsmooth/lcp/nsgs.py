@@ -511,9 +511,9 @@ def solve_nsgs_blocks(a, b, Ha, Hb, Minv, v_free, c, mu, *, tol: float = DEFAULT
     relax : float
         Over-relaxation from the second sweep on, in (0, 2): each contact's reaction moves
         ``relax`` times to its local solution and is projected back onto the cone (a projected
-        over-relaxation; 1 plain Gauss-Seidel; the first sweep is always plain, so that
-        uncoupled contacts are solved exactly in one). The stopping residual is the natural
-        map's whatever ``relax``.
+        over-relaxation, as Siconos' ``fc3d_nsgs`` relaxation option; 1 plain Gauss-Seidel;
+        the first sweep is always plain, so that uncoupled contacts are solved exactly in
+        one). The stopping residual is the natural map's whatever ``relax``.
 
     Returns
     -------
