@@ -38,8 +38,9 @@ GALLERY_T_END = {"block_chain": 2.0, "crank_rocker": 2.2, "stick_slip_oscillator
                  "contact_payload_plate": 1.5, "contact_rattleback": 6.0,
                  "contact_puck": 1.0, "contact_rolling_disc": 0.3, "contact_spheres_box": 1.0}
 GALLERY_PARAMS = {"block_chain": {"N": 5}}  # a chain of 5 shows the waves and builds fast
-#: The method of a model's gallery run where the default (DOP853) cannot run it: the stiff
-#: LuGre pendulum by LSODA, the rigid contacts by Moreau-Jean time-stepping (at the model's dt).
+#: The method of a model's gallery run where the default is not the one to show: the stiff
+#: LuGre pendulum by LSODA, the 100 spheres' rigid contacts by Moreau-Jean time-stepping (at
+#: the model's dt; the event-driven run would locate every one of their impacts).
 GALLERY_METHOD = {"pendulum_joint_friction": "LSODA", "contact_spheres_box": "MoreauJean"}
 
 
