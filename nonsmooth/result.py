@@ -159,7 +159,7 @@ class Result:
                      n_evaluations: int, n_steps: int, method, dt, alpha, beta, status, message,
                      wall_time, knots=(), knot_acceleration=None, n_phases: int = 1,
                      t_span=None, event_names=(), layout: StateLayout | None = None,
-                     derived: bool = True, constraint_names=None):
+                     derived: bool = True, constraint_names=None, step_solver=None):
         """The Result of a run's recorded rows (``Recorder.arrays()``: the fields of
         :data:`nonsmooth.run.recorder.FIELDS`), its event log and counters; reads nothing else of
         the run. ``knots``: the dense output's further states (:class:`~.dense.DenseOutput`);
@@ -242,6 +242,8 @@ class Result:
             "n_phases": int(n_phases),
             "wall_time": float(wall_time),
         }
+        if step_solver is not None:  # (a time-stepping method's impulse solver's counts)
+            r.diagnostics["step_solver"] = dict(step_solver)
         r.named = element_outputs(system, model.q0, model.v0, r.t_span[0])
         r.units.update({name: unit for name, (_, unit, _) in r.named.items()})
         r.output_errors = {}

@@ -310,6 +310,7 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
     result = Result.from_records(rec, events, mdl, laws=dynamics.laws,
                                  max_residual=run.max_residual,
                                  n_evaluations=dynamics.n_evaluations, n_steps=run.n_steps,
+                                 step_solver=run.step_solver,
                                  method=method.name, dt=dt, alpha=alpha, beta=beta, status=status,
                                  message=message, wall_time=wall, knots=knots,
                                  knot_acceleration=run.side_acceleration,

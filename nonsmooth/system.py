@@ -48,6 +48,7 @@ from .errors import ModelError
 __all__ = [
     "Terms",
     "FrictionPair",
+    "RigidBlocks",
     "System",
     "Constraint",
     "GeneralizedSystem",
@@ -77,6 +78,47 @@ class Terms(NamedTuple):
     #: where some depend on ``q`` (a spatial slider's bending over a changing overlap); None:
     #: the constant weights of the pairs
     norm_weights: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class RigidBlocks:
+    """A time step's active rigid contact points, as blocks on the bodies' velocities
+    (:meth:`System.rigid_contact_blocks`): ``k`` points, each between two bodies of six
+    velocities ``v[6 i:6 i + 6]`` (``-1`` a fixed body: the ground).
+
+    Attributes
+    ----------
+    contact : ndarray of int, shape (k,)
+        Each point's contact (an index into ``contact_names``).
+    point : ndarray of int, shape (k,)
+        Its index among its contact's points (0 for a single-point pair): ``(contact,
+        point)`` names a point from one step to the next (a warm start's key).
+    gap : ndarray, shape (k,)
+        The gaps (m; < 0 penetrating).
+    x : ndarray, shape (k, 3)
+        The points (m, world: midway between the two surfaces' witness points).
+    rate : ndarray, shape (k,)
+        The gaps' rates at the given velocities, ``W_N v`` (m/s, > 0 separating).
+    a, b : ndarray of int, shape (k,)
+        The two bodies (b's normal points away from a; -1 the ground).
+    Ha, Hb : ndarray, shape (k, 3, 6)
+        The rows (normal, tangent 1, tangent 2) on body a's and body b's velocities, signs
+        included: the local velocity is ``Ha v_a + Hb v_b``.
+    e, mu : ndarray, shape (k,)
+        The contact's restitution and friction coefficients (-).
+    """
+
+    contact: np.ndarray
+    point: np.ndarray
+    gap: np.ndarray
+    x: np.ndarray
+    rate: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    Ha: np.ndarray
+    Hb: np.ndarray
+    e: np.ndarray
+    mu: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -508,6 +550,16 @@ class System:
         :meth:`rigid_contact_rows` (all points, ``margin`` infinite; m/s^2) where the family
         knows them in closed form, else None (obligation 12): the event-driven run then
         differences the rows along the motion. Default: None."""
+        return None
+
+    def rigid_contact_blocks(self, t: float, q: np.ndarray, v: np.ndarray,
+                             horizon: float) -> RigidBlocks | None:
+        """The rigid contacts' points whose gap predicted ``horizon`` (s) ahead is closed,
+        ``gap + horizon W_N v <= 0``, as :class:`RigidBlocks` (obligation 12, optional): for a
+        family of free rigid bodies (six velocities each) whose many contacts a time-stepping
+        method takes at once (a broad phase, the rows of many pairs vectorised); the same
+        points and rows as :meth:`rigid_contact_rows` filtered by that rule. Default: None
+        (not offered: the method asks :meth:`rigid_contact_rows`)."""
         return None
 
     def terms(self, t: float, q: np.ndarray, v: np.ndarray) -> Terms:  # pragma: no cover

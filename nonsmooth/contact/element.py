@@ -42,8 +42,10 @@ MIN_IMPACT_SPEED = 1e-3
 
 def rigid_contacts_message(model: str, names) -> str:
     """The message of an evaluation that would need the compliant force of rigid contacts
-    ``names`` of model ``model``: they have none."""
-    listed = ", ".join(repr(n) for n in names)
+    ``names`` of model ``model``: they have none (the first 8 names and the count)."""
+    names = list(names)
+    listed = ", ".join(repr(n) for n in names[:8]) + (f" ... ({len(names)} in all)"
+                                                       if len(names) > 8 else "")
     return (f"model {model!r}: the rigid contact(s) {listed} (normal=\"rigid\") have no force "
             "law: their forces are a run's (simulate(model, t_end), event-driven, or "
             "method=\"MoreauJean\" with dt=), or give the contacts a compliant law "

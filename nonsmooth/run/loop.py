@@ -139,5 +139,6 @@ def _take_time_steps(run: _Run, method, sched: _Schedule, t0, y):
     for t_next in sched.steps[1:]:
         stepper.step(float(t_next))
         stepper.record()
+    stepper.finish()
     run.knots.append((stepper.t, np.array(stepper.y), stepper.dv, stepper.dv))
     return "done", stepper.t

@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import UnknownMethodError
-from .moreau_jean import MoreauJeanStepper, check_model
+from .moreau_jean import SOLVERS, MoreauJeanStepper, check_model
 from .steppers import _euler_step, _FixedStepper, _rk4_step, _ScipyStepper
 
 __all__ = ["Method", "FixedStepMethod", "ScipyMethod", "METHODS", "method_for",
@@ -189,7 +189,20 @@ class MoreauJeanMethod(Method):
         ``BouncingBallTS``).
     facets : int
         The facets of the Coulomb cone's pyramid (>= 3; 4: along the contact's two tangents
-        and their opposites; 8 default).
+        and their opposites; 8 default), for the ``"lemke"`` solver.
+    solver : {"auto", "lemke", "nsgs"}
+        The step's impulse problem's solver (:mod:`nonsmooth.run.moreau_jean`): ``"lemke"``
+        one LCP on the faceted cone (certified; dense, for few contacts), ``"nsgs"`` the
+        projected Gauss-Seidel on the round cone (:mod:`nonsmooth.lcp.nsgs`; free bodies, many
+        contacts), ``"auto"`` (default) NSGS for more than
+        :data:`~nonsmooth.run.moreau_jean.AUTO_NSGS_CONTACTS` rigid contacts where the family
+        offers them as blocks, else Lemke.
+    tol : float
+        NSGS: the relative residual a step's sweeps reach (> 0; default 1e-4, Siconos'
+        ``fc3d_nsgs`` default; :mod:`nonsmooth.lcp.nsgs`); a step that does not is warned of
+        (``NSGSConvergenceWarning``: time, contacts, residual).
+    max_iter : int
+        NSGS: the most sweeps per step (>= 1; default 2000).
     """
 
     fixed: bool = True
@@ -197,6 +210,9 @@ class MoreauJeanMethod(Method):
     time_stepping: bool = True
     theta: float = 0.5
     facets: int = 8
+    solver: str = "auto"
+    tol: float = 1e-4
+    max_iter: int = 2000
 
     def __post_init__(self):
         try:
@@ -212,6 +228,20 @@ class MoreauJeanMethod(Method):
             raise ValueError(f"method {self.name}: facets = {self.facets!r} is invalid; it "
                              "must be an integer >= 3 (the Coulomb pyramid's facets, e.g. 4 "
                              "or 8)")
+        if self.solver not in SOLVERS:
+            raise ValueError(f"method {self.name}: solver = {self.solver!r} is invalid; "
+                             f"choose one of {', '.join(repr(x) for x in SOLVERS)}")
+        try:
+            tol = float(self.tol)
+        except (TypeError, ValueError):
+            tol = math.nan
+        if not (math.isfinite(tol) and tol > 0.0):
+            raise ValueError(f"method {self.name}: tol = {self.tol!r} is invalid; it must be "
+                             "a number > 0 (NSGS's relative residual, e.g. 1e-4)")
+        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, int | float) \
+                or int(self.max_iter) != self.max_iter or self.max_iter < 1:
+            raise ValueError(f"method {self.name}: max_iter = {self.max_iter!r} is invalid; "
+                             "it must be an integer >= 1 (NSGS's sweeps per step)")
 
     def check_run(self, system, model_name: str, *, events=(), t_eval=None,
                   tstops=()) -> None:
@@ -250,7 +280,8 @@ MOREAU_JEAN = MoreauJeanMethod(name="MoreauJean",
                                            "step dt, rigid contacts' impulses per step")
 
 
-def moreau_jean(theta: float = 0.5, facets: int = 8) -> MoreauJeanMethod:
+def moreau_jean(theta: float = 0.5, facets: int = 8, solver: str = "auto",
+                tol: float = 1e-4, max_iter: int = 2000) -> MoreauJeanMethod:
     """Moreau-Jean time-stepping with other options than :data:`MOREAU_JEAN`'s, for
     ``simulate(model, t_end, method=moreau_jean(theta=1.0), dt=h)``.
 
@@ -259,15 +290,25 @@ def moreau_jean(theta: float = 0.5, facets: int = 8) -> MoreauJeanMethod:
     theta : float
         The theta-method's weight (-), in (0, 1] (default 0.5).
     facets : int
-        The Coulomb pyramid's facets, >= 3 (default 8).
+        The Coulomb pyramid's facets, >= 3 (default 8; the ``"lemke"`` solver's).
+    solver : {"auto", "lemke", "nsgs"}
+        The impulse problem's solver (:class:`MoreauJeanMethod`; default ``"auto"``: NSGS
+        above :data:`~nonsmooth.run.moreau_jean.AUTO_NSGS_CONTACTS` rigid contacts of free
+        bodies, else Lemke).
+    tol : float
+        NSGS's relative residual per step (default 1e-4).
+    max_iter : int
+        NSGS's most sweeps per step (default 2000).
 
     Raises
     ------
     ValueError
-        ``theta`` outside (0, 1] or fewer than 3 facets.
+        ``theta`` outside (0, 1], fewer than 3 facets, an unknown solver, ``tol <= 0``,
+        ``max_iter < 1``.
     """
     return MoreauJeanMethod(name="MoreauJean", description=MOREAU_JEAN.description,
-                            theta=theta, facets=facets)
+                            theta=theta, facets=facets, solver=solver, tol=tol,
+                            max_iter=max_iter)
 
 
 #: The integrators by name (the names ``simulate(method=...)`` and ``--method`` accept), in

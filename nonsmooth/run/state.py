@@ -110,6 +110,10 @@ class _Run(Recording, Modes):
         self._zeno_t = -math.inf
         self._zeno_count = 0
         self.n_steps = 0
+        #: a time-stepping method's impulse solver's counts (the ``step_solver`` diagnostics:
+        #: ``{"solver", "steps", "sweeps", "max_sweeps", "unconverged", "max_residual"}``);
+        #: None for the other methods
+        self.step_solver = None
 
     # ---------------------------------------------------------------- evaluation with a cache
     def charge(self, t):

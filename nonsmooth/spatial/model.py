@@ -776,6 +776,22 @@ class SpatialSystem(System):
             return None
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
+    def rigid_contact_blocks(self, t, q, v, horizon: float):
+        """The rigid contacts' points whose gap predicted ``horizon`` (s) ahead is closed
+        (the contract's obligation 12, :meth:`System.rigid_contact_blocks`): a broad phase on
+        bounding spheres and the sphere-sphere and sphere-plane pairs vectorised
+        (:class:`~nonsmooth.spatial.rigid_blocks.RigidBatch`); None when the bodies' velocities
+        are not six per body (winding coordinates)."""
+        if self.n_v != 6 * self.n_bodies:
+            return None
+        batch = getattr(self, "_rigid_batch", None)
+        if batch is None:
+            from .rigid_blocks import RigidBatch
+
+            batch = self._rigid_batch = RigidBatch(self._contacts, self.n_bodies)
+        K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
+        return batch.blocks(K, np.asarray(v, float), self.n_v, float(horizon))
+
     def _contact_friction_rows(self, q, v, W) -> None:
         """The contacts' friction rows of ``W`` (their slip velocity in the tangent plane at
         the friction point, :meth:`CompiledContact.slip_rows`) into ``W`` (p_rows, n_v)."""
