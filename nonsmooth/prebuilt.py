@@ -87,7 +87,8 @@ _SEEDED: set[str] = set()
 #: The package's folders with compiled kernel sources, by key (``/``-separated, from the
 #: package's root): each holds its own numba cache folder.
 FOLDERS = ("nonsmooth", "nonsmooth/models", "nonsmooth/core", "nonsmooth/core/phases",
-           "nonsmooth/planar", "nonsmooth/generalized", "nonsmooth/spatial", "nonsmooth/contact")
+           "nonsmooth/planar", "nonsmooth/generalized", "nonsmooth/spatial", "nonsmooth/contact",
+           "nonsmooth/lcp")
 
 
 def platform_tag() -> str:
@@ -335,6 +336,7 @@ main(["run", "crank_rocker", "--set", "form=planar", "--t-end", "0.2", "--method
       "--dt", "1e-3"])
 main(["reproduce", "crank-rocker", "--outdir", {outdir!r}])
 main(["compare", "stick_slip_oscillator", "--t-end", "0.5"])
+main(["run", "contact_spheres_box", "--t-end", "0.01", "--method", "MoreauJean", "--dt", "1e-3"])
 """
 
 
