@@ -108,10 +108,6 @@ def check_model(system, model_name: str, method, *, events=(), t_eval=None,
         raise ModelError(f"model {model_name!r}: rigid contacts with joint friction pairs "
                          f"({pairs}) are not available yet; a rigid contact's friction is its "
                          "mu=; remove the joints' friction or use compliant contacts")
-    if len(events):
-        raise ValueError("events: user event functions are not taken yet by a run of rigid "
-                         "contacts; run without events= (the contacts' events are in "
-                         "result.events)")
     if len(tstops):
         raise ValueError(f"tstops = {list(tstops)}: a run of rigid contacts takes no time stops "
                          "yet; leave tstops out")
@@ -638,19 +634,9 @@ class RigidContactRun:
     def integrate(self, sched, t0, y0):
         """The run from ``(t0, y0)`` to ``sched.t_end``, recording at ``sched.grid``."""
         run, L = self.run, self.layout
-        t, y = float(t0), np.array(y0, dtype=float)
-        self._points(t, y[L.q])
-        for c in sorted(set(self.owner.tolist())):
-            run.events.append(EventRecord(t, self.system.contact_names[c], "start", "",
-                                          "open", y[L.q].copy(), y[L.v].copy(),
-                                          element="contact"))
-        y = self.transition(t, y, initial=True)
+        t = float(t0)
+        y, k = self._start(t, y0, sched.grid)
         grid, t_end = sched.grid, sched.t_end
-        k = 0
-        while k < len(grid) and grid[k] <= t + 1e-15 * max(1.0, abs(t)):
-            self.record(grid[k], y)
-            k += 1
-        run.knots.append((t, np.array(y), self.fun(t, y)[L.v], self.fun(t, y)[L.v]))
         solver_class = self.method.solver_class()
         while t < t_end:
             specs = self._specs()
@@ -659,6 +645,7 @@ class RigidContactRun:
             solver = solver_class(self.fun, t, y, t_end, rtol=self.rtol, atol=self.atol,
                                   max_step=self.max_step)
             event = None
+            u0 = self._user_values(t, y)
             while solver.status == "running":
                 t_old = solver.t
                 with warnings.catch_warnings():
@@ -673,6 +660,19 @@ class RigidContactRun:
                 event = self._first_crossing(specs, armed, g0, g1, scale1, t_old, solver.t,
                                              dense)
                 t_stop = solver.t if event is None else event[0]
+                u1 = self._user_values(solver.t, solver.y)
+                stop = self._user_events(u0, u1, t_old, t_stop if event is None else solver.t,
+                                         t_stop, dense)
+                u0 = u1
+                if stop is not None:  # a terminal user event: the run ends there
+                    while k < len(grid) and grid[k] <= stop:
+                        self.record(grid[k], np.array(dense(grid[k])))
+                        k += 1
+                    y_stop = np.array(dense(stop))
+                    run.knots.append((stop, y_stop, self.fun(stop, y_stop)[L.v],
+                                      self.fun(stop, y_stop)[L.v]))
+                    run.events.sort(key=lambda e: e.t)
+                    return "user", stop
                 while k < len(grid) and grid[k] <= t_stop:
                     self.record(grid[k], np.array(dense(grid[k])))
                     k += 1
@@ -701,6 +701,63 @@ class RigidContactRun:
         run.knots.append((t, np.array(y), self.fun(t, y)[L.v], self.fun(t, y)[L.v]))
         run.events.sort(key=lambda e: e.t)
         return "done", t
+
+    def _start(self, t, y0, grid):
+        """The initial state's contacts logged, its impacts and modes, the outputs at ``t``:
+        ``(y, the next output's index)``."""
+        run, L = self.run, self.layout
+        y = np.array(y0, dtype=float)
+        self._points(t, y[L.q])
+        for c in sorted(set(self.owner.tolist())):
+            run.events.append(EventRecord(t, self.system.contact_names[c], "start", "",
+                                          "open", y[L.q].copy(), y[L.v].copy(),
+                                          element="contact"))
+        y = self.transition(t, y, initial=True)
+        k = 0
+        while k < len(grid) and grid[k] <= t + 1e-15 * max(1.0, abs(t)):
+            self.record(grid[k], y)
+            k += 1
+        rate = self.fun(t, y)[L.v]
+        run.knots.append((t, np.array(y), rate, rate))
+        return y, k
+
+    def _user_values(self, t, y) -> np.ndarray:
+        """The user event functions' values ``g(t, q, v)`` at ``(t, y)``."""
+        L = self.layout
+        return np.array([float(ue.function(t, y[L.q], y[L.v]))
+                         for ue in self.run.user_events])
+
+    def _user_events(self, u0, u1, t0, t1, t_stop, dense):
+        """The user events crossed on the step ``[t0, t1]`` up to ``t_stop`` (an engine
+        event's time, or the step's end), in time order (scipy's convention of direction;
+        Brent's roots on the dense output), each logged; returns the time of the one that ends
+        the run (a terminal event's n-th occurrence), else None."""
+        from .events import crossed
+
+        run, L = self.run, self.layout
+        hits = []
+        for i, ue in enumerate(run.user_events):
+            if not crossed(u0[i], u1[i], ue.direction):
+                continue
+
+            def g(tt, ue=ue):
+                yy = np.array(dense(tt))
+                return float(ue.function(tt, yy[L.q], yy[L.v]))
+
+            try:
+                root = brentq(g, t0, t1, xtol=EVENT_XTOL * max(1.0, abs(t1)),
+                              rtol=EVENT_XTOL)
+            except ValueError:
+                root = t1
+            if root <= t_stop:
+                hits.append((root, i))
+        for root, i in sorted(hits):
+            ue = run.user_events[i]
+            run.log_user(root, np.array(dense(root)), ue)
+            seen = sum(1 for e in run.events if e.kind == "user" and e.pair == ue.name)
+            if ue.terminal and seen >= ue.terminal:
+                return float(root)
+        return None
 
     def _first_crossing(self, specs, armed, g0, g1, scale, t0, t1, dense):
         """The earliest event on the step ``[t0, t1]``: ``(t_e, [spec indices])`` or None.

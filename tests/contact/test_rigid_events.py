@@ -292,9 +292,23 @@ def test_an_initial_penetration_is_named():
         nonsmooth.simulate(_ball(-0.005), 0.1)
 
 
-def test_user_events_are_refused_with_rigid_contacts():
-    with pytest.raises(ValueError, match="user event functions are not taken yet"):
-        nonsmooth.simulate(_ball(1.0), 0.1, events=[lambda t, q, v: q[2]])
+def test_user_events_in_a_run_of_rigid_contacts():
+    """A user event on the ball's height (downward through 0.5 m) is located on each flight
+    that passes it, at the time of the free fall's closed form (to 1e-12 s); as a terminal
+    event its second occurrence ends the run there."""
+    def half_metre(t, q, v):
+        return q[2] - 0.5
+
+    half_metre.direction = -1.0
+    r = nonsmooth.simulate(_ball(1.0), 3.0, events=[half_metre])
+    hits = r.events.filter("half_metre", kind="user")
+    first = math.sqrt(2 * 0.5 / G)
+    assert abs(hits[0].t - first) < 1e-12
+    assert len(hits) == len(r.t_events["half_metre"]) >= 2
+    half_metre.terminal = 2
+    stopped = nonsmooth.simulate(_ball(1.0), 3.0, events=[half_metre])
+    assert stopped.status == 1 and stopped.t[-1] <= hits[1].t + 1e-12
+    assert abs(stopped.events.filter("half_metre", kind="user")[-1].t - hits[1].t) < 1e-12
 
 
 @pytest.mark.parametrize("model", ["rocking_block", "rigid_bouncing_ball", "painleve_rod"])
