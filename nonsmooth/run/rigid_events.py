@@ -108,9 +108,6 @@ def check_model(system, model_name: str, method, *, events=(), t_eval=None,
         raise ModelError(f"model {model_name!r}: rigid contacts with joint friction pairs "
                          f"({pairs}) are not available yet; a rigid contact's friction is its "
                          "mu=; remove the joints' friction or use compliant contacts")
-    if len(tstops):
-        raise ValueError(f"tstops = {list(tstops)}: a run of rigid contacts takes no time stops "
-                         "yet; leave tstops out")
 
 
 class RigidContactRun:
@@ -642,7 +639,8 @@ class RigidContactRun:
             specs = self._specs()
             g0, scale = self._values(t, y, specs)
             armed = g0 > scale
-            solver = solver_class(self.fun, t, y, t_end, rtol=self.rtol, atol=self.atol,
+            t_bound = sched.phase_end(t)  # the next time stop (an input's jump), or the end
+            solver = solver_class(self.fun, t, y, t_bound, rtol=self.rtol, atol=self.atol,
                                   max_step=self.max_step)
             event = None
             u0 = self._user_values(t, y)
@@ -682,7 +680,13 @@ class RigidContactRun:
                 g0 = g1
             if event is None:
                 t, y = solver.t, np.array(solver.y)
-                break
+                if t_bound >= t_end:
+                    break
+                before = self.fun(t, y)[L.v]  # a time stop: the modes decided again there
+                y = self.transition(t, y)
+                run.knots.append((t, np.array(y), before, self.fun(t, y)[L.v]))
+                run.n_phases += 1
+                continue
             t_e, fired = event
             t_e = float(t_e)
             y_e = np.array(dense(t_e))
