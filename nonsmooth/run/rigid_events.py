@@ -196,6 +196,16 @@ class RigidContactRun:
         (n1, t1), (n2, t2) = central(h), central(0.5 * h)
         return (4.0 * n2 - n1) / 3.0, (4.0 * t2 - t1) / 3.0
 
+    def _stabilized_bias(self, t, q, v, idx, gaps, W_N, v_T):
+        """The points ``idx``' local accelerations without forces, less ``W a``: ``(c_N (k,),
+        c_T (k, 2))``, the rows' ``(dW/dt) v`` with Baumgarte's terms (``2 alpha g' + beta^2
+        g``; ``2 alpha v_T``, ``v_T`` (k, 2) their slip velocities)."""
+        if not idx.size:
+            return np.zeros(0), np.zeros((0, 2))
+        b_N, b_T = self._bias(t, q, v, idx)
+        return (b_N + self.two_alpha * (W_N[idx] @ v) + self.beta2 * gaps[idx],
+                b_T + self.two_alpha * v_T)
+
     def _joint_rhs(self, T, v):
         """The joints' acceleration right-hand side ``gamma - 2 alpha Phi' - beta^2 Phi``."""
         if not T.G.shape[0]:
@@ -225,12 +235,7 @@ class RigidContactRun:
         speed = np.linalg.norm(v_T, axis=1) if idx.size else np.zeros(0)
         moving = (kind == SLIDING) & (speed > SLIP_DIRECTION_SPEED)
         slip[moving] = v_T[moving] / speed[moving, None]
-        if idx.size:
-            b_N, b_T = self._bias(t, q, v, idx)
-            c_N = b_N + self.two_alpha * (W_N[idx] @ v) + self.beta2 * gaps[idx]
-            c_T = b_T + self.two_alpha * v_T
-        else:
-            c_N, c_T = np.zeros(0), np.zeros((0, 2))
+        c_N, c_T = self._stabilized_bias(t, q, v, idx, gaps, W_N, v_T)
         sol = closed_accelerations(T.M, T.f, T.G, self._joint_rhs(T, v), W_N[idx], W_T[idx],
                                    c_N, c_T, self.mu[idx], kind, slip)
         dq = sysm.qdot(q, v) if sysm.has_kinematic_map else v
@@ -534,12 +539,7 @@ class RigidContactRun:
         kind[moving] = SLIDING
         slip = np.zeros((cand.size, 2))
         slip[moving] = v_T[moving] / speed[moving, None]
-        if cand.size:
-            b_N, b_T = self._bias(t, q, v, cand)
-            c_N = b_N + self.two_alpha * (W_N[cand] @ v) + self.beta2 * gaps[cand]
-            c_T = b_T + self.two_alpha * v_T
-        else:
-            c_N, c_T = np.zeros(0), np.zeros((0, 2))
+        c_N, c_T = self._stabilized_bias(t, q, v, cand, gaps, W_N, v_T)
         sol = acceleration_problem(T.M, T.f, T.G, self._joint_rhs(T, v), W_N[cand], W_T[cand],
                                    c_N, c_T, self.mu[cand], kind, slip)
         sol.details.update(kind=kind, slip=slip)
