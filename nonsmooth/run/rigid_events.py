@@ -30,9 +30,11 @@ contacts, their friction coefficients, the configuration and the reason.
 An accumulation of impacts (a ball bouncing to rest, ``e < 1``): after an impact whose point
 would rise less than :data:`ACCUMULATION_RISE` before landing again under its present normal
 acceleration ``g''``, the remaining impacts form a geometric series whose limit is computed,
-``t_inf = t + 2 g'_+ / (|g''| (1 - e))``, and the point closes (its impact made plastic): the
-event log records the closure at ``t_inf`` (``kind="accumulation"``), the motion goes on with
-the point closed, never thousands of ever-smaller phases.
+``t_inf = t + 2 g'_+ / (|g''| (1 - e))``, and the contact closes, held at rest by the closing
+impulse (:meth:`RigidContactRun._close`): the event log records the closure at ``t_inf``
+(``kind="accumulation"``), the motion goes on with the contact closed, never thousands of
+ever-smaller phases. A point lifted by another point's impact (a rocking block's edge) ends
+its accumulation the same way, its series' ratio that of its contact's last impact speeds.
 """
 
 from __future__ import annotations
