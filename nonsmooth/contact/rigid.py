@@ -57,6 +57,9 @@ SLIDING, STICKING, FRICTIONLESS = 0, 1, 2
 #: Relative tolerance of the acceleration problem's answers: a normal force or a sliding
 #: acceleration at or below it (of the problem's own scale) is zero.
 ANSWER_TOL = 1e-9
+#: Two solutions' accelerations are distinct when they differ by more than this, relative to
+#: their scale (a Painleve problem's differ by the order of the scale itself).
+DISTINCT = 1e-6
 #: The LCP's scale-relative residual that certifies a solution.
 LCP_TOL = 1e-9
 
@@ -284,15 +287,19 @@ def _unique(Mz, qz, out, X, i_N, i_T, stick, D, k, F):
     sols = every.solutions or []
     if not sols:
         return out.z, 0, "inconsistent"
-    accel = []
+    every_a = []
     for z in sols:
         lam = np.zeros(X.shape[1])
         lam[i_N] = z[:k]
         for j, p in enumerate(stick):
             lam[i_T[p]:i_T[p] + 2] = D @ z[k + F * j:k + F * (j + 1)]
-        a = X @ lam
-        if not any(np.allclose(a, b, rtol=1e-8, atol=1e-10 * (1.0 + np.abs(b).max()))
-                   for b in accel):
+        every_a.append(X @ lam)
+    # distinct accelerations: apart by more than DISTINCT of their scale (the basic solutions
+    # of a face's indeterminate forces give one acceleration up to their solves' round-off)
+    scale = max(1.0, max(float(np.abs(a).max()) for a in every_a))
+    accel = []
+    for a in every_a:
+        if not any(float(np.abs(a - b).max()) <= DISTINCT * scale for b in accel):
             accel.append(a)
     if len(accel) > 1:
         return sols[0], len(accel), "indeterminate"

@@ -70,14 +70,17 @@ SPEED_TOL = 1e-9
 #: An impact after which the point would rise less than this (m) before landing again ends
 #: an accumulation of impacts (the series' limit computed, the point closed).
 ACCUMULATION_RISE = 1e-6
-#: A closed point's slip speed (m/s) above which its friction follows the slip's direction
-#: (below, the direction it started to slide in).
-SLIP_DIRECTION_SPEED = 1e-12
+#: A sliding point's friction is along ``v_T + SLIP_DIRECTION_SPEED s_0`` (m/s), ``s_0`` the
+#: direction it started to slide in: its slip's direction once it moves, continuously from
+#: ``s_0`` at rest (a switch at a threshold would be a jump an adaptive step cannot cross).
+SLIP_DIRECTION_SPEED = 1e-9
 #: Points of a step's dense output where an event function that was zero at the phase's
 #: start is looked at for having risen above its scale (then its crossing back is located).
 ARMING_SAMPLES = 8
 #: The rows' central differences' step, relative to the time scale ``|q| / |dq|``.
 BIAS_STEP = 1e-3
+#: The most rounds of the map that makes a starting slip's direction exact.
+DIRECTION_ITERATIONS = 50
 #: Brent's tolerance on an event's time (relative to the time, s).
 EVENT_XTOL = 4.0 * np.finfo(float).eps
 
@@ -234,9 +237,9 @@ class RigidContactRun:
         kind = self.kind[idx]
         slip = self.slip_ref[idx].copy()
         v_T = np.einsum("kij,j->ki", W_T[idx], v)
-        speed = np.linalg.norm(v_T, axis=1) if idx.size else np.zeros(0)
-        moving = (kind == SLIDING) & (speed > SLIP_DIRECTION_SPEED)
-        slip[moving] = v_T[moving] / speed[moving, None]
+        sliding = kind == SLIDING  # along v_T, from its starting direction at rest:
+        along = v_T[sliding] + SLIP_DIRECTION_SPEED * slip[sliding]  # continuous in v_T
+        slip[sliding] = along / np.linalg.norm(along, axis=1)[:, None]
         c_N, c_T = self._stabilized_bias(t, q, v, idx, gaps, W_N, v_T)
         sol = closed_accelerations(T.M, T.f, T.G, self._joint_rhs(T, v), W_N[idx], W_T[idx],
                                    c_N, c_T, self.mu[idx], kind, slip)
@@ -555,7 +558,7 @@ class RigidContactRun:
         cand = np.flatnonzero(touching & (W_N @ v <= SPEED_TOL))
         sol = self._acceleration(t, q, v, T, cand, gaps, W_N, W_T)
         if not sol.success:
-            self._painleve(t, q, cand, sol)
+            self._painleve(t, q, cand, sol, W_N, T.M)
         force = max(1e-300, float(np.max(np.abs(T.f))) if T.f.size else 0.0,
                     float(np.max(np.abs(sol.lambda_N))) if sol.lambda_N.size else 0.0)
         before = self.closed.copy()
@@ -579,8 +582,62 @@ class RigidContactRun:
                 self.slip_ref[p] = u_T / max(np.linalg.norm(u_T), 1e-300)
             else:
                 self.kind[p] = kind[j]
+        self._start_directions(t, q, v, T, cand, gaps, W_N, W_T, kind, sol)
         self._any_closed = bool(self.closed.any())
         self._log_modes(t, y, before)
+
+    def _start_directions(self, t, q, v, T, cand, gaps, W_N, W_T, kind, sol):
+        """The directions in which points that were at rest start to slide, made exact: the
+        faceted cone gives a facet's direction, while Coulomb's law needs the slip to start
+        along the tangential acceleration its own friction leaves, ``s = a_T(s) / |a_T(s)|``
+        (maximal dissipation). Found by iterating that map from the facet's direction (to
+        1e-12 rad, at most :data:`DIRECTION_ITERATIONS` rounds); a point whose map does not
+        settle keeps the last direction."""
+        starting = [j for j, p in enumerate(cand)
+                    if self.closed[p] and kind[j] == STICKING and sol.sliding[j]]
+        if not starting:
+            return
+        closed = np.array([j for j, p in enumerate(cand) if self.closed[p]], dtype=int)
+        pts = cand[closed]
+        v_T = np.einsum("kij,j->ki", W_T[pts], v)
+        c_N, c_T = self._stabilized_bias(t, q, v, pts, gaps, W_N, v_T)
+        r_G = self._joint_rhs(T, v)
+        # the exact cone first: where the faceted one (inscribed in it) says slide but the
+        # sticking forces lie within the circle |F_T| <= mu N, the contact sticks
+        kinds = self.kind[pts].copy()
+        kinds[[int(np.flatnonzero(closed == j)[0]) for j in starting]] = STICKING
+        held = closed_accelerations(T.M, T.f, T.G, r_G, W_N[pts], W_T[pts], c_N, c_T,
+                                    self.mu[pts], kinds, self.slip_ref[pts])
+        force = max(1e-300, float(np.max(np.abs(held.lambda_N))))
+        for c in {int(self.owner[cand[j]]) for j in starting}:
+            mine = (self.owner[pts] == c) & (kinds == STICKING)
+            reserve = self.mu[pts][mine].max() * held.lambda_N[mine].sum() - np.linalg.norm(
+                held.lambda_T[mine].sum(axis=0))
+            if reserve >= -1e-9 * force and np.all(held.lambda_N[mine] >= -1e-9 * force):
+                for j in starting:
+                    if int(self.owner[cand[j]]) == c:
+                        self.kind[cand[j]] = STICKING
+        starting = [j for j in starting if self.kind[cand[j]] == SLIDING]
+        if not starting:
+            return
+        for _ in range(DIRECTION_ITERATIONS):
+            kinds = self.kind[pts].copy()
+            slips = self.slip_ref[pts].copy()
+            out = closed_accelerations(T.M, T.f, T.G, r_G, W_N[pts], W_T[pts], c_N, c_T,
+                                       self.mu[pts], kinds, slips)
+            change = 0.0
+            for j in starting:
+                i = int(np.flatnonzero(closed == j)[0])
+                p = cand[j]
+                a_T = W_T[p] @ out.a + c_T[i]
+                norm = float(np.linalg.norm(a_T))
+                if norm <= 0.0:
+                    continue
+                s_new = a_T / norm
+                change = max(change, float(np.linalg.norm(s_new - self.slip_ref[p])))
+                self.slip_ref[p] = s_new
+            if change <= 1e-12:
+                break
 
     def _log_modes(self, t, y, before):
         L, sysm, run = self.layout, self.system, self.run
@@ -598,17 +655,37 @@ class RigidContactRun:
                                               "closed", y[L.q].copy(), y[L.v].copy(),
                                               element="contact"))
 
-    def _painleve(self, t, q, cand, sol):
+    def _painleve(self, t, q, cand, sol, W_N=None, M=None):
+        """Stop the run: the acceleration problem of the touching points ``cand`` has no
+        solution or several (``sol.reason``). Named: Painleve's paradox where a sliding
+        point's normal response is negative; a face's statically indeterminate forces (its
+        points' normal rows dependent) where they are not, since then the friction of points
+        sliding in different directions depends on how the load is shared."""
         sysm = self.system
         names = sorted({sysm.contact_names[self.owner[p]] for p in cand})
+        A_N = sol.details.get("A_N")
+        if (sol.reason == "indeterminate" and W_N is not None and A_N is not None
+                and np.all(np.diag(A_N) > 0.0)):
+            rows = W_N[cand]
+            D = rows @ np.linalg.solve(M, rows.T)
+            rank = np.linalg.matrix_rank(D, tol=1e-10 * max(float(np.abs(D).max()), 1e-300))
+            if rank < cand.size:
+                self._fail(t, q, cand,
+                           f"{cand.size} points slide with {rank} independent normal rows (a "
+                           f"face's forces are statically indeterminate) and their friction, "
+                           f"sliding in different directions, depends on how they share the "
+                           f"load: {sol.n_solutions} motions fit rigid contact with Coulomb "
+                           "friction; use a compliant contact for a face that slides and "
+                           "spins (normal=Hertz(...) at its corners, or the volumetric law)",
+                           names=names)
         mus = ", ".join(f"mu = {self.mu[p]:g}" for p in cand)
         kind = sol.details["kind"]
         sliding = [sysm.contact_names[self.owner[p]] for j, p in enumerate(cand)
                    if kind[j] == SLIDING]
-        A_N = sol.details.get("A_N")
         diag = "" if A_N is None or not A_N.size else \
             f"; the sliding points' normal response W_N M^-1 (W_N - mu s W_T)^T = " \
-            f"{np.array2string(np.diag(A_N), precision=4)} (<= 0: Painleve's paradox)"
+            f"{np.array2string(np.diag(A_N), precision=4)}" + \
+            (" (<= 0: Painleve's paradox)" if np.any(np.diag(A_N) <= 0.0) else "")
         what = {"inconsistent": "has no solution (inconsistent: no contact force keeps "
                                 "the bodies apart and none lets them separate)",
                 "indeterminate": f"has {sol.n_solutions} solutions (indeterminate: the motion "
