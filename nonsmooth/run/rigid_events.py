@@ -301,13 +301,23 @@ class RigidContactRun:
         return self.evaluate(t, y)[0]
 
     # ----------------------------------------------------------------------------- events
-    def _specs(self):
-        """The phase's event functions: ``[(kind, point)]``."""
+    def _specs(self, gaps):
+        """The phase's event functions: ``[(kind, point)]`` (``gaps`` (P,), m, the points'
+        at the phase's start). A contact whose points are all open and clear of the other body
+        (gap above :data:`GAP_TOL`), or open with one point, is watched by its smallest gap
+        (``("gap", contact)``, compiled, cheap); the others point by point (a corner that
+        starts touching, at zero or a hair below, would hide a neighbour's approach in their
+        minimum)."""
         specs = []
-        if not self.closed.any():  # each contact's smallest gap
-            return [("gap", c) for c in sorted(set(self.owner.tolist()))]
+        clear = {c for c in set(self.owner.tolist())  # (a one-point contact's smallest gap
+                 if not self.closed[self.owner == c].any()  # is its point's)
+                 and (np.all(gaps[self.owner == c] > GAP_TOL)
+                      or np.count_nonzero(self.owner == c) == 1)}
+        specs += [("gap", c) for c in sorted(clear)]
         sticking = set()
         for p in range(self.owner.size):
+            if int(self.owner[p]) in clear:
+                continue
             if not self.closed[p]:
                 specs.append(("impact", p))
                 continue
@@ -323,16 +333,32 @@ class RigidContactRun:
         """The event functions' values at ``(t, y)`` (each > 0 inside its mode) and their
         scales (what counts as zero)."""
         out, scale = np.empty(len(specs)), np.empty(len(specs))
-        if not self.closed.any():  # only open contacts: their smallest gaps (compiled)
-            gaps = self.system.contact_gaps(t, y[self.layout.q])
-            for i, (_kind, c) in enumerate(specs):
-                out[i], scale[i] = gaps[c], GAP_TOL
+        if any(kind == "gap" for kind, _ in specs):  # clear contacts: smallest gaps (compiled)
+            smallest = self.system.contact_gaps(t, y[self.layout.q])
+            for i, (kind, c) in enumerate(specs):
+                if kind == "gap":
+                    out[i], scale[i] = smallest[c], GAP_TOL
+            if all(kind == "gap" for kind, _ in specs):
+                return out, scale
+        if not self.closed.any():  # open points only: their gaps
+            gaps = self._points(t, y[self.layout.q])[0]
+            for i, (kind, p) in enumerate(specs):
+                if kind == "impact":
+                    out[i], scale[i] = gaps[p], GAP_TOL
             return out, scale
+        self._closed_values(t, y, specs, out, scale)
+        return out, scale
+
+    def _closed_values(self, t, y, specs, out, scale) -> None:
+        """:meth:`_values` of a phase with closed points (one evaluation at ``(t, y)``),
+        written into ``out`` and ``scale`` (the ``gap`` entries left as they are)."""
         _, sol, T, (gaps, W_N, W_T, idx, v_T, slip) = self.evaluate(t, y)
         where = {p: j for j, p in enumerate(idx)}
         force = max(1e-300, float(np.max(np.abs(T.f))) if T.f.size else 0.0,
                     float(np.max(np.abs(sol.lambda_N))) if sol.lambda_N.size else 0.0)
         for i, (kind, p) in enumerate(specs):
+            if kind == "gap":
+                continue
             if kind == "impact":
                 out[i], scale[i] = gaps[p], GAP_TOL
             elif kind == "leave":
@@ -347,7 +373,6 @@ class RigidContactRun:
                 out[i] = self.mu[p] * float(sol.lambda_N[js].sum()) - float(
                     np.linalg.norm(sol.lambda_T[js].sum(axis=0)))
                 scale[i] = 1e-9 * force
-        return out, scale
 
     # ------------------------------------------------------------------------- transition
     def _mode(self, p) -> str:
@@ -715,7 +740,7 @@ class RigidContactRun:
         grid, t_end = sched.grid, sched.t_end
         solver_class = self.method.solver_class()
         while t < t_end:
-            specs = self._specs()
+            specs = self._specs(self._points(t, y[L.q])[0])
             g0, scale = self._values(t, y, specs)
             armed = g0 > scale
             t_bound = sched.phase_end(t)  # the next time stop (an input's jump), or the end
@@ -868,9 +893,9 @@ class RigidContactRun:
                 def past(tt, i=i):  # passed -10 times its scale
                     return g(tt) + 10.0 * scale[i]
 
-                try:
+                try:  # (already past where the phase starts: at the step's end)
                     root = brentq(past, t0, t1, xtol=EVENT_XTOL * max(1.0, abs(t1)),
-                                  rtol=EVENT_XTOL) if past(t0) > 0.0 else t0
+                                  rtol=EVENT_XTOL) if past(t0) > 0.0 else t1
                 except ValueError:
                     root = t1
                 hits.append((root, i))
