@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..lcp.enumeration import ENUMERATION_MAX_SIZE, solve_enumerate
+from ..lcp.enumeration import solve_enumerate
 from ..lcp.friction_contact import facet_directions
 from ..lcp.lemke import solve_lemke
 
@@ -60,6 +60,10 @@ ANSWER_TOL = 1e-9
 #: Two solutions' accelerations are distinct when they differ by more than this, relative to
 #: their scale (a Painleve problem's differ by the order of the scale itself).
 DISTINCT = 1e-6
+#: The largest problem whose complementary bases are enumerated to count its solutions
+#: (2^10 bases, each a small solve, a singular one a small linear program: under a second);
+#: a larger one with sliding points is taken from Lemke's certified solution.
+ENUMERATED = 10
 #: The LCP's scale-relative residual that certifies a solution.
 LCP_TOL = 1e-9
 
@@ -279,7 +283,7 @@ def _lemke(Mz, qz):
 def _unique(Mz, qz, out, X, i_N, i_T, stick, D, k, F):
     """The LCP's solution where it is checked: every complementary basis enumerated (small
     problems) and the distinct accelerations counted; ``(z, n_solutions, reason)``."""
-    if Mz.shape[0] > ENUMERATION_MAX_SIZE:
+    if Mz.shape[0] > ENUMERATED:
         if out.success:
             return out.z, 1, ""
         return out.z, 0, f"no certified solution ({out.message})"

@@ -59,7 +59,8 @@ from ..errors import IntegrationError, ModelError
 from ..limits import ZENO_LIMIT
 from .events import EventRecord
 
-__all__ = ["RigidContactRun", "check_model", "GAP_TOL", "SPEED_TOL", "ACCUMULATION_RISE"]
+__all__ = ["RigidContactRun", "RigidFaceWarning", "check_model", "GAP_TOL", "SPEED_TOL",
+           "ACCUMULATION_RISE"]
 
 #: The most rigid contacts an event-driven run takes (a scene with more is Moreau-Jean's).
 MAX_CONTACTS = 200
@@ -83,6 +84,11 @@ BIAS_STEP = 1e-3
 DIRECTION_ITERATIONS = 50
 #: Brent's tolerance on an event's time (relative to the time, s).
 EVENT_XTOL = 4.0 * np.finfo(float).eps
+
+
+class RigidFaceWarning(RuntimeWarning):
+    """A rigid face's points slide in different directions and rigid contact does not decide
+    how they share the load: the run goes on with the least-norm sharing."""
 
 
 def check_model(system, model_name: str, method, *, events=(), t_eval=None,
@@ -144,6 +150,7 @@ class RigidContactRun:
         self._lean = self._inverse_mass is not None and not sysm.n_constraints
         self._any_closed = False
         self.closed = None
+        self._face_warned = False  # (a face's load shared by convention: said once)
         self._support: dict = {}  # a point's contact's mean normal force (N), _accumulating
         self._last_speed: dict = {}  # each contact's last impact speed (m/s) and the ratio
         self._speed_ratio: dict = {}  # of the last two
@@ -583,7 +590,7 @@ class RigidContactRun:
         cand = np.flatnonzero(touching & (W_N @ v <= SPEED_TOL))
         sol = self._acceleration(t, q, v, T, cand, gaps, W_N, W_T)
         if not sol.success:
-            self._painleve(t, q, cand, sol, W_N, T.M)
+            sol = self._face_load(t, q, v, T, cand, gaps, W_N, W_T, sol)
         force = max(1e-300, float(np.max(np.abs(T.f))) if T.f.size else 0.0,
                     float(np.max(np.abs(sol.lambda_N))) if sol.lambda_N.size else 0.0)
         before = self.closed.copy()
@@ -680,6 +687,46 @@ class RigidContactRun:
                                               "closed", y[L.q].copy(), y[L.v].copy(),
                                               element="contact"))
 
+    def _face_load(self, t, q, v, T, cand, gaps, W_N, W_T, sol):
+        """Where the acceleration problem has several solutions only because a face's
+        points share their load in many ways (their normal rows dependent, every sliding
+        point's normal response positive): the convention that its load is shared by the
+        least-norm forces, the phase's own (:func:`~nonsmooth.contact.rigid.
+        closed_accelerations`), when they press every point; said once per run by a
+        :class:`RigidFaceWarning`. Anything else stops the run (:meth:`_painleve`)."""
+        A_N = sol.details.get("A_N")
+        kind, slip = sol.details["kind"], sol.details["slip"]
+        if sol.reason == "indeterminate" and A_N is not None and np.all(np.diag(A_N) > 0.0):
+            rows = W_N[cand]
+            D = rows @ np.linalg.solve(T.M, rows.T)
+            rank = np.linalg.matrix_rank(D, tol=1e-10 * max(float(np.abs(D).max()), 1e-300))
+            if rank < cand.size:
+                v_T = np.einsum("kij,j->ki", W_T[cand], v)
+                c_N, c_T = self._stabilized_bias(t, q, v, cand, gaps, W_N, v_T)
+                held = closed_accelerations(T.M, T.f, T.G, self._joint_rhs(T, v), W_N[cand],
+                                            W_T[cand], c_N, c_T, self.mu[cand], kind, slip)
+                scale = max(1e-300, float(np.abs(held.lambda_N).max()))
+                if np.all(held.lambda_N > 1e-9 * scale):
+                    if not self._face_warned:
+                        self._face_warned = True
+                        names = sorted({self.system.contact_names[self.owner[p]]
+                                        for p in cand})
+                        warnings.warn(
+                            f"rigid contact(s) {', '.join(map(repr, names))} at t = {t:.9g} s: "
+                            f"{cand.size} points slide on {rank} independent normal rows (a "
+                            "face), so how they share the load, which their friction "
+                            "depends on, is not decided by rigid contact; shared by the "
+                            "least-norm forces from here on (said once per run); use a "
+                            "compliant contact for the pressure under a face",
+                            RigidFaceWarning, stacklevel=2)
+                    held.details = dict(sol.details)
+                    held.u_N = np.zeros(cand.size)
+                    held.u_T = np.zeros((cand.size, 2))
+                    held.success = True
+                    return held
+        self._painleve(t, q, cand, sol, W_N, T.M)
+        return sol
+
     def _painleve(self, t, q, cand, sol, W_N=None, M=None):
         """Stop the run: the acceleration problem of the touching points ``cand`` has no
         solution or several (``sol.reason``). Named: Painleve's paradox where a sliding
@@ -700,8 +747,9 @@ class RigidContactRun:
                            f"face's forces are statically indeterminate) and their friction, "
                            f"sliding in different directions, depends on how they share the "
                            f"load: {sol.n_solutions} motions fit rigid contact with Coulomb "
-                           "friction; use a compliant contact for a face that slides and "
-                           "spins (normal=Hertz(...) at its corners, or the volumetric law)",
+                           "friction, and the least-norm sharing would pull a point; use a "
+                           "compliant contact for a face that slides and spins "
+                           "(normal=Hertz(...) at its corners, or the volumetric law)",
                            names=names)
         mus = ", ".join(f"mu = {self.mu[p]:g}" for p in cand)
         kind = sol.details["kind"]

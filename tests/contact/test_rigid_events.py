@@ -358,3 +358,29 @@ def test_time_stops_restart_a_run_of_rigid_contacts_without_changing_it():
     b = [ev.t for ev in stopped.events.filter("floor", kind="impact")]
     assert len(a) == len(b) >= 2
     np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+
+
+def test_a_face_sliding_and_spinning_shares_its_load_by_least_norm_and_says_so():
+    """A cube sliding and spinning flat on a rigid floor: its four corners slide in different
+    directions, and rigid contact does not decide how they share the weight. The run says so
+    once (``RigidFaceWarning``) and goes on with the least-norm sharing (equal by the cube's
+    symmetry): the cube stays flat on the floor, its energy only falls, it slows down more
+    slowly than the slide alone would (``mu g``: part of the friction turns the spin) and it
+    comes to rest, sliding and spin stopped."""
+    from nonsmooth.run.rigid_events import RigidFaceWarning
+
+    a, mu, v0 = 0.05, 0.4, 1.0
+    mdl = SpatialModel("spinning_cube")
+    cube = mdl.add(Body("cube", 1.0, (2 * a * a / 3,) * 3, position=(0.0, 0.0, a),
+                        velocity=(v0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 20.0)))
+    mdl.add(Contact("floor", cube, Box((a, a, a)), ground, Plane((0, 0, 0), (0, 0, 1)),
+                    normal="rigid", restitution=0.0, mu=mu))
+    mdl.add(Gravity(G))
+    with pytest.warns(RigidFaceWarning, match=r"4 points slide on 3 independent normal rows"):
+        r = nonsmooth.simulate(mdl, 1.0, dt=0.01)
+    assert r.success, r.message
+    assert np.max(np.abs(r["floor.gap"])) < 1e-9
+    assert np.max(np.diff(r.T + r.V)) < 1e-9
+    assert r["cube.vx"][r.t <= v0 / (mu * G)][-1] > 0.05  # still sliding where mu g stops
+    assert np.max(np.abs(r.v[-10:])) < 1e-9
+    np.testing.assert_allclose(r["floor.N"], G, rtol=1e-9)
