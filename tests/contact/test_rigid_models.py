@@ -31,17 +31,6 @@ def test_the_rigid_ball_rests_from_newtons_accumulation_time_in_both_methods():
     assert np.max(np.abs(mj["vz"][late])) < 9.81 * 1e-3 * 1.01
 
 
-def test_the_rocking_block_model_follows_housner():
-    mod = models.load("rocking_block")
-    r = nonsmooth.simulate(models.build("rocking_block"), 0.9)
-    factor = mod.housner_factor(0.1, 0.4)
-    impacts = r.events.filter("floor", kind="impact")
-    assert len(impacts) >= 2
-    for ev in impacts:
-        assert abs(ev.v_after[4] / ev.v[4] - factor) < 1e-10
-    np.testing.assert_allclose(r["angle"][0], 0.5 * math.atan(0.25), rtol=1e-12)
-
-
 def test_the_painleve_rod_model_runs_below_and_stops_above_its_critical_mu():
     mod = models.load("painleve_rod")
     theta = math.atan(2.0)
@@ -89,11 +78,16 @@ def test_the_slider_crank_bounces_off_its_stop_with_newtons_restitution():
 
 
 def test_the_rocking_block_comes_to_rest_flat_at_its_accumulation():
-    """Released at 5 % of its slenderness angle, the block's rocking impacts accumulate (each
-    lift shorter by Housner's factor): the run closes the contact there (an ``accumulation``
-    event, before 2 s) and the block rests flat: its energy ``m g h`` (7.848 J) to 1e-9, never
-    rising, no corner below the floor."""
+    """Released at 5 % of its slenderness angle, the block rocks, each impact multiplying
+    its angular velocity by Housner's factor (to 1e-10, the first ten), and its impacts
+    accumulate: the run closes the contact there (an ``accumulation`` event, before 2 s) and
+    the block rests flat: its energy ``m g h`` (7.848 J) to 1e-9, never rising, no corner
+    below the floor."""
     r = nonsmooth.simulate(models.build("rocking_block", tilt=0.05), 2.0)
+    factor = models.load("rocking_block").housner_factor(0.1, 0.4)
+    for ev in r.events.filter("floor", kind="impact")[:10]:  # (before the lifts shrink to
+        assert abs(ev.v_after[4] / ev.v[4] - factor) < 1e-10  # round-off)
+    np.testing.assert_allclose(r["angle"][0], 0.05 * math.atan(0.25), rtol=1e-12)
     (acc,) = r.events.filter("floor", kind="accumulation")
     assert acc.t < 1.9
     assert len(r.events.filter("floor", kind="impact")) < 60
