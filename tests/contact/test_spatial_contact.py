@@ -357,7 +357,7 @@ def test_the_bristle_law_at_a_contact_takes_the_contact_force_as_its_load():
                                          "tau_dw": 0.05}))
         mdl.add(Gravity())
         mdl.add(Force("push", box, (F, 0.0, 0.0), point=(0.0, 0.0, 0.0)))  # at the floor
-        r = nonsmooth.simulate(mdl, 0.3)
+        r = nonsmooth.simulate(mdl, 0.2)
         x = r["box.x"]
         assert abs(x[-1] - x[-30]) < 1e-4 * abs(x[-1])  # settled
         assert r["floor.N"][-1] == pytest.approx(m * 9.81, rel=1e-6)
