@@ -179,16 +179,15 @@ def test_the_acceleration_problem_counts_the_solutions_of_an_indeterminate_rod()
     """One sliding point whose normal response is negative and whose free normal acceleration
     is positive has two solutions (separate, or stay with ``lambda = -b / a``): reported as
     indeterminate with both counted."""
-    Mc = np.array([[1.0, 0.9], [0.9, 1.0]])  # a coupled mass: the friction column
-    W_N = np.array([[1.0, 0.0]])                 # W_N - mu s W_T = (1, 3) turns the normal
-    W_T = np.array([[[0.0, 1.0], [0.0, 0.0]]])   # response negative
+    # a coupled mass: the friction column W_N - mu s W_T = (1, 3) gives the normal response
+    # a = W_N Mc^-1 (1, 3) = -1.7 / 0.19 < 0, and the free normal acceleration is b = 1 / 0.19
+    Mc = np.array([[1.0, 0.9], [0.9, 1.0]])
+    W_N = np.array([[1.0, 0.0]])
+    W_T = np.array([[[0.0, 1.0], [0.0, 0.0]]])
     slip = np.array([[-1.0, 0.0]])
     sol = acceleration_problem(Mc, np.array([1.0, 0.0]), np.zeros((0, 2)), np.zeros(0), W_N,
                                W_T, np.zeros(1), np.zeros((1, 2)), np.array([3.0]),
                                np.array([SLIDING]), slip)
-    a = float(W_N[0] @ np.linalg.solve(Mc, W_N[0] + 3.0 * W_T[0, 0]))
-    b = float(W_N[0] @ np.linalg.solve(Mc, [1.0, 0.0]))
-    assert a < 0 < b
     assert not sol.success and sol.reason == "indeterminate" and sol.n_solutions == 2
 
 
@@ -259,7 +258,6 @@ def test_a_cube_on_an_incline_sticks_or_slides_at_g_sin_minus_mu_g_cos(mu):
     assert r.success, r.message
     x = np.stack((r["cube.x"], r["cube.y"], r["cube.z"]), axis=1) - r.q[0, :3]
     down = np.array([math.cos(slope), 0.0, -math.sin(slope)])  # along the slope, downwards
-    assert abs(down @ n) < 1e-15
     travel = x @ down
     expected = 0.0 if mu > math.tan(slope) else \
         0.5 * G * (math.sin(slope) - mu * math.cos(slope)) * r.t ** 2
