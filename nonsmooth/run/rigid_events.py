@@ -150,6 +150,8 @@ class RigidContactRun:
         self._lean = self._inverse_mass is not None and not sysm.n_constraints
         self._any_closed = False
         self.closed = None
+        self._modes_version = 0  # the last evaluation, for the same state and modes
+        self._last_key, self._last = None, None
         self._face_warned = False  # (a face's load shared by convention: said once)
         self._support: dict = {}  # a point's contact's mean normal force (N), _accumulating
         self._last_speed: dict = {}  # each contact's last impact speed (m/s) and the ratio
@@ -234,6 +236,13 @@ class RigidContactRun:
         """The phase's accelerations at ``(t, y)`` with the present modes: ``(dy, sol, T,
         rows)`` (``sol`` :class:`~nonsmooth.contact.rigid.AccelerationSolution` over the
         closed points, in the order of ``np.flatnonzero(self.closed)``)."""
+        key = (float(t), np.asarray(y).tobytes(), self._modes_version)
+        if key == self._last_key:  # (a step's end: the solver's stage, then the events')
+            return self._last
+        self._last_key, self._last = key, self._evaluate(t, y)
+        return self._last
+
+    def _evaluate(self, t, y):
         L, sysm = self.layout, self.system
         q, v = y[L.q], y[L.v]
         T = self._terms(t, q, v)
@@ -616,6 +625,7 @@ class RigidContactRun:
                 self.kind[p] = kind[j]
         self._start_directions(t, q, v, T, cand, gaps, W_N, W_T, kind, sol)
         self._any_closed = bool(self.closed.any())
+        self._modes_version += 1  # (evaluations before this are another phase's)
         self._log_modes(t, y, before)
 
     def _start_directions(self, t, q, v, T, cand, gaps, W_N, W_T, kind, sol):
@@ -819,8 +829,8 @@ class RigidContactRun:
                         self.record(grid[k], np.array(dense(grid[k])))
                         k += 1
                     y_stop = np.array(dense(stop))
-                    run.knots.append((stop, y_stop, self.fun(stop, y_stop)[L.v],
-                                      self.fun(stop, y_stop)[L.v]))
+                    rate = self.fun(stop, y_stop)[L.v]
+                    run.knots.append((stop, y_stop, rate, rate))
                     run.events.sort(key=lambda e: e.t)
                     return "user", stop
                 while k < len(grid) and grid[k] <= t_stop:
@@ -854,7 +864,8 @@ class RigidContactRun:
         while k < len(grid):
             self.record(grid[k], y)
             k += 1
-        run.knots.append((t, np.array(y), self.fun(t, y)[L.v], self.fun(t, y)[L.v]))
+        rate = self.fun(t, y)[L.v]
+        run.knots.append((t, np.array(y), rate, rate))
         run.events.sort(key=lambda e: e.t)
         return "done", t
 
