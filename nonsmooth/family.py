@@ -80,7 +80,9 @@ numbers its own; ``docs/seam.md`` section 1):
     (gaps, normal and tangent velocity rows) for a time-stepping method's impulse problem
     and the event-driven run's constraints, ``rigid_contact_bias(t, q, v)`` the rows' ``(dW/dt)
     v`` where the family has it in closed form (else None: the run differences the rows);
-    ``contact_forces`` refuses them.
+    ``contact_forces`` refuses them. ``autonomous``: whether the terms depend on time only
+    through the state (default False); an event-driven run then takes a phase that starts at
+    rest to stay there.
 
 This module imports numpy only (no numba, no scipy, no planar or generalized module), so the
 run, ``Dynamics`` and the families can all import it without a cycle

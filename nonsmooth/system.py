@@ -545,6 +545,13 @@ class System:
         within ``margin`` (m; default the contact's). Default: none."""
         return []
 
+    @property
+    def autonomous(self) -> bool:
+        """Whether the terms depend on time only through the state (no driver, no function of
+        time), so that a state of rest stays at rest (obligation 12: an event-driven run of
+        rigid contacts skips a phase at rest). Default: False."""
+        return False
+
     def rigid_contact_bias(self, t: float, q: np.ndarray, v: np.ndarray):
         """``(dW_N/dt) v`` (P,) and ``(dW_T/dt) v`` (P, 2) of every point of
         :meth:`rigid_contact_rows` (all points, ``margin`` infinite; m/s^2) where the family

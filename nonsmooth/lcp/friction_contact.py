@@ -118,6 +118,12 @@ def solve_friction_contact(A, b, mu, *, facets: int = 8,
         raise ValueError(f"solve_friction_contact: facets = {facets!r} must be an integer "
                          ">= 3")
     k = int(facets)
+    if n_c == 1 and mu[0] == 0.0 and b[0] < 0.0 < A[0, 0]:  # one frictionless contact
+        # pressed: r_N = -b_N / A_NN, its normal velocity zero (the LCP's one solution)
+        r = np.array([-b[0] / A[0, 0], 0.0, 0.0])
+        u = A @ r + b
+        return FrictionContactResult(r, u, True, abs(float(u[0])), 0,
+                                     "one frictionless contact: r_N = -b_N / A_NN")
     N = 3 * np.arange(n_c)
     rough = np.flatnonzero(mu > 0.0)
     n_f = rough.size

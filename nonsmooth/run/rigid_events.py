@@ -78,6 +78,10 @@ SLIP_DIRECTION_SPEED = 1e-9
 #: Points of a step's dense output where an event function that was zero at the phase's
 #: start is looked at for having risen above its scale (then its crossing back is located).
 ARMING_SAMPLES = 8
+#: A phase of flight that starts with a point touching (just after its impact) takes steps
+#: of at most this fraction of its flight, so that its first step ends in the air
+#: (:meth:`RigidContactRun._flight_step`).
+FLIGHT_STEPS = 2
 #: The rows' central differences' step, relative to the time scale ``|q| / |dq|``.
 BIAS_STEP = 1e-3
 #: The most rounds of the map that makes a starting slip's direction exact.
@@ -152,6 +156,9 @@ class RigidContactRun:
         self.closed = None
         self._modes_version = 0  # the last evaluation, for the same state and modes
         self._last_key, self._last = None, None
+        self._points_key = self._points_last = None  # (the last _points and closed-form
+        self._exact_key = self._exact = None  # bias, by their state)
+        self._lean_key = self._lean_dy = None  # (the last free motion's fun)
         self._face_warned = False  # (a face's load shared by convention: said once)
         self._support: dict = {}  # a point's contact's mean normal force (N), _accumulating
         self._last_speed: dict = {}  # each contact's last impact speed (m/s) and the ratio
@@ -160,7 +167,14 @@ class RigidContactRun:
     # ------------------------------------------------------------------ points and rows
     def _points(self, t, q):
         """Every point's gap (P,), normal rows (P, n_v), tangent rows (P, 2, n_v), and, on
-        first use, each point's contact, restitution and friction coefficient."""
+        first use, each point's contact, restitution and friction coefficient. The last
+        ``(t, q)``'s are kept (an event's transition asks several times; read-only)."""
+        key = (float(t), np.asarray(q, dtype=float).tobytes())
+        if key != self._points_key:
+            self._points_key, self._points_last = key, self._points_at(t, q)
+        return self._points_last
+
+    def _points_at(self, t, q):
         out = self.system.rigid_contact_rows(t, q, math.inf)
         n_v = self.layout.n_v
         gaps = [g for *_, g, _, _ in out]
@@ -192,7 +206,11 @@ class RigidContactRun:
         and round-off of about 1e-13, which an adaptive step control does not mistake for
         stiffness (a plain difference at a tiny step is noise of 1e-9)."""
         sysm = self.system
-        exact = sysm.rigid_contact_bias(t, q, v)
+        key = (float(t), np.asarray(q, dtype=float).tobytes(),
+               np.asarray(v, dtype=float).tobytes())
+        if key != self._exact_key:  # (the last state's kept: a transition asks again)
+            self._exact_key, self._exact = key, sysm.rigid_contact_bias(t, q, v)
+        exact = self._exact
         if exact is not None:  # the family's closed form
             return exact[0][idx], exact[1][idx]
         dq = sysm.qdot(q, v) if sysm.has_kinematic_map else v
@@ -277,8 +295,21 @@ class RigidContactRun:
         """:meth:`evaluate` with every point open (the rows' part ``None``)."""
         L, sysm = self.layout, self.system
         q, v = y[L.q], y[L.v]
+        sol = self._free_motion(T, v)
         m = T.G.shape[0]
-        if not m and self._inverse_mass is not None:
+        P_joints = sol.Lambda * (T.G @ v) if m else np.zeros(0)
+        P_drive = float(P_joints[self.driver_rows].sum()) if m else 0.0
+        dy = np.zeros_like(y)
+        dy[L.q] = sysm.qdot(q, v) if sysm.has_kinematic_map else v
+        dy[L.v] = sol.a
+        dy[L.work] = (P_drive, T.P_applied, T.P_damping, 0.0,
+                      float(P_joints.sum()) - P_drive)
+        return dy, sol, T, None
+
+    def _free_motion(self, T, v) -> AccelerationSolution:
+        """The accelerations and joint forces with every point open, at the velocities
+        ``v`` (the terms ``T``)."""
+        if not T.G.shape[0] and self._inverse_mass is not None:
             a, Lam = self._inverse_mass @ T.f, np.zeros(0)
         else:
             none = np.zeros((0, v.size))
@@ -287,22 +318,18 @@ class RigidContactRun:
                                        np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int),
                                        np.zeros((0, 2)))
             a, Lam = sol.a, sol.Lambda
-        sol = AccelerationSolution(a, Lam, np.zeros(0), np.zeros((0, 2)), np.zeros(0),
-                                   np.zeros((0, 2)), np.zeros(0, dtype=bool))
-        P_joints = Lam * (T.G @ v) if m else np.zeros(0)
-        P_drive = float(P_joints[self.driver_rows].sum()) if m else 0.0
-        dy = np.zeros_like(y)
-        dy[L.q] = sysm.qdot(q, v) if sysm.has_kinematic_map else v
-        dy[L.v] = a
-        dy[L.work] = (P_drive, T.P_applied, T.P_damping, 0.0,
-                      float(P_joints.sum()) - P_drive)
-        return dy, sol, T, None
+        return AccelerationSolution(a, Lam, np.zeros(0), np.zeros((0, 2)), np.zeros(0),
+                                    np.zeros((0, 2)), np.zeros(0, dtype=bool))
 
     def fun(self, t, y):
         """The phase's right-hand side ``dy/dt`` at ``(t, y)`` (scipy's ``fun``): with every
         point open and neither joints nor a varying mass, the free motion in a few array
-        operations (the phases of flight), else :meth:`evaluate`'s."""
+        operations (the phases of flight), else :meth:`evaluate`'s; the last state's kept
+        (an event's knot, then the next phase's start, ask again; read-only)."""
         if self._lean and not self._any_closed:
+            key = (float(t), np.asarray(y).tobytes(), self._modes_version)
+            if key == self._lean_key:
+                return self._lean_dy
             run, L, sysm = self.run, self.layout, self.system
             run.charge(t)
             run.dyn.n_evaluations += 1
@@ -313,6 +340,7 @@ class RigidContactRun:
             dy[L.v] = self._inverse_mass @ T.f
             dy[L.work] = (0.0, T.P_applied, T.P_damping, 0.0, 0.0)
             dy[L.z] = 0.0
+            self._lean_key, self._lean_dy = key, dy
             return dy
         return self.evaluate(t, y)[0]
 
@@ -572,12 +600,22 @@ class RigidContactRun:
         # the contact's mean normal force over the remaining impacts: what holds it up (its
         # other points' forces), at least the point's own weight, |g''| / (W_N M^-1 W_N^T)
         mine = self.owner[others] == self.owner[p] if others.size else np.zeros(0, bool)
-        own = abs(g_dd) / float(W_N[p] @ np.linalg.solve(T.M, W_N[p]))
+        M_inv_W = self._inverse_mass @ W_N[p] if self._inverse_mass is not None else \
+            np.linalg.solve(T.M, W_N[p])
+        own = abs(g_dd) / float(W_N[p] @ M_inv_W)
         self._support[int(p)] = max(float(sol.lambda_N[mine].sum()) if mine.any() else 0.0,
                                     own)
         return g_dd
 
     def _acceleration(self, t, q, v, T, cand, gaps, W_N, W_T):
+        """The acceleration problem over the touching points ``cand``
+        (:func:`~nonsmooth.contact.rigid.acceleration_problem`; with none, the free motion),
+        its ``details`` with each point's ``kind`` and ``slip``."""
+        if not cand.size:  # no touching point: the free motion (no LCP)
+            sol = self._free_motion(T, v)
+            sol.details = {"lcp_size": 0, "A_N": np.zeros((0, 0)), "b_N": np.zeros(0),
+                           "kind": np.zeros(0, dtype=int), "slip": np.zeros((0, 2))}
+            return sol
         kind = np.where(self.mu[cand] > 0.0, STICKING, FRICTIONLESS)
         v_T = np.einsum("kij,j->ki", W_T[cand], v)
         speed = np.linalg.norm(v_T, axis=1)
@@ -796,52 +834,21 @@ class RigidContactRun:
         t = float(t0)
         y, k = self._start(t, y0, sched.grid)
         grid, t_end = sched.grid, sched.t_end
-        solver_class = self.method.solver_class()
         while t < t_end:
             specs = self._specs(self._points(t, y[L.q])[0])
-            g0, scale = self._values(t, y, specs)
-            armed = g0 > scale
             t_bound = sched.phase_end(t)  # the next time stop (an input's jump), or the end
-            solver = solver_class(self.fun, t, y, t_bound, rtol=self.rtol, atol=self.atol,
-                                  max_step=self.max_step)
-            event = None
-            u0 = self._user_values(t, y)
-            while solver.status == "running":
-                t_old = solver.t
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)
-                    message = solver.step()
-                if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
-                    raise IntegrationError(f"{self.method.name} failed after t = {t_old:.6g} "
-                                           f"s: {message}")
-                run.n_steps += 1
-                dense = solver.dense_output()
-                g1, scale1 = self._values(solver.t, solver.y, specs)
-                event = self._first_crossing(specs, armed, g0, g1, scale1, t_old, solver.t,
-                                             dense)
-                t_stop = solver.t if event is None else event[0]
-                u1 = self._user_values(solver.t, solver.y)
-                stop = self._user_events(u0, u1, t_old, t_stop if event is None else solver.t,
-                                         t_stop, dense)
-                u0 = u1
-                if stop is not None:  # a terminal user event: the run ends there
-                    while k < len(grid) and grid[k] <= stop:
-                        self.record(grid[k], np.array(dense(grid[k])))
-                        k += 1
-                    y_stop = np.array(dense(stop))
-                    rate = self.fun(stop, y_stop)[L.v]
-                    run.knots.append((stop, y_stop, rate, rate))
-                    run.events.sort(key=lambda e: e.t)
-                    return "user", stop
-                while k < len(grid) and grid[k] <= t_stop:
-                    self.record(grid[k], np.array(dense(grid[k])))
-                    k += 1
-                if event is not None:
-                    break
-                armed |= g1 > scale1
-                g0 = g1
-            if event is None:
-                t, y = solver.t, np.array(solver.y)
+            outcome = self._rest(t, y, t_bound, grid, k)
+            if outcome is None:
+                outcome = self._compiled_flight(specs, t, y, t_bound, sched, k)
+            if outcome is None or outcome[0] == "declined":  # (from where it declined)
+                if outcome is not None:
+                    _, k, t, y = outcome
+                outcome = self._python_phase(specs, t, y, t_bound, grid, k)
+            if outcome[0] == "user":  # a terminal user event: the run ends there
+                run.events.sort(key=lambda e: e.t)
+                return "user", outcome[1]
+            if outcome[0] == "done":
+                _, k, t, y = outcome
                 if t_bound >= t_end:
                     break
                 before = self.fun(t, y)[L.v]  # a time stop: the modes decided again there
@@ -849,13 +856,10 @@ class RigidContactRun:
                 run.knots.append((t, np.array(y), before, self.fun(t, y)[L.v]))
                 run.n_phases += 1
                 continue
-            t_e, fired = event
-            t_e = float(t_e)
-            y_e = np.array(dense(t_e))
-            before = self.fun(t_e, y_e)[L.v]
-            self._chatter_guard(t_e, [specs[i] for i in fired])
-            y = self.transition(t_e, y_e, fired=[specs[i] for i in fired])
-            t = t_e
+            _, k, t, y_e, fired = outcome
+            before = self.fun(t, y_e)[L.v]
+            self._chatter_guard(t, fired)
+            y = self.transition(t, y_e, fired=fired)
             run.knots.append((t, np.array(y), before, self.fun(t, y)[L.v]))
             run.n_phases += 1
             if k < len(grid) and grid[k] - t <= 1e-12 * max(1.0, abs(t)):
@@ -868,6 +872,135 @@ class RigidContactRun:
         run.knots.append((t, np.array(y), rate, rate))
         run.events.sort(key=lambda e: e.t)
         return "done", t
+
+    def _python_phase(self, specs, t, y, t_bound, grid, k):
+        """One phase from ``(t, y)`` to ``t_bound`` by the method's scipy solver, its outputs
+        recorded from ``grid[k]`` on: ``("event", k, t_e, y_e, fired specs)``, ``("done", k,
+        t, y)`` or ``("user", t_stop)`` (a terminal user event)."""
+        run, L = self.run, self.layout
+        g0, scale = self._values(t, y, specs)
+        armed = g0 > scale
+        solver = self.method.solver_class()(self.fun, t, y, t_bound, rtol=self.rtol,
+                                            atol=self.atol, max_step=self.max_step)
+        u0 = self._user_values(t, y)
+        while solver.status == "running":
+            t_old = solver.t
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                message = solver.step()
+            if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
+                raise IntegrationError(f"{self.method.name} failed after t = {t_old:.6g} "
+                                       f"s: {message}")
+            run.n_steps += 1
+            dense = solver.dense_output()
+            g1, scale1 = self._values(solver.t, solver.y, specs)
+            event = self._first_crossing(specs, armed, g0, g1, scale1, t_old, solver.t, dense)
+            t_stop = solver.t if event is None else event[0]
+            u1 = self._user_values(solver.t, solver.y)
+            stop = self._user_events(u0, u1, t_old, t_stop if event is None else solver.t,
+                                     t_stop, dense)
+            u0 = u1
+            if stop is not None:  # a terminal user event: the run ends there
+                while k < len(grid) and grid[k] <= stop:
+                    self.record(grid[k], np.array(dense(grid[k])))
+                    k += 1
+                y_stop = np.array(dense(stop))
+                rate = self.fun(stop, y_stop)[L.v]
+                run.knots.append((stop, y_stop, rate, rate))
+                return "user", stop
+            while k < len(grid) and grid[k] <= t_stop:
+                self.record(grid[k], np.array(dense(grid[k])))
+                k += 1
+            if event is not None:
+                t_e, fired = event
+                return ("event", k, float(t_e), np.array(dense(float(t_e))),
+                        [specs[i] for i in fired])
+            armed |= g1 > scale1
+            g0 = g1
+        return "done", k, solver.t, np.array(solver.y)
+
+    def _rest(self, t, y, t_bound, grid, k):
+        """A phase that starts at rest and stays there: ``("done", k, t_bound, y)`` with the
+        outputs to ``t_bound`` recorded (each the evaluation at ``(t, y)``), or None. At rest:
+        the system is autonomous (``System.autonomous``: no driver, no function of time), the
+        run has no user event functions, and every state entry's first-order change over the
+        phase, ``|dy/dt| (t_bound - t)``, and the velocities' second-order change of the
+        coordinates, ``max |dv/dt| (t_bound - t)^2 / 2``, are within the integration's
+        absolute tolerance. The motion an integrator would take is then below what it
+        resolves, and the state of rest is the exact solution where the accelerations vanish
+        (as a sleeping body of a game engine, but decided by the tolerance)."""
+        run, L = self.run, self.layout
+        if run.user_events or not self.system.autonomous:
+            return None
+        H = t_bound - t
+        atol = np.broadcast_to(np.asarray(self.atol, dtype=float), y.shape)
+        if float(np.max(np.abs(y[L.v]), initial=0.0)) * H > float(np.max(atol)):
+            return None  # (moving: a cheap look first)
+        dy = self.fun(t, y)
+        a_max = float(np.max(np.abs(dy[L.v]), initial=0.0))
+        if (np.any(np.abs(dy) * H > atol)
+                or 0.5 * a_max * H * H > float(np.min(atol[L.q], initial=np.inf))):
+            return None
+        times = [tt for tt in grid[k:] if tt <= t_bound]
+        if times:
+            self.record(np.array(times), y)
+        run.n_steps += 1
+        return "done", k + len(times), t_bound, np.array(y)
+
+    def _compiled_flight(self, specs, t, y, t_bound, sched, k):
+        """A phase of flight (every rigid contact open and watched by its smallest gap) in the
+        family's compiled DOP853 phase (:func:`nonsmooth.run.phase._compiled_phase`: each
+        contact's gap a ``touch`` event, the outputs evaluated and recorded in blocks): the
+        outcome of :meth:`_python_phase` (``"user"`` aside: a run with user events has no
+        compiled phases) or ``("declined", k, t, y)`` (the Python phase goes on from there),
+        or None where the phase is not one the compiled run takes."""
+        run = self.run
+        if not (run.compiled and self.method.compiled_phase == "dop853" and specs
+                and all(kind == "gap" for kind, _ in specs) and not len(self.system.abs_rows)):
+            return None
+        max_step = self._flight_step(t, y, specs)
+        if max_step is None:
+            return None
+        from .phase import _compiled_phase
+
+        if run.faces is None:
+            run.faces = np.zeros(0)
+        touch = [("touch", c, -1.0, True) for _, c in specs]
+        outcome = _compiled_phase(run, self.method, touch, np.zeros(0), t, y, t_bound,
+                                  sched.grid[:sched.k_cap(t_bound)], k, self.rtol, self.atol,
+                                  max_step, None)
+        if outcome[0] == "event":
+            _, k, t_e, y_e, fired = outcome
+            return "event", k, t_e, np.array(y_e), [specs[i] for i in fired]
+        if outcome[0] not in ("done", "declined"):  # ("rows", "redo": a phase with modes)
+            raise IntegrationError(f"the compiled phase of flight from t = {t:.9g} s ended "
+                                   f"with {outcome[0]!r}, which a phase of flight cannot")
+        return outcome
+
+    def _flight_step(self, t, y, specs):
+        """The largest step of a phase of flight from ``(t, y)``: the run's, or half
+        (:data:`FLIGHT_STEPS`) the flight of a one-point contact that starts touching
+        (gap at most :data:`GAP_TOL`: just after its impact) and would land again under its
+        present normal acceleration (``2 g' / |g''|``), so that the first step ends in the
+        air (a crossing from a zero start would not be seen); None where such a point is not
+        leaving (the Python phase watches it)."""
+        L = self.layout
+        q, v = y[L.q], y[L.v]
+        gaps, W_N, _ = self._points(t, q)
+        step, a = self.max_step, None
+        for _, c in specs:
+            (p,) = np.flatnonzero(self.owner == c)[:1]
+            if gaps[p] > GAP_TOL:
+                continue
+            rate = float(W_N[p] @ v)
+            if rate <= SPEED_TOL:
+                return None
+            if a is None:
+                a = self.fun(t, y)[L.v]
+            acc = float(W_N[p] @ a) + float(self._bias(t, q, v, np.array([p]))[0][0])
+            if acc < 0.0:
+                step = min(step, 2.0 * rate / -acc / FLIGHT_STEPS)
+        return step
 
     def _start(self, t, y0, grid):
         """The initial state's contacts logged, its impacts and modes, the outputs at ``t``:
@@ -981,10 +1114,13 @@ class RigidContactRun:
 
     # --------------------------------------------------------------------------- records
     def record(self, t, y):
-        """An output row at ``(t, y)``: each rigid contact's slot of ``z`` holds its normal
+        """An output row at ``(t, y)``, or rows at the times ``t`` (k,) all of the state ``y``
+        (a phase at rest: :meth:`_rest`): each rigid contact's slot of ``z`` holds its normal
         force there (N, the sum over its closed points)."""
         run, L, sysm = self.run, self.layout, self.system
         y = np.array(y, dtype=float)
+        times = np.atleast_1d(np.asarray(t, dtype=float))
+        t = float(times[0])
         dy, sol, T, rows = self.evaluate(t, y)
         idx = rows[3] if rows is not None else ()
         q, v = y[L.q], y[L.v]
@@ -996,11 +1132,16 @@ class RigidContactRun:
             z = y[L.z]
             z[z.size - n_c:] = N
             y[L.z] = z
-        run.recorder.add_row(t=t, y=y, dv=dy[L.v], lam=sol.Lambda, lambda_N=np.zeros(0),
-                             N=np.zeros(0), F_T=np.zeros(0), v_T=np.zeros(0),
-                             modes=np.zeros(0), residual=sol.residual, phi=T.phi,
-                             dphi=T.G @ v + T.phi_t, T=0.5 * float(v @ T.M @ v),
-                             V=sysm.potential(t, q))
+        row = dict(y=y, dv=dy[L.v], lam=sol.Lambda, lambda_N=np.zeros(0), N=np.zeros(0),
+                   F_T=np.zeros(0), v_T=np.zeros(0), modes=np.zeros(0),
+                   residual=sol.residual, phi=T.phi, dphi=T.G @ v + T.phi_t,
+                   T=0.5 * float(v @ T.M @ v), V=sysm.potential(t, q))
+        if times.size == 1:
+            run.recorder.add_row(t=t, **row)
+        else:  # the same row at each time
+            run.recorder.add(t=times, **{name: np.repeat(np.asarray(value)[None],
+                                                         times.size, axis=0)
+                                          for name, value in row.items()})
         run.max_residual = max(run.max_residual, sol.residual)
         if run.progress is not None:
-            run.progress(t)
+            run.progress(float(times[-1]))

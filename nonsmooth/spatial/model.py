@@ -680,11 +680,19 @@ class SpatialSystem(System):
 
     @property
     def contact_tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """The contacts as rows of the kernel tables (``contact_kernels.contact_tables``)."""
+        """The contacts as rows of the kernel tables (``contact_kernels.contact_tables``). A
+        rigid contact's row is a linear law of zero stiffness and damping: the compiled
+        evaluation gives its gap and no force (an event-driven run's phase of flight ends at
+        its touch, a step past it penetrates without a force)."""
         if self._contact_tables is None:
+            from ..contact.laws import LINEAR
             from .contact_kernels import contact_tables
 
-            self._contact_tables = contact_tables(self)
+            ints, floats = contact_tables(self)
+            for c in self.rigid_contacts:
+                ints[c, 8] = LINEAR
+                floats[c, 12:15] = 0.0
+            self._contact_tables = (ints, floats)
         return self._contact_tables
 
     def _contact_call(self, q, v, impact=None):
@@ -757,6 +765,18 @@ class SpatialSystem(System):
         friction) and :meth:`CompiledContact.rigid_rows` (the gaps in m, the normal and
         tangent velocity rows at each point), the points of a multi-point pair within
         ``margin`` (m; default each contact's)."""
+        if self.compiled_contacts:  # one compiled call (rigid_kernels), the same arithmetic
+            margins = np.array([self._contacts[c].margin if margin is None else margin
+                                for c in self.rigid_contacts], dtype=float)
+            gaps, W, _, counts, _ = self._rigid_call(q, np.zeros(self.n_v), margins)
+            out, start = [], 0
+            for c, k in zip(self.rigid_contacts, counts, strict=True):
+                cc, end = self._contacts[c], start + int(k)
+                out.append((c, float(cc.law[0]), float(cc.contact.mu or 0.0),
+                            gaps[start:end].copy(), W[start:end, 0].copy(),
+                            W[start:end, 1:].copy()))
+                start = end
+            return out
         K = self.kinematics(np.asarray(q, float), np.zeros(self.n_v))
         out = []
         for c in self.rigid_contacts:
@@ -765,11 +785,38 @@ class SpatialSystem(System):
                         *cc.rigid_rows(K, self.n_v, margin)))
         return out
 
+    def _rigid_call(self, q, v, margins):
+        """``rigid_kernels.rigid_rows_into`` of the rigid contacts at ``(q, v)``: ``(gaps,
+        W (P, 3, n_v), bias (P, 3), counts, exact)`` over their ``P`` points."""
+        from ..contact.geometry import MAX_POINTS
+        from .rigid_kernels import rigid_rows_into
+
+        contacts = np.asarray(self.rigid_contacts, dtype=np.int64)
+        P = MAX_POINTS * contacts.size
+        gaps, W, bias = np.empty(P), np.empty((P, 3, self.n_v)), np.zeros((P, 3))
+        counts, exact = np.zeros(contacts.size, np.int64), np.zeros(contacts.size, np.int64)
+        ci, cf = self.contact_tables
+        n = rigid_rows_into(ci, cf, contacts, np.ascontiguousarray(q, dtype=float),
+                            np.ascontiguousarray(v, dtype=float),
+                            np.ascontiguousarray(margins, dtype=float), gaps, W, bias, counts,
+                            exact)
+        return gaps[:n], W[:n], bias[:n], counts, exact
+
+    @property
+    def autonomous(self) -> bool:
+        """Whether the terms depend on time only through the state (the contract's obligation
+        12): no driver and no user function (forces or torques of time)."""
+        return not self.driver_rows.size and not self.has_user_functions
+
     def rigid_contact_bias(self, t, q, v):
         """``(dW_N/dt) v`` (P,) and ``(dW_T/dt) v`` (P, 2) of every point of
         :meth:`rigid_contact_rows` (``margin`` infinite) where every rigid contact has it in
         closed form (:meth:`CompiledContact.rigid_bias`: a sphere or a box on the ground's
         plane), else None (obligation 12)."""
+        if self.compiled_contacts and self.rigid_contacts:  # (rigid_kernels)
+            _, _, bias, _, exact = self._rigid_call(q, v, np.full(len(self.rigid_contacts),
+                                                                  np.inf))
+            return (bias[:, 0].copy(), bias[:, 1:].copy()) if exact.all() else None
         K = self.kinematics(np.asarray(q, float), np.asarray(v, float))
         parts = [self._contacts[c].rigid_bias(K) for c in self.rigid_contacts]
         if not parts or any(p is None for p in parts):
@@ -1415,24 +1462,42 @@ class SpatialSystem(System):
         on body_a; volumetric contacts, else 0) at each output row."""
         n_c = len(self._contacts)
         out = [np.zeros((r.t.size, 12)) for _ in range(n_c)]
-        for k, (q, v) in enumerate(zip(r.q, r.v, strict=True)):
-            K = self.kinematics(q, v)
+        Q = np.ascontiguousarray(r.q, dtype=float)
+        deepest = np.empty((Q.shape[0], n_c, 7))
+        if self.compiled_contacts:  # every row's deepest points in one compiled call
+            from .rigid_kernels import deepest_points
+
+            ci, cf = self.contact_tables
+            deepest_points(ci, cf, self.n_bodies, Q, deepest)
+            for c in range(n_c):  # the gap and the deepest point (a volumetric contact's
+                out[c][:, 0] = deepest[:, c, 0]  # centroid below)
+                out[c][:, 5:8] = deepest[:, c, 1:4]
+            if all(cc.rigid for cc in self._contacts):
+                return out  # (no force law, no friction rows: the gaps and deepest points)
+        kinematics = Kinematics.rows(self.n_bodies, Q, np.asarray(r.v, dtype=float))
+        slides = [[int(self.w_row[i]) for i, c_i, kind in self._contact_rows
+                   if c_i == c and kind in ("slide", "patch")] for c in range(n_c)]
+        for k, K in enumerate(kinematics):
             impact = r.z[k, r.z.shape[1] - n_c:]
             for c, cc in enumerate(self._contacts):
-                pts = cc.points(K)
-                deep = pts[int(np.argmin(pts[:, 0]))]
+                if self.compiled_contacts:
+                    deep = deepest[k, c]
+                else:
+                    pts = cc.points(K)
+                    deep = pts[int(np.argmin(pts[:, 0]))]
+                if cc.rigid:  # (no force law, no friction rows: its gap and deepest point)
+                    out[c][k, 0] = deep[0]
+                    out[c][k, 5:8] = deep[1:4]
+                    continue
                 F = np.zeros(3)
                 N = 0.0
                 for _x, n, force, _d, _rate in cc.loads(K, impact[c]):
                     F -= force * n  # (n from a to b: the force on a is -f n)
                     N += force
-                for i, c_i, kind in self._contact_rows:
-                    if c_i == c and kind in ("slide", "patch"):  # F_k t_k on b (rows t_k .
-                        # (v_b - v_a))
-                        w = int(self.w_row[i])
-                        n_f = cc.friction_point(K)[1]
-                        for t_k, F_k in zip(tangents(n_f), r.F_T[k, w:w + 2], strict=True):
-                            F -= F_k * t_k
+                for w in slides[c]:  # F_k t_k on b (rows t_k . (v_b - v_a))
+                    n_f = cc.friction_point(K)[1]
+                    for t_k, F_k in zip(tangents(n_f), r.F_T[k, w:w + 2], strict=True):
+                        F -= F_k * t_k
                 x, extra = deep[1:4], np.zeros(4)
                 if cc.volumetric:
                     _, T, vol = cc._volumetric_load(K)

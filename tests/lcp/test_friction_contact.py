@@ -83,6 +83,26 @@ def test_a_single_sliding_contact_has_the_closed_form():
     np.testing.assert_allclose(out.u, 0.0, atol=1e-14)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_one_pressed_frictionless_contact_is_solved_in_closed_form_as_lemke_solves_it(seed):
+    """One frictionless contact pressed (``b_N < 0``): ``r_N = -b_N / A_NN`` without
+    pivoting, the solution Lemke's path finds for the same LCP (to 1e-14), its normal
+    velocity zero and no tangent reaction (the event-driven run's impact of a ball)."""
+    from nonsmooth.lcp.lemke import solve_lemke
+
+    rng = np.random.default_rng(seed)
+    B = rng.normal(size=(3, 3))
+    A = B @ B.T + 0.1 * np.eye(3)
+    b = rng.normal(size=3)
+    b[0] = -abs(b[0]) - 0.1
+    out = solve_friction_contact(A, b, [0.0])
+    lemke = solve_lemke(A[:1, :1], b[:1])
+    assert out.success and out.iterations == 0
+    np.testing.assert_allclose(out.r, [lemke.z[0], 0.0, 0.0], rtol=1e-14, atol=0)
+    assert abs(out.u[0]) <= 1e-15 * abs(b[0])
+    _check_solution(A, b, [0.0], 8, out)
+
+
 def test_no_pressed_contact_gives_zero_reactions_without_pivoting():
     out = solve_friction_contact(np.eye(6), [0.5, 1.0, 0.0, 0.0, -3.0, 2.0], [0.3, 0.0])
     assert out.success and out.iterations == 0 and np.all(out.r == 0.0)
