@@ -18,6 +18,10 @@ t(eps)``: both reach zero together, ``eps`` tending to the root of ``f = 2 eps t
 Phys. Rev. Lett. 95, 264303, 2005). :func:`rigid_stop` integrates these equations
 independently of the engine (``scipy.integrate.solve_ivp`` on ``ln(omega0 / omega)``).
 
+With ``ring=1`` the puck is a thin ring of radius ``a`` (``I_z = m a^2``) carrying its load on
+its rim (``patch_friction="ring"``): ``d(a omega)/dt = -mu g t(eps)``, and the ratio tends to 1,
+where the instantaneous centre of rotation reaches the rim (the same authors).
+
 Outputs: ``v`` (m/s, the sliding speed), ``rim`` (m/s, ``a |omega|``), ``ratio`` (-, ``v /
 (a omega)``) and every element output (``table.slip``, ``table.rim_speed``, ``table.mode``,
 ``puck.x`` ...). Events: the friction's stop (``table``).
@@ -32,7 +36,8 @@ from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
 
 from nonsmooth.contact import Contact, Cylinder, Plane, Volumetric
-from nonsmooth.contact.contensou import HERTZ, UNIFORM, contensou
+from nonsmooth.contact.contensou import HERTZ, RING, UNIFORM, contensou
+from nonsmooth.errors import ModelError
 from nonsmooth.model import Model, Output, Parameter, check_parameters
 from nonsmooth.spatial import Body, Gravity, SpatialModel, ground
 
@@ -53,6 +58,8 @@ PARAMETERS = [
     Parameter("omega0", 30.0, "rad/s", "launch spin (about z)", 0.0, 100.0),
     Parameter("g", 9.81, "m/s^2", "gravity along -z", 0.0, 1e3, exclusive=True),
     Parameter("t_end", 1.0, "s", "default end time", 0.0, 1e3, exclusive=True),
+    Parameter("ring", 0.0, "-", "1: a thin ring of radius a, its load on the rim (I_z = m "
+              "a^2); 0: a uniform disc", 0.0, 1.0),
 ]
 
 OUTPUT_UNITS = {
@@ -62,24 +69,33 @@ OUTPUT_UNITS = {
 }
 
 
+def _spin_factor(pressure: int) -> float:
+    """``k = m a^2 / I``: 2 for a disc (uniform or Hertzian pressure), 1 for a thin ring."""
+    return 1.0 if pressure == RING else 2.0
+
+
 def limit_ratio(pressure: int = UNIFORM) -> float:
-    """The ratio ``eps = v / (a omega)`` a uniform disc's motion tends to: the root of ``f(eps)
-    = 2 eps t(eps)`` (for a uniform disc, ``I = m a^2 / 2``)."""
-    return brentq(lambda e: contensou(pressure, e)[0] - 2.0 * e * contensou(pressure, e)[1],
+    """The ratio ``eps = v / (a omega)`` the motion tends to: the root of ``f(eps) = k eps
+    t(eps)`` (``k = m a^2 / I``: 2 for a disc, 0.653 for its uniform pressure; 1 for a thin
+    ring, whose root is 1)."""
+    k = _spin_factor(pressure)
+    return brentq(lambda e: contensou(pressure, e)[0] - k * e * contensou(pressure, e)[1],
                   0.1, 5.0, xtol=1e-15, rtol=1e-15)
 
 
 def rigid_stop(v0: float, omega0: float, a: float, mu: float, g: float = 9.81,
                pressure: int = UNIFORM) -> tuple[float, float]:
-    """``(t_stop, eps_limit)``: when a rigid uniform disc launched at ``v0`` (m/s) spinning at
-    ``omega0`` (rad/s) stops, from ``dv/dt = -mu g f``, ``dw/dt = -2 mu g t`` (``w = a
-    omega``), integrated over ``s = ln(w0 / w)``: ``d eps/ds = (2 eps t - f) / (2 t)``, ``dt/ds
-    = w0 e^-s / (2 mu g t)``, to ``s = 60`` (rtol 1e-13)."""
+    """``(t_stop, eps_limit)``: when a rigid disc (a thin ring for ``pressure`` ``RING``)
+    launched at ``v0`` (m/s) spinning at ``omega0`` (rad/s) stops, from ``dv/dt = -mu g f``,
+    ``dw/dt = -k mu g t`` (``w = a omega``, ``k = m a^2 / I``: 2 for a disc, 1 for a ring),
+    integrated over ``s = ln(w0 / w)``: ``d eps/ds = (k eps t - f) / (k t)``, ``dt/ds = w0
+    e^-s / (k mu g t)``, to ``s = 60`` (rtol 1e-13)."""
     w0 = a * abs(omega0)
+    k = _spin_factor(pressure)
 
     def rhs(s, y):
         f, t = contensou(pressure, y[0])[:2]
-        return [(2.0 * y[0] * t - f) / (2.0 * t), w0 * math.exp(-s) / (2.0 * mu * g * t)]
+        return [(k * y[0] * t - f) / (k * t), w0 * math.exp(-s) / (k * mu * g * t)]
 
     sol = solve_ivp(rhs, (0.0, 60.0), [v0 / w0, 0.0], method="DOP853", rtol=1e-13,
                     atol=1e-15)
@@ -90,15 +106,20 @@ def build(**params) -> Model:
     """Build the puck on the table; keyword arguments override PARAMETERS' defaults."""
     p = check_parameters(NAME, PARAMETERS, params)
     m, a, h, g = p["m"], p["a"], p["h"], p["g"]
+    if p["ring"] not in (0.0, 1.0):
+        raise ModelError(f"model {NAME!r}: ring = {p['ring']!r} must be 0 (a uniform disc) or 1 "
+                         "(a thin ring)")
+    ring = p["ring"] == 1.0
     depth = m * g / (p["k_v"] * math.pi * a * a)
-    I_z = 0.5 * m * a * a
-    I_x = m * (3.0 * a * a + h * h) / 12.0
+    I_z = (1.0 if ring else 0.5) * m * a * a
+    I_x = m * ((6.0 if ring else 3.0) * a * a + h * h) / 12.0
     mdl = SpatialModel(NAME)
     puck = mdl.add(Body("puck", m, (I_x, I_x, I_z), position=(0.0, 0.0, -depth),
                         velocity=(p["v0"], 0.0, 0.0), angular_velocity=(0.0, 0.0, p["omega0"])))
     mdl.add(Contact("table", puck, Cylinder(a, h, position=(0.0, 0.0, 0.5 * h)), ground,
                     Plane((0.0, 0.0, 0.0), (0.0, 0.0, 1.0)), normal=Volumetric(k_v=p["k_v"]),
-                    mu=p["mu"], patch_friction="uniform", patch_radius=a))
+                    mu=p["mu"], patch_friction="ring" if ring else "uniform",
+                    patch_radius=a))
     mdl.add(Gravity(g))
     system = mdl.compile()
     q0, v0 = mdl.initial_state()
@@ -118,4 +139,5 @@ def build(**params) -> Model:
                  motion_outputs=("v", "rim"))
 
 
-__all__ = ["NAME", "PARAMETERS", "build", "rigid_stop", "limit_ratio", "HERTZ", "UNIFORM"]
+__all__ = ["NAME", "PARAMETERS", "build", "rigid_stop", "limit_ratio", "HERTZ", "UNIFORM",
+           "RING"]

@@ -152,11 +152,12 @@ class FrictionPair:
         A pair of dimension d has d consecutive rows of ``W`` from ``System.w_row[i]``, slips
         with ``F_T = -mu N v_T / |v_T|`` and sticks with d stick rows and the reserve
         ``mu_s N - |F_T| >= 0`` (:mod:`nonsmooth.vector_friction`; ``docs/seam.md`` section 5).
-    patch : {0, 1, 2}
+    patch : {0, 1, 2, 3}
         A Coulomb pair of dimension 3 whose rows are a contact patch's sliding velocity (2) and
         its rim speed ``a omega`` (1): Coulomb friction over the patch, the sliding force and
         the spinning torque coupled exactly (Contensou; :mod:`nonsmooth.contact.contensou`),
-        for a uniform (1) or Hertzian (2) pressure; 0: the plain vector law.
+        for a uniform (1) or Hertzian (2) pressure or a thin ring's (3, the load on the rim);
+        0: the plain vector law.
     """
 
     name: str
@@ -208,10 +209,11 @@ class FrictionPair:
         if type(self.dim) is not int or self.dim not in (1, 2, 3):
             raise ModelError(f"{where}: dim = {self.dim!r} is invalid; a friction pair's slip "
                              "velocity has dimension 1, 2 or 3")
-        if self.patch not in (0, 1, 2) or (self.patch and (self.dim != 3 or str(
+        if self.patch not in (0, 1, 2, 3) or (self.patch and (self.dim != 3 or str(
                 self.law).lower() != "coulomb")):
             raise ModelError(f"{where}: patch = {self.patch!r} is invalid; a patch pair "
-                             "(1 uniform, 2 Hertzian pressure) is a Coulomb pair of dim 3")
+                             "(1 uniform, 2 Hertzian pressure, 3 a ring) is a Coulomb pair of "
+                             "dim 3")
         for rows, weight in self.norms:
             if not 1 <= len(rows) <= 3 or not (float(weight) >= 0.0 and np.isfinite(weight)):
                 raise ModelError(f"{where}: a norm load term needs 1-3 rows and a finite "

@@ -13,8 +13,9 @@ through the ratio of the sliding speed to the rim speed, ``eps = |v| / (a |omega
 
     |F| = mu N f(eps),        |M| = mu N a t(eps).
 
-Two pressure distributions (``kind``): :data:`UNIFORM`, ``p = N / (pi a^2)`` (a flat patch on a
-Winkler foundation), and :data:`HERTZ`, ``p = 3 N / (2 pi a^2) sqrt(1 - r^2 / a^2)``. With ``z =
+Three pressure distributions (``kind``): :data:`UNIFORM`, ``p = N / (pi a^2)`` (a flat patch on
+a Winkler foundation), :data:`HERTZ`, ``p = 3 N / (2 pi a^2) sqrt(1 - r^2 / a^2)``, and
+:data:`RING`, the load on the rim ``r = a`` alone (a thin ring, a cup's rim). With ``z =
 eps^2`` for ``eps <= 1`` (the instantaneous centre of rotation inside the patch) and ``z = 1 /
 eps^2`` for ``eps > 1`` (outside), every factor is a Gauss hypergeometric function
 (``docs/design/contensou.md`` derives them):
@@ -28,6 +29,12 @@ Hertz f     ``3 pi / 8 (eps - eps^3 / 4)``   ``2F1(-1/2, 1/2; 5/2; z)``
 Hertz t     ``3 pi / 16 (1 - z + 3 z^2/8)``  ``2F1(1/2, 1/2; 7/2; z) / (5 eps)``
 ==========  ===============================  ==================================================
 
+A thin ring's are, with ``H = 2F1(1/2, 1/2; 2; z)`` and ``P = 2F1(-1/2, -1/2; 1; z)``, ``f = eps
+H / 2``, ``t = P - z H / 2`` inside and ``f = P - z H / 2``, ``t = H / (2 eps)`` outside, in
+closed form ``f = (2 / pi)(E - (K - E)(1 - eps) / (2 eps))``, ``t = ((1 + eps) E + (1 - eps) K) /
+pi`` with ``K``, ``E`` of ``m = 4 eps / (1 + eps)^2`` on both sides (``f = t = 2 / pi`` at ``eps
+= 1``, where the derivatives are infinite).
+
 The uniform ones are complete elliptic integrals ``K`` and ``E`` of modulus ``eps`` or ``1 /
 eps`` (computed here by the arithmetic-geometric mean), the Hertzian ones are elementary (a
 polynomial inside, ``asin(1 / eps)`` and ``sqrt(eps^2 - 1)`` outside). For ``z <= 1/4`` the
@@ -35,9 +42,10 @@ hypergeometric series is summed instead of the closed forms, whose terms cancel 
 every value is exact to a few units in the last place over ``0 <= eps <= inf``. The derivatives
 obey ``dt/deps = -eps df/deps`` (both distributions: ``f`` and ``t`` derive from one potential).
 
-Limits: pure spin (``eps = 0``) ``f = 0``, ``t = 2/3`` (uniform) or ``3 pi / 16`` (Hertz); pure
-sliding (``eps -> inf``) ``f = 1``, ``t = 0``; ``f ~ eps`` (uniform) and ``3 pi eps / 8`` (Hertz)
-as ``eps -> 0``, ``t ~ 1 / (4 eps)`` and ``1 / (5 eps)`` as ``eps -> inf``.
+Limits: pure spin (``eps = 0``) ``f = 0``, ``t = 2/3`` (uniform), ``3 pi / 16`` (Hertz) or 1
+(ring); pure sliding (``eps -> inf``) ``f = 1``, ``t = 0``; ``f ~ eps`` (uniform), ``3 pi eps /
+8`` (Hertz) and ``eps / 2`` (ring) as ``eps -> 0``, ``t ~ 1 / (4 eps)``, ``1 / (5 eps)`` and ``1
+/ (2 eps)`` as ``eps -> inf``.
 
 At rest (``v = 0`` and ``omega = 0``) the friction is set-valued: :func:`patch_friction`
 returns zero there and the caller decides sticking.
@@ -63,14 +71,14 @@ from numba import njit
 from ..errors import ModelError
 
 __all__ = [
-    "UNIFORM", "HERTZ", "PRESSURES", "elliptic_ke", "contensou", "contensou_speeds",
+    "UNIFORM", "HERTZ", "RING", "PRESSURES", "elliptic_ke", "contensou", "contensou_speeds",
     "patch_friction", "friction_factors",
 ]
 
 #: Kind codes of the pressure distributions.
-UNIFORM, HERTZ = 1, 2
+UNIFORM, HERTZ, RING = 1, 2, 3
 #: The pressure distributions by name.
-PRESSURES = {"uniform": UNIFORM, "hertz": HERTZ}
+PRESSURES = {"uniform": UNIFORM, "hertz": HERTZ, "ring": RING}
 
 #: At or below this ``z`` (``eps <= 1/2`` or ``eps >= 2``) the hypergeometric series replaces
 #: the closed forms, whose terms cancel as ``z -> 0``.
@@ -95,9 +103,17 @@ def elliptic_ke(m):
     """
     if m >= 1.0:
         return math.inf, 1.0
+    return _agm_ke(m, math.sqrt(1.0 - m))
+
+
+@njit(cache=True)
+def _agm_ke(m, b):
+    """``K(m)``, ``E(m)`` by the arithmetic-geometric mean from ``a_0 = 1``, ``b_0 = b =
+    sqrt(1 - m)`` (given: a caller that knows the complementary modulus better than ``1 - m``,
+    near ``m = 1``, passes it)."""
+    if b <= 0.0:
+        return math.inf, 1.0
     a = 1.0
-    b = math.sqrt(1.0 - m)
-    c = math.sqrt(m)
     total = 0.5 * m  # sum of 2^(n-1) c_n^2 from c_0^2 = m
     power = 0.5
     for _ in range(40):
@@ -193,13 +209,57 @@ def _hertz_outside(x):
 
 
 @njit(cache=True)
+def _ring_closed(eps):
+    """A thin ring by ``K`` and ``E`` of ``m = 4 eps / (1 + eps)^2`` (the same on both sides
+    of ``eps = 1``; here ``m > 0.88``, so ``K - E`` does not cancel): ``(f, t, df/deps,
+    dt/deps)``; at ``eps = 1`` (the instantaneous centre on the ring) ``f = t = 2 / pi`` and
+    the derivatives infinite."""
+    if eps == 1.0:
+        return 2.0 / math.pi, 2.0 / math.pi, math.inf, -math.inf
+    m = 4.0 * eps / ((1.0 + eps) * (1.0 + eps))
+    K, E = _agm_ke(m, abs(1.0 - eps) / (1.0 + eps))  # (sqrt(1 - m), exact near eps = 1)
+    D = K - E
+    f = 2.0 / math.pi * (E - D * (1.0 - eps) / (2.0 * eps))
+    t = ((1.0 + eps) * E + (1.0 - eps) * K) / math.pi
+    df = (D * (1.0 + eps * eps) - 2.0 * eps * E) / (math.pi * eps * eps * (1.0 + eps))
+    return f, t, df, -eps * df
+
+
+@njit(cache=True)
+def _ring_inside(eps):
+    """A thin ring, ``0 <= eps <= 1``: ``(f, t, df/deps, dt/deps)``; ``f = eps H / 2``, ``t =
+    P - z H / 2`` with ``H = 2F1(1/2, 1/2; 2; z)``, ``P = 2F1(-1/2, -1/2; 1; z)``, ``z =
+    eps^2``."""
+    z = eps * eps
+    if z <= _SERIES:
+        H, dH = _series(0.5, 0.5, 2.0, z)
+        P, _ = _series(-0.5, -0.5, 1.0, z)
+        df = 0.5 * H + z * dH
+        return 0.5 * eps * H, P - 0.5 * z * H, df, -eps * df
+    return _ring_closed(eps)
+
+
+@njit(cache=True)
+def _ring_outside(x):
+    """A thin ring, ``x = 1 / eps`` in [0, 1): ``(f, t, df/deps, dt/deps)``; ``f = P - z H /
+    2``, ``t = x H / 2`` (``z = x^2``; :func:`_ring_inside`'s functions)."""
+    z = x * x
+    if z <= _SERIES:
+        H, dH = _series(0.5, 0.5, 2.0, z)
+        P, _ = _series(-0.5, -0.5, 1.0, z)
+        g = 0.5 * H + z * dH
+        return P - 0.5 * z * H, 0.5 * x * H, x * z * g, -z * g
+    return _ring_closed(1.0 / x)
+
+
+@njit(cache=True)
 def contensou_speeds(kind, s, w):
     """The factors from the sliding speed and the rim speed (no division by zero at the limits).
 
     Parameters
     ----------
     kind : int
-        :data:`UNIFORM` or :data:`HERTZ`.
+        :data:`UNIFORM`, :data:`HERTZ` or :data:`RING`.
     s : float
         The sliding speed ``|v|`` (m/s), >= 0.
     w : float
@@ -216,9 +276,13 @@ def contensou_speeds(kind, s, w):
             return 0.0, 0.0, 0.0, 0.0
         if kind == HERTZ:
             return _hertz_inside(s / w)
+        if kind == RING:
+            return _ring_inside(s / w)
         return _uniform_inside(s / w)
     if kind == HERTZ:
         return _hertz_outside(w / s)
+    if kind == RING:
+        return _ring_outside(w / s)
     return _uniform_outside(w / s)
 
 
@@ -229,7 +293,7 @@ def contensou(kind, eps):
     Parameters
     ----------
     kind : int
-        :data:`UNIFORM` or :data:`HERTZ`.
+        :data:`UNIFORM`, :data:`HERTZ` or :data:`RING`.
     eps : float
         The ratio of the sliding speed to the rim speed (-), in [0, inf].
 
@@ -250,7 +314,7 @@ def patch_friction(kind, mu, N, a, vx, vy, omega):
     Parameters
     ----------
     kind : int
-        :data:`UNIFORM` or :data:`HERTZ`.
+        :data:`UNIFORM`, :data:`HERTZ` or :data:`RING`.
     mu : float
         Coulomb's coefficient (-).
     N : float
@@ -294,9 +358,9 @@ def friction_factors(eps, pressure: str = "uniform"):
     ----------
     eps : float or array_like
         The ratio of the sliding speed to the rim speed ``|v| / (a |omega|)`` (-), in [0, inf].
-    pressure : {"uniform", "hertz"}
-        The pressure distribution over the patch: ``N / (pi a^2)`` or ``3 N / (2 pi a^2)
-        sqrt(1 - r^2 / a^2)``.
+    pressure : {"uniform", "hertz", "ring"}
+        The pressure distribution over the patch: ``N / (pi a^2)``, ``3 N / (2 pi a^2)
+        sqrt(1 - r^2 / a^2)``, or the load on the rim alone (a thin ring).
 
     Returns
     -------

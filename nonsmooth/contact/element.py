@@ -110,11 +110,12 @@ class Contact:
         Rolling resistance (m, > 0): a set-valued torque ``|M| <= eta N`` about the tangents
         against the relative rolling, ``eta`` this arm (Chrono's, MuJoCo's and Siconos'
         rolling friction). A pair ``<name>.rolling`` of dimension 2.
-    patch_friction : {"uniform", "hertz"}, optional
+    patch_friction : {"uniform", "hertz", "ring"}, optional
         Coulomb friction integrated over a circular contact patch of radius ``a``: the sliding
         force and the spinning torque about the normal coupled exactly (Contensou: ``|F| = mu
         N f(eps)``, ``|M| = mu N a t(eps)``, ``eps = |v| / (a |omega|)``,
-        :mod:`nonsmooth.contact.contensou`) for a uniform or Hertzian pressure; one pair
+        :mod:`nonsmooth.contact.contensou`) for a uniform or Hertzian pressure, or a thin ring
+        of radius ``a`` carrying the load on its rim; one pair
         ``<name>`` of dimension 3 (the sliding velocity, then the rim speed ``a omega``),
         which sticks as a whole (set-valued at rest; its stick test bounds ``(F, M / a)`` by
         ``mu_s N``). Needs ``mu`` (Coulomb); not with ``torsion_radius``.
@@ -199,19 +200,19 @@ class Contact:
     @staticmethod
     def _patch(where: str, patch_friction, patch_radius, normal, mu, law,
                torsion_radius) -> tuple[int, float]:
-        """The patch friction's pressure code (0 none, ``contensou.UNIFORM`` or ``HERTZ``) and
-        its given radius (m; 0: the volume of interference's patch), checked."""
+        """The patch friction's pressure code (0 none, ``contensou.UNIFORM``, ``HERTZ`` or
+        ``RING``) and its given radius (m; 0: the volume of interference's patch), checked."""
         from .contensou import PRESSURES
 
         if patch_friction is None:
             if patch_radius is not None:
-                raise ModelError(f"{where}: patch_radius needs patch_friction= (\"uniform\" "
-                                 "or \"hertz\")")
+                raise ModelError(f"{where}: patch_radius needs patch_friction= (\"uniform\", "
+                                 "\"hertz\" or \"ring\")")
             return 0, 0.0
         code = PRESSURES.get(str(patch_friction).strip().lower())
         if code is None:
             raise ModelError(f"{where}: patch_friction = {patch_friction!r} is not a pressure "
-                             "distribution; use \"uniform\" or \"hertz\"")
+                             "distribution; use \"uniform\", \"hertz\" or \"ring\"")
         if mu is None or str(law).strip().lower() != "coulomb":
             raise ModelError(f"{where}: patch_friction is Coulomb friction over the patch; it "
                              "needs mu= (and law=\"coulomb\")")

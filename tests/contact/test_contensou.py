@@ -21,6 +21,7 @@ from scipy.special import ellipe, ellipk, hyp2f1
 import nonsmooth.contact
 from nonsmooth.contact.contensou import (
     HERTZ,
+    RING,
     UNIFORM,
     contensou,
     contensou_speeds,
@@ -287,6 +288,66 @@ def test_ring_tends_to_one(v0, w0):
                                    lambda v, w: abs(v / w - 1.0) - 1e-6, rtol=1e-10)
     assert min(v, w) > 1e-3 * (v0 + w0)
     assert ring_factors(1.0, 1.0) == pytest.approx((2.0 / math.pi, 2.0 / math.pi), rel=1e-12)
+
+
+@pytest.mark.parametrize("eps", RATIOS + (0.25, 0.49, 0.51, 0.99, 1.0, 1.01, 1.99, 2.01))
+def test_ring_factors_against_rim_quadrature(eps):
+    """``contensou(RING, eps)`` against the rim integrals by quadrature (``ring_factors``), on
+    both sides of the switches between the series and the closed forms (eps = 1/2 and 2) and
+    near eps = 1 (measured: 1e-15 relative, 2.4e-14 at 1.01 where the quadrature is at its
+    limit); at eps = 1 exactly f = t = 2 / pi."""
+    f, t, _, _ = contensou(RING, eps)
+    f_ref, t_ref = ring_factors(eps, 1.0)
+    assert f == pytest.approx(f_ref, rel=1e-12, abs=1e-15)
+    assert t == pytest.approx(t_ref, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("delta", [1e-3, 1e-6, 1e-9, 1e-12, 1e-15])
+def test_ring_factors_near_one_against_the_complementary_elliptic_integral(delta):
+    """Within ``delta`` of eps = 1, where ``1 - m`` rounds away (the quadrature too): the
+    closed forms with scipy's ``ellipkm1`` of the complementary parameter ``((1 - eps) / (1 +
+    eps))^2`` (to 1e-14), both sides, the factors tending to 2 / pi."""
+    from scipy.special import ellipkm1
+
+    for eps in (1.0 - delta, 1.0 + delta):
+        p = ((1.0 - eps) / (1.0 + eps)) ** 2
+        K, E = ellipkm1(p), ellipe(1.0 - p)
+        f_ref = 2.0 / math.pi * (E - (K - E) * (1.0 - eps) / (2.0 * eps))
+        t_ref = ((1.0 + eps) * E + (1.0 - eps) * K) / math.pi
+        f, t, _, _ = contensou(RING, eps)
+        assert f == pytest.approx(f_ref, rel=1e-14) and t == pytest.approx(t_ref, rel=1e-14)
+        assert abs(f - 2.0 / math.pi) < 10.0 * delta * (1.0 + abs(math.log(delta)))
+
+
+def test_ring_factors_against_hypergeometric_and_elliptic_forms():
+    """The ring's ``f = eps H / 2``, ``t = P - z H / 2`` inside, ``f = P - z H / 2``, ``t = H /
+    (2 eps)`` outside (scipy's ``hyp2f1``), and the closed forms in scipy's ``ellipk``,
+    ``ellipe``, over eps in [1e-6, 1e6] (to 4e-15); its limits and derivatives."""
+    for eps in np.geomspace(1e-6, 1e6, 97):
+        f, t, df, dt = contensou(RING, eps)
+        z = eps * eps if eps <= 1.0 else 1.0 / (eps * eps)
+        H, P = hyp2f1(0.5, 0.5, 2.0, z), hyp2f1(-0.5, -0.5, 1.0, z)
+        want = (0.5 * eps * H, P - 0.5 * z * H) if eps <= 1.0 else (P - 0.5 * z * H,
+                                                                      0.5 * H / eps)
+        assert f == pytest.approx(want[0], rel=4e-15) and t == pytest.approx(want[1], rel=4e-15)
+        if 0.3 < eps < 3.0 and eps != 1.0:
+            m = 4.0 * eps / (1.0 + eps) ** 2
+            K, E = ellipk(m), ellipe(m)
+            assert f == pytest.approx(2.0 / math.pi * (E - (K - E) * (1.0 - eps) / (2.0 * eps)),
+                                      rel=1e-13)
+            assert t == pytest.approx(((1.0 + eps) * E + (1.0 - eps) * K) / math.pi, rel=1e-13)
+        assert dt == pytest.approx(-eps * df, rel=1e-15)
+    assert contensou(RING, 0.0)[:2] == (0.0, 1.0) and contensou(RING, math.inf)[:2] == (1.0, 0.0)
+    assert contensou(RING, 1e-8)[0] / 1e-8 == pytest.approx(0.5, rel=1e-14)
+    assert contensou(RING, 1e8)[1] * 1e8 == pytest.approx(0.5, rel=1e-14)
+    assert contensou(RING, 1.0)[:2] == (2.0 / math.pi, 2.0 / math.pi)
+    assert contensou(RING, 1.0)[2] == math.inf  # (the instantaneous centre on the rim)
+    for eps in (1e-3, 0.3, 0.7, 0.999, 1.001, 1.5, 3.0, 1e3):
+        h = 1e-5 * min(eps, abs(eps - 1.0) + 1e-3)
+        estimate = (contensou(RING, eps + h)[0] - contensou(RING, eps - h)[0]) / (2.0 * h)
+        assert contensou(RING, eps)[2] == pytest.approx(estimate, rel=1e-7)
+    assert friction_factors([0.5, 2.0], "ring")[0] == pytest.approx(
+        [contensou(RING, 0.5)[0], contensou(RING, 2.0)[0]], rel=0)
 
 
 def test_hertz_disc_has_no_interior_limit():

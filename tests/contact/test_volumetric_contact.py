@@ -262,6 +262,30 @@ def test_a_sliding_spinning_puck_stops_both_at_once_at_the_independent_stop_time
     assert np.ptp(r["puck.x"][after]) < 1e-12 and np.max(np.abs(r["puck.wz"][after])) < 1e-9
 
 
+def test_a_sliding_spinning_thin_ring_stops_both_at_once_its_ratio_tending_to_one():
+    """Model ``contact_puck`` with ``ring=1``: a thin ring (``I = m a^2``) whose load is on its
+    rim (``patch_friction="ring"``) stops sliding and spinning at the same instant with ``v /
+    (a omega)`` tending to 1 (Farkas et al. 2003: the instantaneous centre reaches the rim):
+    the engine's stop against ``rigid_stop`` with the ring's factors to 1e-8 relative
+    (measured 2.2e-9), the ratio within 1e-5 of 1 over the last 0.02 s (2.2e-6), at rest
+    after the stop."""
+    module = load("contact_puck")
+    t_stop, eps = module.rigid_stop(1.0, 30.0, 0.038, 0.2, pressure=module.RING)
+    assert eps == pytest.approx(1.0, abs=1e-9)
+    assert module.limit_ratio(module.RING) == pytest.approx(1.0, abs=1e-12)
+    r = nonsmooth.simulate(build("contact_puck", ring=1), 1.0,
+                           t_eval=np.linspace(0.0, 1.0, 201))
+    stops = [e.t for e in r.events.filter("table") if e.kind not in ("start", "touch")]
+    assert stops[0] == pytest.approx(t_stop, rel=1e-8)
+    near = (r.t < stops[0]) & (r.t > stops[0] - 0.02)
+    assert near.any() and np.max(np.abs(r["ratio"][near] - 1.0)) < 1e-5
+    disc = module.rigid_stop(1.0, 30.0, 0.038, 0.2)[0]  # (the disc stops 0.139 s earlier)
+    assert t_stop - disc > 0.1
+    after = r.t > stops[0] + 0.01
+    assert np.all(r["table.mode"][after] == 0.0)
+    assert np.max(np.abs(r["puck.wz"][after])) < 1e-9
+
+
 def test_the_puck_on_the_python_stage_stops_where_the_compiled_phases_stop_it(monkeypatch):
     """The patch friction's slip law in the Python stage (``vector_friction.patch_direction``)
     and in the compiled one (``core.stage._patch_direction``): the puck run without the
