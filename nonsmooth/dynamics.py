@@ -30,6 +30,7 @@ from .core.general import Evaluation, GeneralStage
 from .core.layout import (
     N_LAW,
     N_WORK,
+    PATCH_SLOT,
     WORK_NAMES,
     PlanBuilder,
     evaluation_layout,
@@ -240,11 +241,6 @@ class Dynamics:
         # defines them itself (a subclass that inherits them may compute otherwise); pairs of
         # dim > 1 too (the plan's vector tail: e_ref and stop_speed become views into it)
         packed = [law.pack() if "pack" in type(law).__dict__ else None for law in self.laws]
-        # a Coulomb pair over a contact patch (FrictionPair.patch): its pressure code as the
-        # law's first number (Contensou: core.stage._patch_direction)
-        packed = [(0, (float(pair.patch),)) if pk is not None and pk[0] == 0
-                  and getattr(pair, "patch", 0) else pk
-                  for pk, pair in zip(packed, self.system.pairs, strict=True)]
         if all(pk is not None for pk in packed):
             self._compile_plan(self._tables, packed)
 
@@ -263,6 +259,9 @@ class Dynamics:
         for i, (law, (kind, numbers)) in enumerate(zip(self.laws, packed, strict=True)):
             par = np.zeros(N_LAW)
             par[:len(numbers)] = numbers
+            # a pair over a contact patch (FrictionPair.patch): its pressure code in the last
+            # slot (the Contensou coupling: core.stage._patch_direction, _bristle_law)
+            par[PATCH_SLOT] = float(getattr(sysm.pairs[i], "patch", 0) or 0)
             kinds.append(kind)
             params.append(par)
             z_at.append(self.z_slices[i].start if law.n_states else -1)

@@ -157,7 +157,7 @@ class FrictionPair:
         its rim speed ``a omega`` (1): Coulomb friction over the patch, the sliding force and
         the spinning torque coupled exactly (Contensou; :mod:`nonsmooth.contact.contensou`),
         for a uniform (1) or Hertzian (2) pressure or a thin ring's (3, the load on the rim);
-        0: the plain vector law.
+        with the bristle law, its sliding and spinning bristles; 0: the plain vector law.
     """
 
     name: str
@@ -210,10 +210,10 @@ class FrictionPair:
             raise ModelError(f"{where}: dim = {self.dim!r} is invalid; a friction pair's slip "
                              "velocity has dimension 1, 2 or 3")
         if self.patch not in (0, 1, 2, 3) or (self.patch and (self.dim != 3 or str(
-                self.law).lower() != "coulomb")):
+                self.law).lower() not in ("coulomb", "bristle"))):
             raise ModelError(f"{where}: patch = {self.patch!r} is invalid; a patch pair "
-                             "(1 uniform, 2 Hertzian pressure, 3 a ring) is a Coulomb pair of "
-                             "dim 3")
+                             "(1 uniform, 2 Hertzian pressure, 3 a ring) is a Coulomb or "
+                             "bristle pair of dim 3")
         for rows, weight in self.norms:
             if not 1 <= len(rows) <= 3 or not (float(weight) >= 0.0 and np.isfinite(weight)):
                 raise ModelError(f"{where}: a norm load term needs 1-3 rows and a finite "

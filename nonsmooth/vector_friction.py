@@ -23,6 +23,12 @@ after every accepted step), a simple root where ``|v_T|^2`` has a double one; a 
 the maximal-dissipation direction, ``a_T(e) = alpha e`` with ``alpha > 0`` (a secular
 equation in ``alpha``, :func:`slip_direction_of`).
 
+A Coulomb pair over a contact patch (``FrictionPair.patch``, rows ``(v_x, v_y, a omega)``)
+slips with the Contensou coefficients of its slip (:func:`patch_direction`; at rest those of
+``e_ref``, on the patch's limit curve); its reserve is ``mu_s N`` less the gauge of its loads
+in the limit set (:func:`friction_load`), and it starts to slip along the ``e`` with ``a_T(e)
+= alpha e`` for its Contensou coefficients ``c(e)`` (:func:`patch_slip_direction_of`).
+
 The smooth laws on the vector (``FrictionLaw.state_size(d)`` states per pair): LuGre in
 MotionSolve's N-dimensional form ``dz/dt = v_T - sigma0 |v_T| z / g(|v_T|)``, ``F_T = -(sigma0 z
 + sigma1 dz/dt) N - sigma2 v_T`` (d states); the regularized law ``F_T = -dry(|v_T|) N v_T /
@@ -65,6 +71,8 @@ _ROUNDS = 12
 #: Sweeps over the slipping vector candidates for their directions, and their tolerance.
 _SWEEPS = 8
 _DIRECTION_TOL = 1e-13
+#: Rounds of the map that gives a patch pair's starting slip direction.
+_DIRECTION_ROUNDS = 200
 
 
 def _velocity_scale(v: np.ndarray) -> float:
@@ -86,12 +94,14 @@ def patch_direction(patch: int, v_T: np.ndarray, e_ref: np.ndarray,
     """The slip coefficients per unit ``mu`` (3,) of a Coulomb pair over a contact patch
     (``FrictionPair.patch``; rows ``(v_x, v_y, a omega)``): ``(f v / |v|, t sgn(a omega))``
     with the Contensou factors of ``|v| / (a |omega|)`` (:mod:`nonsmooth.contact.contensou`),
-    turned as :func:`slip_direction` turns ``e``; ``e_ref`` at rest."""
-    from .contact.contensou import contensou_speeds
+    turned as :func:`slip_direction` turns ``e``; at rest those of the direction ``e_ref``
+    (``contensou_vector``: on the patch's limit curve, where the slip starts)."""
+    from .contact.contensou import contensou_speeds, contensou_vector
 
     speed = math.sqrt(float(v_T @ v_T))
     if speed <= REST * scale:
-        return e_ref.copy()
+        return np.array(contensou_vector(int(patch), float(e_ref[0]), float(e_ref[1]),
+                                         float(e_ref[2])))
     s = math.hypot(float(v_T[0]), float(v_T[1]))
     f, t, _, _ = contensou_speeds(int(patch), s, abs(float(v_T[2])))
     out = np.array([f * v_T[0] / s if s > 0.0 else 0.0, f * v_T[1] / s if s > 0.0 else 0.0,
@@ -99,10 +109,12 @@ def patch_direction(patch: int, v_T: np.ndarray, e_ref: np.ndarray,
     return -out if float(v_T @ e_ref) < 0.0 else out
 
 
-def vector_coefficients(law, v_T: np.ndarray, z) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def vector_coefficients(law, v_T: np.ndarray, z,
+                        patch: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(a, b, dz/dt)`` (each (d,)) of ``F_T = -a N - b`` for a smooth law on the vector slip
     velocity ``v_T`` (m/s) with the law's states ``z`` (d per state of the law; LuGre: the
-    bristle deflection vector, m)."""
+    bristle deflection vector, m); ``patch`` a patch pair's pressure code (the bristle law's
+    Contensou coupling)."""
     d = v_T.shape[0]
     speed = math.sqrt(float(v_T @ v_T))
     e = v_T / speed if speed > 0.0 else np.zeros(d)
@@ -118,20 +130,20 @@ def vector_coefficients(law, v_T: np.ndarray, z) -> tuple[np.ndarray, np.ndarray
             return dry, law.viscous * v_T, np.zeros(0)
         return np.zeros(d), dry + law.viscous * v_T, np.zeros(0)
     if law.name == "bristle":
-        return law.vector_coefficients(v_T, z)
+        return law.vector_coefficients(v_T, z, patch)
     raise ModelError(f"friction law {law.name!r} has no vector form; a pair of dim > 1 takes "
                      "'coulomb', 'lugre', 'regularized' or 'bristle'")  # pragma: no cover
 
 
-def vector_initial_state(law, v_T: np.ndarray) -> np.ndarray:
+def vector_initial_state(law, v_T: np.ndarray, patch: int = 0) -> np.ndarray:
     """The law's states at the start of a run with slip velocity ``v_T`` (d,): LuGre's steady
     bristle deflection ``g(|v_T|) e / sigma0`` (zero at rest), the bristle law's steady
-    deflection and dwell state (:meth:`~nonsmooth.friction.Bristle.vector_initial_state`),
-    none for the regularized law."""
+    deflection and dwell state (:meth:`~nonsmooth.friction.Bristle.vector_initial_state`;
+    ``patch`` a patch pair's pressure code), none for the regularized law."""
     if not law.n_states:
         return np.zeros(0)
     if law.name == "bristle":
-        return law.vector_initial_state(v_T)
+        return law.vector_initial_state(v_T, patch)
     speed = math.sqrt(float(v_T @ v_T))
     if speed == 0.0:
         return np.zeros(v_T.shape[0])
@@ -147,6 +159,26 @@ def check_laws(dyn) -> None:
             raise ModelError(f"friction pair '{dyn.system.pairs[i].name}' (dim = "
                              f"{dyn.dim[i]}): the law {type(law).__name__} has no vector form; "
                              "use 'coulomb', 'lugre', 'regularized' or 'bristle'")
+        if getattr(dyn.system.pairs[i], "patch", 0) and type(law) not in (Coulomb, Bristle):
+            raise ModelError(f"friction pair '{dyn.system.pairs[i].name}': friction over a "
+                             f"contact patch (patch_friction=) couples its sliding and spin "
+                             f"with Coulomb's law or the bristle law; the law "
+                             f"{type(law).__name__} has no such form: use 'coulomb' or "
+                             "'bristle'")
+
+
+def friction_load(pair, F: np.ndarray) -> float:
+    """The size of a sticking pair's friction ``F`` (its rows, N) that its reserve ``mu_s N -
+    size`` bounds: ``|F|``, or for a patch pair (``pair.patch``; rows ``(F_x, F_y, M / a)``)
+    the gauge of the patch's limit set (``contensou.limit_gauge``: the loads over the limit
+    curve ``mu N (f(eps), t(eps))`` on their ray), which a torque alone reaches at ``t(0) mu N
+    a`` (2/3 of it for a uniform pressure) where ``|F|`` would wait for ``mu N a``."""
+    patch = int(getattr(pair, "patch", 0) or 0)
+    if patch and F.shape[-1] == 3:
+        from .contact.contensou import limit_gauge
+
+        return float(limit_gauge(patch, math.hypot(float(F[0]), float(F[1])), abs(float(F[2]))))
+    return float(np.linalg.norm(F))
 
 
 def _rows(dyn, i) -> slice:
@@ -189,8 +221,9 @@ def stage_friction(dyn, W, v, v_T, modes, z):
                 if law.n_states:
                     dz[sl] = law.state_derivative(vt, zi)
             else:
-                zi = z[sl] if z is not None else vector_initial_state(law, v_T[r])
-                a_rows[r], b_rows[r], rate = vector_coefficients(law, v_T[r], zi)
+                patch = int(getattr(dyn.system.pairs[i], "patch", 0) or 0)
+                zi = z[sl] if z is not None else vector_initial_state(law, v_T[r], patch)
+                a_rows[r], b_rows[r], rate = vector_coefficients(law, v_T[r], zi, patch)
                 if law.n_states:
                     dz[sl] = rate
         slip.append(i)
@@ -209,7 +242,8 @@ def initial_states(dyn, v_T: np.ndarray) -> np.ndarray:
         if dyn.dim[i] == 1:
             out.extend(law.initial_state(float(v_T[r.start])))
         else:
-            out.extend(vector_initial_state(law, v_T[r]))
+            out.extend(vector_initial_state(law, v_T[r], int(getattr(
+                dyn.system.pairs[i], "patch", 0) or 0)))
     return np.array(out, dtype=float)
 
 
@@ -221,7 +255,8 @@ def solve_vector_transition(dyn, t, q, v, modes, candidates, *, options=None, z=
     ``docs/seam.md`` 5.4 steps 1-2, pair by pair: each candidate starts in its first preferred
     mode (``options[i][0]``; default stick: a pair at rest stays at rest while static friction
     holds it; a pair whose reserve ran out slips first). A sticking candidate is consistent when
-    ``|F_T| <= mu_s N`` and its stick rows are independent of the constraints
+    ``|F_T| <= mu_s N`` (a patch pair: the gauge of its limit set, :func:`friction_load`) and
+    its stick rows are independent of the constraints
     (:meth:`Dynamics.can_stick`); otherwise it slips along ``-F_T / |F_T|``, the direction its
     friction was resisting. A slipping vector candidate's direction is the maximal-dissipation
     solution of ``a_T(e) = alpha e``, ``alpha > 0`` (the tangential acceleration under
@@ -300,7 +335,8 @@ def _first_inconsistent(dyn, t, q, v, new, z, cands, first, tol):
         r = _rows(dyn, i)
         if new[i] == 0.0:
             F, N = ev.F_T[r], float(ev.N[i])
-            holds = float(np.linalg.norm(F)) <= dyn.mu_s[i] * N + 1e-9 * max(1.0, abs(N))
+            holds = friction_load(dyn.system.pairs[i], F) <= dyn.mu_s[i] * N + 1e-9 * max(
+                1.0, abs(N))
             if not (holds and dyn.can_stick(t, q, v, [i])):
                 return i, "stick", F
         else:
@@ -319,11 +355,87 @@ def _start_slip(dyn, new, i, F, sign) -> None:
         new[i] = sign if sign != 0.0 else (-1.0 if F[0] > 0.0 else 1.0)
         return
     norm = float(np.linalg.norm(F))
-    if norm > 0.0:
+    patch = int(getattr(dyn.system.pairs[i], "patch", 0) or 0)
+    if norm > 0.0 and patch:  # the slip the limit curve's point on F's ray flows along
+        dyn.e_ref[r] = _patch_flow(patch, -np.asarray(F, dtype=float))
+    elif norm > 0.0:
         dyn.e_ref[r] = -F / norm
     elif not np.any(dyn.e_ref[r]):
         dyn.e_ref[r] = np.eye(int(dyn.dim[i]))[0]
     new[i] = SLIP
+
+
+def _patch_flow(patch: int, G: np.ndarray) -> np.ndarray:
+    """The unit slip direction ``(v, a omega)`` of a patch whose friction coefficients lie on
+    the ray of ``G`` (3,): ``(eps G_xy / |G_xy|, sgn G_3) / sqrt(1 + eps^2)`` with ``eps`` the
+    limit curve's ratio on that ray (``contensou.limit_ratio_of_loads``; the direction whose
+    Contensou coefficients are along ``G``)."""
+    from .contact.contensou import limit_ratio_of_loads
+
+    p, q = math.hypot(float(G[0]), float(G[1])), abs(float(G[2]))
+    eps = limit_ratio_of_loads(patch, p, q)
+    sign = 1.0 if G[2] > 0.0 else -1.0 if G[2] < 0.0 else 0.0
+    if eps == math.inf:
+        return np.array([G[0] / p, G[1] / p, 0.0])
+    if p == 0.0:
+        return np.array([0.0, 0.0, sign])
+    e = np.array([eps * G[0] / p, eps * G[1] / p, sign])
+    return e / float(np.linalg.norm(e))
+
+
+def patch_slip_direction_of(patch: int, a0: np.ndarray, B: np.ndarray,
+                            guess: np.ndarray) -> np.ndarray | None:
+    """The unit ``e`` (3,) with ``a0 + B c(e) = alpha e``, ``alpha > 0``, for a patch pair
+    (``c(e)`` its Contensou coefficients, ``contensou.contensou_vector``; ``B``'s columns the
+    accelerations' change per unit coefficient), or None: the direction in which a patch
+    starts to slip from rest (its friction on the limit curve at the point whose slip is
+    ``e``; the projection of the sticking force onto the limit set in the Delassus metric,
+    unique). By the map ``e <- (a0 + B c(e)) / |a0 + B c(e)|`` from ``guess``, then Powell's
+    hybrid method on ``(phi, psi, alpha)`` (``e = (sin psi cos phi, sin psi sin phi, +-cos
+    psi)``) where the map does not settle; accepted at a residual of 1e-12 of ``|a0|``."""
+    from scipy.optimize import root
+
+    from .contact.contensou import contensou_vector
+
+    def c_of(e):
+        return np.array(contensou_vector(patch, float(e[0]), float(e[1]), float(e[2])))
+
+    scale = max(float(np.linalg.norm(a0)), 1e-300)
+
+    def solved(e):
+        a = a0 + B @ c_of(e)
+        alpha = float(a @ e)
+        return alpha > 0.0 and float(np.linalg.norm(a - alpha * e)) <= 1e-12 * scale
+
+    e = guess / float(np.linalg.norm(guess))
+    for _ in range(_DIRECTION_ROUNDS):
+        a = a0 + B @ c_of(e)
+        norm = float(np.linalg.norm(a))
+        if norm == 0.0:
+            break
+        step = a / norm
+        settled = float(np.max(np.abs(step - e))) <= 1e-15
+        e = step
+        if settled:
+            break
+    if solved(e):
+        return e
+    for sign in (1.0 if e[2] >= 0.0 else -1.0, -1.0 if e[2] >= 0.0 else 1.0):
+        def residual(x, sign=sign):
+            phi, psi, alpha = x
+            d = np.array([math.sin(psi) * math.cos(phi), math.sin(psi) * math.sin(phi),
+                          sign * math.cos(psi)])
+            return (a0 + B @ c_of(d) - alpha * d) / scale
+
+        x0 = np.array([math.atan2(e[1], e[0]), math.acos(min(1.0, abs(float(e[2])))),
+                       max(float(np.linalg.norm(a0 + B @ c_of(e))), 1e-12 * scale)])
+        out = root(residual, x0, method="hybr", options={"xtol": 1e-15})
+        phi, psi, _ = out.x
+        d = np.array([math.sin(psi) * math.cos(phi), math.sin(psi) * math.sin(phi),
+                      sign * math.cos(psi)])
+        if solved(d):
+            return d
+    return None
 
 
 def _directions(dyn, t, q, v, modes, z, slipping):
@@ -337,7 +449,14 @@ def _directions(dyn, t, q, v, modes, z, slipping):
         for i in vec:
             r = _rows(dyn, i)
             a0, B = _linearization(dyn, t, q, v, modes, z, i)
-            e = slip_direction_of(a0, B)
+            patch = int(getattr(dyn.system.pairs[i], "patch", 0) or 0)
+            if patch:  # the Contensou coefficients of e: B per unit coefficient
+                from .contact.contensou import contensou_speeds
+
+                B[:, 2] /= contensou_speeds(patch, 0.0, 1.0)[1]  # (e = u_3: c = (0, 0, t0))
+                e = patch_slip_direction_of(patch, a0, B, dyn.e_ref[r])
+            else:
+                e = slip_direction_of(a0, B)
             if e is None:
                 continue  # no slip along any direction (the caller decides: stick)
             change = max(change, float(np.max(np.abs(e - dyn.e_ref[r]))))
@@ -456,7 +575,8 @@ class VectorEvents:
                 return float(ev.v_T[r] @ self.dyn.e_ref[r])
             return float(ev.v_T[r.start])
         if kind == "reserve":
-            return float(self.dyn.mu_s[i] * ev.N[i] - np.linalg.norm(ev.F_T[r]))
+            return float(self.dyn.mu_s[i] * ev.N[i] - friction_load(self.dyn.system.pairs[i],
+                                                                      ev.F_T[r]))
         F = float(ev.F_T[r.start])
         return float(self.dyn.mu_s[i] * ev.N[i] + (F if kind == "reserve+" else -F))
 
@@ -487,7 +607,10 @@ class VectorEvents:
             reserve = self.dyn.mu_s[i] * N[:, i]
             if self._vector(i):
                 if modes[i] == 0.0:
-                    bad |= reserve - np.linalg.norm(F_T[:, r], axis=1) < -f_tol
+                    pair = self.dyn.system.pairs[i]
+                    load = np.array([friction_load(pair, F) for F in F_T[:, r]]) if getattr(
+                        pair, "patch", 0) else np.linalg.norm(F_T[:, r], axis=1)
+                    bad |= reserve - load < -f_tol
                 else:
                     bad |= v_T[:, r] @ self.dyn.e_ref[r] < -v_tol
             elif modes[i] == 0.0:
@@ -504,7 +627,8 @@ class VectorEvents:
             r = self.rows[i]
             if self._vector(i):
                 if modes[i] == 0.0:
-                    if self.dyn.mu_s[i] * ev.N[i] - np.linalg.norm(ev.F_T[r]) < -f_tol:
+                    if self.dyn.mu_s[i] * ev.N[i] - friction_load(self.dyn.system.pairs[i],
+                                                                  ev.F_T[r]) < -f_tol:
                         return True
                 elif float(ev.v_T[r] @ self.dyn.e_ref[r]) < -v_tol:
                     return True

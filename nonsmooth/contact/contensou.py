@@ -72,7 +72,9 @@ from ..errors import ModelError
 
 __all__ = [
     "UNIFORM", "HERTZ", "RING", "PRESSURES", "elliptic_ke", "contensou", "contensou_speeds",
-    "patch_friction", "friction_factors",
+    "contensou_vector", "patch_factors", "limit_ratio_of_loads", "limit_gauge",
+    "patch_friction",
+    "friction_factors",
 ]
 
 #: Kind codes of the pressure distributions.
@@ -349,6 +351,100 @@ def patch_friction(kind, mu, N, a, vx, vy, omega):
     elif omega < 0.0:
         Mz = mu * N * a * t
     return Fx, Fy, Mz
+
+
+@njit(cache=True)
+def contensou_vector(kind, e0, e1, e2):
+    """The friction coefficients per unit ``mu N`` (3,) of a patch slipping along ``(e0, e1,
+    e2)`` (any length; rows ``(v_x, v_y, a omega)``): ``(f e_xy / |e_xy|, t sgn(e2))`` with
+    the factors of ``|e_xy| / |e2|``; on the patch's limit curve, continuous in the direction
+    (the law a patch pair starts to slip with from rest along ``e_ref``). Zero for a zero
+    direction."""
+    s = math.sqrt(e0 * e0 + e1 * e1)
+    f, t, _, _ = contensou_speeds(kind, s, abs(e2))
+    c0 = f * e0 / s if s > 0.0 else 0.0
+    c1 = f * e1 / s if s > 0.0 else 0.0
+    return c0, c1, t * (1.0 if e2 > 0.0 else -1.0 if e2 < 0.0 else 0.0)
+
+
+@njit(cache=True)
+def patch_factors(kind, v0, v1, v2):
+    """``(k_xy, k_spin)`` of a patch slipping at ``(v0, v1, v2) = (v_x, v_y, a omega)`` (m/s):
+    its Contensou coefficients are ``(k_xy (v_x, v_y), k_spin a omega) / |v|``, ``k_xy = f |v|
+    / s`` and ``k_spin = t |v| / w`` with ``s`` the sliding and ``w`` the rim speed; their
+    limits where ``s`` or ``w`` is 0 (``df/deps`` at 0, ``eps t(eps)`` at infinity); ``(1,
+    1)`` at rest. The factors a patch's bristle law (``core.stage._bristle_law``) scales its
+    rows by, so that steady sliding gives the coupled force and torque."""
+    s = math.sqrt(v0 * v0 + v1 * v1)
+    w = abs(v2)
+    speed = math.sqrt(s * s + w * w)
+    if speed == 0.0:
+        return 1.0, 1.0
+    f, t, df, _ = contensou_speeds(kind, s, w)
+    k_xy = f * speed / s if s > 0.0 else df
+    if w > 0.0:
+        return k_xy, t * speed / w
+    t_far = contensou_speeds(kind, 1.0, 1e-12)[1]  # pure sliding: eps t(eps), eps -> inf
+    return k_xy, t_far * 1e12
+
+
+@njit(cache=True)
+def limit_ratio_of_loads(kind, p, q):
+    """The ratio ``eps`` of the point of the patch's limit curve ``(f(eps), t(eps))`` on the
+    ray through the loads ``(p, q)`` (``p = |F| / (mu N)``, ``q = |M| / (mu N a)``, both >=
+    0, not both 0): the root of ``p t(eps) = q f(eps)``, found in ``phi = atan(eps)`` on [0,
+    pi/2] by the Illinois method (``p t - q f`` falls from ``p t(0)`` to ``-q``), to 1e-15
+    rad. ``inf`` for ``q = 0``, 0 for ``p = 0``."""
+    if q <= 0.0:
+        return math.inf
+    if p <= 0.0:
+        return 0.0
+    lo, hi = 0.0, 0.5 * math.pi
+    f, t, _, _ = contensou_speeds(kind, 0.0, 1.0)
+    g_lo = p * t - q * f
+    f, t, _, _ = contensou_speeds(kind, 1.0, 0.0)
+    g_hi = p * t - q * f
+    side = 0
+    for _ in range(200):
+        mid = (lo * g_hi - hi * g_lo) / (g_hi - g_lo)  # (regula falsi, Illinois)
+        if not lo < mid < hi:
+            mid = 0.5 * (lo + hi)
+        f, t, _, _ = contensou_speeds(kind, math.sin(mid), math.cos(mid))
+        g = p * t - q * f
+        if g == 0.0:
+            lo = hi = mid
+            break
+        if g > 0.0:
+            lo, g_lo = mid, g
+            if side == 1:
+                g_hi *= 0.5
+            side = 1
+        else:
+            hi, g_hi = mid, g
+            if side == -1:
+                g_lo *= 0.5
+            side = -1
+        if hi - lo <= 1e-15:
+            break
+    mid = 0.5 * (lo + hi)
+    return math.tan(mid) if mid < 0.5 * math.pi else math.inf
+
+
+@njit(cache=True)
+def limit_gauge(kind, p, q):
+    """How far the loads ``(p, q)`` (``p = |F|``, ``q = |M| / a``, N) lie along their ray
+    relative to the patch's limit curve, in units of load: ``lambda`` with ``(p, q) = lambda
+    (f(eps), t(eps))`` (N; the gauge of the limit set ``{mu N (f, t)}``: a patch holds the
+    loads sticking while ``lambda <= mu_s N``). The Euclidean ``|(p, q)|`` bounds it from
+    below. 0 at zero loads."""
+    if p <= 0.0 and q <= 0.0:
+        return 0.0
+    eps = limit_ratio_of_loads(kind, p, q)
+    if eps == math.inf:
+        f, t = 1.0, 0.0
+    else:
+        f, t, _, _ = contensou(kind, eps)
+    return (p * f + q * t) / (f * f + t * t)
 
 
 def friction_factors(eps, pressure: str = "uniform"):

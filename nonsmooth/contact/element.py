@@ -117,8 +117,9 @@ class Contact:
         :mod:`nonsmooth.contact.contensou`) for a uniform or Hertzian pressure, or a thin ring
         of radius ``a`` carrying the load on its rim; one pair
         ``<name>`` of dimension 3 (the sliding velocity, then the rim speed ``a omega``),
-        which sticks as a whole (set-valued at rest; its stick test bounds ``(F, M / a)`` by
-        ``mu_s N``). Needs ``mu`` (Coulomb); not with ``torsion_radius``.
+        which sticks as a whole (set-valued at rest, while the loads ``(F, M / a)`` lie
+        inside the limit set ``mu_s N (f, t)``: ``contensou.limit_gauge``). Needs ``mu``
+        (Coulomb); not with ``torsion_radius``.
     patch_radius : float, optional
         The patch's radius ``a`` (m): needed with a point law; a volumetric contact takes
         ``sqrt(A / pi)`` of its contact patch's area ``A`` unless given.
@@ -213,9 +214,10 @@ class Contact:
         if code is None:
             raise ModelError(f"{where}: patch_friction = {patch_friction!r} is not a pressure "
                              "distribution; use \"uniform\", \"hertz\" or \"ring\"")
-        if mu is None or str(law).strip().lower() != "coulomb":
-            raise ModelError(f"{where}: patch_friction is Coulomb friction over the patch; it "
-                             "needs mu= (and law=\"coulomb\")")
+        if mu is None or str(law).strip().lower() not in ("coulomb", "bristle"):
+            raise ModelError(f"{where}: patch_friction is Coulomb friction over the patch (or "
+                             "its bristle law); it needs mu= (and law=\"coulomb\" or "
+                             "\"bristle\")")
         if torsion_radius is not None:
             raise ModelError(f"{where}: patch_friction couples the spin friction to the "
                              "sliding itself; leave torsion_radius out")

@@ -21,6 +21,7 @@ import math
 from numba import njit
 
 from .. import prebuilt
+from ..contact.contensou import limit_gauge
 from .callbacks import given
 from .event_kinds import (  # the kinds' one definition (numba-free)
     DETACH,
@@ -34,7 +35,7 @@ from .event_kinds import (  # the kinds' one definition (numba-free)
     VELOCITY,
 )
 from .event_kinds import engine_value as _engine_value
-from .layout import H_K, H_M, H_P
+from .layout import H_K, H_M, H_P, N_HEADER, N_LAW, PATCH_SLOT
 from .stage import plan_rows, vector_offsets
 
 prebuilt.prepare()  # before any kernel is called: the shipped cache, the notice
@@ -78,7 +79,12 @@ def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
     for r in range(d):
         sigma += out[o_v + w + r] * plan[o[3] + w + r]
         force += out[o_F + w + r] * out[o_F + w + r]
-    return engine_value(kind, mu_s[i], threshold, math.sqrt(force), sigma, out[o_N + i], 0.0)
+    force = math.sqrt(force)
+    patch = plan[N_HEADER + 3 * p + i * N_LAW + PATCH_SLOT] if d == 3 else 0.0  # (law_par)
+    if kind == RESERVE and patch > 0.0:  # a patch pair's: the gauge of its limit set
+        F0, F1 = out[o_F + w], out[o_F + w + 1]
+        force = limit_gauge(int(patch), math.sqrt(F0 * F0 + F1 * F1), abs(out[o_F + w + 2]))
+    return engine_value(kind, mu_s[i], threshold, force, sigma, out[o_N + i], 0.0)
 
 
 @njit(cache=True, inline="always")

@@ -41,7 +41,8 @@ __all__ = [
     "N_POWERS", "EVAL_FIELDS", "eval_offsets", "evaluation_layout", "evaluation_slices",
     "BATCH_ENERGIES",
     "H_N", "H_M", "H_P", "H_K", "H_STATE_MASS", "H_2ALPHA", "H_BETA2", "H_JAM", "H_NZ",
-    "H_RADIAL", "N_HEADER", "HEADER_FIELDS", "N_LAW", "PLAN_BLOCKS", "plan_offsets",
+    "H_RADIAL", "N_HEADER", "HEADER_FIELDS", "N_LAW", "PATCH_SLOT", "PLAN_BLOCKS",
+    "plan_offsets",
     "VECTOR_BLOCKS", "vector_offsets", "RADIAL_NORMS", "N_GROUP", "norm_offsets",
     "plan_slices", "PlanBuilder",
     "KKT_FIELDS", "kkt_slices",
@@ -246,7 +247,10 @@ N_HEADER = 10
 HEADER_FIELDS = ("n", "m", "p", "k", "state_mass", "two_alpha", "beta2", "jam", "n_z",
                  "radial")
 #: Width of each pair's friction-law parameters.
-N_LAW = 8
+N_LAW = 9
+#: The last of a pair's law parameters: the pressure code of a pair over a contact patch
+#: (``FrictionPair.patch``: its Contensou coupling; 0 none), whatever its law.
+PATCH_SLOT = N_LAW - 1
 #: The plan's blocks after the header, in order, with their sizes: per pair its ``mu``, its
 #: ``preload`` (N), its law kind (``COULOMB, LUGRE, REGULARIZED``) and ``N_LAW`` law
 #: parameters, the offset of its states in ``z`` (-1: none), its two radial KKT rows (-1);

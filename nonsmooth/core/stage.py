@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from .. import prebuilt
-from ..contact.contensou import contensou_speeds
+from ..contact.contensou import contensou_speeds, contensou_vector, patch_factors
 from . import layout
 from .layout import (
     H_2ALPHA,
@@ -46,6 +46,7 @@ from .layout import (
     N_HEADER,  # noqa: F401 - re-exported for the kernels
     N_LAW,
     N_WORK,
+    PATCH_SLOT,
     evaluation_layout,  # noqa: F401 - the buffer's layout, re-exported for the kernels
 )
 from .linalg import (
@@ -177,7 +178,14 @@ def _bristle_law(par, v_T, z, z_at, a, b, dz):
         a     = beta (sigma0 z + sigma1 dz/dt) + (1 - beta) mu_d v / max(|v|, eps)
         b     = (1 - beta) mu_v v
 
-    ``par``: ``mu_s, mu_d, mu_v, v_s, sigma0, sigma1, tau_dw, eps`` (``Bristle.pack``)."""
+    ``par``: ``mu_s, mu_d, mu_v, v_s, sigma0, sigma1, tau_dw, eps`` (``Bristle.pack``), and
+    in its :data:`PATCH_SLOT` a patch pair's pressure code (rows ``(v_x, v_y, a omega)``: a
+    sliding and a spinning bristle): each row ``r`` then has the factor ``k_r`` of the
+    Contensou coefficients ``c = k v / |v|`` of the slip's direction (``contensou.
+    patch_factors``)
+    in its bristle's rate, ``dz_r/dt = v_r - sigma0 |v| z_r / (k_r mu_st)``, and in its
+    sliding part, ``(1 - beta) mu_d k_r v_r / max(|v|, eps)``: steady sliding gives Contensou's
+    coupled force and torque ``mu N c``, not a circle's."""
     mu_s, mu_d, mu_v, v_s, sigma0, sigma1, tau_dw, eps = (par[0], par[1], par[2], par[3],
                                                           par[4], par[5], par[6], par[7])
     d = v_T.shape[0]
@@ -191,9 +199,13 @@ def _bristle_law(par, v_T, z, z_at, a, b, dz):
     w = z[z_at + d]
     mu_st = mu_d + (mu_s - mu_d) * w
     unit = mu_d / max(speed, eps)
+    k_xy, k_spin = 1.0, 1.0
+    if d == 3 and par[PATCH_SLOT] > 0.0:
+        k_xy, k_spin = patch_factors(int(par[PATCH_SLOT]), v_T[0], v_T[1], v_T[2])
     for r in range(d):
-        rate = v_T[r] - sigma0 * speed * z[z_at + r] / mu_st
-        a[r] = beta * (sigma0 * z[z_at + r] + sigma1 * rate) + slide * unit * v_T[r]
+        k = k_spin if r == 2 else k_xy
+        rate = v_T[r] - sigma0 * speed * z[z_at + r] / (k * mu_st)
+        a[r] = beta * (sigma0 * z[z_at + r] + sigma1 * rate) + slide * unit * k * v_T[r]
         b[r] = slide * mu_v * v_T[r]
         dz[z_at + r] = rate
     dz[z_at + d] = (beta - w) / tau_dw
@@ -273,12 +285,14 @@ def _patch_direction(mu, patch, v_T, e_ref, scale, a):
     """``a`` (3,) of a slipping Coulomb pair over a contact patch (``FrictionPair.patch``:
     rows ``v_T = (v_x, v_y, a_p omega)``): ``mu (f v / |v|, t sgn(a_p omega))`` with the
     Contensou factors ``f, t`` of the ratio ``|v| / (a_p |omega|)``
-    (``contact.contensou.contensou_speeds``, pressure ``patch``: 1 uniform, 2 Hertzian), the
-    sign turned as :func:`_slip_direction` turns it against ``e_ref``; ``mu e_ref`` at rest."""
+    (``contact.contensou.contensou_speeds``, pressure ``patch``: 1 uniform, 2 Hertzian, 3 a
+    thin ring), the sign turned as :func:`_slip_direction` turns it against ``e_ref``; at rest
+    ``mu`` times the coefficients of the direction ``e_ref`` (``contensou_vector``: on the
+    patch's limit curve, where its slip starts)."""
     speed = math.sqrt(v_T[0] * v_T[0] + v_T[1] * v_T[1] + v_T[2] * v_T[2])
     if speed <= REST * scale:
-        for r in range(3):
-            a[r] = mu * e_ref[r]
+        c0, c1, c2 = contensou_vector(int(patch), e_ref[0], e_ref[1], e_ref[2])
+        a[0], a[1], a[2] = mu * c0, mu * c1, mu * c2
         return
     along = (v_T[0] * e_ref[0] + v_T[1] * e_ref[1] + v_T[2] * e_ref[2]) / speed
     s = math.sqrt(v_T[0] * v_T[0] + v_T[1] * v_T[1])
@@ -315,9 +329,9 @@ def _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all,
                 continue
             if d == 1:
                 a_all[w] = mu[i] * modes[i]
-            elif d == 3 and law_par[i * N_LAW] > 0.0:  # over a patch (Contensou)
-                _patch_direction(mu[i], law_par[i * N_LAW], v_T[w:w + d], e_ref[w:w + d],
-                                 scale, a_all[w:w + d])
+            elif d == 3 and law_par[i * N_LAW + PATCH_SLOT] > 0.0:  # over a patch
+                _patch_direction(mu[i], law_par[i * N_LAW + PATCH_SLOT], v_T[w:w + d],
+                                 e_ref[w:w + d], scale, a_all[w:w + d])  # (Contensou)
             else:
                 _slip_direction(mu[i], v_T[w:w + d], e_ref[w:w + d], scale, a_all[w:w + d])
         else:

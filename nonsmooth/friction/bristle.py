@@ -171,10 +171,14 @@ class Bristle(FrictionLaw):
         b = slide * self.mu_v * v
         return a, b, rate, (beta - w) / self.tau_dw
 
-    def vector_coefficients(self, v_T: np.ndarray, z) -> tuple[np.ndarray, np.ndarray,
-                                                                np.ndarray]:
+    def vector_coefficients(self, v_T: np.ndarray, z, patch: int = 0
+                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(a (d,), b (d,), rates (d + 1,))`` on a slip velocity vector ``v_T`` (d,; m/s)
-        with the states ``z = (z_1 .. z_d (m), w)`` (d + 1,)."""
+        with the states ``z = (z_1 .. z_d (m), w)`` (d + 1,). ``patch``: a contact patch's
+        pressure code (rows ``(v_x, v_y, a omega)``, a sliding and a spinning bristle): each
+        row scaled by the factor ``k_r`` of the slip direction's Contensou coefficients
+        (``contensou.patch_factors``) in its bristle's rate and its sliding part, so that steady
+        sliding gives the coupled force and torque ``mu N c(v / |v|)``."""
         v_T = np.asarray(v_T, dtype=float)
         z = np.asarray(z, dtype=float)
         d = v_T.shape[0]
@@ -188,9 +192,10 @@ class Bristle(FrictionLaw):
         w = float(z[d])
         mu_st = self.mu_d + (self.mu_s - self.mu_d) * w
         unit = self.mu_d / max(speed, self.eps)
+        k = self._patch_rows(patch, v_T)
         rates = np.empty(d + 1)
-        rates[:d] = v_T - self.sigma0 * speed * z[:d] / mu_st
-        a = beta * (self.sigma0 * z[:d] + self.sigma1 * rates[:d]) + slide * unit * v_T
+        rates[:d] = v_T - self.sigma0 * speed * z[:d] / (k * mu_st)
+        a = beta * (self.sigma0 * z[:d] + self.sigma1 * rates[:d]) + slide * unit * k * v_T
         b = slide * self.mu_v * v_T
         rates[d] = (beta - w) / self.tau_dw
         return a, b, rates
@@ -200,9 +205,22 @@ class Bristle(FrictionLaw):
         beta(v))``; at rest ``(0, 1)`` (a long dwell)."""
         return tuple(float(s) for s in self.vector_initial_state(np.array([float(v_T)])))
 
-    def vector_initial_state(self, v_T: np.ndarray) -> np.ndarray:
+    @staticmethod
+    def _patch_rows(patch: int, v_T: np.ndarray) -> np.ndarray:
+        """Each row's factor ``k_r`` (d,): 1, or a patch pair's ``(k_xy, k_xy, k_spin)``
+        (``contensou.patch_factors``)."""
+        d = v_T.shape[0]
+        if not patch or d != 3:
+            return np.ones(d)
+        from ..contact.contensou import patch_factors
+
+        k_xy, k_spin = patch_factors(int(patch), float(v_T[0]), float(v_T[1]), float(v_T[2]))
+        return np.array([k_xy, k_xy, k_spin])
+
+    def vector_initial_state(self, v_T: np.ndarray, patch: int = 0) -> np.ndarray:
         """The steady states (d + 1,) at the slip velocity ``v_T`` (d,): ``w = beta(|v|)``,
-        ``z = mu_st(w) v / (sigma0 |v|)``; at rest ``z = 0``, ``w = 1``."""
+        ``z = mu_st(w) k v / (sigma0 |v|)`` (``k`` each row's patch factor, 1 without a
+        patch); at rest ``z = 0``, ``w = 1``."""
         v_T = np.asarray(v_T, dtype=float)
         speed = math.sqrt(float(v_T @ v_T))
         out = np.zeros(v_T.shape[0] + 1)
@@ -210,7 +228,7 @@ class Bristle(FrictionLaw):
             out[-1] = 1.0
             return out
         w = self.beta(speed)
-        out[:-1] = self.stiction(w) * v_T / (speed * self.sigma0)
+        out[:-1] = self.stiction(w) * self._patch_rows(patch, v_T) * v_T / (speed * self.sigma0)
         out[-1] = w
         return out
 

@@ -29,6 +29,15 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
     from .state import _Run
 
 
+#: The largest factor of an implicit method's finite-difference Jacobian step (scipy's
+#: ``num_jac`` multiplies a column's factor by 10 at every Jacobian where the right-hand side
+#: does not change with that state entry, a work accumulator or a contact's impact speed, until
+#: it overflows, its step becomes infinite and the Jacobian NaN: Radau then stopped with
+#: "array must not contain infs or NaNs" after a few hundred Jacobians). The step of such a
+#: column is then at most this times ``max(atol, |y|)``.
+JAC_FACTOR_MAX = 1e3
+
+
 def _rk4_step(rhs, t, y, f0, h):
     """One classical Runge-Kutta step of length ``h`` from ``(t, y)`` (``f0 = rhs(t, y)``)."""
     k2 = rhs(t + 0.5 * h, y + 0.5 * h * f0)
@@ -190,6 +199,9 @@ class _ScipyStepper:
     def step(self):
         solver, run = self.solver, self.run
         self.t_old, self.y_old = solver.t, solver.y.copy()
+        factor = getattr(solver, "jac_factor", None)
+        if factor is not None:  # (an implicit method's finite-difference Jacobian)
+            np.minimum(factor, JAC_FACTOR_MAX, out=factor)
         message = solver.step()
         if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
             if not np.all(np.isfinite(solver.y)) or "step size" in str(message):

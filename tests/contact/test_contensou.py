@@ -350,6 +350,30 @@ def test_ring_factors_against_hypergeometric_and_elliptic_forms():
         [contensou(RING, 0.5)[0], contensou(RING, 2.0)[0]], rel=0)
 
 
+@pytest.mark.parametrize("kind", [UNIFORM, HERTZ, RING])
+def test_the_limit_sets_gauge_is_one_on_the_curve_and_scales_with_the_loads(kind):
+    """``limit_gauge`` of a point of the limit curve ``lambda (f(eps), t(eps))`` is lambda (to
+    1e-14), at pure spin ``q / t(0)``, at pure sliding ``p``, never below the Euclidean norm
+    (the ball the curve lies in), and ``limit_ratio_of_loads`` gives back eps (found in
+    ``atan(eps)`` to 1e-15: relative ``1e-15 (1 + eps)``);
+    ``contensou_vector`` of a direction is its factors on that direction."""
+    from nonsmooth.contact.contensou import contensou_vector, limit_gauge, limit_ratio_of_loads
+
+    spin = contensou(kind, 0.0)[1]
+    for eps in (1e-6, 0.05, 0.3, 0.653, 1.0, 1.7, 4.0, 1e5):
+        f, t = contensou(kind, eps)[:2]
+        assert limit_gauge(kind, 2.5 * f, 2.5 * t) == pytest.approx(2.5, rel=1e-14)
+        assert limit_ratio_of_loads(kind, f, t) == pytest.approx(eps, rel=1e-12 * (1.0 + eps))
+        phi = 0.7
+        c = contensou_vector(kind, eps * math.cos(phi), eps * math.sin(phi), -1.0)
+        assert c == pytest.approx((f * math.cos(phi), f * math.sin(phi), -t), rel=1e-15)
+    assert limit_gauge(kind, 0.0, 3.0) == pytest.approx(3.0 / spin, rel=1e-15)
+    assert limit_gauge(kind, 3.0, 0.0) == 3.0 and limit_gauge(kind, 0.0, 0.0) == 0.0
+    rng = np.random.default_rng(kind)
+    for p, q in rng.uniform(0.0, 2.0, size=(50, 2)):
+        assert limit_gauge(kind, p, q) >= math.hypot(p, q) * (1.0 - 1e-15)
+
+
 def test_hertz_disc_has_no_interior_limit():
     """With Hertz's pressure f - 2 eps t > 0 for every eps > 0 (of order eps^3 as eps -> 0): a
     disc of J = m a^2 / 2 under it stops sliding before spinning."""

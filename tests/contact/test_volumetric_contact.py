@@ -286,6 +286,226 @@ def test_a_sliding_spinning_thin_ring_stops_both_at_once_its_ratio_tending_to_on
     assert np.max(np.abs(r["puck.wz"][after])) < 1e-9
 
 
+# ------------------------------------------------ a patch at rest: its limit curve, exactly
+def _resting_puck(torque, force=(0.0, 0.0, 0.0), pressure="uniform", *, m=0.17, a=0.038,
+                  h=0.025, k_v=1e8, mu=0.2, mu_s=0.25):
+    """``contact_puck``'s puck at rest on its table (a thin ring's inertia for ``pressure``
+    ``"ring"``) with a torque and a force (constant or functions of time) about and at its
+    centre of mass, which lies in its contact face (nothing tips it)."""
+    from nonsmooth.spatial import Force, Torque
+
+    ring = pressure == "ring"
+    depth = m * 9.81 / (k_v * math.pi * a * a)
+    I_z = (1.0 if ring else 0.5) * m * a * a
+    I_x = m * ((6.0 if ring else 3.0) * a * a + h * h) / 12.0
+    mdl = SpatialModel("resting puck")
+    puck = mdl.add(Body("puck", m, (I_x, I_x, I_z), position=(0.0, 0.0, -depth)))
+    mdl.add(Contact("table", puck, Cylinder(a, h, position=(0.0, 0.0, 0.5 * h)), ground,
+                    FLOOR, normal=Volumetric(k_v=k_v), mu=mu, mu_s=mu_s,
+                    patch_friction=pressure, patch_radius=a))
+    mdl.add(Gravity(9.81))
+    mdl.add(Torque("twist", puck, torque))
+    mdl.add(Force("push", puck, force))
+    return mdl, I_z
+
+
+@pytest.mark.parametrize(("pressure", "spin"), [("uniform", 2.0 / 3.0), ("ring", 1.0)])
+def test_a_patch_at_rest_under_a_growing_torque_slips_at_its_limit_curves_pure_spin(pressure,
+                                                                                   spin):
+    """A puck at rest twisted by ``M = k t``: it sticks until ``M`` reaches ``t(0) mu_s N a``
+    (the limit curve's pure spin: 2/3 for a uniform pressure, 1 for a ring; the Euclidean
+    bound ``|(F, M / a)| <= mu_s N`` would hold it to ``mu_s N a``), then spins without
+    sliding, ``J omega' = k t - t(0) mu N a``: the slip event at ``t* = t(0) mu_s N a / k`` to
+    1e-9 relative and ``omega`` at the end from that closed form to 1e-8."""
+    m, a, mu, mu_s, k = 0.17, 0.038, 0.2, 0.25, 0.05
+    mdl, J = _resting_puck(lambda t: (0.0, 0.0, k * t), pressure=pressure)
+    N = m * 9.81
+    t_star = spin * mu_s * N * a / k
+    t_end = 1.5 * t_star
+    r = nonsmooth.simulate(mdl, t_end, t_eval=np.linspace(0.0, t_end, 31))
+    slips = [e.t for e in r.events.filter("table") if e.kind not in ("start", "touch")]
+    assert slips and slips[0] == pytest.approx(t_star, rel=1e-9)
+    omega = (0.5 * k * (t_end ** 2 - t_star ** 2) - spin * mu * N * a * (t_end - t_star)) / J
+    assert r["puck.wz"][-1] == pytest.approx(omega, rel=1e-8)
+    assert np.max(np.abs(r["puck.vx"])) < 1e-9
+    assert np.max(np.abs(r["puck.wz"][r.t < 0.99 * t_star])) < 1e-12
+
+
+def test_the_python_stage_slips_a_twisted_patch_at_its_limit_curve_too(monkeypatch):
+    """The Python path (no compiled phases, evaluations or terms: ``vector_friction``'s
+    reserve, the gauge of ``contensou.limit_gauge``, and ``patch_direction`` at rest) slips
+    the uniformly loaded puck twisted by ``M = k t`` at ``t* = 2/3 mu_s N a / k`` too, to
+    1e-9 relative."""
+    from nonsmooth.dynamics import Dynamics
+    from nonsmooth.spatial.model import SpatialSystem
+
+    monkeypatch.setattr(SpatialSystem, "compiled_family", lambda self, size, **kw: None)
+    monkeypatch.setattr(SpatialSystem, "compiled_terms", False)
+    monkeypatch.setattr(Dynamics, "_evaluate_compiled", lambda self, *a, **k: None)
+    monkeypatch.setattr(Dynamics, "_evaluate_face_free", lambda self, *a, **k: None)
+    k, N, a = 0.05, 0.17 * 9.81, 0.038
+    t_star = 2.0 / 3.0 * 0.25 * N * a / k
+    mdl, _ = _resting_puck(lambda t: (0.0, 0.0, k * t))
+    r = nonsmooth.simulate(mdl, 1.2 * t_star, t_eval=[0.0, 1.2 * t_star])
+    slips = [e.t for e in r.events.filter("table") if e.kind not in ("start", "touch")]
+    assert slips and slips[0] == pytest.approx(t_star, rel=1e-9)
+
+
+def test_a_patch_at_rest_loaded_inside_the_ball_but_outside_its_limit_curve_slips_exactly():
+    """A puck at rest pushed by ``F = 0.5 mu_s N`` and twisted by ``M = 0.6 mu_s N a``:
+    inside the Euclidean ball (0.78 mu_s N) but outside the limit curve (its gauge 1.1 mu_s
+    N), so it slips from the start, along the one direction consistent with Contensou's
+    friction: ``eps = v / (a omega)`` constant with ``m v' = F - mu N f(eps)``, ``J omega' = M -
+    mu N a t(eps)`` and ``v' / (a omega') = eps`` (brentq); the velocities at 0.05 s from those
+    constant accelerations to 1e-8 relative; the sideways slip under 1e-5 of the sliding
+    speed (measured 7e-6: the compliant table lets the puck tilt by 2e-9 rad under its
+    friction, which acts 2 um below its centre of mass, and the pressure's centroid, where
+    the friction acts, moves off its axis, so its spin adds a sideways slip there)."""
+    from nonsmooth.contact.contensou import UNIFORM, contensou, limit_gauge
+
+    m, a, mu, mu_s = 0.17, 0.038, 0.2, 0.25
+    N = m * 9.81
+    F, M = 0.5 * mu_s * N, 0.6 * mu_s * N * a
+    assert math.hypot(F, M / a) < mu_s * N < limit_gauge(UNIFORM, F, M / a)
+    mdl, J = _resting_puck((0.0, 0.0, M), force=(F, 0.0, 0.0))
+
+    def accelerations(eps):
+        f, t = contensou(UNIFORM, eps)[:2]
+        return (F - mu * N * f) / m, a * (M - mu * N * a * t) / J  # (v', a omega')
+
+    eps = brentq(lambda e: accelerations(e)[0] - e * accelerations(e)[1], 1e-6, 50.0,
+                 xtol=1e-15, rtol=1e-15)
+    dv, dw = accelerations(eps)
+    r = nonsmooth.simulate(mdl, 0.05, t_eval=[0.0, 0.025, 0.05])
+    assert r["puck.vx"][-1] == pytest.approx(dv * 0.05, rel=1e-8)
+    assert a * r["puck.wz"][-1] == pytest.approx(dw * 0.05, rel=1e-8)
+    assert np.max(np.abs(r["puck.vy"])) < 1e-5 * r["puck.vx"][-1]
+
+
+# ------------------------------------------------ the bristle law over a patch (smooth)
+@pytest.mark.parametrize("pressure", [1, 2, 3])
+def test_the_patch_bristle_laws_steady_sliding_is_contensous_coupled_friction(pressure):
+    """``Bristle.vector_coefficients`` over a patch at its steady state for the slip
+    (``vector_initial_state``): the bristles' rates vanish and the friction coefficients are
+    ``(beta mu_st + (1 - beta) mu_d) c(v / |v|)``, Contensou's coupled coefficients
+    (``contensou_vector``) at the Stribeck level, to 1e-13 over random slips with pure
+    sliding and pure spin among them; without the patch, ``v / |v|`` (a circle)."""
+    from nonsmooth.contact.contensou import contensou_vector
+    from nonsmooth.friction import Bristle
+
+    law = Bristle(mu_d=0.2, mu_s=0.3, v_s=0.01, sigma0=1e4, sigma1=10.0, tau_dw=0.05)
+    rng = np.random.default_rng(pressure)
+    slips = [*rng.normal(scale=0.02, size=(20, 3)), np.array([0.01, -0.02, 0.0]),
+             np.array([0.0, 0.0, -0.03])]
+    for v in slips:
+        z = law.vector_initial_state(v, pressure)
+        a, b, rates = law.vector_coefficients(v, z, pressure)
+        speed = float(np.linalg.norm(v))
+        beta = math.exp(-(speed / law.v_s) ** 2)
+        level = beta * law.stiction(z[3]) + (1.0 - beta) * law.mu_d
+        c = np.array(contensou_vector(pressure, *v))
+        np.testing.assert_allclose(rates[:3], 0.0, atol=1e-13 * speed)
+        np.testing.assert_allclose(a, level * c, rtol=0, atol=1e-13)
+        plain = law.vector_coefficients(v, law.vector_initial_state(v), 0)[0]
+        np.testing.assert_allclose(plain, level * v / speed, rtol=0, atol=1e-13)
+
+
+def test_a_puck_with_the_patch_bristle_law_slides_and_spins_as_coulombs_patch_does(
+        monkeypatch):
+    """The puck sliding and spinning with the bristle law over its patch (``law="bristle"``,
+    ``patch_friction="uniform"``, Stribeck speed 1 mm/s, DOP853): while it moves fast its
+    sliding and rim speeds follow the Coulomb patch equations (scipy, to 1e-7 m/s over the
+    first 0.45 s of its 0.72 s; measured 7e-9: far above the Stribeck speed its force is
+    ``mu_d N c``), its ratio falls towards 0.653 as Coulomb's does; the compiled
+    and the Python stage agree (to 1e-9 m/s); the plain bristle law with a spin radius does
+    not follow them (uncoupled: off by more than 0.01 m/s)."""
+    from scipy.integrate import solve_ivp
+
+    from nonsmooth.contact.contensou import UNIFORM, contensou
+    from nonsmooth.spatial import Body
+
+    p = {"m": 0.17, "a": 0.038, "h": 0.025, "k_v": 1e8, "mu": 0.2, "v0": 1.0, "omega0": 30.0}
+
+    def puck(patch):
+        m, a, h = p["m"], p["a"], p["h"]
+        depth = m * 9.81 / (p["k_v"] * math.pi * a * a)
+        mdl = SpatialModel("bristle puck")
+        body = mdl.add(Body("puck", m, (m * (3 * a * a + h * h) / 12,) * 2 + (0.5 * m * a * a,),
+                            position=(0.0, 0.0, -depth), velocity=(p["v0"], 0.0, 0.0),
+                            angular_velocity=(0.0, 0.0, p["omega0"])))
+        extra = {"patch_friction": "uniform", "patch_radius": a} if patch else \
+            {"torsion_radius": 2.0 * a / 3.0}
+        mdl.add(Contact("table", body, Cylinder(a, h, position=(0.0, 0.0, 0.5 * h)), ground,
+                        FLOOR, normal=Volumetric(k_v=p["k_v"]), mu=p["mu"], law="bristle",
+                        friction_params={"sigma0": 1e4, "sigma1": 20.0, "v_s": 1e-3,
+                                         "tau_dw": 0.05}, **extra))
+        mdl.add(Gravity(9.81))
+        return mdl
+
+    grid = np.linspace(0.0, 0.45, 10)
+    r = nonsmooth.simulate(puck(True), 0.45, t_eval=grid, method="DOP853")
+
+    def rhs(t, y):
+        f, tt = contensou(UNIFORM, y[0] / y[1])[:2]
+        return [-p["mu"] * 9.81 * f, -2.0 * p["mu"] * 9.81 * tt]
+
+    ref = solve_ivp(rhs, (0.0, 0.45), [p["v0"], p["a"] * p["omega0"]], t_eval=grid,
+                    method="DOP853", rtol=1e-12, atol=1e-14)
+    v, rim = np.hypot(r["puck.vx"], r["puck.vy"]), p["a"] * np.abs(r["puck.wz"])
+    assert np.max(np.abs(v - ref.y[0])) < 1e-7 and np.max(np.abs(rim - ref.y[1])) < 1e-7
+    ratio = v / rim
+    assert np.all(np.diff(ratio[len(ratio) // 2:]) < 0.0)
+    plain = nonsmooth.simulate(puck(False), 0.45, t_eval=grid, method="DOP853")
+    assert np.max(np.abs(np.hypot(plain["puck.vx"], plain["puck.vy"]) - ref.y[0])) > 0.01
+    fast = nonsmooth.simulate(puck(True), 0.1, t_eval=[0.0, 0.05, 0.1], method="DOP853")
+    from nonsmooth.dynamics import Dynamics
+    from nonsmooth.spatial.model import SpatialSystem
+
+    monkeypatch.setattr(SpatialSystem, "compiled_family", lambda self, size, **kw: None)
+    monkeypatch.setattr(SpatialSystem, "compiled_terms", False)
+    monkeypatch.setattr(Dynamics, "_evaluate_compiled", lambda self, *a, **k: None)
+    monkeypatch.setattr(Dynamics, "_evaluate_face_free", lambda self, *a, **k: None)
+    python = nonsmooth.simulate(puck(True), 0.1, t_eval=[0.0, 0.05, 0.1], method="DOP853")
+    np.testing.assert_allclose(python["puck.vx"], fast["puck.vx"], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(python["puck.wz"], fast["puck.wz"], rtol=0, atol=1e-7)
+
+
+def test_radau_runs_a_bristle_puck_through_hundreds_of_jacobians():
+    """The puck with the bristle law over its patch under Radau (the smooth law's stiff
+    bristles) to 0.5 s: several hundred finite-difference Jacobians, in which scipy's
+    ``num_jac`` multiplied the step factor of each column the right-hand side does not change
+    with (the contact's impact speed) by 10 each time until it overflowed and the Jacobian
+    turned NaN ("array must not contain infs or NaNs" before 0.5 s). With the factor bounded
+    (``run.steppers.JAC_FACTOR_MAX``) it runs through and follows the Coulomb patch
+    equations (to 1e-7 m/s)."""
+    from scipy.integrate import solve_ivp
+
+    from nonsmooth.contact.contensou import UNIFORM, contensou
+    from nonsmooth.spatial import Body
+
+    m, a, h, k_v = 0.17, 0.038, 0.025, 1e8
+    depth = m * 9.81 / (k_v * math.pi * a * a)
+    mdl = SpatialModel("bristle puck")
+    puck = mdl.add(Body("puck", m, (m * (3 * a * a + h * h) / 12,) * 2 + (0.5 * m * a * a,),
+                        position=(0.0, 0.0, -depth), velocity=(1.0, 0.0, 0.0),
+                        angular_velocity=(0.0, 0.0, 30.0)))
+    mdl.add(Contact("table", puck, Cylinder(a, h, position=(0.0, 0.0, 0.5 * h)), ground,
+                    FLOOR, normal=Volumetric(k_v=k_v), mu=0.2, law="bristle",
+                    patch_friction="uniform", patch_radius=a,
+                    friction_params={"sigma0": 1e5, "sigma1": 20.0, "v_s": 1e-3,
+                                     "tau_dw": 0.05}))
+    mdl.add(Gravity(9.81))
+    r = nonsmooth.simulate(mdl, 0.5, t_eval=[0.0, 0.25, 0.5], method="Radau")
+
+    def rhs(t, y):
+        f, tt = contensou(UNIFORM, y[0] / y[1])[:2]
+        return [-0.2 * 9.81 * f, -2.0 * 0.2 * 9.81 * tt]
+
+    ref = solve_ivp(rhs, (0.0, 0.5), [1.0, 30.0 * a], t_eval=[0.0, 0.25, 0.5],
+                    method="DOP853", rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(r["puck.vx"], ref.y[0], rtol=0, atol=1e-7)
+
+
 def test_the_puck_on_the_python_stage_stops_where_the_compiled_phases_stop_it(monkeypatch):
     """The patch friction's slip law in the Python stage (``vector_friction.patch_direction``)
     and in the compiled one (``core.stage._patch_direction``): the puck run without the
