@@ -23,7 +23,7 @@ from nonsmooth.models import available, build, load
 def test_the_contact_models_are_bundled():
     assert {"contact_bouncing_ball", "contact_rolling_ball", "contact_box_incline",
             "contact_payload_plate", "contact_rattleback", "contact_puck",
-            "contact_rolling_disc"} <= set(available())
+            "contact_rolling_disc", "contact_box_tipping"} <= set(available())
 
 
 def test_bouncing_ball_falls_flies_and_rebounds_by_the_closed_forms():

@@ -286,6 +286,29 @@ def test_a_sliding_spinning_thin_ring_stops_both_at_once_its_ratio_tending_to_on
     assert np.max(np.abs(r["puck.wz"][after])) < 1e-9
 
 
+@pytest.mark.parametrize(("factor", "tips"), [(0.9, False), (1.1, True)])
+def test_a_box_rocked_about_its_edge_rocks_back_or_tips_over_at_the_rigid_threshold(factor,
+                                                                                    tips):
+    """Model ``contact_box_tipping``: a tall box on the volumetric mat set turning about a
+    bottom edge at ``factor`` times the rigid critical spin (``critical_spin``: its energy
+    about the edge lifts the centre of mass over the edge). The volume of interference goes
+    from the face to a wedge under the edge and back, or to the side. At 0.9 it stays below
+    the balance angle ``atan(hx / hz)`` (18.4 deg), falls back and rocks over its other edge;
+    at 1.1 it passes it and comes to lie on its side (tilt 90 deg within 1 deg at 1.5 s); the
+    energy balance closes to 1e-6 of its scale in both."""
+    module = load("contact_box_tipping")
+    m, hx, hz = 2.0, 0.05, 0.15
+    spin = factor * module.critical_spin(m, hx, hz)
+    r = nonsmooth.simulate(build("contact_box_tipping", omega0=spin), 1.5, method="DOP853",
+                           t_eval=np.linspace(0.0, 1.5, 301))
+    tilt, balance = r["tilt"], math.degrees(math.atan2(hx, hz))
+    if tips:
+        assert tilt.max() > 80.0 and abs(tilt[-1] - 90.0) < 1.0
+    else:
+        assert 5.0 < tilt.max() < balance and tilt.min() < -5.0
+    assert r.diagnostics["energy_balance_scaled"] < 1e-6
+
+
 # ------------------------------------------------ a patch at rest: its limit curve, exactly
 def _resting_puck(torque, force=(0.0, 0.0, 0.0), pressure="uniform", *, m=0.17, a=0.038,
                   h=0.025, k_v=1e8, mu=0.2, mu_s=0.25):
