@@ -478,9 +478,9 @@ def test_a_puck_with_the_patch_bristle_law_slides_and_spins_as_coulombs_patch_do
     assert np.max(np.abs(v - ref.y[0])) < 1e-7 and np.max(np.abs(rim - ref.y[1])) < 1e-7
     ratio = v / rim
     assert np.all(np.diff(ratio[len(ratio) // 2:]) < 0.0)
-    plain = nonsmooth.simulate(puck(False), 0.45, t_eval=grid, method="DOP853")
-    assert np.max(np.abs(np.hypot(plain["puck.vx"], plain["puck.vy"]) - ref.y[0])) > 0.01
-    fast = nonsmooth.simulate(puck(True), 0.1, t_eval=[0.0, 0.05, 0.1], method="DOP853")
+    plain = nonsmooth.simulate(puck(False), 0.2, t_eval=grid[:5], method="DOP853")
+    assert np.max(np.abs(np.hypot(plain["puck.vx"], plain["puck.vy"]) - ref.y[0][:5])) > 0.01
+    fast = nonsmooth.simulate(puck(True), 0.02, t_eval=[0.0, 0.01, 0.02], method="DOP853")
     from nonsmooth.dynamics import Dynamics
     from nonsmooth.spatial.model import SpatialSystem
 
@@ -488,7 +488,7 @@ def test_a_puck_with_the_patch_bristle_law_slides_and_spins_as_coulombs_patch_do
     monkeypatch.setattr(SpatialSystem, "compiled_terms", False)
     monkeypatch.setattr(Dynamics, "_evaluate_compiled", lambda self, *a, **k: None)
     monkeypatch.setattr(Dynamics, "_evaluate_face_free", lambda self, *a, **k: None)
-    python = nonsmooth.simulate(puck(True), 0.1, t_eval=[0.0, 0.05, 0.1], method="DOP853")
+    python = nonsmooth.simulate(puck(True), 0.02, t_eval=[0.0, 0.01, 0.02], method="DOP853")
     np.testing.assert_allclose(python["puck.vx"], fast["puck.vx"], rtol=0, atol=1e-9)
     np.testing.assert_allclose(python["puck.wz"], fast["puck.wz"], rtol=0, atol=1e-7)
 
