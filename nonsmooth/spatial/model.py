@@ -1417,6 +1417,9 @@ class SpatialSystem(System):
                 out[f"{name}.spin_force"] = (
                     lambda r, w=w: np.abs(r.F_T[:, w + 2]), "N",
                     "the spin friction torque over the patch's radius (|M| / a)")
+                out[f"{name}.spin_torque"] = (
+                    lambda r, w=w, c=c: np.abs(r.F_T[:, w + 2]) * self._patch_radii(r, c),
+                    "N m", "the spin friction torque |M| about the normal (the patch's)")
             out[f"{name}.{rate}"] = (
                 lambda r, w=w, d=d: np.linalg.norm(r.v_T[:, w:w + d], axis=1), rate_unit,
                 rate_what)
@@ -1427,6 +1430,15 @@ class SpatialSystem(System):
                 lambda r, i=i: r.modes[:, i], "-",
                 "friction mode: 0 stick, else slip (2 for a two-dimensional slip)")
         return out
+
+    def _patch_radii(self, r, c: int) -> np.ndarray:
+        """Contact ``c``'s patch radius ``a`` (m) at each output row of ``r``: the given one,
+        or ``sqrt(A / pi)`` of the volume of interference's patch there."""
+        cc = self._contacts[c]
+        if cc.contact.patch_radius:
+            return np.full(r.t.size, float(cc.contact.patch_radius))
+        return np.array([cc.patch_radius(K) for K in Kinematics.rows(
+            self.n_bodies, np.asarray(r.q, dtype=float), np.asarray(r.v, dtype=float))])
 
     @staticmethod
     def _rigid_outputs(name: str, c: int, n_c: int, rows) -> dict:

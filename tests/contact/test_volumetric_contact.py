@@ -348,6 +348,10 @@ def test_a_patch_at_rest_under_a_growing_torque_slips_at_its_limit_curves_pure_s
     r = nonsmooth.simulate(mdl, t_end, t_eval=np.linspace(0.0, t_end, 31))
     slips = [e.t for e in r.events.filter("table") if e.kind not in ("start", "touch")]
     assert slips and slips[0] == pytest.approx(t_star, rel=1e-9)
+    held = r.t < 0.99 * t_star  # stuck: the friction torque balances k t, then mu N a t(0)
+    np.testing.assert_allclose(r["table.spin_torque"][held], k * r.t[held], rtol=1e-6,
+                               atol=1e-12)
+    assert r["table.spin_torque"][-1] == pytest.approx(spin * mu * N * a, rel=1e-6)
     omega = (0.5 * k * (t_end ** 2 - t_star ** 2) - spin * mu * N * a * (t_end - t_star)) / J
     assert r["puck.wz"][-1] == pytest.approx(omega, rel=1e-8)
     assert np.max(np.abs(r["puck.vx"])) < 1e-9
