@@ -409,6 +409,16 @@ def test_a_patch_at_rest_loaded_inside_the_ball_but_outside_its_limit_curve_slip
     assert np.max(np.abs(r["puck.vy"])) < 1e-5 * r["puck.vx"][-1]
 
 
+@pytest.mark.parametrize("law", ["lugre", "regularized"])
+def test_a_patch_pair_refuses_a_law_without_the_contensou_coupling(law):
+    """``simulate(..., friction=law)`` on the puck: its patch pair couples sliding and spin
+    with Coulomb's law or the bristle law only; another law is refused by name, not run with
+    a circle's coupling."""
+    with pytest.raises(ModelError, match="couples its sliding and spin with Coulomb's law or "
+                                         "the bristle law"):
+        nonsmooth.simulate(build("contact_puck"), 0.01, friction=law)
+
+
 # ------------------------------------------------ the bristle law over a patch (smooth)
 @pytest.mark.parametrize("pressure", [1, 2, 3])
 def test_the_patch_bristle_laws_steady_sliding_is_contensous_coupled_friction(pressure):

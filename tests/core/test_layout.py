@@ -97,8 +97,8 @@ def _legacy_plan(dyn) -> np.ndarray:
         if law.name == "lugre":
             kinds.append(kernels.LUGRE)
             effect = {"ALL": 0.0, "STICTION": 1.0, "SLIDING": 2.0}[law.effect]
-            par[:] = (law._lo, law._gap, law.v_s, law.sigma0, law.sigma1, law._visc,
-                      effect, law.mu_d)
+            par[:8] = (law._lo, law._gap, law.v_s, law.sigma0, law.sigma1, law._visc,
+                       effect, law.mu_d)  # (the ninth: a patch pair's pressure code, 0)
         elif law.name == "regularized":
             kinds.append(kernels.REGULARIZED)
             par[:6] = (law.coulomb, law.stiction_extra, law.falloff_vel, law.stribeck_vel,
@@ -147,8 +147,9 @@ def test_the_plan_is_the_one_packed_before_bit_for_bit():
     checked = 0
     for name, system in _systems().items():
         for law in (None, "lugre", "regularized"):
-            if law is not None and not system.n_pairs:
-                continue
+            if law is not None and (not system.n_pairs or any(
+                    getattr(pair, "patch", 0) for pair in system.pairs)):
+                continue  # (a patch pair takes Coulomb's or the bristle law only)
             dyn = Dynamics(system, alpha=7.0, beta=3.0, laws=resolve_laws(system, law))
             if dyn._plan is None:
                 continue

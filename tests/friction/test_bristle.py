@@ -800,20 +800,21 @@ def test_the_command_line_names_the_law(capsys):
 
 
 def test_the_law_packs_its_numbers_and_lugre_keeps_its_own():
-    """``pack`` gives kind 3 and its eight numbers (``N_LAW``), which land in the plan; the
-    state sizes per dimension; LuGre's and the others' layout is unchanged."""
+    """``pack`` gives kind 3 and its eight numbers (the ``N_LAW`` slots before the patch code's,
+    ``PATCH_SLOT``), which land in the plan (that slot 0: no patch); the state sizes per
+    dimension; LuGre's and the others' layout is unchanged."""
     from nonsmooth.core import layout, stage
     from nonsmooth.dynamics import Dynamics
 
     law = Bristle(**LAW)
     kind, numbers = law.pack()
-    assert kind == stage.BRISTLE == 3 and len(numbers) == layout.N_LAW
+    assert kind == stage.BRISTLE == 3 and len(numbers) == layout.PATCH_SLOT == layout.N_LAW - 1
     assert numbers == (0.5, 0.3, 0.2, 1e-3, 1e4, 30.0, 0.05, 1e-9)
     system = oscillator.build().system
     plan = Dynamics(system, laws=[law]).plan
     views = layout.plan_slices(1, len(system.abs_rows), system.n_constraints)
     assert plan[views["law"]][0] == stage.BRISTLE
-    np.testing.assert_array_equal(plan[views["law_par"]], numbers)
+    np.testing.assert_array_equal(plan[views["law_par"]], (*numbers, 0.0))
     assert [law.state_size(d) for d in (1, 2, 3)] == [2, 3, 4]
     assert [LuGre().state_size(d) for d in (1, 2, 3)] == [1, 2, 3]
     assert [LAWS[n]().state_size(2) for n in ("coulomb", "regularized")] == [0, 0]
