@@ -1087,10 +1087,15 @@ class RigidContactRun:
                     root = t1
                 hits.append((root, i))
             elif start is None and g1[i] < -1e3 * scale[i]:  # its mode was wrong: where it
-                def past(tt, i=i):  # passed -10 times its scale
-                    return g(tt) + 10.0 * scale[i]
+                # passed -10 times its scale, or, already below that where the step starts,
+                # -1e3 times (a point that starts the phase a hair inside: not at the step's
+                # end, which let a long step carry it microns deep)
+                depth = 10.0 * scale[i] if g(t0) + 10.0 * scale[i] > 0.0 else 1e3 * scale[i]
 
-                try:  # (already past where the phase starts: at the step's end)
+                def past(tt, i=i, depth=depth):
+                    return g(tt) + depth
+
+                try:  # (already past even that where the step starts: at the step's end)
                     root = brentq(past, t0, t1, xtol=EVENT_XTOL * max(1.0, abs(t1)),
                                   rtol=EVENT_XTOL) if past(t0) > 0.0 else t1
                 except ValueError:
