@@ -162,16 +162,19 @@ def test_the_law_is_the_specification_on_random_states():
 def test_the_compiled_law_gives_the_python_numbers():
     """``core.stage._bristle_law`` (the compiled stage's arithmetic, d = 1, 2, 3, reached
     through ``_vector_law``'s ``BRISTLE`` kind) against ``Bristle``'s Python arithmetic:
-    the same operations, so equal to round-off (1e-15 relative)."""
-    from nonsmooth.core import stage
+    the same operations, so equal to round-off (1e-15 relative); and over a contact patch
+    (the plan's ``PATCH_SLOT`` a pressure code, d = 3: the Contensou-scaled bristles)."""
+    from nonsmooth.core import layout, stage
 
     law = Bristle(**LAW)
     kind, numbers = law.pack()
     assert kind == stage.BRISTLE
-    par = np.array(numbers)
     rng = np.random.default_rng(2)
     worst = 0.0
-    for d in (1, 2, 3):
+    for d, patch in ((1, 0), (2, 0), (3, 0), (3, 1), (3, 2), (3, 3)):
+        par = np.zeros(layout.N_LAW)  # (a pair's law numbers in the plan, its patch code last)
+        par[:len(numbers)] = numbers
+        par[layout.PATCH_SLOT] = patch
         for _ in range(200):
             v = rng.normal(size=d) * 10 ** rng.uniform(-6, 0) * rng.choice([0.0, 1.0, 1.0])
             zs = np.append(rng.normal(size=d) * 5e-5, rng.uniform(0, 1))
@@ -183,7 +186,7 @@ def test_the_compiled_law_gives_the_python_numbers():
                 rates = np.array(law.state_derivative(float(v[0]), zs))
                 ra, rb = np.array([ra]), np.array([rb])
             else:
-                ra, rb, rates = law.vector_coefficients(v, zs)
+                ra, rb, rates = law.vector_coefficients(v, zs, patch)
             for got, ref in ((a, ra), (b, rb), (dz[3:], rates)):
                 scale = max(1e-300, float(np.max(np.abs(ref))))
                 worst = max(worst, float(np.max(np.abs(got - ref))) / scale)
