@@ -384,8 +384,8 @@ def patch_factors(kind, v0, v1, v2):
     k_xy = f * speed / s if s > 0.0 else df
     if w > 0.0:
         return k_xy, t * speed / w
-    t_far = contensou_speeds(kind, 1.0, 1e-12)[1]  # pure sliding: eps t(eps), eps -> inf
-    return k_xy, t_far * 1e12
+    # pure sliding: eps t(eps) as eps -> inf, t ~ 1 / (4 eps), 1 / (5 eps), 1 / (2 eps)
+    return k_xy, 0.2 if kind == HERTZ else 0.5 if kind == RING else 0.25
 
 
 @njit(cache=True)

@@ -58,7 +58,7 @@ from ..core.moreau_jean import solve_step
 from ..errors import IntegrationError, ModelError
 from ..limits import ZENO_LIMIT
 from .events import EventRecord
-from .steppers import JAC_FACTOR_MAX
+from .steppers import bound_jacobian_factor
 
 __all__ = ["RigidContactRun", "RigidFaceWarning", "check_model", "GAP_TOL", "SPEED_TOL",
            "ACCUMULATION_RISE"]
@@ -884,15 +884,12 @@ class RigidContactRun:
         solver = self.method.solver_class()(self.fun, t, y, t_bound, rtol=self.rtol,
                                             atol=self.atol, max_step=self.max_step)
         u0 = self._user_values(t, y)
-        factor = getattr(solver, "jac_factor", None)  # (an implicit method's: bounded as
-        while solver.status == "running":  # run.steppers bounds it)
+        while solver.status == "running":
             t_old = solver.t
-            if factor is not None:
-                np.minimum(factor, JAC_FACTOR_MAX, out=factor)
+            bound_jacobian_factor(solver)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 message = solver.step()
-                factor = getattr(solver, "jac_factor", None)
             if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
                 raise IntegrationError(f"{self.method.name} failed after t = {t_old:.6g} "
                                        f"s: {message}")

@@ -38,6 +38,14 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 JAC_FACTOR_MAX = 1e3
 
 
+def bound_jacobian_factor(solver) -> None:
+    """Bound an implicit scipy solver's finite-difference Jacobian step factor
+    (``jac_factor``; nothing for the others) at :data:`JAC_FACTOR_MAX`, before its step."""
+    factor = getattr(solver, "jac_factor", None)
+    if factor is not None:
+        np.minimum(factor, JAC_FACTOR_MAX, out=factor)
+
+
 def _rk4_step(rhs, t, y, f0, h):
     """One classical Runge-Kutta step of length ``h`` from ``(t, y)`` (``f0 = rhs(t, y)``)."""
     k2 = rhs(t + 0.5 * h, y + 0.5 * h * f0)
@@ -199,9 +207,7 @@ class _ScipyStepper:
     def step(self):
         solver, run = self.solver, self.run
         self.t_old, self.y_old = solver.t, solver.y.copy()
-        factor = getattr(solver, "jac_factor", None)
-        if factor is not None:  # (an implicit method's finite-difference Jacobian)
-            np.minimum(factor, JAC_FACTOR_MAX, out=factor)
+        bound_jacobian_factor(solver)
         message = solver.step()
         if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
             if not np.all(np.isfinite(solver.y)) or "step size" in str(message):

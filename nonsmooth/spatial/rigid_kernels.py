@@ -14,25 +14,15 @@ microseconds.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
 from ..contact.geometry import MAX_POINTS, pair_geometry
 from ..contact.shapes import BOX, PLANE, SPHERE
+from .contact_kernels import _axis, _centre, _tangents
 from .kernels import _KIN, _kinematics
 
 __all__ = ["rigid_rows_into", "deepest_points"]
-
-
-@njit(cache=True, _nrt=False)
-def _centre(kin, i, o, pos):
-    """Body ``i``'s point at ``o`` (3,; body axes) in world coordinates into ``pos`` (3,),
-    as ``r_i + R_i o``."""
-    k = kin[i]
-    for j in range(3):
-        pos[j] = k[9 + j] + (k[3 * j] * o[0] + k[3 * j + 1] * o[1] + k[3 * j + 2] * o[2])
 
 
 @njit(cache=True, _nrt=False)
@@ -50,22 +40,13 @@ def _points(ir, fr, kin, margin, centres, pts):
 
 @njit(cache=True, _nrt=False)
 def _axes(n, axes):
-    """The point's axes ``(n, t_1, t_2)`` into ``axes`` (3, 3): ``t_1`` along ``n x e``, ``e``
-    the world axis least aligned with ``n`` (the first of equals), ``t_2 = n x t_1``."""
-    m = 0
-    for j in range(1, 3):
-        if abs(n[j]) < abs(n[m]):
-            m = j
-    e0, e1, e2 = (1.0 if m == 0 else 0.0), (1.0 if m == 1 else 0.0), (1.0 if m == 2 else 0.0)
-    t0, t1, t2 = n[1] * e2 - n[2] * e1, n[2] * e0 - n[0] * e2, n[0] * e1 - n[1] * e0
-    norm = math.sqrt(t0 * t0 + t1 * t1 + t2 * t2)
-    t0, t1, t2 = t0 / norm, t1 / norm, t2 / norm
+    """The point's axes ``(n, t_1, t_2)`` into ``axes`` (3, 3): the contacts' tangents
+    (``contact_kernels._tangents`` along ``_axis``, ``spatial.contact.tangents``)."""
+    t0, t1, t2, u0, u1, u2 = _tangents(n[0], n[1], n[2], _axis(n[0], n[1], n[2]))
     for j in range(3):
         axes[0, j] = n[j]
     axes[1, 0], axes[1, 1], axes[1, 2] = t0, t1, t2
-    axes[2, 0] = n[1] * t2 - n[2] * t1
-    axes[2, 1] = n[2] * t0 - n[0] * t2
-    axes[2, 2] = n[0] * t1 - n[1] * t0
+    axes[2, 0], axes[2, 1], axes[2, 2] = u0, u1, u2
 
 
 @njit(cache=True, _nrt=False)
