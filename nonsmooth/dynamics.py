@@ -38,7 +38,15 @@ from .core.layout import (
     plan_offsets,
     vector_offsets,
 )
-from .core.status import COINCIDENT, JAMMED, NO_LOAD, NONFINITE, SINGULAR, UNCERTIFIED
+from .core.status import (
+    COINCIDENT,
+    GENERAL,
+    JAMMED,
+    NO_LOAD,
+    NONFINITE,
+    SINGULAR,
+    UNCERTIFIED,
+)
 from .errors import (
     ModelError,
 )
@@ -228,6 +236,7 @@ class Dynamics:
         # alone after the system's own terms for any other system
         self._plan = None
         self._fast = None  # the planar kernel's constant arguments (_compile_plan)
+        self._family_evaluate = None  # (CompiledFamily.evaluator's call, M) (_compile_plan)
         self._generated = None  # a GeneralizedSystem's compiled-terms kernel (_compile_plan)
         self._generated_module = None
         self._family = None  # the family's compiled entry points (compiled_family())
@@ -333,6 +342,16 @@ class Dynamics:
                 # run's blocks of the plan as the planar family has them
                 self._family = sysm.compiled_family(self._size, run_blocks=self._run_blocks,
                                                     home=self._plan)
+            self._family_evaluate = self._family_evaluator()
+
+    def _family_evaluator(self):
+        """``(call, M)``: a single evaluation by the family's own compiled code (the phases':
+        nothing more to compile for it) instead of the system's terms and the allocating
+        stage (``CompiledFamily.evaluator``), with the constant mass matrix; or None."""
+        if self._family is None or self._generated is not None:
+            return None
+        call = self._family.evaluator(self._plan, self._Wt)
+        return None if call is None else (call, self.system.constant_mass)
 
     def _norm_groups(self, tables) -> tuple[bool, list | None, list]:
         """``(general, norms, rad_rows)``: whether some pair has norm loads other than one
@@ -486,7 +505,18 @@ class Dynamics:
                                       asc(q, float), asc(v, float),
                                       self._zero_z if z is None else asc(z, float),
                                       asc(modes, float), asc(faces, float), out)
+            elif self._family_evaluate is not None:  # the family's own (the spatial one's)
+                call, M = self._family_evaluate
+                status = call(float(t), asc(q, float), asc(v, float),
+                              self._zero_z if z is None else asc(z, float), asc(modes, float),
+                              asc(faces, float), out)
+                if status:  # not OK (a pivot below its tolerance, ...): the terms and the
+                    status = GENERAL  # allocating stage decide, and name a failure
             else:
+                status = GENERAL
+            if status == GENERAL:  # the system's terms and the allocating stage: for a system
+                # without a compiled evaluation, or where its runtime-free stage declined
+                # (LAPACK's certificate, a large system); compiled when first needed
                 status, T, U = self._call_kernel(t, q, v, modes, faces, z, out)
                 M = None if T is None else T.M
             if not status:

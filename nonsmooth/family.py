@@ -169,6 +169,14 @@ class CompiledFamily:
         into ``out``); returns the kernels' status (where :attr:`steps_compiled`)."""
         raise NotImplementedError
 
+    def evaluator(self, plan: np.ndarray, Wt: np.ndarray):
+        """A single evaluation in one compiled call, ``call(t, q, v, z, modes, faces, out) ->
+        status`` (the statuses of ``core.status``), sharing the phases' compiled code; or None.
+        ``Dynamics`` takes its ``OK`` evaluations; without it, or for any other status, it
+        evaluates the system's terms and the allocating compiled stage (which decide and name
+        a failure). Optional."""
+        return None
+
     def warm(self, what: str) -> None:  # noqa: B027 - optional: a family that loads lazily
         """Load (or compile, announced) the entry points of ``what`` (``"dop853"``,
         ``"fixed"``: a method's ``run.methods.Method.compiled_phase``) before their first

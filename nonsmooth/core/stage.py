@@ -442,7 +442,7 @@ def _count_sticking(plan, modes):
     """The number of sticking Coulomb pairs (the laws' kinds from the plan)."""
     p = int(plan[H_P])
     o_law = plan_offsets(p, 0, 0)[P_LAW]
-    nk = 0
+    nk = np.int64(0)  # (not the literal 0: numba would also compile its callees for it)
     for i in range(p):
         if plan[o_law + i] == COULOMB and modes[i] == 0.0:
             nk += 1
@@ -460,7 +460,7 @@ def _stick_counts(plan, modes, p_rows):
         return nk, p - nk
     o_law = plan_offsets(p, 0, 0)[P_LAW]
     o_dim = vector_offsets(p, int(plan[H_K]), int(plan[H_M]), p_rows)[1]
-    nk, ns = 0, 0
+    nk, ns = np.int64(0), np.int64(0)  # (not literals: as in _count_sticking)
     for i in range(p):
         if plan[o_law + i] == COULOMB and modes[i] == 0.0:
             nk += int(plan[o_dim + i])
@@ -765,7 +765,8 @@ def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial,
         return True
     _radial_loads(X[:, 0], rad_rows, Rad)  # start: the loads without friction
     return _load_iteration(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c,
-                           Rad, mag, Kw, rhs, False, plan, rad_rows, E1, E2)
+                           Rad, mag, Kw, rhs, np.bool_(False), plan, rad_rows, E1, E2)  # (one
+    # compilation for both callers: not a literal)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -880,11 +881,11 @@ def acceleration_stage(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping
     if size <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
-        X = R
     elif _is_diagonal(M):
-        X = _schur_solve(M, K, R, n)
+        R[:, :] = _schur_solve(M, K, R, n)
     else:
-        X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
+        R[:, :] = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
+    X = R  # (in R whichever the solve: one layout, one compilation of what takes X)
     _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
     status = _certify_bound(mats[0], mats[1], plan[H_JAM])
@@ -1394,7 +1395,7 @@ def _loads_norms(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, plan, x, N_
     n_groups, o_groups = _norm_tail(plan)
     _norm_loads(X[:, 0], plan, n_groups, o_groups, Rad)
     return _load_iteration(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c,
-                           Rad, mag, Kw, rhs, True, plan, plan[:0], E1, E2)
+                           Rad, mag, Kw, rhs, np.bool_(True), plan, plan[:0], E1, E2)
 
 
 @njit(cache=True, _nrt=False)
@@ -1516,11 +1517,11 @@ def acceleration_stage_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_d
     if size <= SMALL_LU:
         if not _lu_solve(K, R):
             return SINGULAR
-        X = R
     elif _is_diagonal(M):
-        X = _schur_solve(M, K, R, n)
+        R[:, :] = _schur_solve(M, K, R, n)
     else:
-        X = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
+        R[:, :] = np.linalg.solve(K, R)  # raises LinAlgError when singular: the caller names it
+    X = R  # (in R whichever the solve: one layout, one compilation of what takes X)
     _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
     status = _certify_bound(mats[0], mats[1], plan[H_JAM])

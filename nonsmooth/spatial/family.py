@@ -73,9 +73,10 @@ class SpatialFamily(CompiledFamily):
         if U is None:
             U = np.zeros((k, it.shape[0], 3))
         out = np.empty((k, self.size + 2))
-        row, status = spatial_evaluate_batch(*self.data[:3], U, *self.data[3:], plan, Wt, ts,
-                                             np.ascontiguousarray(Q), np.ascontiguousarray(V),
-                                             np.ascontiguousarray(Z), modes, faces, out)
+        Q = np.ascontiguousarray(Q)
+        row, status = spatial_evaluate_batch(*self.data[:3], U, *self.data[3:], plan, Wt, ts, Q,
+                                             np.ascontiguousarray(V), np.ascontiguousarray(Z),
+                                             modes, faces, self._contact_potentials(Q), out)
         return out[:, :-2], (out[:, -2], out[:, -1]), row, status
 
     steps_compiled = True
@@ -88,10 +89,39 @@ class SpatialFamily(CompiledFamily):
             ctx = self.cache["step"] = self._ctx(plan, Wt)
         return spatial_fixed_step(ctx, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out)
 
-    def potentials(self, times, Q):
-        from .kernels import spatial_potentials
+    def evaluator(self, plan, Wt):
+        """``spatial_evaluate_into`` over the family's tables: a model without user
+        functions or contacts (whose Python path names their values and preloads)."""
+        from .contact_kernels import CONTACT
+        from .kernels import spatial_evaluate_into
 
-        return spatial_potentials(*self.data[:3], np.ascontiguousarray(Q))
+        it = self.data[0]
+        if self.calls_back or np.any(it[:, 0] == CONTACT):
+            return None
+        ft, bt, M, block3 = self.data[1:]
+        U = np.zeros((it.shape[0], 3))
+
+        def call(t, q, v, z, modes, faces, out):
+            return spatial_evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes,
+                                         faces, out)
+
+        return call
+
+    def potentials(self, times, Q):
+        from .kernels import spatial_element_potentials
+
+        Q = np.ascontiguousarray(Q)
+        return spatial_element_potentials(*self.data[:3], Q, self._contact_potentials(Q))
+
+    def _contact_potentials(self, Q) -> np.ndarray:
+        """The contacts' elastic energy (J) at the rows ``Q`` (k, n_q), zeros without contacts
+        (whose kernels are then not compiled)."""
+        from .contact_kernels import CONTACT
+        from .kernels import spatial_contact_potentials
+
+        if not np.any(self.data[0][:, 0] == CONTACT):
+            return np.zeros(Q.shape[0])
+        return spatial_contact_potentials(*self.data[:3], Q)
 
     def warm(self, what):
         from . import phases  # noqa: F401 - loads (or compiles, announced) the entry points

@@ -79,7 +79,9 @@ from .tables import (
 
 prebuilt.prepare()
 
-__all__ = ["spatial_evaluate", "spatial_evaluate_batch", "spatial_potentials", "workspace",
+__all__ = ["spatial_evaluate", "spatial_evaluate_batch", "spatial_potentials",
+           "spatial_contact_potentials", "spatial_element_potentials", "spatial_evaluate_into",
+           "workspace",
            "spatial_terms", "spatial_friction_terms"]
 
 #: Floats per body in the kinematics scratch: ``R`` (9), ``r, u, omega (world), omega'``
@@ -632,12 +634,11 @@ def _friction_into(it, ft, kin, W, bias):
 
 
 @njit(cache=True, _nrt=False)
-def _potential(it, ft, bt, N, kin, q, pts, vol):
-    """Gravity's, the springs' and the contacts' potential energy (J) at the kinematics ``kin``
-    (``q`` for the winding coordinates; ``pts`` the contacts' geometry buffer,
-    ``contact_kernels.MAX_POINTS + 1`` rows, ``vol`` the volumetric law's,
-    ``contact_kernels.VOLUME_BUFFER`` floats)."""
-    V = contact_potential(it, ft, kin, pts, vol)
+def _element_potential(it, ft, bt, N, kin, q, V):
+    """``V`` (J) plus gravity's and the springs' potential energy at the kinematics ``kin``
+    (``q`` for the winding coordinates); ``V`` the contacts' (:func:`contact_potential`) or 0,
+    added first. Apart from it, a model without contacts
+    compiles none of the contacts' geometry for its energies (:func:`spatial_potentials`)."""
     for e in range(it.shape[0]):
         kind = it[e, 0]
         if kind == GRAVITY:
@@ -872,6 +873,16 @@ def spatial_evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, face
 
 
 @njit(cache=True)
+def spatial_evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out):
+    """One evaluation (terms and the runtime-free stage, :func:`_evaluate_into`) in a
+    workspace made here: the phases' compiled code, without the allocating stage (``GENERAL``:
+    the caller's general path decides)."""
+    ws, iw = workspace(it, plan)
+    return _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws,
+                          iw)
+
+
+@njit(cache=True)
 def spatial_terms(it, ft, bt, U, t, q, v, m):
     """The terms ``(f (6 N,), phi, phi_t, gamma (m,), G (m, 6 N), P_applied, P_damping,
     error)`` at ``(t, q, v)`` (for the tests' comparison with the Python path)."""
@@ -946,14 +957,24 @@ def _derivative(y, out, dy, N, n_q, m, p, k, n_z, p_rows):
         dy[i] = 0.0
 
 
-@njit(cache=True, _nrt=False)
-def _spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+@njit(cache=True)
+def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+    """``dy/dt`` at ``(t, y)`` with the user values at the workspace's end (filled by the
+    caller); the allocating path where the runtime-free stage declines (``GENERAL``: a mass
+    that is not block diagonal above ``core.stage.SMALL_LU`` rows, a load equation whose
+    certificate needs eigenvalues). Returns the evaluation's status."""
+    n_el = it.shape[0]
+    U = ws[ws.size - 3 * n_el:].reshape(n_el, 3)
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     N = n // 6
     n_q = _n_q(it, N)
-    status = _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
-                            y[n_q + n + N_WORK:], modes, faces, out, ws, iw)
+    q, v, z = y[:n_q], y[n_q:n_q + n], y[n_q + n + N_WORK:]
+    status = _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out,
+                            ws, iw)
+    if status == GENERAL:
+        status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
+                                   ws)
     if status == OK:
         _derivative(y, out, dy, N, n_q, m, p, k, n_z, plan_rows(plan))
         if n_q > 7 * N:  # the kinematics the evaluation left in the workspace
@@ -963,43 +984,18 @@ def _spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out
 
 
 @njit(cache=True)
-def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
-    """``dy/dt`` at ``(t, y)`` with the user values at the workspace's end (filled by the
-    caller); the allocating path where the runtime-free stage declines. Returns the
-    evaluation's status."""
-    n_el = it.shape[0]
-    U = ws[ws.size - 3 * n_el:].reshape(n_el, 3)
-    status = _spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws,
-                              iw)
-    if status == GENERAL:
-        n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
-                           int(plan[H_NZ]))
-        N = n // 6
-        n_q = _n_q(it, N)
-        status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, y[:n_q], y[n_q:n_q + n],
-                                   y[n_q + n + N_WORK:], modes, faces, out, ws)
-        if status == OK:
-            _derivative(y, out, dy, N, n_q, m, p, k, n_z, plan_rows(plan))
-            if n_q > 7 * N:
-                o_kin = _terms_size(n, _rows_written(it, m), plan_rows(plan))
-                _winding_rates(it, ft, ws[o_kin:o_kin + (N + 1) * _KIN].reshape(N + 1, _KIN),
-                               dy)
-    return status
-
-
-@njit(cache=True)
-def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, modes, faces, out):
+def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, modes, faces, V0,
+                           out):
     """The evaluations at the rows ``(ts (k,), Q (k, n_q), V (k, 6 N), Z, U (k, n_el, 3))``
     into ``out`` (k, size + 2): each row's evaluation, then its kinetic ``v M v / 2`` and
-    potential energy (J). Returns ``(row, status)`` of the first row that is not ``OK``
-    (``(-1, OK)`` if none)."""
+    potential energy (J), the latter from the contacts' ``V0`` (k,)
+    (:func:`spatial_contact_potentials`, or zeros). Returns ``(row, status)`` of the first row
+    that is not ``OK`` (``(-1, OK)`` if none)."""
     ws, iw = workspace(it, plan)
     n = int(plan[H_N])
     N = n // 6
     size = out.shape[1] - 2
     kin = np.empty((N + 1, _KIN))
-    pts = np.empty((MAX_POINTS + 1, 7))
-    vol = np.empty(VOLUME_BUFFER)
     for r in range(ts.size):
         row = out[r]
         status = _evaluate(it, ft, bt, U[r], M, block3, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
@@ -1014,13 +1010,20 @@ def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, mode
             kinetic += V[r, a] * acc
         row[size] = 0.5 * kinetic
         _kinematics(N, Q[r], V[r], kin)
-        row[size + 1] = _potential(it, ft, bt, N, kin, Q[r], pts, vol)
+        row[size + 1] = _element_potential(it, ft, bt, N, kin, Q[r], V0[r])
     return -1, OK
 
 
 @njit(cache=True)
 def spatial_potentials(it, ft, bt, Q):
-    """The potential energy (J) at the rows ``Q (k, n_q)``."""
+    """The potential energy (J) at the rows ``Q (k, n_q)``: the contacts' and the elements'."""
+    return spatial_element_potentials(it, ft, bt, Q, spatial_contact_potentials(it, ft, bt, Q))
+
+
+@njit(cache=True)
+def spatial_contact_potentials(it, ft, bt, Q):
+    """The contacts' elastic energy (J) at the rows ``Q (k, n_q)``
+    (:func:`~nonsmooth.spatial.contact_kernels.contact_potential`)."""
     N = bt.shape[0]
     kin = np.empty((N + 1, _KIN))
     zero = np.zeros(6 * N)
@@ -1029,7 +1032,22 @@ def spatial_potentials(it, ft, bt, Q):
     vol = np.empty(VOLUME_BUFFER)
     for r in range(Q.shape[0]):
         _kinematics(N, Q[r], zero, kin)
-        V[r] = _potential(it, ft, bt, N, kin, Q[r], pts, vol)
+        V[r] = contact_potential(it, ft, kin, pts, vol)
+    return V
+
+
+@njit(cache=True)
+def spatial_element_potentials(it, ft, bt, Q, V0):
+    """``V0`` (k,) plus gravity's and the springs' potential energy (J) at the rows ``Q (k,
+    n_q)``: with the contacts' ``V0`` (:func:`spatial_contact_potentials`) the total, with
+    zeros the elements'. (A model without contacts compiles none of their geometry.)"""
+    N = bt.shape[0]
+    kin = np.empty((N + 1, _KIN))
+    zero = np.zeros(6 * N)
+    V = np.empty(Q.shape[0])
+    for r in range(Q.shape[0]):
+        _kinematics(N, Q[r], zero, kin)
+        V[r] = _element_potential(it, ft, bt, N, kin, Q[r], V0[r])
     return V
 
 

@@ -652,11 +652,12 @@ class SpatialSystem(System):
         (:attr:`compiled_terms`), else :meth:`python_potential`."""
         if not self.compiled_terms:
             return self.python_potential(t, q)
-        from .kernels import spatial_potentials
+        from .kernels import spatial_element_potentials
 
-        tab = self.kernel_tables
+        tab = self.kernel_tables  # (no contact rows: their energy is added below)
         Q = np.ascontiguousarray(q, dtype=float).reshape(1, -1)
-        V = float(spatial_potentials(tab.ints, tab.floats, tab.bodies, Q)[0])
+        V = float(spatial_element_potentials(tab.ints, tab.floats, tab.bodies, Q,
+                                             np.zeros(1))[0])
         return V + self._contact_energy(q) if self._contacts else V
 
     def python_potential(self, t, q):

@@ -919,3 +919,33 @@ def test_the_bundled_friction_arm_runs_on_the_compiled_stage(monkeypatch):
     scale = 1.0 + np.max(np.abs(python.y))
     assert np.max(np.abs(compiled.y - python.y)) <= 1e-10 * scale
     assert np.max(np.abs(compiled.N - python.N)) <= 1e-8 * (1.0 + np.max(np.abs(python.N)))
+
+
+@pytest.mark.parametrize("make", [spatial_double_pendulum.build, _ball, _hooke],
+                         ids=["double pendulum", "spherical friction", "universal friction"])
+def test_a_single_evaluation_is_the_familys_compiled_evaluation(make, monkeypatch):
+    """A model without user functions or contacts is evaluated by the family's own compiled
+    evaluation (``SpatialFamily.evaluator``: the phases' code, not the terms and the allocating
+    stage), equal to the general path; where its runtime-free stage declines (``GENERAL``),
+    the terms and the allocating stage take that evaluation, with the same result."""
+    from nonsmooth.core.status import GENERAL
+
+    model = make()
+    system = model.compile() if isinstance(model, SpatialModel) else model.system
+    q0, v0 = (system.model.initial_state() if isinstance(model, SpatialModel)
+              else (model.q0, model.v0))
+    dyn = Dynamics(system)
+    assert dyn._family_evaluate is not None
+    modes, faces = np.ones(system.n_pairs), np.ones(len(system.abs_rows))
+    ref = dyn._evaluate_general(0.3, q0, v0, modes, faces)
+    _assert_same_evaluation(dyn._evaluate_compiled(0.3, q0, v0, modes, faces), ref, "family")
+    called = []
+    call, M = dyn._family_evaluate
+
+    def declining(*args):
+        called.append(call(*args))
+        return GENERAL
+
+    dyn._family_evaluate = (declining, M)
+    _assert_same_evaluation(dyn._evaluate_compiled(0.3, q0, v0, modes, faces), ref, "declined")
+    assert called == [0]
