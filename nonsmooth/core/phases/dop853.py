@@ -291,7 +291,9 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         if status != OK:
             return DECLINED, 0, evals, 0, 0
     k = k0
-    pause = False  # a vector plan's refresh pending: the run evaluates the outputs first
+    # a vector plan's refresh pending: the run evaluates the outputs first (np.bool_, not the
+    # literal False: numba would also compile _limit for the literal)
+    pause = np.bool_(False)
     while True:
         status = _limit(t, t_end, evals, pause_after, max_evaluations, pause)
         if status >= 0:
