@@ -92,11 +92,10 @@ class SpatialFamily(CompiledFamily):
     def evaluator(self, plan, Wt):
         """``spatial_evaluate_into`` over the family's tables: a model without user
         functions or contacts (whose Python path names their values and preloads)."""
-        from .contact_kernels import CONTACT
         from .kernels import spatial_evaluate_into
 
         it = self.data[0]
-        if self.calls_back or np.any(it[:, 0] == CONTACT):
+        if self.calls_back or self._has_contacts():
             return None
         ft, bt, M, block3 = self.data[1:]
         U = np.zeros((it.shape[0], 3))
@@ -116,12 +115,17 @@ class SpatialFamily(CompiledFamily):
     def _contact_potentials(self, Q) -> np.ndarray:
         """The contacts' elastic energy (J) at the rows ``Q`` (k, n_q), zeros without contacts
         (whose kernels are then not compiled)."""
-        from .contact_kernels import CONTACT
         from .kernels import spatial_contact_potentials
 
-        if not np.any(self.data[0][:, 0] == CONTACT):
+        if not self._has_contacts():
             return np.zeros(Q.shape[0])
         return spatial_contact_potentials(*self.data[:3], Q)
+
+    def _has_contacts(self) -> bool:
+        """Whether the tables have contact rows (``contact_kernels.CONTACT``)."""
+        from .contact_kernels import CONTACT
+
+        return bool(np.any(self.data[0][:, 0] == CONTACT))
 
     def warm(self, what):
         from . import phases  # noqa: F401 - loads (or compiles, announced) the entry points
