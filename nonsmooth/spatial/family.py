@@ -90,19 +90,21 @@ class SpatialFamily(CompiledFamily):
         return spatial_fixed_step(ctx, t, y, f, h, t_next, modes, faces, rk4, y_new, f_new, out)
 
     def evaluator(self, plan, Wt):
-        """``spatial_evaluate_into`` over the family's tables: a model without user
+        """The phases' evaluation (``kernels._evaluate_into``, the compilation they use) over
+        the family's tables, in a workspace made once for ``plan``: a model without user
         functions or contacts (whose Python path names their values and preloads)."""
-        from .kernels import spatial_evaluate_into
+        from .kernels import _evaluate_into, workspace
 
         it = self.data[0]
         if self.calls_back or self._has_contacts():
             return None
         ft, bt, M, block3 = self.data[1:]
         U = np.zeros((it.shape[0], 3))
+        ws, iw = workspace(it, plan)
 
         def call(t, q, v, z, modes, faces, out):
-            return spatial_evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes,
-                                         faces, out)
+            return _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
+                                  out, ws, iw)
 
         return call
 

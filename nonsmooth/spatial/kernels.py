@@ -80,8 +80,7 @@ from .tables import (
 prebuilt.prepare()
 
 __all__ = ["spatial_evaluate", "spatial_evaluate_batch", "spatial_potentials",
-           "spatial_contact_potentials", "spatial_element_potentials", "spatial_evaluate_into",
-           "workspace",
+           "spatial_contact_potentials", "spatial_element_potentials", "workspace",
            "spatial_terms", "spatial_friction_terms"]
 
 #: Floats per body in the kinematics scratch: ``R`` (9), ``r, u, omega (world), omega'``
@@ -870,16 +869,6 @@ def spatial_evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, face
     """One whole evaluation (terms and acceleration stage) in a workspace made here."""
     ws, iw = workspace(it, plan)
     return _evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw)
-
-
-@njit(cache=True)
-def spatial_evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out):
-    """One evaluation (terms and the runtime-free stage, :func:`_evaluate_into`) in a
-    workspace made here: the phases' compiled code, without the allocating stage (``GENERAL``:
-    the caller's general path decides)."""
-    ws, iw = workspace(it, plan)
-    return _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws,
-                          iw)
 
 
 @njit(cache=True)
