@@ -31,7 +31,7 @@ _STATE = {"installed": False,
 PACKAGE = ("nonsmooth: compiling the kernels this run needs (once per machine and numba "
            "version; cached on disk) ...")
 MODEL = ("nonsmooth: compiling the kernel of {name} (once per machine for this model; about "
-         "30 s) ...")
+         "a minute) ...")
 
 
 def _kind(module: str) -> tuple[str, str] | None:
