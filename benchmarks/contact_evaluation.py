@@ -16,7 +16,7 @@ stick), at Hertz's static penetration:
   bias by the contact point's motion, a central difference: two more geometry evaluations per
   contact).
 
-Timed: ``spatial.kernels._spatial_dy_into``, the call the compiled DOP853 and RK4 phases make
+Timed: ``spatial.kernels._spatial_dy``, the call the compiled DOP853 and RK4 phases make
 at every stage (kinematics, the contacts' forces, rows and gaps, the acceleration stage with
 the friction), in a compiled loop of 100 000 calls, best of N repeats. Side by side: MuJoCo on
 the same ten balls on a plane (``mj_forward`` from Python, its pyramidal friction cones and
@@ -67,7 +67,7 @@ def scene(speed: float) -> SpatialModel:
 
 
 def compiled_args(mdl: SpatialModel, mode: float):
-    """``(args, gap_offset)``: the arguments of ``spatial.kernels._spatial_dy_into`` at the
+    """``(args, gap_offset)``: the arguments of ``spatial.kernels._spatial_dy`` at the
     model's initial state, every contact closed at rest (impact speed 0) and every friction
     pair in ``mode`` (0 stick, 1 or 2 slip), and where the contacts' gaps sit in its buffer."""
     system = mdl.compile()
@@ -80,8 +80,8 @@ def compiled_args(mdl: SpatialModel, mode: float):
     y = np.concatenate((q, v, np.zeros(5), np.zeros(len(system.contact_names))))
     out = np.empty(dyn.buffer_size)
     modes = np.full(len(system.pairs), mode)
-    args = (it, ft, fam.data[2], np.zeros((it.shape[0], 3)), *fam.data[3:], plan, dyn.Wt, 0.0,
-            y, modes, np.zeros(0), out, np.empty_like(y), ws, iw)
+    args = (it, ft, fam.data[2], *fam.data[3:], plan, dyn.Wt, 0.0, y, modes, np.zeros(0), out,
+            np.empty_like(y), ws, iw)
     return args, dyn.gap_offset
 
 
@@ -129,7 +129,7 @@ def main(argv=None):
                                ("sticking (10 contacts stuck)", 0.0, 0.0)):
         cargs, o_gap = case(speed, mode)
         us = 1e6 * best(_spatial_loop, cargs, args.repeat, CALLS)
-        gaps = cargs[12][o_gap:o_gap + N_BALLS]
+        gaps = cargs[11][o_gap:o_gap + N_BALLS]
         assert np.all(gaps < 0.0), "the contacts are not closed"
         rows.append((label, us, mujoco_us(args.repeat, speed)))
     print(f"{'case':<36}{'nonsmooth us':>14}{'MuJoCo us':>12}{'ratio':>8}{'target':>10}")

@@ -11,7 +11,7 @@ Cases:
 * a chain of four rods on revolute joints (each hinge axis turned 1 rad from the last about
   the rod, so the motion is spatial), at rest, tilted: 4 bodies, 24 velocities, 20
   constraint rows (the Delassus solve of the block-diagonal mass, ``core.linalg._block_schur``):
-  ``spatial.kernels._spatial_dy_into``, the call the compiled phases make at every stage;
+  ``spatial.kernels._spatial_dy``, the call the compiled phases make at every stage;
 * the same chain in MuJoCo (``mujoco.mj_forward``: four hinges in joint coordinates, the
   forward dynamics of one RK4 stage; called from Python, so about 0.3 us of it is the call);
 * the spatial double pendulum (``models/spatial_double_pendulum.py``, 2 bodies, 10 rows);
@@ -89,12 +89,11 @@ def chain_mjcf() -> str:
 
 
 @njit
-def _spatial_loop(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw,
-                  calls):
+def _spatial_loop(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw, calls):
     status = 0
-    for _ in range(calls):
-        status |= sk._spatial_dy_into(it, ft, bt, U, M, block3, plan, Wt, t, y, modes, faces,
-                                      out, dy, ws, iw)
+    for _ in range(calls):  # (no user functions: their values, zeros, at the workspace's end)
+        status |= sk._spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy,
+                                 ws, iw)
     return status
 
 
@@ -122,8 +121,7 @@ def spatial_case(model):
     y = np.concatenate((q, v, np.zeros(5)))
     out = np.empty(dyn.buffer_size)
     fam = system.compiled_family(dyn.buffer_size)
-    args = (tab.ints, tab.floats, tab.bodies, np.zeros((tab.ints.shape[0], 3)), *fam.data[3:],
-            plan, dyn.Wt, 0.0, y, np.zeros(0),
+    args = (tab.ints, tab.floats, tab.bodies, *fam.data[3:], plan, dyn.Wt, 0.0, y, np.zeros(0),
             np.zeros(0), out, np.empty_like(y), ws, iw)
     return system, args
 

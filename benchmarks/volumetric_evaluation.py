@@ -10,7 +10,7 @@ phase.
 The scene: a box (0.2 x 0.12 x 0.08 m, 2 kg) turned by 30 degrees about its long axis so that
 one long edge presses 0.1 mm into the plane (the volume of interference is a prism under the
 edge: the edge regime), moving and turning, Coulomb friction sliding. Timed:
-``spatial.kernels._spatial_dy_into`` (the call the compiled DOP853 and RK4 phases make at every
+``spatial.kernels._spatial_dy`` (the call the compiled DOP853 and RK4 phases make at every
 stage: kinematics, the contact's volume, force, rolling resistance, friction rows, the
 acceleration stage), in a compiled loop of 100 000 calls, best of N repeats; the same with
 ``Hertz(K=...)`` at the box's corners (two points in the edge regime); MuJoCo's ``mj_forward``
@@ -87,7 +87,7 @@ def main(argv=None) -> None:
                               ("Hertz at the corners", False)):
         cargs, o_gap = case(volumetric)
         us = 1e6 * best(_spatial_loop, cargs, args.repeat, CALLS)
-        assert cargs[12][o_gap] < 0.0, "the contact is not closed"
+        assert cargs[11][o_gap] < 0.0, "the contact is not closed"
         rows.append((label, us))
     mj = mujoco_us(args.repeat)
     print(f"{'case':<30}{'us/evaluation':>14}{'/ MuJoCo':>10}")
