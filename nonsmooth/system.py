@@ -869,9 +869,10 @@ class GeneralizedSystem(System):
         (:mod:`nonsmooth.generalized.generated`), or None without them."""
         if self.compiled is None:
             return None
-        from .generalized.generated import _key
+        from .generalized.generated import _key, small_stage
 
-        return _key(self.compiled.function, self.compiled.potential)
+        return _key(self.compiled.function, self.compiled.potential,
+                    small_stage(self.n_v, self.n_constraints, self.n_pairs))
 
     def check_compiled(self, t: float, q: np.ndarray, v: np.ndarray, rtol: float = 1e-9) -> None:
         """Raise ModelError when the compiled terms (``compiled``) differ from the callables at

@@ -42,7 +42,7 @@ __all__ = [
     "BATCH_ENERGIES",
     "H_N", "H_M", "H_P", "H_K", "H_STATE_MASS", "H_2ALPHA", "H_BETA2", "H_JAM", "H_NZ",
     "H_RADIAL", "N_HEADER", "HEADER_FIELDS", "N_LAW", "PATCH_SLOT", "PLAN_BLOCKS",
-    "plan_offsets",
+    "plan_offsets", "plan_rows",
     "VECTOR_BLOCKS", "vector_offsets", "RADIAL_NORMS", "N_GROUP", "norm_offsets",
     "plan_slices", "PlanBuilder",
     "KKT_FIELDS", "kkt_slices",
@@ -304,6 +304,17 @@ def vector_offsets(p, k, m, p_rows):
     v_enext = v_eref + p_rows
     v_stop = v_enext + p_rows
     return v_prows, v_dim, v_wrow, v_eref, v_enext, v_stop, v_stop + p
+
+
+def plan_rows(plan):
+    """The rows of ``W`` of a plan (``p_rows``): its vector tail's first entry, or ``p``
+    without a tail (every pair scalar: the plan ends at the scalar blocks, or two entries after
+    them in a phase's extended plan). Plain arithmetic: the kernels compile it."""
+    p, k, m = int(plan[H_P]), int(plan[H_K]), int(plan[H_M])
+    end = N_HEADER + (7 + N_LAW) * p + k + m  # plan_offsets(p, k, m)[-1]
+    if plan.size > end + 2:
+        return int(plan[end])
+    return p
 
 
 #: The header's ``radial`` of a plan whose pairs have general norm load terms

@@ -92,16 +92,7 @@ plan_offsets = njit(inline="always", _nrt=False)(layout.plan_offsets)
 vector_offsets = njit(inline="always", _nrt=False)(layout.vector_offsets)
 
 
-@njit(inline="always", _nrt=False)
-def plan_rows(plan):
-    """The rows of ``W`` of a plan (``p_rows``): its vector tail's first entry, or ``p``
-    without a tail (every pair scalar: the plan ends at the scalar blocks, or two entries after
-    them in a phase's extended plan; ``core.layout.vector_offsets``)."""
-    p, k, m = int(plan[H_P]), int(plan[H_K]), int(plan[H_M])
-    end = plan_offsets(p, k, m)[-1]
-    if plan.size > end + 2:
-        return int(plan[end])
-    return p
+plan_rows = njit(inline="always", _nrt=False)(layout.plan_rows)
 
 
 @njit(inline="always", _nrt=False)
@@ -167,7 +158,7 @@ def _regularized_dry(par, speed):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _bristle_law(par, v_T, z, z_at, a, b, dz):
+def _bristle_law(par, v_T, z, z_at, a, b, dz, patch=True):
     """The bristle law with dwell-time stiction (``friction/bristle.py``) on a pair's slip
     velocity ``v_T`` (d,; d = 1 for a scalar pair): ``F_T = -a N - b`` into ``a, b`` (d,), the
     rates of the bristle vector ``z[z_at:z_at + d]`` (m) and of the dwell state ``w =
@@ -185,7 +176,8 @@ def _bristle_law(par, v_T, z, z_at, a, b, dz):
     patch_factors``)
     in its bristle's rate, ``dz_r/dt = v_r - sigma0 |v| z_r / (k_r mu_st)``, and in its
     sliding part, ``(1 - beta) mu_d k_r v_r / max(|v|, eps)``: steady sliding gives Contensou's
-    coupled force and torque ``mu N c``, not a circle's."""
+    coupled force and torque ``mu N c``, not a circle's. ``patch`` None: a scalar pair's
+    caller, whose ``d`` is 1 (the patch's code is not compiled: numba prunes it)."""
     mu_s, mu_d, mu_v, v_s, sigma0, sigma1, tau_dw, eps = (par[0], par[1], par[2], par[3],
                                                           par[4], par[5], par[6], par[7])
     d = v_T.shape[0]
@@ -200,7 +192,7 @@ def _bristle_law(par, v_T, z, z_at, a, b, dz):
     mu_st = mu_d + (mu_s - mu_d) * w
     unit = mu_d / max(speed, eps)
     k_xy, k_spin = 1.0, 1.0
-    if d == 3 and par[PATCH_SLOT] > 0.0:
+    if patch is not None and d == 3 and par[PATCH_SLOT] > 0.0:
         k_xy, k_spin = patch_factors(int(par[PATCH_SLOT]), v_T[0], v_T[1], v_T[2])
     for r in range(d):
         k = k_spin if r == 2 else k_xy
@@ -426,7 +418,7 @@ def _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip
                 continue
         elif law[i] == BRISTLE:  # two states (z, w): its vector form at d = 1
             _bristle_law(law_par[i * N_LAW:(i + 1) * N_LAW], v_T[i:i + 1], z, int(z_at[i]),
-                         a_all[i:i + 1], b_all[i:i + 1], dz)
+                         a_all[i:i + 1], b_all[i:i + 1], dz, None)
         else:
             zi = z[int(z_at[i])] if z_at[i] >= 0 else 0.0
             a_all[i], b_all[i], rate = _smooth_law(int(law[i]),
@@ -754,12 +746,13 @@ def _load_scratch(vec, m, p, p_rows):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial, x, N_slip, c,
-           Rad, mag, Kw, rhs, plan, E1, E2):
+           Rad, mag, Kw, rhs, plan, E1, E2, pins=True):
     """The face-fixed normal loads with the radial loads by fixed-point iteration around them
     (:func:`_load_iteration`), into ``x`` (the KKT solution at the loads), ``N_slip``, ``c``
     and ``Rad`` (zeroed by the caller); ``mag, Kw, rhs`` scratch of shapes (k,), (k, k),
-    (k, 1), ``E1, E2`` (p,). Returns whether the iteration converged."""
-    if not radial:
+    (k, 1), ``E1, E2`` (p,). Returns whether the iteration converged. ``pins`` None: no radial
+    loads (the caller guarantees ``radial`` false; the iteration is not compiled)."""
+    if pins is None or not radial:
         _load_step(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, x, N_slip, c, Rad, mag,
                    Kw, rhs)
         return True
@@ -926,9 +919,11 @@ def _views(vec, m, p, k, n_z, ns, size, pr):
 
 @njit(cache=True, _nrt=False)  # a call: one compilation for every stage that takes it
 def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R, nk, ns,
-               p_rows):
+               p_rows, vector=True):
     """The stage up to the KKT system (``nk`` stick rows, ``ns`` slipping or smooth pairs,
-    ``p_rows`` rows of ``W``): kinematics, friction laws, ``K`` and ``R``."""
+    ``p_rows`` rows of ``W``): kinematics, friction laws, ``K`` and ``R``. ``vector`` None:
+    every pair is scalar (the caller guarantees it), and the vector pairs' code is not
+    compiled (numba prunes the branches on ``vector is not None``)."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     n_z = int(plan[H_NZ])
@@ -936,20 +931,20 @@ def _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx,
      powers) = _views(vec, m, p, k, n_z, ns, n + m + nk, p_rows)
     slip, stick = idx[:ns], idx[ns:ns + nk]
     _kinematics(G, v, phi_t, W, Gv, dphi, v_T)
-    if p_rows == p:
-        _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
-    else:
+    if vector is not None and p_rows != p:
         _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
                               slip, stick)
+    else:
+        _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
     _kkt(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all, b_all,
          slip, stick, K, R)
-    if p_rows != p:
+    if vector is not None and p_rows != p:
         _vector_columns(plan, W, a_all, slip, R)
 
 
 @njit(cache=True, _nrt=False)  # a call, not inlined: the stage of a small system stays small
 def _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, idx, K, R,
-                        nk, ns, p_rows):
+                        nk, ns, p_rows, vector=True):
     """:func:`_stage_kkt` for the Delassus solve: ``K`` by :func:`_kkt_delassus` (the same
     steps before it, kept apart so that the inlined stage of a small system is unchanged)."""
     (n, m, p, k, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
@@ -959,14 +954,14 @@ def _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, 
      powers) = _views(vec, m, p, k, n_z, ns, n + m + nk, p_rows)
     slip, stick = idx[:ns], idx[ns:ns + nk]
     _kinematics(G, v, phi_t, W, Gv, dphi, v_T)
-    if p_rows == p:
-        _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
-    else:
+    if vector is not None and p_rows != p:
         _vector_friction_laws(plan, mu, law, law_par, z_at, modes, v, v_T, z, a_all, b_all, dz,
                               slip, stick)
+    else:
+        _friction_laws(mu, law, law_par, z_at, modes, v_T, z, a_all, b_all, dz, slip, stick)
     _kkt_delassus(M, f, phi, gamma, G, W, bias, dphi, v_T, plan[H_2ALPHA], plan[H_BETA2], a_all,
                   b_all, slip, stick, K, R)
-    if p_rows != p:
+    if vector is not None and p_rows != p:
         _vector_columns(plan, W, a_all, slip, R)
 
 
@@ -990,11 +985,13 @@ def _stage_load_equation(X, plan, Wt, faces, vec, idx, mats, out, m, p, k, n_z, 
 
 @njit(cache=True, _nrt=False)  # a call: one compilation for every stage that takes it
 def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs, out, m,
-                 p, k, n_z, ns, size, p_rows):
+                 p, k, n_z, ns, size, p_rows, vector=True, pins=True):
     """The stage from the certified loads' equation on: the loads (radial fixed point),
     contact forces, powers, and everything into ``out``. Returns ``OK``, ``UNCERTIFIED`` (the
     radial loads' map not certified a contraction by :func:`_certify_radial`: the Python stage
-    decides) or ``NO_LOAD`` (their iteration did not converge)."""
+    decides) or ``NO_LOAD`` (their iteration did not converge). ``vector`` as in
+    :func:`_stage_kkt`; ``pins`` None: the plan has no radial loads (``H_RADIAL`` 0), whose
+    certificate and iteration are then not compiled."""
     (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
      driver) = _plan_parts(plan)
     (Gv, dphi, v_T, a_all, b_all, Rad, N, F_T, dz, N_slip, c_fixed, c, mag, lam_abs, x,
@@ -1002,18 +999,19 @@ def _stage_loads(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mat
     slip, stick = idx[:ns], idx[ns:ns + size - n - m]
     A, Kf, Kw = mats[0], mats[1], mats[2]
     radial = plan[H_RADIAL] != 0.0
-    if radial and not _certify_radial(X, rad_rows, abs_rows, Wt, slip, plan[H_JAM]):
-        return UNCERTIFIED
+    if pins is not None and radial:
+        if not _certify_radial(X, rad_rows, abs_rows, Wt, slip, plan[H_JAM]):
+            return UNCERTIFIED
     E1, E2 = _load_scratch(vec, m, p, p_rows)
     if not _loads(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, rad_rows, radial,
-                  x, N_slip, c, Rad, mag, Kw, rhs, plan, E1, E2):
+                  x, N_slip, c, Rad, mag, Kw, rhs, plan, E1, E2, pins):
         return NO_LOAD
     o_A = eval_offsets(n, m, p, k, n_z, False, p_rows)[O_A]
     for r in range(k):  # the equation of the converged loads
         out[o_A + k * k + r] = c[r]
     res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
                           N_slip, n, m, lam_abs, N, F_T)
-    if p_rows != p:  # a vector pair's rows (the sticking rows were right; p_rows > p)
+    if vector is not None and p_rows != p:  # vector pairs' rows (the sticking rows were right)
         _vector_forces(plan, a_all, b_all, N_slip, slip, F_T)
     P_total, P_drive = 0.0, 0.0
     for r in range(m):
@@ -1118,7 +1116,8 @@ def _certify_bound(A, Kf, jam):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
-                faces, out, sw, iw, nk, ns, p_rows, delassus=False):
+                faces, out, sw, iw, nk, ns, p_rows, delassus=False, vector=True, large=True,
+                pins=True):
     """The acceleration stage (:func:`acceleration_stage`'s arithmetic) without numba's
     runtime, in the stage workspace ``sw, iw`` (:func:`stage_workspace`): the stage's vectors
     (:func:`_scratch_size`), ``K (size, size), R (size, 1 + ns), mats (3, k, k)`` (zeroed
@@ -1129,7 +1128,10 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     bound (:func:`_certify_bound`); ``nk`` the stick rows, ``ns`` the slipping pairs and
     ``p_rows`` the rows of ``W`` (:func:`_stick_counts`, :func:`plan_rows`); ``delassus``
     true: the caller guarantees a 3 x 3 block-diagonal mass, and the Delassus solve is taken
-    at any size (the spatial family's). Returns the
+    at any size (the spatial family's); ``vector`` None: every pair scalar, the vector pairs'
+    code not compiled (:func:`_stage_kkt`); ``large`` None: the caller guarantees ``n + m +
+    p_rows <= SMALL_LU`` (the Delassus solve is not compiled); ``pins`` None: no radial loads
+    (:func:`_stage_loads`). Returns the
     stage's statuses, or ``GENERAL`` for a system above :data:`SMALL_LU` rows whose mass is
     not 3 x 3 block diagonal, or a load equation the bound does not certify (``SINGULAR``
     for stick rows of vector pairs that :func:`_solve_kkt`'s rank test does not accept: the
@@ -1138,7 +1140,7 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
                        int(plan[H_NZ]))
     size = n + m + nk
     if not delassus and size > SMALL_LU:  # above it: the Delassus solve of a block-diagonal
-        if not _is_block3(M):  # mass, else the general path
+        if large is None or not _is_block3(M):  # mass, else the general path
             return GENERAL
         delassus = True
     zeroed = _stage_size(n, m, p, k, n_z, nk, ns, p_rows)
@@ -1157,9 +1159,9 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     mats = sw[o:o + 3 * k * k].reshape(3, k, k)
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk, ns,
-               p_rows)
+               p_rows, vector)
     if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, p_rows != p and nk,
-                      m):
+                      m, vector, large):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
@@ -1167,19 +1169,20 @@ def _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan,
     if status != OK:
         return status
     return _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
-                        out, m, p, k, n_z, ns, size, p_rows)
+                        out, m, p, k, n_z, ns, size, p_rows, vector, pins)
 
 
 
 @njit(cache=True, _nrt=False)
 def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v,
-                         z, modes, faces, out, sw, iw, nk, ns, p_rows):
+                         z, modes, faces, out, sw, iw, nk, ns, p_rows, vector=True, pins=True):
     """:func:`_stage_body` for a mass the caller guarantees block diagonal in 3 x 3 blocks (a
     spatial model's): the Delassus solve at any size, the KKT matrix written only where that
     solve reads it (:func:`_stage_kkt_delassus`), the same arithmetic otherwise. A call of its
     own, so that the inlined stage of a small system is unchanged. Stick rows of vector pairs
     (rows that may depend on each other) are solved where :func:`_solve_kkt`'s rank test
-    accepts them, else ``SINGULAR`` (the Python path decides)."""
+    accepts them, else ``SINGULAR`` (the Python path decides). ``vector``, ``pins`` as in
+    :func:`_stage_body`."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     size = n + m + nk
@@ -1198,9 +1201,9 @@ def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_dampi
     mats = sw[o:o + 3 * k * k].reshape(3, k, k)
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R,
-                        nk, ns, p_rows)
+                        nk, ns, p_rows, vector)
     if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], True, p_rows != p and nk > 0,
-                      m):
+                      m, vector):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
@@ -1208,10 +1211,10 @@ def _stage_body_delassus(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_dampi
     if status != OK:
         return status
     return _stage_loads(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats, rhs,
-                        out, m, p, k, n_z, ns, size, p_rows)
+                        out, m, p, k, n_z, ns, size, p_rows, vector, pins)
 
 @njit(cache=True, _nrt=False, inline="always")
-def _solve_kkt(K, R, n, scratch, T, delassus, dependent, m):
+def _solve_kkt(K, R, n, scratch, T, delassus, dependent, m, vector=True, large=True):
     """``K X = R`` in place: the Delassus solve (``delassus``), else the LU. ``dependent``
     (stick rows of vector pairs, which may depend on each other and on the constraints: two
     sticking contacts on one body): the Delassus solve tests the rows after the ``m``
@@ -1219,11 +1222,13 @@ def _solve_kkt(K, R, n, scratch, T, delassus, dependent, m):
     work beside its factorization), the LU first takes the rank test
     ``linalg._rows_independent`` on ``C = [G; W_stick]`` (in ``scratch``, before the solve
     uses it); where either refuses, False, and the Python path decides (least squares, or the
-    named error). False: singular."""
+    named error). False: singular. ``vector`` None: no vector pairs (:func:`_stage_kkt`), so
+    no dependent rows and no rank test compiled; ``large`` None: no Delassus solve compiled
+    (:func:`_stage_body`)."""
     mr = K.shape[0] - n
-    if delassus:
+    if large is not None and delassus:
         return _block_schur(K, R, n, scratch, T, m if dependent else mr)
-    if dependent:
+    if vector is not None and dependent:
         if not _rows_independent(K, n, scratch[:mr * n + 2 * mr], RANK_TOL):
             return False
     return _lu_solve(K, R)
@@ -1231,12 +1236,16 @@ def _solve_kkt(K, R, n, scratch, T, delassus, dependent, m):
 
 @njit(cache=True, _nrt=False)
 def _stage_into(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z, modes,
-                faces, out, sw, iw):
-    """:func:`_stage_body` as a call (for a runtime caller: no reference counts inside)."""
+                faces, out, sw, iw, vector=True, large=True, pins=True):
+    """:func:`_stage_body` as a call (for a runtime caller: no reference counts inside);
+    ``vector=None`` for a caller whose pairs are all scalar, ``large=None`` for one whose KKT
+    systems never exceed :data:`SMALL_LU` rows (a generated module's), ``pins=None`` for a
+    plan without radial loads: compilations without the vector pairs' code, the Delassus
+    solve, the radial loads' iteration."""
     p_rows = plan_rows(plan)
     nk, ns = _stick_counts(plan, modes, p_rows)
     return _stage_body(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z,
-                       modes, faces, out, sw, iw, nk, ns, p_rows)
+                       modes, faces, out, sw, iw, nk, ns, p_rows, False, vector, large, pins)
 
 
 @njit(cache=True, _nrt=False)
@@ -1400,7 +1409,7 @@ def _loads_norms(X, Kf, c_fixed, abs_rows, Wt, preload, slip, faces, plan, x, N_
 
 @njit(cache=True, _nrt=False)
 def _stage_loads_norms(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, idx, mats, rhs,
-                       out, m, p, k, n_z, ns, size, p_rows):
+                       out, m, p, k, n_z, ns, size, p_rows, vector=True):
     """:func:`_stage_loads` of a plan with norm terms: the loads by :func:`_loads_norms`, the
     rest the same. Returns False when the loads' iteration does not converge."""
     (n, m_, p_, k_, mu, preload, law, law_par, z_at, rad_rows, abs_rows, normal_rows,
@@ -1418,7 +1427,7 @@ def _stage_loads_norms(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, id
         out[o_A + k * k + r] = c[r]
     res = _contact_forces(x, abs_rows, c, A, faces, preload, Rad, Wt, slip, stick, a_all, b_all,
                           N_slip, n, m, lam_abs, N, F_T)
-    if p_rows != p:  # a vector pair's rows (the sticking rows were right; p_rows > p)
+    if vector is not None and p_rows != p:  # vector pairs' rows (the sticking rows were right)
         _vector_forces(plan, a_all, b_all, N_slip, slip, F_T)
     P_total, P_drive = 0.0, 0.0
     for r in range(m):
@@ -1434,7 +1443,7 @@ def _stage_loads_norms(X, M, phi, P_applied, P_damping, plan, Wt, faces, vec, id
 
 @njit(cache=True, _nrt=False)
 def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping, plan, Wt, v, z,
-                      modes, faces, out, sw, iw, nk, ns, p_rows, block3):
+                      modes, faces, out, sw, iw, nk, ns, p_rows, block3, vector=True):
     """:func:`_stage_body` (``block3`` false) or :func:`_stage_body_delassus` (``block3``: a
     mass the caller guarantees block diagonal in 3 x 3 blocks) for a plan with norm terms: the
     same KKT system, solve and load equation (certified by the norms, else by
@@ -1442,7 +1451,7 @@ def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
     (:func:`_certify_norms`: ``UNCERTIFIED``) and loads (:func:`_loads_norms`: ``NO_LOAD``
     when they do not converge); ``GENERAL`` where those return it (a system above
     :data:`SMALL_LU` rows whose mass is not 3 x 3 block diagonal, a load equation the norm
-    bound does not certify)."""
+    bound does not certify). ``vector`` as in :func:`_stage_body`."""
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
                        int(plan[H_NZ]))
     size = n + m + nk
@@ -1469,11 +1478,11 @@ def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
     rhs = sw[zeroed:zeroed + k].reshape(k, 1)
     if delassus:
         _stage_kkt_delassus(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K,
-                            R, nk, ns, p_rows)
+                            R, nk, ns, p_rows, vector)
     else:
         _stage_kkt(M, f, phi, phi_t, G, gamma, W, bias, plan, v, z, modes, vec, iw, K, R, nk,
-                   ns, p_rows)
-    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, dependent, m):
+                   ns, p_rows, vector)
+    if not _solve_kkt(K, R, n, sw[zeroed + k:], iw[p_rows:], delassus, dependent, m, vector):
         return SINGULAR
     _stage_load_equation(R, plan, Wt, faces, vec, iw, mats, out, m, p, k, n_z, ns, size,
                          p_rows)
@@ -1485,7 +1494,7 @@ def _stage_body_norms(M, f, phi, phi_t, G, gamma, W, bias, P_applied, P_damping,
     if status != OK:
         return status
     if not _stage_loads_norms(R, M, phi, P_applied, P_damping, plan, Wt, faces, vec, iw, mats,
-                              rhs, out, m, p, k, n_z, ns, size, p_rows):
+                              rhs, out, m, p, k, n_z, ns, size, p_rows, vector):
         return NO_LOAD
     return OK
 

@@ -37,7 +37,14 @@ class SpatialFamily(CompiledFamily):
         from .kernels import workspace
 
         it = self.data[0]
-        return (*self.data, plan, Wt, *workspace(it, plan))
+        return (*self.data, plan, Wt, *workspace(it, plan), self._flags(plan))
+
+    def _flags(self, plan) -> tuple:
+        """The model's :func:`model_flags` for ``plan`` (made once per plan)."""
+        flags = self.cache.get("flags")
+        if flags is None or flags[0] is not plan:
+            flags = self.cache["flags"] = (plan, model_flags(self.data[0], self.data[4], plan))
+        return flags[1]
 
     def dop853(self, plan, Wt):
         from .phases import spatial_dop853_phase
@@ -76,7 +83,8 @@ class SpatialFamily(CompiledFamily):
         Q = np.ascontiguousarray(Q)
         row, status = spatial_evaluate_batch(*self.data[:3], U, *self.data[3:], plan, Wt, ts, Q,
                                              np.ascontiguousarray(V), np.ascontiguousarray(Z),
-                                             modes, faces, self._contact_potentials(Q), out)
+                                             modes, faces, self._contact_potentials(Q), out,
+                                             *self._flags(plan))
         return out[:, :-2], (out[:, -2], out[:, -1]), row, status
 
     steps_compiled = True
@@ -101,10 +109,11 @@ class SpatialFamily(CompiledFamily):
         ft, bt, M, block3 = self.data[1:]
         U = np.zeros((it.shape[0], 3))
         ws, iw = workspace(it, plan)
+        contacts, norms, vector, lu, pins, friction, _ = self._flags(plan)
 
         def call(t, q, v, z, modes, faces, out):
             return _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
-                                  out, ws, iw)
+                                  out, ws, iw, contacts, norms, vector, lu, pins, friction)
 
         return call
 
@@ -147,6 +156,35 @@ def spatial_family(system, size: int, run_blocks=None, home=None) -> SpatialFami
     return SpatialFamily(module=kernels, data=(ints, floats, tab.bodies, M, _block3(M)),
                          calls_back=system.has_user_functions, size=size,
                          run_blocks=run_blocks, home=home)
+
+
+def model_flags(ints: np.ndarray, block3: bool, plan: np.ndarray) -> tuple:
+    """``(contacts, norms, vector, lu, pins, friction, general)`` of a model's compiled
+    evaluation
+    (``kernels._spatial_dy``): None for what the model cannot reach, True for what it may.
+    numba prunes the code behind a None flag, so a model compiles only its own: the contacts'
+    kernels (contact rows in ``ints``), the norm-load stage (``plan``'s radial is
+    ``core.layout.RADIAL_NORMS``), the vector pairs' laws (``p_rows > p``), the LU stage (a
+    mass not block diagonal in 3 x 3 blocks, ``block3`` false), the radial loads' iteration
+    (``plan``'s radial 1), the frictional joints' rows (``p_rows`` > 0) and the allocating path
+    (``GENERAL``: a load equation of two rows or more, whose certificate may need eigenvalues,
+    or a mass not block diagonal above ``core.stage.SMALL_LU`` KKT rows). A run compiles each
+    phase once per set of flags (a double pendulum: none of these)."""
+    from ..core.layout import H_K, H_M, H_N, H_P, H_RADIAL, RADIAL_NORMS, plan_rows
+    from ..core.stage import SMALL_LU
+    from .contact_kernels import CONTACT
+
+    n, m, p, k = int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K])
+    p_rows = plan_rows(plan)
+
+    def flag(present: bool):
+        return True if present else None
+
+    general = k > 1 or not (block3 or n + m + p_rows <= SMALL_LU)
+    radial = plan[H_RADIAL]
+    return (flag(np.any(ints[:, 0] == CONTACT)), flag(radial == RADIAL_NORMS), flag(p_rows != p),
+            flag(not block3), flag(radial != 0.0 and radial != RADIAL_NORMS), flag(p_rows > 0),
+            flag(general))
 
 
 def _with_rows(ints, floats, more_ints, more_floats) -> tuple[np.ndarray, np.ndarray]:

@@ -773,14 +773,21 @@ def _terms_size(n, m, p_rows):
 
 
 @njit(cache=True, _nrt=False)
-def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw,
+                   contacts=True, norms=True, vector=True, lu=True, pins=True, friction=True):
     """One evaluation in the workspace ``ws, iw`` (:func:`workspace`): the kinematics, the
     terms, then ``core.stage._stage_body_delassus`` (``_stage_body`` without ``block3``).
     Returns its status, ``COINCIDENT`` (a spring's
     points; its table row in ``out[0]``), ``NONFINITE`` (a user value or a term not finite) or
     ``GENERAL`` (the stage needs the allocating path). With frictional joints their rows of
     ``W`` and the tangential bias (:func:`_friction_into`), and with norm load terms
-    (``core.layout.RADIAL_NORMS``) ``core.stage._stage_body_norms``."""
+    (``core.layout.RADIAL_NORMS``) ``core.stage._stage_body_norms``.
+
+    ``contacts, norms, vector, lu, pins, friction``: None where the model has no contacts, no
+    norm load terms, only scalar pairs, a block-diagonal mass (``block3``: no LU stage), no
+    radial loads, no frictional pair (``p_rows`` 0); their code is then not
+    compiled (numba prunes the branches on ``flag is not None``: one compilation per set of
+    flags, :func:`nonsmooth.spatial.family.model_flags`). True (the default) where present."""
     if not _all_finite(U):
         return NONFINITE
     n, m = int(plan[H_N]), int(plan[H_M])
@@ -803,24 +810,27 @@ def _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces,
     if err:
         out[0] = row
         return COINCIDENT
-    if p_rows:
+    if friction is not None and p_rows:
         _friction_into(it, ft, kin, W, bias)
-    P_damping += _evaluate_contacts(it, ft, N, kin, q, v, z, f, W, bias, plan, modes, out, ws)
+    if contacts is not None:
+        P_damping += _evaluate_contacts(it, ft, N, kin, q, v, z, f, W, bias, plan, modes, out,
+                                        ws)
     for i in range(n):
         if not np.isfinite(f[i]):
             return NONFINITE
     nk, ns = _stick_counts(plan, modes, p_rows)
     sw = ws[zeroed + (N + 1) * _KIN:]
-    if plan[H_RADIAL] == RADIAL_NORMS:  # norm load terms: a stage of their own
+    if norms is not None and plan[H_RADIAL] == RADIAL_NORMS:  # norm load terms: their stage
         return _stage_body_norms(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias,
                                  P_applied, P_damping, plan, Wt, v, z, modes, faces, out, sw, iw,
-                                 nk, ns, p_rows, block3)
-    if block3:  # the Delassus solve of the block-diagonal mass (a call of the core's)
+                                 nk, ns, p_rows, block3, vector)
+    if lu is None or block3:  # the Delassus solve of the block-diagonal mass (the core's)
         return _stage_body_delassus(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias,
                                     P_applied, P_damping, plan, Wt, v, z, modes, faces, out, sw,
-                                    iw, nk, ns, p_rows)
+                                    iw, nk, ns, p_rows, vector, pins)
     return _stage_into(M, f, phi[:m], phi_t[:m], G[:m], gamma[:m], W, bias, P_applied,
-                       P_damping, plan, Wt, v, z, modes, faces, out, sw, iw)  # (a call)
+                       P_damping, plan, Wt, v, z, modes, faces, out, sw, iw, vector,
+                       pins=pins)  # (a call)
 
 
 @njit(cache=True)
@@ -855,10 +865,14 @@ def _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
 
 
 @njit(cache=True, inline="always")
-def _evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw):
+def _evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw,
+              contacts=True, norms=True, vector=True, lu=True, pins=True, friction=True,
+              general=True):
+    """:func:`_evaluate_into`, then the allocating path where it declines (``general`` None:
+    the model's stage never declines: not compiled; ``spatial.family.model_flags``)."""
     status = _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws,
-                            iw)
-    if status == GENERAL:
+                            iw, contacts, norms, vector, lu, pins, friction)
+    if general is not None and status == GENERAL:
         status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
                                    ws)
     return status
@@ -947,11 +961,14 @@ def _derivative(y, out, dy, N, n_q, m, p, k, n_z, p_rows):
 
 
 @njit(cache=True)
-def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw):
+def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw,
+                contacts=True, norms=True, vector=True, lu=True, pins=True, friction=True,
+                general=True):
     """``dy/dt`` at ``(t, y)`` with the user values at the workspace's end (filled by the
     caller); the allocating path where the runtime-free stage declines (``GENERAL``: a mass
     that is not block diagonal above ``core.stage.SMALL_LU`` rows, a load equation whose
-    certificate needs eigenvalues). Returns the evaluation's status."""
+    certificate needs eigenvalues). Returns the evaluation's status. The flags: those of
+    :func:`_evaluate` (:func:`nonsmooth.spatial.family.model_flags`)."""
     n_el = it.shape[0]
     U = ws[ws.size - 3 * n_el:].reshape(n_el, 3)
     n, m, p, k, n_z = (int(plan[H_N]), int(plan[H_M]), int(plan[H_P]), int(plan[H_K]),
@@ -959,11 +976,8 @@ def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws
     N = n // 6
     n_q = _n_q(it, N)
     q, v, z = y[:n_q], y[n_q:n_q + n], y[n_q + n + N_WORK:]
-    status = _evaluate_into(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out,
-                            ws, iw)
-    if status == GENERAL:
-        status = _evaluate_general(it, ft, bt, U, M, plan, Wt, t, q, v, z, modes, faces, out,
-                                   ws)
+    status = _evaluate(it, ft, bt, U, M, block3, plan, Wt, t, q, v, z, modes, faces, out, ws, iw,
+                       contacts, norms, vector, lu, pins, friction, general)
     if status == OK:
         _derivative(y, out, dy, N, n_q, m, p, k, n_z, plan_rows(plan))
         if n_q > 7 * N:  # the kinematics the evaluation left in the workspace
@@ -974,12 +988,13 @@ def _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws
 
 @njit(cache=True)
 def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, modes, faces, V0,
-                           out):
+                           out, contacts=True, norms=True, vector=True, lu=True, pins=True,
+                           friction=True, general=True):
     """The evaluations at the rows ``(ts (k,), Q (k, n_q), V (k, 6 N), Z, U (k, n_el, 3))``
     into ``out`` (k, size + 2): each row's evaluation, then its kinetic ``v M v / 2`` and
     potential energy (J), the latter from the contacts' ``V0`` (k,)
     (:func:`spatial_contact_potentials`, or zeros). Returns ``(row, status)`` of the first row
-    that is not ``OK`` (``(-1, OK)`` if none)."""
+    that is not ``OK`` (``(-1, OK)`` if none). The flags: :func:`_evaluate`'s."""
     ws, iw = workspace(it, plan)
     n = int(plan[H_N])
     N = n // 6
@@ -988,7 +1003,8 @@ def spatial_evaluate_batch(it, ft, bt, U, M, block3, plan, Wt, ts, Q, V, Z, mode
     for r in range(ts.size):
         row = out[r]
         status = _evaluate(it, ft, bt, U[r], M, block3, plan, Wt, ts[r], Q[r], V[r], Z[r], modes,
-                           faces, row[:size], ws, iw)
+                           faces, row[:size], ws, iw, contacts, norms, vector, lu, pins,
+                           friction, general)
         if status != OK:
             return r, status
         kinetic = 0.0

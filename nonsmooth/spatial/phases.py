@@ -1,7 +1,8 @@
 """The spatial family's compiled phases: the core's DOP853 and RK4/Euler templates
 (:mod:`nonsmooth.core.phases`) instantiated over the spatial right-hand side
 (:func:`nonsmooth.spatial.kernels._spatial_dy`), ``ctx = (ints, floats, bodies, M, block3,
-plan, Wt, ws, iw)`` (:class:`~nonsmooth.spatial.family.SpatialFamily`).
+plan, Wt, ws, iw, flags)`` (:class:`~nonsmooth.spatial.family.SpatialFamily`; ``flags`` the
+model's :func:`~nonsmooth.spatial.family.model_flags`: a phase is compiled once per set).
 
 The DOP853 phase calls the model's user functions back (drivers' motions, forces and torques
 given as functions of time: :mod:`nonsmooth.core.callbacks`); the fixed-step phase and step run
@@ -27,12 +28,14 @@ __all__ = ["spatial_dop853_phase", "spatial_fixed_phase", "spatial_fixed_step"]
 def _rhs(ctx, t, y, modes, faces, out, dy):
     """``dy/dt`` with the user values called back, at ``t`` clamped to the phase's time stop
     (both read from the end of the extended plan, ``core.callbacks.extended_plan``)."""
-    it, ft, bt, M, block3, plan, Wt, ws, iw = ctx
+    it, ft, bt, M, block3, plan, Wt, ws, iw, flags = ctx
     token = int(plan[plan.size - 2])
     tt = min(t, plan[plan.size - 1])
     if token >= 0:
         fill_user(token, tt, y, ws, it.shape[0])
-    return _spatial_dy(it, ft, bt, M, block3, plan, Wt, tt, y, modes, faces, out, dy, ws, iw)
+    contacts, norms, vector, lu, pins, friction, general = flags
+    return _spatial_dy(it, ft, bt, M, block3, plan, Wt, tt, y, modes, faces, out, dy, ws, iw,
+                       contacts, norms, vector, lu, pins, friction, general)
 
 
 @njit(cache=True)
@@ -53,8 +56,10 @@ def spatial_dop853_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s,
 @njit(cache=True)
 def _fixed_rhs(ctx, t, y, modes, faces, out, dy):
     """``dy/dt`` of a model without user functions (the fixed-step phase's)."""
-    it, ft, bt, M, block3, plan, Wt, ws, iw = ctx
-    return _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw)
+    it, ft, bt, M, block3, plan, Wt, ws, iw, flags = ctx
+    contacts, norms, vector, lu, pins, friction, general = flags
+    return _spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw,
+                       contacts, norms, vector, lu, pins, friction, general)
 
 
 @njit(cache=True)

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from nonsmooth import prebuilt
-from nonsmooth.generalized import generated
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -209,8 +208,7 @@ def test_a_built_wheel_carries_the_kernels_and_its_first_run_compiles_nothing(tm
     assert prebuilt.usable(manifest) and prebuilt.stale(root) == []
     from nonsmooth.models import crank_rocker
 
-    terms = crank_rocker.build().system.compiled
-    name = f"nonsmooth_gen_{generated._key(terms.function, terms.potential)}.py"
+    name = f"nonsmooth_gen_{crank_rocker.build().system.kernel_key()}.py"
     assert (root / "generated" / name).is_file(), sorted(os.listdir(root / "generated"))
     run = child(COUNTER + FIRST_RUNS, tmp_path / "first", env={"PYTHONPATH": str(site)})
     assert run.returncode == 0, run.stderr[-3000:]
