@@ -38,6 +38,7 @@ from nonsmooth.contact import Contact, Hertz, Plane, Sphere
 from nonsmooth.dynamics import Dynamics
 from nonsmooth.spatial import Body, Gravity, SpatialModel, ground
 from nonsmooth.spatial import kernels as sk
+from nonsmooth.spatial.family import model_flags
 
 CALLS = 100_000
 N_BALLS, R, MASS, E, NU = 10, 0.05, 1.0, 210e9, 0.3
@@ -69,7 +70,8 @@ def scene(speed: float) -> SpatialModel:
 def compiled_args(mdl: SpatialModel, mode: float):
     """``(args, gap_offset)``: the arguments of ``spatial.kernels._spatial_dy`` at the
     model's initial state, every contact closed at rest (impact speed 0) and every friction
-    pair in ``mode`` (0 stick, 1 or 2 slip), and where the contacts' gaps sit in its buffer."""
+    pair in ``mode`` (0 stick, 1 or 2 slip), and where the contacts' gaps sit in its buffer;
+    the model's flags last (``spatial.family.model_flags``: the phases' own compilation)."""
     system = mdl.compile()
     dyn = Dynamics(system)
     q, v = mdl.initial_state()
@@ -81,7 +83,7 @@ def compiled_args(mdl: SpatialModel, mode: float):
     out = np.empty(dyn.buffer_size)
     modes = np.full(len(system.pairs), mode)
     args = (it, ft, fam.data[2], *fam.data[3:], plan, dyn.Wt, 0.0, y, modes, np.zeros(0), out,
-            np.empty_like(y), ws, iw)
+            np.empty_like(y), ws, iw, model_flags(it, fam.data[4], plan))
     return args, dyn.gap_offset
 
 

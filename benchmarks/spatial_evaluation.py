@@ -38,6 +38,7 @@ from nonsmooth.models import spatial_double_pendulum as sdp
 from nonsmooth.planar import kernels
 from nonsmooth.spatial import Body, Gravity, Revolute, SpatialModel, ground
 from nonsmooth.spatial import kernels as sk
+from nonsmooth.spatial.family import model_flags
 from nonsmooth.spatial.rotation import from_axis_angle
 
 CALLS = 100_000
@@ -89,11 +90,13 @@ def chain_mjcf() -> str:
 
 
 @njit
-def _spatial_loop(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw, calls):
+def _spatial_loop(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy, ws, iw, flags,
+                  calls):
     status = 0
+    contacts, norms, vector, lu, pins, friction, general = flags  # (the phases' compilation)
     for _ in range(calls):  # (no user functions: their values, zeros, at the workspace's end)
         status |= sk._spatial_dy(it, ft, bt, M, block3, plan, Wt, t, y, modes, faces, out, dy,
-                                 ws, iw)
+                                 ws, iw, contacts, norms, vector, lu, pins, friction, general)
     return status
 
 
@@ -122,7 +125,8 @@ def spatial_case(model):
     out = np.empty(dyn.buffer_size)
     fam = system.compiled_family(dyn.buffer_size)
     args = (tab.ints, tab.floats, tab.bodies, *fam.data[3:], plan, dyn.Wt, 0.0, y, np.zeros(0),
-            np.zeros(0), out, np.empty_like(y), ws, iw)
+            np.zeros(0), out, np.empty_like(y), ws, iw,
+            model_flags(fam.data[0], fam.data[4], plan))
     return system, args
 
 

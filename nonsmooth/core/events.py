@@ -53,12 +53,13 @@ MAX_ROOT_ITERATIONS = 100
 
 
 @njit(cache=True)  # a call (per step and root iteration): not copied into every phase's IR
-def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
+def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan, vector=True):
     """The value of an engine event function of code ``kind`` for pair or load row ``i`` from
     an evaluation's output buffer ``out`` (``o_F, o_v, o_N, o_abs``: the offsets of ``F_T``,
     ``v_T``, ``N``, ``lambda_abs`` in it; ``mu_s`` (p,) the static coefficients, ``threshold``
     the detach threshold, N). A given normal force comes from the user's function at ``t``
-    (the run's token at the end of the extended ``plan``)."""
+    (the run's token at the end of the extended ``plan``). ``vector`` None: every pair is
+    scalar (the vector pairs' values, a patch's limit gauge, are not compiled)."""
     if kind == GIVEN:
         return given(int(plan[plan.size - 2]), i, t)
     if kind == GAP:  # a contact's gap, written by the family's kernel at index i of out
@@ -67,7 +68,7 @@ def event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, t, plan):
         return engine_value(kind, 0.0, threshold, 0.0, 0.0, 0.0, out[o_abs + i])
     p = int(plan[H_P])
     p_rows = plan_rows(plan)
-    if p_rows == p:  # every pair scalar: its row is its index
+    if vector is None or p_rows == p:  # every pair scalar: its row is its index
         return engine_value(kind, mu_s[i], threshold, out[o_F + i], out[o_v + i], out[o_N + i],
                             0.0)
     o = vector_offsets(p, int(plan[H_K]), int(plan[H_M]), p_rows)

@@ -11,9 +11,9 @@ small module that imports the model's function by name and calls the inlined
 :func:`_evaluate_with` on it, written once to a cache folder under a name made from a hash of
 the model's source file and of this package's kernel sources (an edit of either writes a new
 module), and compiled by numba with ``cache=True`` like the package's own kernels: a new process
-loads it. The first use of a model on a machine compiles it (about 15 s with its fixed-step
-phase, announced on stderr). The module also instantiates the compiled fixed-step phase
-(:mod:`nonsmooth.core.phases.fixed`) and the compiled DOP853 phase
+loads it. The first use of a model on a machine compiles it (about 35 s with its fixed-step
+phase for the crank-rocker, announced on stderr). The module also instantiates the compiled
+fixed-step phase (:mod:`nonsmooth.core.phases.fixed`) and the compiled DOP853 phase
 (:mod:`nonsmooth.core.phases.dop853`) around the model's terms, and a batch evaluation of the
 outputs, which ``simulate`` uses for RK4, Euler and its adaptive default.
 
@@ -162,14 +162,15 @@ def rhs(ctx, t, y, modes, faces, out, dy):
 
 @njit(cache=True)
 def g_at(t, args):
-    return hermite_g(rhs, t, args)
+    return hermite_g(rhs, t, args, None)  # (scalar pairs only)
 
 
 @njit(cache=True)
 def fixed_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, steps, grid, istate,
                 fstate, y, f, g, fired, T_out, Y_out, O_out):
     return fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction, mu_s,
-                             steps, grid, istate, fstate, y, f, g, fired, T_out, Y_out, O_out)
+                             steps, grid, istate, fstate, y, f, g, fired, T_out, Y_out, O_out,
+                             None)
 
 
 @njit(cache=True)
@@ -191,7 +192,7 @@ def dop853_rhs(ctx, t, y, modes, faces, out, dy):
 
 @njit(cache=True)
 def dop853_g_at(t, args):
-    return dense_g(dop853_rhs, t, args)
+    return dense_g(dop853_rhs, t, args, None)
 
 
 @njit(cache=True)
@@ -199,7 +200,7 @@ def dop853_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, control
                  state, y, f, g, fired, Y_out, limits, tableau, out):
     return dop853_phase_with(dop853_rhs, dop853_g_at, no_grazing, False, ctx, plan, modes, faces,
                              kinds, index, direction, mu_s, control, atol, grid, k0, state, y, f,
-                             g, fired, Y_out, limits, tableau, out)
+                             g, fired, Y_out, limits, tableau, out, None)
 '''
 
 _POTENTIAL = '''

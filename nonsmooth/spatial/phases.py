@@ -40,7 +40,7 @@ def _rhs(ctx, t, y, modes, faces, out, dy):
 
 @njit(cache=True)
 def _g_at(t, args):
-    return dense_g(_rhs, t, args)
+    return dense_g(_rhs, t, args, args[0][9][2])  # (ctx's flags: vector)
 
 
 @njit(cache=True)
@@ -50,7 +50,7 @@ def spatial_dop853_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s,
     whose docstring gives the arguments and the result)."""
     return dop853_phase_with(_rhs, _g_at, no_grazing, False, ctx, plan, modes, faces, kinds,
                              index, direction, mu_s, control, atol, grid, k0, state, y, f, g,
-                             fired, Y_out, limits, tableau, out)
+                             fired, Y_out, limits, tableau, out, ctx[9][2])
 
 
 @njit(cache=True)
@@ -64,7 +64,7 @@ def _fixed_rhs(ctx, t, y, modes, faces, out, dy):
 
 @njit(cache=True)
 def _fixed_g_at(t, args):
-    return hermite_g(_fixed_rhs, t, args)
+    return hermite_g(_fixed_rhs, t, args, args[0][9][2])
 
 
 @njit(cache=True)
@@ -74,7 +74,7 @@ def spatial_fixed_phase(ctx, plan, modes, faces, kinds, index, direction, mu_s, 
     functions."""
     return fixed_phase_with(_fixed_rhs, _fixed_g_at, ctx, plan, modes, faces, kinds, index,
                             direction, mu_s, steps, grid, istate, fstate, y, f, g, fired, T_out,
-                            Y_out, O_out)
+                            Y_out, O_out, ctx[9][2])
 
 
 @njit(cache=True)

@@ -949,3 +949,59 @@ def test_a_single_evaluation_is_the_familys_compiled_evaluation(make, monkeypatc
     dyn._family_evaluate = (declining, M)
     _assert_same_evaluation(dyn._evaluate_compiled(0.3, q0, v0, modes, faces), ref, "declined")
     assert called == [0]
+
+
+#: Each model's features the compiled evaluation must keep (``spatial.family.model_flags``:
+#: True), by position ``(contacts, norms, vector, lu, pins, friction, general)``; the rest
+#: are pruned (None). The double pendulum keeps none. (A spatial joint's radial load is a norm
+#: load term: ``pins``, the planar pins' iteration, stays pruned.)
+FLAG_NAMES = ("contacts", "norms", "vector", "lu", "pins", "friction", "general")
+FLAG_MODELS = [
+    ("double pendulum", "spatial_double_pendulum", ()),
+    ("friction arm (geared rotors)", "spatial_friction_arm",
+     ("norms", "vector", "lu", "friction", "general")),
+    ("puck (contact)", "contact_puck", ("contacts", "vector", "friction")),
+    ("spherical friction", _ball, ("norms", "vector", "friction")),
+    ("revolute pin and arms", _flywheel, ("norms", "friction")),
+    ("universal friction", _hooke, ("norms", "friction", "general")),
+]
+
+
+@pytest.mark.parametrize("name, make, kept", FLAG_MODELS, ids=[m[0] for m in FLAG_MODELS])
+def test_each_model_compiles_only_the_code_it_reaches(name, make, kept):
+    """A spatial model's compiled evaluation prunes what the model cannot reach (its flags,
+    ``model_flags``: numba drops the code behind a None flag at compile time). Its evaluations
+    equal, bit for bit, those of the evaluation with every path compiled (the defaults), at a
+    state where every pair slips and where every pair sticks; a flag wrongly None would leave
+    a status or a number different (the contacts' forces, a vector pair's law, the LU stage or
+    the allocating path missing)."""
+    from nonsmooth.models import build
+    from nonsmooth.spatial.family import model_flags
+
+    if isinstance(make, str):
+        model = build(make)
+        system, q0, v0 = model.system, model.q0, model.v0
+    else:
+        model = make()
+        system = model.compile()
+        q0, v0 = system.model.initial_state()
+    dyn = Dynamics(system)
+    family = dyn.compiled_family()
+    it, ft, bt, M, block3 = family.data
+    flags = model_flags(it, block3, dyn.plan)
+    assert flags == tuple(True if f in kept else None for f in FLAG_NAMES), flags
+    n_z = dyn.n_z + system.n_contacts
+    U = system.user_values(0.0, q0, v0)
+    U = np.zeros((1, it.shape[0], 3)) if U is None else U[None]
+    faces = np.ones(len(system.abs_rows))
+    for modes in (np.ones(system.n_pairs), np.zeros(system.n_pairs)):
+        results = []
+        for extra in (flags, ()):
+            out = np.full((1, family.size + 2), np.nan)
+            row, status = sk.spatial_evaluate_batch(
+                it, ft, bt, U, M, block3, dyn.plan, dyn.Wt, np.full(1, 0.3), q0[None],
+                v0[None], np.zeros((1, n_z)), modes, faces, np.zeros(1), out, *extra)
+            results.append((row, status, out))
+        (row, status, out), (row_all, status_all, out_all) = results
+        assert (row, status) == (row_all, status_all), (name, modes)
+        assert np.array_equal(out, out_all, equal_nan=True), (name, modes)

@@ -162,9 +162,10 @@ def _error_norm(K, rows, E3, E5, h, scale):
 
 
 @njit(cache=True, inline="always")
-def dense_g(rhs, t, args):
+def dense_g(rhs, t, args, vector=True):
     """An event function on the step's dense output (the ``g_at(t, args)`` a family defines
-    with its ``rhs`` for :func:`~nonsmooth.core.events.brent_with`): ``(value, status)``."""
+    with its ``rhs`` for :func:`~nonsmooth.core.events.brent_with`): ``(value, status)``;
+    ``vector`` None: the pairs are scalar (``core.events.event_value``)."""
     (ctx, plan, modes, faces, out, F, y_old, t_old, h, ys, dy, kind, i, mu_s, threshold,
      offsets) = args
     dense(F, y_old, t_old, h, t, ys)
@@ -172,7 +173,7 @@ def dense_g(rhs, t, args):
     if status != OK:
         return 0.0, status
     return event_value(kind, i, mu_s, threshold, out, offsets[0], offsets[1], offsets[2],
-                       offsets[3], t, plan), OK
+                       offsets[3], t, plan, vector), OK
 
 
 @njit(cache=True, inline="always")
@@ -204,7 +205,7 @@ def _initial_step(rhs, ctx, modes, faces, out, t, y, f, t_end, max_step, rtol, a
 @njit(cache=True, inline="always")
 def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds, index,
                       direction, mu_s, control, atol, grid, k0, state, y, f, g, fired, Y_out,
-                      limits, tableau, out):
+                      limits, tableau, out, vector_events=True):
     """Integrate one smooth phase by DOP853 from ``(state[0], y)`` until the first terminal
     engine event, the phase's end, a full output buffer or ``limits[1]`` evaluations.
 
@@ -253,6 +254,9 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         :func:`coefficients` (a tuple of six arrays).
     out : ndarray
         Scratch: one evaluation's outputs (``kernels.evaluation_layout``).
+    vector_events
+        None for a family whose pairs are all scalar: the vector pairs' event values are not
+        compiled (``core.events.event_value``); the default, True, compiles them.
 
     Returns
     -------
@@ -286,7 +290,8 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
     t = state[0]
     if state[2] != 0.0:  # a phase start: f, g and the first step size
         status = _start(rhs, ctx, plan, modes, faces, out, kinds, index, mu_s, threshold,
-                        offsets, t_end, max_step, rtol, atol, state, y, f, g, ys, dy)
+                        offsets, t_end, max_step, rtol, atol, state, y, f, g, ys, dy,
+                        vector_events)
         evals += 2
         if status != OK:
             return DECLINED, 0, evals, 0, 0
@@ -308,7 +313,8 @@ def dop853_phase_with(rhs, g_at, graze, grazing, ctx, plan, modes, faces, kinds,
         # the event functions at the step end (``out`` holds its evaluation), their roots
         for j in range(n_e):
             g_new[j] = event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0],
-                                   offsets[1], offsets[2], offsets[3], t_new, plan)
+                                   offsets[1], offsets[2], offsets[3], t_new, plan,
+                                   vector_events)
         _keep(vector, out, out_end)
         status, t_stop, have_dense, used = _roots(rhs, g_at, graze, grazing, ctx, plan, modes,
                                                   faces, out, A, C, D, K, F, t, y, h, y_new, ys,
@@ -414,7 +420,7 @@ def _limit(t, t_end, evals, pause_after, max_evaluations, pause):
 
 @njit(cache=True, inline="always")
 def _start(rhs, ctx, plan, modes, faces, out, kinds, index, mu_s, threshold, offsets, t_end,
-           max_step, rtol, atol, state, y, f, g, ys, dy):
+           max_step, rtol, atol, state, y, f, g, ys, dy, vector_events):
     """At a phase start: ``f`` and ``g`` at ``(state[0], y)`` and the first step size into
     ``state[1]`` (two evaluations). Returns the status."""
     status = rhs(ctx, state[0], y, modes, faces, out, f)
@@ -422,7 +428,7 @@ def _start(rhs, ctx, plan, modes, faces, out, kinds, index, mu_s, threshold, off
         return status
     for j in range(kinds.size):
         g[j] = event_value(kinds[j], index[j], mu_s, threshold, out, offsets[0], offsets[1],
-                           offsets[2], offsets[3], state[0], plan)
+                           offsets[2], offsets[3], state[0], plan, vector_events)
     h_abs, status = _initial_step(rhs, ctx, modes, faces, out, state[0], y, f, t_end, max_step,
                                   rtol, atol, ys, dy)
     state[1], state[2] = h_abs, 0.0

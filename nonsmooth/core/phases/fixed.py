@@ -85,9 +85,10 @@ def _step_into(rhs, ctx, modes, faces, out, t, y, f0, h, rk4, t_clamp, ys, k2, k
 
 
 @njit(cache=True, inline="always")
-def hermite_g(rhs, tt, args):
+def hermite_g(rhs, tt, args, vector=True):
     """An engine event function at ``tt`` on the step's Hermite interpolant (the ``g_at`` a
-    generated module defines with its ``rhs``): ``(value, status)``."""
+    generated module defines with its ``rhs``): ``(value, status)``; ``vector`` None: the
+    pairs are scalar (``core.events.event_value``)."""
     (ctx, plan, modes, faces, out, yh, dyh, t0, y0, f0, t1, y1, f1, kind, i, mu_s, threshold,
      t_clamp) = args
     _hermite_into(t0, y0, f0, t1, y1, f1, tt, yh)
@@ -95,7 +96,8 @@ def hermite_g(rhs, tt, args):
     if status != OK:
         return 0.0, status
     o_F, o_v, o_N, o_abs = event_offsets(plan)
-    return _event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, tt, plan), OK
+    return _event_value(kind, i, mu_s, threshold, out, o_F, o_v, o_N, o_abs, tt, plan,
+                        vector), OK
 
 
 @njit(cache=True, inline="always")
@@ -106,12 +108,12 @@ def _brent(g_at, args, t0, t1, g0, g1):
 
 
 @njit(cache=True, inline="always")
-def _event_values(plan, kinds, index, mu_s, threshold, out, t, g):
+def _event_values(plan, kinds, index, mu_s, threshold, out, t, g, vector):
     """The engine's event functions from an evaluation's outputs ``out`` into ``g``."""
     o_F, o_v, o_N, o_abs = event_offsets(plan)
     for j in range(kinds.size):
         g[j] = _event_value(kinds[j], index[j], mu_s, threshold, out, o_F, o_v, o_N, o_abs, t,
-                            plan)
+                            plan, vector)
 
 
 @njit(cache=True, inline="always")
@@ -177,7 +179,8 @@ def _record(grid, k_cap, next_k, n_out, t, y, out, T_out, Y_out, O_out):
 
 @njit(cache=True, inline="always")
 def fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction, mu_s, steps,
-                      grid, istate, fstate, y, f, g, fired, T_out, Y_out, O_out):
+                      grid, istate, fstate, y, f, g, fired, T_out, Y_out, O_out,
+                      vector_events=True):
     """Fixed steps of one smooth phase from ``(fstate[0], y)`` (``f`` its derivative, ``g`` its
     event functions) until a terminal event, the phase's end, ``pause_after`` evaluations or a
     step the kernel declines.
@@ -191,7 +194,8 @@ def fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction
     ``fired`` (int8): 1 for the event functions whose root is the event time. Returns the
     status; after ``EVENT`` ``(fstate[0], y)`` is the state at the event. With vector pairs
     the slip directions' references ``e_ref`` in ``plan`` follow the slip after each step but
-    the phase's last (``core.events.refresh_directions``: the Python loop's ``step_accepted``)."""
+    the phase's last (``core.events.refresh_directions``: the Python loop's ``step_accepted``).
+    ``vector_events`` None: the pairs are scalar (``core.events.event_value``)."""
     n_y, n_e = y.size, kinds.size
     size = O_out.shape[1]
     out, out_e = np.empty(size), np.empty(size)
@@ -222,7 +226,7 @@ def fixed_phase_with(rhs, g_at, ctx, plan, modes, faces, kinds, index, direction
             break
         evals += cost
         taken += 1
-        _event_values(plan, kinds, index, mu_s, threshold, out, t_next, g_new)
+        _event_values(plan, kinds, index, mu_s, threshold, out, t_next, g_new, vector_events)
         step, t_stop, used = _roots(g_at, ctx, plan, modes, faces, out_e, yh, dyh, t, y, f, t_next,
                                     y_new, f_new, kinds, index, direction, mu_s, threshold,
                                     t_clamp, g, g_new, roots)
