@@ -836,7 +836,7 @@ def _budget_options(parser):
                              f"partial results (default {MAX_EVALUATIONS:,})")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="end the run after this wall-clock time [s], keeping its partial "
-                             "results (default: none)")
+                             "results; compiling kernels is not counted (default: none)")
 
 
 class _Version(argparse.Action):

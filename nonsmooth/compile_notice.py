@@ -26,12 +26,13 @@ import sys
 _WATCHED: dict[str, str] = {}
 _SAID: set[str] = set()
 _STATE = {"installed": False,
-          "quiet": os.environ.get("NONSMOOTH_QUIET_COMPILE", "") not in ("", "0")}
+          "quiet": os.environ.get("NONSMOOTH_QUIET_COMPILE", "") not in ("", "0"),
+          "seconds": 0.0}
 
 PACKAGE = ("nonsmooth: compiling the kernels this run needs (once per machine and numba "
            "version; cached on disk) ...")
 MODEL = ("nonsmooth: compiling the kernel of {name} (once per machine for this model; about "
-         "a minute) ...")
+         "half a minute) ...")
 
 
 def _kind(module: str) -> tuple[str, str] | None:
@@ -85,6 +86,8 @@ def _ended(dispatcher) -> None:
     if not _OPEN:
         return
     started, start = _OPEN.pop()
+    if not _OPEN:  # an outermost compilation, whoever's: its time does not count as a run's
+        _STATE["seconds"] += time.perf_counter() - start
     if _OPEN or _STATE["quiet"] or _dispatcher_kind(started) is None:
         return
     name = getattr(getattr(started, "py_func", None), "__qualname__", "a kernel")
@@ -121,6 +124,13 @@ def watch(module: str, name: str) -> None:
 def quiet(on: bool = True) -> None:
     """Silence the notices (``True``) or let them print again (``False``)."""
     _STATE["quiet"] = on
+
+
+def compile_seconds() -> float:
+    """Wall time (s) this process has spent in numba's compilations so far (the outermost
+    ones, of any function; a cache load is not one): a run's wall-clock budget leaves it out
+    (``run.state``), so that a first run on a new machine is not cut short by compiling."""
+    return _STATE["seconds"]
 
 
 def announced() -> set[str]:

@@ -223,7 +223,8 @@ def simulate(model, t_span=None, *, method: str | Method | None = None, dt: floa
         Budget of right-hand-side evaluations (default :data:`MAX_EVALUATIONS`); a run that
         uses it up fails with :class:`~nonsmooth.errors.BudgetError` (partial result kept).
     timeout : float, optional
-        Wall-clock budget (s) of the run, same handling.
+        Wall-clock budget (s) of the run, same handling (numba's compilation of kernels, on a
+        first run, is not counted).
     max_outputs : int
         Most output rows ``(t_end - t0) / dt + 1`` (or ``len(t_eval)``) a run may ask for, and
         most steps of a fixed-step method (default :data:`MAX_OUTPUTS`); more is refused

@@ -447,6 +447,35 @@ def test_timeout_ends_the_run_cleanly():
     assert r.status == -1 and "timeout of 0.5 s" in r.message and len(r.t) > 10
 
 
+class _Clock:
+    """A clock that reads 100 s later at every reading (no real time involved)."""
+
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        self.t += 100.0
+        return self.t
+
+
+def test_a_runs_timeout_leaves_numbas_compilation_out(monkeypatch):
+    """The wall-clock budget counts the run, not numba compiling its kernels (a first run on a
+    new machine, the README's sweep with its 20 s per case): with every second on the clock
+    spent compiling the run ends; without, the same run exceeds its timeout at its first
+    reading of the clock."""
+    from types import SimpleNamespace
+
+    from nonsmooth.run import state
+
+    monkeypatch.setattr(state, "time", SimpleNamespace(perf_counter=_Clock()))
+    monkeypatch.setattr(state, "compile_seconds", _Clock())  # all of it compiling
+    r = nonsmooth.simulate(belt.build(), 0.2, method="RK4", dt=1e-3, timeout=10.0)
+    assert r.status == 0
+    monkeypatch.setattr(state, "compile_seconds", lambda: 0.0)  # nothing compiled
+    r = nonsmooth.simulate(belt.build(), 0.2, method="RK4", dt=1e-3, timeout=10.0, throw=False)
+    assert r.status == -1 and "timeout of 10 s" in r.message
+
+
 def test_cli_budget_writes_partial_results(capsys, tmp_path):
     code, _, err = run_cli(capsys, "run", "stick_slip_oscillator", "--max-evaluations", "1000",
                            "--out", tmp_path / "b.csv")
