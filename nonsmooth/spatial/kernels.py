@@ -109,10 +109,11 @@ def _rot_t(kin, i, x, y, z):
             k[2] * x + k[5] * y + k[8] * z)
 
 
-# The joints' primitives (_vector, _point and the rows below) are calls, not inlined: each is
-# compiled once instead of copied into every call site (a spatial model's first compilation
-# ~7 s shorter), at ~5 % of a joints-only evaluation (benchmarks/spatial_evaluation.py's
-# chain 4.0 -> 4.2 us).
+# _vector and _point are calls, not inlined by numba: each is compiled once instead of copied
+# (with its 9- or 12-float result) into the ~16 call sites of the joints' rows (a spatial
+# model's first compilation ~6 s shorter); LLVM still inlines them, so an evaluation costs the
+# same (benchmarks/spatial_evaluation.py). The rows' functions below stay inlined: as calls
+# they cost ~5 % of a joints-only evaluation.
 @njit(cache=True, _nrt=False)
 def _vector(kin, i, hx, hy, hz):
     """A body-fixed vector ``h'`` of body ``i`` (``i = -1``: the ground): ``h, dh/dt`` and
@@ -197,7 +198,7 @@ def _kinematics(N, q, v, kin):
 
 
 # --------------------------------------------------------------------------- joint rows
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _dot1(kin, a, b, fe, o_a, o_b, G, row, sign):
     """A :class:`~nonsmooth.spatial.primitives.Dot1Primitive` of ``h'_a = fe[o_a:o_a + 3]``
     and ``h'_b = fe[o_b:o_b + 3]``: its row added into ``G[row]`` times ``sign``; returns
@@ -216,7 +217,7 @@ def _dot1(kin, a, b, fe, o_a, o_b, G, row, sign):
     return value, rate, second
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _dot2(kin, a, b, fe, G, row):
     """A :class:`~nonsmooth.spatial.primitives.Dot2Primitive` (``fe``: ``h'_a, s'_a, s'_b``):
     its row into ``G[row]``; returns ``(value, second derivative without the accelerations)``."""
@@ -276,7 +277,7 @@ def _crossdot2(kin, a, b, fe, G, row):
     return value, second
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _sph(kin, a, b, fe, G, r0, r1, r2, phi, gamma):
     """A :class:`~nonsmooth.spatial.primitives.SphPrimitive` (``fe``: ``s'_a, s'_b``): its x,
     y, z rows into rows ``r0, r1, r2``."""
@@ -302,7 +303,7 @@ def _sph(kin, a, b, fe, G, r0, r1, r2, phi, gamma):
             G[r2, 6 * b + 3 + j] -= c2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _angle(kin, a, b, fe, G, row):
     """An :class:`~nonsmooth.spatial.primitives.AnglePrimitive` (``fe``: ``f'_a, g'_a,
     f'_b``): its row into ``G[row]``; returns ``(theta, second derivative without the
@@ -346,7 +347,7 @@ def _angle_gradient(kin, a, b, fe):
             (c * gs2 - s * gc2) / n2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _deflection(kin, a, b, fe, q, iq):
     """A rotational spring's deflection ``theta - angle0`` and its row's ``c``: ``theta`` the
     joint's geometric angle plus the whole turns its winding coordinate ``q[iq]`` counts
@@ -443,7 +444,7 @@ def _point_force(f, kin, i, sx, sy, sz, F0, F1, F2):
     return k[12] + w0, k[13] + w1, k[14] + w2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _spring_geometry(kin, it, ft, e):
     """A spring's ``(length, e (3), length rate)``; length 0: its points coincide."""
     a, b = it[e, 1], it[e, 2]

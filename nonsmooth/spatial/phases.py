@@ -24,10 +24,12 @@ from .kernels import _spatial_dy
 __all__ = ["spatial_dop853_phase", "spatial_fixed_phase", "spatial_fixed_step"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rhs(ctx, t, y, modes, faces, out, dy):
     """``dy/dt`` with the user values called back, at ``t`` clamped to the phase's time stop
-    (both read from the end of the extended plan, ``core.callbacks.extended_plan``)."""
+    (both read from the end of the extended plan, ``core.callbacks.extended_plan``). Inlined
+    into the phase (a few lines around the call of ``_spatial_dy``): one compiled layer fewer
+    re-optimizing the whole evaluation."""
     it, ft, bt, M, block3, plan, Wt, ws, iw, flags = ctx
     token = int(plan[plan.size - 2])
     tt = min(t, plan[plan.size - 1])
