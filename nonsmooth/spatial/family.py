@@ -160,8 +160,8 @@ def spatial_family(system, size: int, run_blocks=None, home=None) -> SpatialFami
 
 def model_flags(ints: np.ndarray, block3: bool, plan: np.ndarray) -> tuple:
     """``(contacts, norms, vector, lu, pins, friction, general)`` of a model's compiled
-    evaluation
-    (``kernels._spatial_dy``): None for what the model cannot reach, True for what it may.
+    evaluation (``kernels._spatial_dy``): None for what the model cannot reach, True for what
+    it may.
     numba prunes the code behind a None flag, so a model compiles only its own: the contacts'
     kernels (contact rows in ``ints``), the norm-load stage (``plan``'s radial is
     ``core.layout.RADIAL_NORMS``), the vector pairs' laws (``p_rows > p``), the LU stage (a
